@@ -1,0 +1,9 @@
+"""rulings: a MECCG rulings knowledge base (parsers, store, cross-references, search, site)."""
+
+from __future__ import annotations
+
+from kb.errors import KbBroken, KbError, KbMissing, ManifestError, NotFound, ParseError
+
+__version__ = "0.1.0"
+
+__all__ = ["KbBroken", "KbError", "KbMissing", "ManifestError", "NotFound", "ParseError", "__version__"]

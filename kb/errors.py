@@ -1,0 +1,38 @@
+"""The exceptions the library raises: every expected failure is a KbError with a clear message."""
+
+from __future__ import annotations
+
+
+class KbError(Exception):
+    """Base class: anything the CLI reports as a one-line error and exit 1."""
+
+
+class ManifestError(KbError):
+    """The manifest (rulings/sources.toml) is missing, malformed or points nowhere."""
+
+
+class ParseError(KbError):
+    """A source document does not have the shape its parser expects."""
+
+    def __init__(self, path: str, line: int | None, expected: str, found: str = "") -> None:
+        self.path = path
+        self.line = line
+        self.expected = expected
+        self.found = found
+        where = f"{path}:{line}" if line else path
+        message = f"{where}: expected {expected}"
+        if found:
+            message += f", found {found!r}"
+        super().__init__(message)
+
+
+class KbMissing(KbError):
+    """No knowledge base where one was looked for."""
+
+
+class KbBroken(KbError):
+    """The knowledge base exists but cannot be read (corrupt, truncated or an older schema)."""
+
+
+class NotFound(KbError):
+    """A lookup (ruling id, card, ...) found nothing."""

@@ -1,0 +1,88 @@
+"""Parser for the Council of Elrond card database (cards.json): every card as a ruling of kind card."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from kb.errors import ParseError
+from kb.model import Card, ParsedDocument, Source, Span
+from kb.parsers.blocks import read_lines
+from kb.parsers.document import DocumentBuilder
+
+TAG = re.compile(r"<[^>]+>")
+PARAGRAPH_END = re.compile(r"</p>\s*|<br\s*/?>", re.I)
+
+
+def plain_text(markup: str) -> str:
+    """Card HTML to plain text: plain_text("<p><b>Unique.</b> Tap&nbsp;him.</p>") == "Unique. Tap\\xa0him."."""
+    text = PARAGRAPH_END.sub("\n", markup)
+    return html.unescape(TAG.sub("", text)).strip()
+
+
+def _card_spans(lines: list[str], path: Path, ids: list[str]) -> dict[str, Span]:
+    """Each card object's lines, found by its key line and the closing brace at the same indent."""
+    opener = re.compile(r'^(\s*)"([A-Za-z]+-[A-Za-z0-9]+)": \{\s*$')
+    spans: dict[str, Span] = {}
+    wanted = set(ids)
+    i = 0
+    while i < len(lines):
+        m = opener.match(lines[i])
+        if m and m.group(2) in wanted:
+            close = m.group(1) + "}"
+            j = i + 1
+            while j < len(lines) and lines[j].rstrip().rstrip(",") != close:
+                j += 1
+            if j == len(lines):
+                raise ParseError(str(path), i + 1, f"the closing brace of card {m.group(2)}")
+            spans[m.group(2)] = Span(i + 1, j + 1)
+            i = j
+        i += 1
+    missing = wanted - set(spans)
+    if missing:
+        raise ParseError(str(path), None, "one pretty-printed object per card", f"no lines for {sorted(missing)[:3]}")
+    return spans
+
+
+def parse_cards(source: Source, path: Path) -> ParsedDocument:
+    """Parse cards.json: sets -> cards, each with names, type, alignment, current English text."""
+    lines = read_lines(path)
+    try:
+        data: Any = json.loads("\n".join(lines))
+    except json.JSONDecodeError as exc:
+        raise ParseError(str(path), exc.lineno, "valid JSON", exc.msg) from exc
+    if not isinstance(data, dict):
+        raise ParseError(str(path), 1, "an object of sets keyed by set code")
+    cards: list[tuple[dict[str, Any], dict[str, Any]]] = []
+    for code, card_set in data.items():
+        if not isinstance(card_set, dict) or not isinstance(card_set.get("cards"), dict):
+            raise ParseError(str(path), None, f"set {code!r} with a 'cards' object")
+        cards.extend((card_set, card) for card in card_set["cards"].values())
+    b = DocumentBuilder(source, lines)
+    spans = _card_spans(lines, path, [str(c.get("id")) for _, c in cards])
+    for card_set, card in cards:
+        span = spans[card["id"]]
+        names = {lang: name for lang, name in (card.get("name") or {}).items() if name}
+        if "en" not in names:
+            raise ParseError(str(path), span.start, f"an English name for card {card['id']}")
+        text_html = (card.get("text") or {}).get("en") or ""
+        set_name = (card_set.get("name") or {}).get("en", card["set"])
+        section = ("Cards", set_name, names["en"])
+        ruling = b.add("card", plain_text(text_html), span, number=card["id"], title=names["en"], key=card["id"],
+                       section=section, markers=(f"type:{card.get('type')}", f"alignment:{card.get('alignment')}"))
+        attributes = {k: v for k, v in card.items() if k not in ("id", "set", "name", "type", "alignment", "text")}
+        b.card(Card(card["id"], card["set"], set_name, names, str(card.get("type")), str(card.get("alignment")),
+                    ruling.text, text_html, attributes, f"{source.id}.{card['id']}"))
+    covered = {n for s in spans.values() for n in s.lines()}
+    start = None
+    for n in range(1, len(lines) + 2):
+        outside = n <= len(lines) and n not in covered
+        if outside and start is None:
+            start = n
+        elif not outside and start is not None:
+            b.skip(Span(start, n - 1), "set metadata and JSON structure (set names are stored on each card)")
+            start = None
+    return b.finish()

@@ -1,0 +1,173 @@
+"""The builder every parser fills: section tree, rulings with stable ids, skipped lines, repairs."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from collections import Counter
+from dataclasses import replace
+
+from kb.model import Card, ParsedDocument, Problem, Repair, Ruling, Section, Skip, Source, Span
+
+MARKER_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("new", re.compile(r"^\W{0,3}@")),
+    ("rules-erratum", re.compile(r"\brules\s+erratum\b", re.I)),
+    ("card-erratum", re.compile(r"\bcard\s+erratum\b", re.I)),
+    ("standard-rules-only", re.compile(r"\bstandard rules only\s*:", re.I)),
+)
+TAG = re.compile(r"\[((?:CoE|COE|ICE|Van|Ruled by)[^\]]*)\]")
+DATE_TAG = re.compile(r"\[(effective [^\]]+)\]", re.I)
+ALIGNMENT_TAG = re.compile(r"\[(HERO|MINION|FALLEN-WIZARD|BALROG)\]")
+
+
+def find_markers(text: str) -> tuple[str, ...]:
+    """The markers a text carries, e.g. "@ ... [CoE 2024]" -> ("new", "tag:CoE 2024")."""
+    found = [name for name, pattern in MARKER_RULES if pattern.search(text)]
+    found += [f"tag:{m}" for m in TAG.findall(text)]
+    found += [f"date:{m}" for m in DATE_TAG.findall(text)]
+    found += [f"alignment:{m}" for m in ALIGNMENT_TAG.findall(text)]
+    return tuple(dict.fromkeys(found))
+
+
+def slug(text: str) -> str:
+    """A lower-case ASCII slug: slug("Khamûl the Easterling") == "khamul-the-easterling"."""
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    return re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-") or "x"
+
+
+def content_hash(*parts: str) -> str:
+    """Ten hex digits of a SHA-1 over whitespace-normalised parts."""
+    joined = "\x1f".join(" ".join(p.split()) for p in parts)
+    return hashlib.sha1(joined.encode("utf-8")).hexdigest()[:10]
+
+
+class DocumentBuilder:
+    """Collects what a parser finds, in document order, and gives every item a stable id."""
+
+    def __init__(self, source: Source, lines: list[str]) -> None:
+        self.source = source
+        self.lines = lines
+        self.doc = ParsedDocument(source=source, line_count=len(lines))
+        self._stack: list[tuple[float, str]] = []
+        self._ids: Counter[str] = Counter()
+        self._order = 0
+
+    # -- sections ---------------------------------------------------------------------------
+    @property
+    def path(self) -> tuple[str, ...]:
+        """The current section path."""
+        return tuple(title for _, title in self._stack)
+
+    def open_section(self, title: str, level: float, span: Span) -> None:
+        """Start a section at `level`, closing any at that level or deeper."""
+        while self._stack and self._stack[-1][0] >= level:
+            self._stack.pop()
+        self._stack.append((level, title))
+        path = self.path
+        base = f"{self.source.id}/{slug(' '.join(path))}"
+        self._ids[base] += 1
+        sid = base if self._ids[base] == 1 else f"{base}-{self._ids[base]}"
+        self._order += 1
+        self.doc.sections.append(Section(sid, self.source.id, path, span, self._order))
+
+    def close_sections(self, level: float) -> None:
+        """Close every open section at `level` or deeper."""
+        while self._stack and self._stack[-1][0] >= level:
+            self._stack.pop()
+
+    # -- rulings -----------------------------------------------------------------------------
+    def raw(self, span: Span) -> str:
+        """The exact source lines of a span."""
+        return "\n".join(self.lines[span.start - 1 : span.end])
+
+    def add(self, kind: str, text: str, span: Span, *, number: str | None = None,
+            markers: tuple[str, ...] | None = None, title: str | None = None,
+            parent: str | None = None, section: tuple[str, ...] | None = None,
+            raw: str | None = None, key: str | None = None) -> Ruling:
+        """Store one ruling; its id hashes source, section path and text (or is source.key when the
+        source gives its own stable key, like a card id), so it survives edits elsewhere."""
+        path = self.path if section is None else section
+        self._order += 1
+        ruling = Ruling(
+            id=f"key-{key}" if key else f"tmp-{self._order}", source=self.source.id, section=path, kind=kind, number=number, text=text,
+            raw=self.raw(span) if raw is None else raw, span=span,
+            markers=find_markers(text) if markers is None else markers,
+            order=self._order, title=title, parent=parent,
+        )
+        self.doc.rulings.append(ruling)
+        return ruling
+
+    def extend(self, ruling: Ruling, text: str, span: Span) -> Ruling:
+        """Grow a stored ruling by a continuation (a paragraph or nested list after a bullet)."""
+        whole = Span(ruling.span.start, span.end)
+        new_text = ruling.text + "\n\n" + text
+        new = replace(ruling, text=new_text, span=whole, raw=self.raw(whole), markers=find_markers(new_text))
+        self.doc.rulings[self.doc.rulings.index(ruling)] = new
+        return new
+
+    def update(self, ruling: Ruling, **changes: object) -> Ruling:
+        """Swap a stored ruling for a changed copy (markers learnt from a later line, ...)."""
+        new = replace(ruling, **changes)  # type: ignore[arg-type]
+        self.doc.rulings[self.doc.rulings.index(ruling)] = new
+        return new
+
+    def child_level(self) -> float:
+        """The level for a heading one half-level below the deepest real heading open."""
+        if not self._stack:
+            return 1.5
+        level = self._stack[-1][0]
+        return level if level % 1 else level + 0.5
+
+    def card(self, card: Card) -> None:
+        """Store a card of the card database."""
+        self.doc.cards.append(card)
+
+    # -- what is not stored --------------------------------------------------------------------
+    def skip(self, span: Span, reason: str) -> None:
+        """Report lines as deliberately not stored."""
+        self.doc.skipped.append(Skip(span, reason))
+
+    def repair(self, line: int, kind: str, before: str, after: str) -> None:
+        """Record a repair made to source text."""
+        self.doc.repairs.append(Repair(line, kind, before, after))
+
+    def problem(self, line: int | None, message: str) -> None:
+        """Record a warning."""
+        self.doc.problems.append(Problem(self.source.id, line, message))
+
+    def finish(self) -> ParsedDocument:
+        """Give every ruling its stable id, skip blank lines nothing covers, return the document.
+
+        An id is the source id and ten hex digits of a hash of the section path and the text, so it
+        stays the same across rebuilds and edits elsewhere in the file; a second identical ruling in
+        the same section gets "-2".
+        """
+        final: dict[str, str] = {}
+        for r in self.doc.rulings:
+            if r.id.startswith("key-"):
+                final[r.id] = f"{self.source.id}.{r.id[4:]}"
+                continue
+            base = f"{self.source.id}.{content_hash(' / '.join(r.section), r.text)}"
+            self._ids[base] += 1
+            final[r.id] = base if self._ids[base] == 1 else f"{base}-{self._ids[base]}"
+        self.doc.rulings = [
+            replace(r, id=final[r.id], parent=final.get(r.parent, r.parent) if r.parent else None)
+            for r in self.doc.rulings
+        ]
+        covered = set()
+        for r in self.doc.rulings:
+            covered.update(r.span.lines())
+        for s in self.doc.sections:
+            covered.update(s.span.lines())
+        for k in self.doc.skipped:
+            covered.update(k.span.lines())
+        start = None
+        for n in range(1, len(self.lines) + 2):
+            blank = n <= len(self.lines) and n not in covered and not self.lines[n - 1].strip()
+            if blank and start is None:
+                start = n
+            elif not blank and start is not None:
+                self.skip(Span(start, n - 1), "blank")
+                start = None
+        return self.doc

@@ -1,0 +1,196 @@
+"""The knowledge base on disk: SQLite written through sqlite-utils, read with the standard library.
+
+A knowledge base is a directory. Each build writes a complete new database into a temporary
+folder beside the current one and then swaps the `current` link, so a failed or killed build
+leaves the previous knowledge base answering. See SCHEMA below for the tables.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sqlite3
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from kb.errors import KbBroken, KbMissing
+from kb.model import ParsedDocument
+
+SCHEMA_VERSION = 1
+DB_NAME = "rulings.db"
+CURRENT = "current"
+
+SCHEMA = """
+meta(key, value)                       schema_version, built_at, kb_version
+sources(id, title, game, kind, edition, date, origin, path, parser, current, line_count, rulings)
+sections(id, source, titles JSON list of titles, title, depth, line_start, line_end, ord)
+rulings(id, source, game, section JSON list, kind, number, title, text, raw, line_start, line_end,
+        markers JSON list, ord, parent)
+cards(id, ruling_id, set_code, set_name, name, names JSON {lang: name}, type, alignment, text,
+      text_html, attributes JSON)
+skipped(source, line_start, line_end, reason)
+repairs(source, line, kind, before, after)
+problems(source, line, severity, message)
+terms(id, name, source, ruling_id)          filled by cross-references
+phases(ruling_id, phase)                    filled by cross-references
+mentions(ruling_id, kind, target)           filled by cross-references: card, term, annotation, rule
+"""
+
+
+def _rows(docs: list[ParsedDocument]) -> dict[str, list[dict[str, Any]]]:
+    tables: dict[str, list[dict[str, Any]]] = {k: [] for k in
+                                               ("sources", "sections", "rulings", "cards", "skipped", "repairs", "problems")}
+    for doc in docs:
+        s = doc.source
+        tables["sources"].append({**asdict(s), "current": int(s.current), "line_count": doc.line_count,
+                                  "rulings": len(doc.rulings)})
+        for sec in doc.sections:
+            tables["sections"].append({"id": sec.id, "source": s.id, "titles": json.dumps(sec.path, ensure_ascii=False),
+                                       "title": sec.path[-1], "depth": len(sec.path), "line_start": sec.span.start,
+                                       "line_end": sec.span.end, "ord": sec.order})
+        for r in doc.rulings:
+            tables["rulings"].append({
+                "id": r.id, "source": s.id, "game": s.game, "section": json.dumps(r.section, ensure_ascii=False),
+                "kind": r.kind, "number": r.number, "title": r.title, "text": r.text, "raw": r.raw,
+                "line_start": r.span.start, "line_end": r.span.end,
+                "markers": json.dumps(r.markers, ensure_ascii=False), "ord": r.order, "parent": r.parent})
+        for c in doc.cards:
+            tables["cards"].append({
+                "id": c.id, "ruling_id": c.ruling_id, "set_code": c.set, "set_name": c.set_name,
+                "name": c.names["en"], "names": json.dumps(c.names, ensure_ascii=False), "type": c.type,
+                "alignment": c.alignment, "text": c.text, "text_html": c.text_html,
+                "attributes": json.dumps(c.attributes, ensure_ascii=False)})
+        tables["skipped"] += [{"source": s.id, "line_start": k.span.start, "line_end": k.span.end, "reason": k.reason}
+                              for k in doc.skipped]
+        tables["repairs"] += [{"source": s.id, "line": p.line, "kind": p.kind, "before": p.before, "after": p.after}
+                              for p in doc.repairs]
+        tables["problems"] += [{"source": s.id, "line": p.line, "severity": "warning", "message": p.message}
+                               for p in doc.problems]
+    return tables
+
+
+def write_database(db_path: Path, docs: list[ParsedDocument], version: str) -> None:
+    """Write a complete knowledge base database at db_path (which must not exist yet)."""
+    import sqlite_utils
+
+    db = sqlite_utils.Database(db_path)
+    keys = {"sources": "id", "sections": "id", "rulings": "id", "cards": "id"}
+    for name, rows in _rows(docs).items():
+        table = db[name]
+        if rows:
+            table.insert_all(rows, pk=keys.get(name))  # type: ignore[union-attr]
+        else:
+            table.create({"source": str, "line": int, "severity": str, "message": str})  # type: ignore[union-attr]
+    db["terms"].create({"id": str, "name": str, "source": str, "ruling_id": str}, pk="id")  # type: ignore[union-attr]
+    db["phases"].create({"ruling_id": str, "phase": str})  # type: ignore[union-attr]
+    db["mentions"].create({"ruling_id": str, "kind": str, "target": str})  # type: ignore[union-attr]
+    for table, columns in (("rulings", ["source", "ord"]), ("rulings", ["kind", "number"]),
+                           ("sections", ["source", "ord"]), ("cards", ["name"])):
+        db[table].create_index(columns)  # type: ignore[union-attr]
+    db["meta"].insert_all([  # type: ignore[union-attr]
+        {"key": "schema_version", "value": str(SCHEMA_VERSION)},
+        {"key": "built_at", "value": time.strftime("%Y-%m-%dT%H:%M:%S%z")},
+        {"key": "kb_version", "value": version},
+    ], pk="key")
+    db.conn.commit()
+    db.close()
+
+
+# -- the knowledge base directory -----------------------------------------------------------------
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def clean_stale(kb_dir: Path) -> list[Path]:
+    """Remove what killed builds left (temporary folders of dead processes, unlinked builds)."""
+    removed = []
+    if not kb_dir.is_dir():
+        return removed
+    current = (kb_dir / CURRENT).resolve() if (kb_dir / CURRENT).exists() else None
+    for entry in kb_dir.iterdir():
+        name = entry.name
+        if name.startswith(".tmp-"):
+            pid = name.split("-")[1]
+            if pid.isdigit() and not _alive(int(pid)):
+                shutil.rmtree(entry, ignore_errors=True) if entry.is_dir() else entry.unlink(missing_ok=True)
+                removed.append(entry)
+        elif name.startswith("build-") and entry.resolve() != current and current is not None:
+            shutil.rmtree(entry, ignore_errors=True)
+            removed.append(entry)
+    return removed
+
+
+@contextmanager
+def new_build(kb_dir: Path) -> Iterator[Path]:
+    """A fresh folder to build into; on success it becomes the current knowledge base atomically.
+
+    On any exception the folder is removed and the current knowledge base is left as it was.
+    """
+    kb_dir.mkdir(parents=True, exist_ok=True)
+    clean_stale(kb_dir)
+    tmp = kb_dir / f".tmp-{os.getpid()}-{time.time_ns()}"
+    tmp.mkdir()
+    try:
+        yield tmp
+        final = kb_dir / f"build-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}-{time.time_ns() % 10**6}"
+        tmp.rename(final)
+        link = kb_dir / f".tmp-{os.getpid()}-link"
+        link.unlink(missing_ok=True)
+        link.symlink_to(final.name)
+        os.replace(link, kb_dir / CURRENT)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    clean_stale(kb_dir)
+
+
+def database_path(kb_dir: Path) -> Path:
+    """The database of the current build, or KbMissing saying what to run."""
+    db = kb_dir / CURRENT / DB_NAME
+    if not db.is_file():
+        raise KbMissing(f"no knowledge base at {kb_dir} (run `rulings build` first, or pass --kb DIR)")
+    return db.resolve()
+
+
+def connect(kb_dir: Path) -> sqlite3.Connection:
+    """A read-only connection to the current knowledge base, its schema version checked."""
+    db = database_path(kb_dir)
+    try:
+        conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+        conn.row_factory = sqlite3.Row
+        row = conn.execute("select value from meta where key = 'schema_version'").fetchone()
+    except sqlite3.DatabaseError as exc:
+        raise KbBroken(f"the knowledge base at {kb_dir} is damaged ({exc}); run `rulings build` to rebuild it") from exc
+    if row is None or row[0] != str(SCHEMA_VERSION):
+        found = row[0] if row else "none"
+        raise KbBroken(f"the knowledge base at {kb_dir} has schema version {found}, this rulings needs "
+                       f"{SCHEMA_VERSION}; run `rulings build` to rebuild it")
+    return conn
+
+
+def query(conn: sqlite3.Connection, sql: str, params: tuple[Any, ...] | dict[str, Any] = ()) -> list[dict[str, Any]]:
+    """Rows as dicts, JSON columns decoded; a damaged database becomes KbBroken."""
+    try:
+        rows = conn.execute(sql, params).fetchall()
+    except sqlite3.DatabaseError as exc:
+        raise KbBroken(f"the knowledge base cannot be read ({exc}); run `rulings build` to rebuild it") from exc
+    out = []
+    for row in rows:
+        d = dict(row)
+        for key in ("section", "titles", "markers", "names", "attributes"):
+            if isinstance(d.get(key), str):
+                d[key] = json.loads(d[key])
+        out.append(d)
+    return out
