@@ -1,0 +1,115 @@
+"""The CLI wiring: exit codes, messages, and what a failed build leaves behind."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cli import cli
+
+
+def run(*args: str, env: dict[str, str] | None = None):
+    return CliRunner().invoke(cli, list(args), env=env, catch_exceptions=False)
+
+
+def test_version_and_help() -> None:
+    assert run("--version").output.startswith("rulings, version")
+    for command in cli.commands:
+        result = run(command, "--help")
+        assert result.exit_code == 0 and "Usage:" in result.output
+
+
+def test_usage_error_exits_2() -> None:
+    assert run("show").exit_code == 2
+    assert run("no-such-command").exit_code == 2
+
+
+def test_read_commands(real_kb: Path) -> None:
+    stats = json.loads(run("--kb", str(real_kb), "stats", "--json").output)
+    assert {s["id"] for s in stats} >= {"crf-22", "coe-rules", "cards", "lotr-wiki"}
+    crf = next(s for s in stats if s["id"] == "crf-22")
+    assert crf["rulings_by_kind"]["annotation"] == 30 and crf["current"] is True
+    shown = json.loads(run("--kb", str(real_kb), "show", "cards.TW-1", "--json").output)
+    assert shown["kind"] == "card" and shown["card"]["names"]["en"] == shown["title"]
+    text = run("--kb", str(real_kb), "show", "cards.TW-1").output
+    assert "Council of Elrond card database" in text and "lines" in text
+    missing = run("--kb", str(real_kb), "show", "crf-22.nope")
+    assert missing.exit_code == 1 and "no ruling with id 'crf-22.nope'" in missing.output
+    check = run("--kb", str(real_kb), "check", "--strict")
+    assert check.exit_code == 0 and "unaccounted" in check.output
+    exported = run("--kb", str(real_kb), "export").output.splitlines()
+    assert len(exported) > 4000 and json.loads(exported[0])["source"] == "crf-22"
+
+
+def test_env_points_to_the_kb(real_kb: Path) -> None:
+    result = run("stats", env={"RULINGS_KB": str(real_kb)})
+    assert result.exit_code == 0 and "Collected Rulings File" in result.output
+
+
+def test_no_color(real_kb: Path) -> None:
+    result = CliRunner().invoke(cli, ["--kb", str(real_kb), "stats"], env={"NO_COLOR": "1"}, color=True)
+    assert "\x1b[" not in result.output
+    coloured = CliRunner().invoke(cli, ["--kb", str(real_kb), "stats"], env={"NO_COLOR": ""}, color=True)
+    assert "\x1b[" in coloured.output
+
+
+def test_missing_kb(tmp_path: Path) -> None:
+    result = run("--kb", str(tmp_path / "none"), "stats")
+    assert result.exit_code == 1 and "run `rulings build` first" in result.output
+
+
+def _build(sources: Path, kb_dir: Path):
+    return run("--kb", str(kb_dir), "build", "--sources", str(sources))
+
+
+@pytest.mark.parametrize("damage, words", [
+    (lambda s: (s / "meccg/timing-guide-cdavis7m.txt").write_bytes(b""), "timing-guide-cdavis7m.txt: expected a non-empty document"),
+    (lambda s: (s / "meccg/crf-22.md").write_bytes(b"# t\n\n## Turn\n\x00\x01\x02"), "crf-22.md:4: expected text"),
+    (lambda s: (s / "meccg/coe-rules.md").write_bytes("ok\nr\u00e8gle\n".encode("latin-1")), "coe-rules.md:2: expected UTF-8"),
+    (lambda s: (s / "meccg/cards.json").write_text('{"TW": {"cards": [}}'), "cards.json:1: expected valid JSON"),
+    (lambda s: (s / "meccg/arda-revised-2013.txt").write_text("no chapters here\n"), "arda-revised-2013.txt: expected chapter"),
+    (lambda s: (s / "meccg/rulebook-04-the-player-turn.md").unlink(), "does not exist"),
+    (lambda s: (s / "sources.toml").write_text("[[source]]\nid = 1\n"), "missing or not text"),
+    (lambda s: (s / "sources.toml").write_text("[[source\n"), "not valid TOML"),
+])
+def test_bad_input_stops_the_build_and_keeps_the_old_kb(tmp_path: Path, sources_copy: Path, damage, words) -> None:
+    kb_dir = tmp_path / "kb"
+    assert _build(sources_copy, kb_dir).exit_code == 0
+    before = run("--kb", str(kb_dir), "stats", "--json").output
+    damage(sources_copy)
+    result = _build(sources_copy, kb_dir)
+    assert result.exit_code == 1
+    assert words in result.output and "Traceback" not in result.output
+    assert run("--kb", str(kb_dir), "stats", "--json").output == before
+    assert not [p for p in kb_dir.iterdir() if p.name.startswith(".tmp-")]
+
+
+def test_broken_kb_says_what_to_run(tmp_path: Path, sources_copy: Path) -> None:
+    kb_dir = tmp_path / "kb"
+    _build(sources_copy, kb_dir)
+    db = (kb_dir / "current" / "rulings.db").resolve()
+    conn = sqlite3.connect(db)
+    conn.execute("update meta set value = '0' where key = 'schema_version'")
+    conn.commit()
+    conn.close()
+    old = run("--kb", str(kb_dir), "stats")
+    assert old.exit_code == 1 and "schema version 0" in old.output and "rulings build" in old.output
+    db.write_bytes(b"SQLite format 3\x00" + os.urandom(2000))
+    corrupt = run("--kb", str(kb_dir), "stats")
+    assert corrupt.exit_code == 1 and "rulings build" in corrupt.output and "Traceback" not in corrupt.output
+    db.write_bytes(db.read_bytes()[:100])
+    truncated = run("--kb", str(kb_dir), "show", "x")
+    assert truncated.exit_code == 1 and "rulings build" in truncated.output
+
+
+def test_rebuild_leaves_one_build(tmp_path: Path, sources_copy: Path) -> None:
+    kb_dir = tmp_path / "kb"
+    _build(sources_copy, kb_dir)
+    _build(sources_copy, kb_dir)
+    names = sorted(p.name for p in kb_dir.iterdir())
+    assert len(names) == 2 and names[1] == "current" and names[0].startswith("build-")

@@ -1,0 +1,21 @@
+"""The README documents every command, and its two commands are the ones CI runs."""
+
+from __future__ import annotations
+
+from cli import cli
+
+from .conftest import ROOT
+
+
+def test_every_command_is_in_the_readme_and_has_help() -> None:
+    readme = (ROOT / "README.md").read_text("utf-8")
+    for name, command in cli.commands.items():
+        assert f"rulings {name}" in readme, name
+        assert command.help, name
+
+
+def test_ci_runs_the_readme_test_command() -> None:
+    readme = (ROOT / "README.md").read_text("utf-8")
+    ci = (ROOT / ".ci" / "run").read_text("utf-8")
+    test_command = ".venv/bin/python -m pytest"
+    assert test_command in readme and test_command in ci

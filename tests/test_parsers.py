@@ -1,0 +1,156 @@
+"""Each parser on a small hand-made excerpt carrying its format's damage."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kb.errors import ParseError
+from kb.parsers.arda import Vocabulary, clean_heading, parse_arda, repair_words
+
+from .conftest import DATA, parse_file, source_for
+
+
+def lines_accounted(doc) -> tuple[set[int], set[int]]:
+    stored = {n for r in doc.rulings for n in r.span.lines()} | {n for s in doc.sections for n in s.span.lines()}
+    skipped = {n for k in doc.skipped for n in k.span.lines()}
+    return stored, skipped
+
+
+def assert_all_lines_accounted(doc) -> None:
+    stored, skipped = lines_accounted(doc)
+    assert set(range(1, doc.line_count + 1)) <= stored | skipped
+
+
+def test_crf_excerpt() -> None:
+    doc = parse_file("crf", DATA / "crf_excerpt.md")
+    assert_all_lines_accounted(doc)
+    by_kind = {r.kind: r for r in doc.rulings}
+    anno = by_kind["annotation"]
+    assert anno.number == "25a" and anno.section == ("Turn Sequence Rulings", "Movement/Hazard Phase", "General")
+    assert anno.span.start == 21
+    new = next(r for r in doc.rulings if r.text.startswith("@ A new ruling"))
+    assert new.text == "@ A new ruling about <foo> cards. [CoE 2026]"  # entities decoded
+    assert new.markers == ("new", "tag:CoE 2026")
+    nested = next(r for r in doc.rulings if r.text.startswith("Returns to site"))
+    assert "Taps a company's site." in nested.text and nested.span.end == 27
+    erratum = next(r for r in doc.rulings if r.kind == "erratum" and "Dragons" in r.text)
+    assert "second point inside the quote" in erratum.text and "[CoE IE 2018]" in erratum.text
+    assert "rules-erratum" in erratum.markers and "tag:CoE IE 2018" in erratum.markers
+    assert by_kind["see-also"].text == "See also Rulings by Term, Company."
+    bold = next(r for r in doc.rulings if r.text.startswith("@ Actions"))
+    assert bold.section[-1] == "End-of-Game" and "date:effective 11/17/97" in bold.markers
+    card = next(r for r in doc.rulings if r.section[-1] == "Alatar")
+    assert card.kind == "erratum" and card.section == ("Card Errata and Rulings", "-= AAA =-", "Alatar")
+    reasons = {k.reason for k in doc.skipped}
+    assert {"web page residue (site footer)", "web page residue (site footer links)",
+            "table of contents (the headings themselves are stored)"} <= reasons
+    assert not any("Disclaimer" in r.text or "Developed by" in r.text for r in doc.rulings)
+    for r in doc.rulings:
+        assert r.raw == "\n".join(doc_lines(DATA / "crf_excerpt.md")[r.span.start - 1:r.span.end])
+
+
+def doc_lines(path: Path) -> list[str]:
+    return path.read_text("utf-8").split("\n")
+
+
+def test_crf_without_headings_is_refused(tmp_path: Path) -> None:
+    f = tmp_path / "flat.md"
+    f.write_text("just a line\n")
+    with pytest.raises(ParseError, match="flat.md:1"):
+        parse_file("crf", f)
+
+
+def test_coe_rules_excerpt() -> None:
+    doc = parse_file("coe_rules", DATA / "coe_excerpt.md")
+    assert_all_lines_accounted(doc)
+    numbers = {r.number: r for r in doc.rulings if r.kind == "rule"}
+    assert set(numbers) == {"1.1", "1.3.F1", "2.IV.iii", "g.hav.3"}
+    assert "No more than two of each character." in numbers["1.3.F1"].text
+    assert numbers["1.3.F1"].markers == ("alignment:FALLEN-WIZARD",)
+    assert numbers["2.IV.iii"].text.endswith("the step ends.")
+    assert numbers["g.hav.3"].section == ("Glossary",)
+    ally = next(r for r in doc.rulings if r.kind == "glossary")
+    assert ally.title == "ally"
+    log = next(r for r in doc.rulings if r.kind == "change-log")
+    assert log.markers == ("date:2026-02-07",)
+    assert any(r.kind == "guidance" and r.text.startswith("Beginner") for r in doc.rulings)
+
+
+def test_rulebook_excerpt_repairs_mojibake_and_br() -> None:
+    doc = parse_file("rulebook", DATA / "rulebook_excerpt.md")
+    assert_all_lines_accounted(doc)
+    assert doc.sections[0].path == ("4 • THE PLAYER TURN",)
+    assert any(k.reason.startswith("scrape artifact") and k.span.start == 1 for k in doc.skipped)
+    step1 = next(r for r in doc.rulings if r.number == "1")
+    assert step1.kind == "step" and step1.text == "You decide to enter the site.\nThen you explore it."
+    assert {(p.kind, p.before, p.after) for p in doc.repairs} == {("mojibake", "â€¢", "•"),
+                                                                  ("line break", "<br>", "newline x1")}
+    std = next(r for r in doc.rulings if r.text.startswith("Standard Rules Only"))
+    assert std.markers == ("standard-rules-only",)
+
+
+def test_timing_excerpt_numbers_and_examples() -> None:
+    doc = parse_file("timing", DATA / "timing_excerpt.txt")
+    assert_all_lines_accounted(doc)
+    rules = [(r.section[0], r.number) for r in doc.rulings if r.kind == "rule"]
+    assert rules == [("Simplified Timing Rules", "1"), ("Simplified Timing Rules", "1A"),
+                     ("Simplified Timing Rules", "1B"), ("Simplified Timing Rules", "2"),
+                     ("Simplified Timing Rules", "2A"), ("Gameplay Examples", "1"), ("Gameplay Examples", "1A")]
+    examples = [r for r in doc.rulings if r.kind == "example"]
+    assert [(e.number, "canonical" in e.markers) for e in examples] == [("1", True), ("1", False), ("1A", False)]
+    rule_ids = {r.id: r.number for r in doc.rulings if r.kind == "rule"}
+    assert [rule_ids[e.parent] for e in examples] == ["1", "1", "1A"]
+
+
+def test_arda_excerpt_repairs_and_repeats() -> None:
+    vocab = Vocabulary(["influence first simplified simplified Clarification clarification have five five "
+                        "Untap untap summary summary player turn influence first"])
+    path = DATA / "arda_excerpt.txt"
+    doc = parse_arda(source_for("arda", path), path, vocab)
+    assert_all_lines_accounted(doc)
+    text = "\n".join(r.text for r in doc.rulings)
+    assert "inuence" not in text and "influence first" in text and "simplified" in text
+    assert "ha ve" in text  # a split word, not a lost ligature
+    assert "game of five players" in text
+    kinds = [r.kind for r in doc.rulings if r.span.start == 2]
+    assert kinds == ["rule", "designer-note", "clarification"]
+    assert [s.path[-1] for s in doc.sections] == ["Middle Earth", "1. The Victory Conditions", "Brief Player Turn Summary"]
+    assert any(k.reason.startswith("repeated passage") and k.span.start == 6 for k in doc.skipped)
+    assert ("small caps", "Utap", "Untap") in {(r.kind, r.before, r.after) for r in doc.repairs}
+
+
+def test_arda_word_repairs_leave_known_words_alone() -> None:
+    vocab = Vocabulary(["first first fit fit the the of of influence influence"])
+    assert repair_words("the rst of them", vocab)[0] == "the first of them"
+    assert repair_words("Of the", vocab) == ("Of the", [])
+    assert clean_heading("THE PLA P LAY Y DECK DE CK", Vocabulary(["play play deck deck"])) == "The Play Deck"
+
+
+def test_wiki_excerpt() -> None:
+    doc = parse_file("wiki", DATA / "wiki_excerpt.txt")
+    assert_all_lines_accounted(doc)
+    quotes = [r for r in doc.rulings if r.kind == "rule"]
+    assert [q.markers[-1] for q in quotes] == ["cites:site section", "cites:site section", "cites:block symbol section"]
+    assert "card:1C298 Hobbit Stealth" in quotes[2].markers
+    assert [r.kind for r in doc.rulings].count("editorial-note") == 1
+    assert any(k.reason.startswith("wiki navigation") for k in doc.skipped)
+
+
+def test_cards_excerpt() -> None:
+    doc = parse_file("cards", DATA / "cards_excerpt.json")
+    assert_all_lines_accounted(doc)
+    (card,) = doc.cards
+    assert card.names == {"en": "Adûnaphel", "es": "Adûnaphel"} and card.set_name == "The Wizards"
+    assert card.text == "Unique. Tap\xa0to cancel.\nSecond paragraph."
+    (ruling,) = doc.rulings
+    assert ruling.id == "test.TW-1" and ruling.kind == "card" and ruling.span.start == 8
+
+
+def test_cards_malformed_json_names_line(tmp_path: Path) -> None:
+    f = tmp_path / "cards.json"
+    f.write_text('{\n  "TW": {\n    "cards": {,}\n  }\n}\n')
+    with pytest.raises(ParseError) as err:
+        parse_file("cards", f)
+    assert err.value.line == 3 and "valid JSON" in str(err.value)

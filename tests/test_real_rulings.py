@@ -1,0 +1,133 @@
+"""The real documents in rulings/: nothing lost, nothing invented, the landmarks the issue names."""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from kb.check import check
+from kb.lookup import export
+from kb.parsers.blocks import read_lines
+from kb.pipeline import build
+
+from .conftest import SOURCES
+
+
+@pytest.fixture(scope="module")
+def rows(real_kb: Path) -> list[dict]:
+    return list(export(real_kb))
+
+
+def by_source(rows: list[dict], source: str) -> list[dict]:
+    return [r for r in rows if r["source"] == source]
+
+
+def test_every_line_is_accounted_for(real_kb: Path) -> None:
+    report = check(real_kb)
+    assert len(report["sources"]) == 8
+    for s in report["sources"]:
+        assert s["unaccounted"] == 0, s
+        assert s["stored"] + s["skipped"] == s["lines"], s
+    assert report["warnings"] == 0
+
+
+def test_stored_raw_text_is_the_source_text(rows: list[dict], real_kb: Path) -> None:
+    conn = sqlite3.connect(next(real_kb.glob("current/rulings.db")))
+    paths = dict(conn.execute("select id, path from sources"))
+    files = {sid: read_lines(SOURCES / path) for sid, path in paths.items()}
+    for sid, start, end, raw in conn.execute("select source, line_start, line_end, raw from rulings"):
+        assert raw == "\n".join(files[sid][start - 1:end])
+
+
+def norm(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "", text.lower())
+
+
+@pytest.mark.parametrize("source, path", [("crf-22", "meccg/crf-22.md"),
+                                          ("crf-older", "meccg/crf-turn-sequence-older.md")])
+def test_every_crf_bullet_is_in_one_ruling_with_its_words(rows: list[dict], source: str, path: str) -> None:
+    lines = read_lines(SOURCES / path)
+    rulings = by_source(rows, source)
+    residue = {"disclaimer", "contact", "about us", ""}
+    bullets = [(n, line[2:]) for n, line in enumerate(lines, 1)
+               if line.startswith("- ") or line.strip() == "-"]
+    missing = []
+    for n, text in bullets:
+        holders = [r for r in rulings if r["lines"][0] <= n <= r["lines"][1]]
+        if text.strip().lower() in residue and not holders:
+            continue
+        if len(holders) != 1 or norm(text.replace("&lt;", "<").replace("&gt;", ">")) not in norm(holders[0]["text"]):
+            missing.append((n, text[:60]))
+    assert missing == []
+    if source == "crf-older":
+        assert len(rulings) == 136
+
+
+def test_crf22_annotations(rows: list[dict]) -> None:
+    annotations = {r["number"]: r for r in by_source(rows, "crf-22") if r["kind"] == "annotation"}
+    expected = {str(n) for n in range(1, 28)} | {"9a", "25a", "25b"}
+    assert set(annotations) == expected
+    assert annotations["18"]["section"][-1] == "The Strike Sequence"
+    assert annotations["13"]["text"].startswith("Annotation 13: An attack may not be canceled")
+
+
+def test_every_numbered_coe_rule_is_a_ruling(rows: list[dict]) -> None:
+    lines = read_lines(SOURCES / "meccg/coe-rules.md")
+    numbers = [m.group(1) for line in lines if (m := re.match(r"^\*\*((?:\d+|g)(?:\.[A-Za-z0-9]+)*)\*\*", line))]
+    rules = {r["number"]: r for r in by_source(rows, "coe-rules") if r["kind"] == "rule"}
+    assert len(numbers) == 494 and sorted(rules) == sorted(numbers)
+    assert rules["2.IV.iii"]["text"].startswith("Movement/Hazard Phase, Step 3")
+    assert rules["g.hav.3"]["section"] == ["Glossary"]
+    assert "alignment:HERO" in rules["1.3.W1"]["markers"]
+
+
+def test_all_cards(rows: list[dict]) -> None:
+    cards = [r for r in rows if r["kind"] == "card"]
+    assert len(cards) == 1683 and len({c["id"] for c in cards}) == 1683
+    adunaphel = [c for c in cards if c["title"] == "Adûnaphel the Ringwraith"]
+    assert adunaphel and adunaphel[0]["card"]["type"] == "Character"
+    assert all(c["card"]["names"]["en"] == c["title"] for c in cards)
+
+
+def test_arda_is_repaired_and_keeps_no_lost_ligature(rows: list[dict], real_kb: Path) -> None:
+    arda = " ".join(r["text"] for r in by_source(rows, "arda"))
+    assert "inuence" not in arda and " rst " not in arda and "Clarication" not in arda
+    assert "an MP Hand of 5 cards from the Marshalling Point Deck" in arda
+    repairs = check(real_kb)["repairs"]
+    assert sum(1 for r in repairs if r["source"] == "arda" and r["before"] == "inuence") >= 90
+    kinds = {r["kind"] for r in by_source(rows, "arda")}
+    assert {"designer-note", "clarification", "tip"} <= kinds
+
+
+def test_lotr_is_its_own_game(rows: list[dict]) -> None:
+    lotr = by_source(rows, "lotr-wiki")
+    assert lotr and all(r["game"] == "lotr-tcg" for r in lotr)
+    assert all(r["game"] == "meccg" for r in rows if r["source"] != "lotr-wiki")
+
+
+def test_ids_are_stable_across_builds_and_edits(tmp_path: Path, sources_copy: Path, rows: list[dict]) -> None:
+    kb_dir = tmp_path / "kb"
+    build(sources_copy, kb_dir)
+    again = {r["id"] for r in export(kb_dir)}
+    assert again == {r["id"] for r in rows}
+    crf = sources_copy / "meccg/crf-22.md"
+    text = crf.read_text("utf-8")
+    old_bullet = "- Lebennin and Ithilien are not adjacent, even though they look that way on some maps."
+    assert old_bullet in text
+    crf.write_text(text.replace(old_bullet, old_bullet.replace("some maps", "some old maps")), "utf-8")
+    build(sources_copy, kb_dir)
+    edited = {r["id"]: r for r in export(kb_dir)}
+    gone = again - set(edited)
+    new = set(edited) - again
+    assert len(gone) == 1 and len(new) == 1
+    assert "some old maps" in edited[new.pop()]["text"]
+
+
+def test_export_lines_are_json_with_the_fields(rows: list[dict]) -> None:
+    for key in ("id", "source", "game", "section", "kind", "number", "text", "lines", "markers"):
+        assert key in rows[0]
+    assert json.loads(json.dumps(rows[0])) == rows[0]
