@@ -36,3 +36,7 @@ class KbBroken(KbError):
 
 class NotFound(KbError):
     """A lookup (ruling id, card, ...) found nothing."""
+
+
+class QueryError(KbError):
+    """A raw query (--raw) that is not valid query syntax."""

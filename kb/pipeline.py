@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -10,7 +11,9 @@ from kb import __version__
 from kb.manifest import read_manifest
 from kb.model import ParsedDocument, Source
 from kb.parsers import parse_document
-from kb.store import DB_NAME, new_build, write_database
+from kb.index import build_index
+from kb.searchdata import index_records, make_lexicon
+from kb.store import DB_NAME, INDEX_DIR, LEXICON, new_build, write_database
 
 Progress = Callable[[Source], None]
 
@@ -46,6 +49,9 @@ def build(sources_dir: Path, kb_dir: Path, progress: Progress | None = None) -> 
         if progress:
             progress(source)
         report.documents.append(parse_document(source, sources_dir / source.path))
+    lexicon = make_lexicon(report.documents)
     with new_build(kb_dir) as folder:
         write_database(folder / DB_NAME, report.documents, __version__)
+        build_index(folder / INDEX_DIR, index_records(report.documents, lexicon))
+        (folder / LEXICON).write_text(json.dumps(lexicon.to_json(), ensure_ascii=False), "utf-8")
     return report

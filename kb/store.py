@@ -23,6 +23,8 @@ from kb.model import ParsedDocument
 
 SCHEMA_VERSION = 1
 DB_NAME = "rulings.db"
+INDEX_DIR = "index"
+LEXICON = "lexicon.json"
 CURRENT = "current"
 
 SCHEMA = """

@@ -1,0 +1,63 @@
+"""Scores a question file (../shared/eval format): hit@1, hit@5, MRR@10, per kind, and the misses."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+import unicodedata
+from pathlib import Path
+from typing import Any
+
+from kb.errors import KbError
+from kb.search import Searcher
+
+
+def norm(s: str) -> str:
+    """The hit rule's normalisation: entities decoded, accents and non-alphanumerics dropped."""
+    s = unicodedata.normalize("NFKD", html.unescape(s)).encode("ascii", "ignore").decode()
+    return re.sub(r"[^a-z0-9]+", "", s.lower())
+
+
+def read_cases(path: Path) -> list[dict[str, Any]]:
+    """The cases of a JSON Lines file, checked; KbError naming the line otherwise."""
+    cases = []
+    try:
+        lines = path.read_text("utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise KbError(f"{path}: cannot read ({exc})") from exc
+    for n, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            case = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise KbError(f"{path}:{n}: expected a JSON object ({exc.msg})") from exc
+        if not isinstance(case, dict) or not isinstance(case.get("query"), str) or not isinstance(case.get("gold"), list):
+            raise KbError(f"{path}:{n}: expected an object with 'query' and a 'gold' list")
+        cases.append(case)
+    return cases
+
+
+def evaluate(kb_dir: Path, path: Path) -> dict[str, Any]:
+    """Run every case's query (top 10) and score it with the hit rule."""
+    searcher = Searcher(kb_dir)
+    cases = read_cases(path)
+    rows = []
+    for case in cases:
+        gold = [norm(g) for g in case["gold"]]
+        results = searcher.search(case["query"], limit=10)
+        rank = next((i for i, r in enumerate(results, 1) if any(g in norm(r.data["text"]) for g in gold)), None)
+        rows.append({"id": case.get("id"), "kind": case.get("kind", "?"), "query": case["query"], "rank": rank,
+                     "top": [r.data["text"][:100] for r in results[:3]]})
+    return {"file": str(path), "overall": _metrics(rows),
+            "by_kind": {k: _metrics([r for r in rows if r["kind"] == k]) for k in sorted({r["kind"] for r in rows})},
+            "misses": [r for r in rows if r["rank"] is None or r["rank"] > 5]}
+
+
+def _metrics(rows: list[dict[str, Any]]) -> dict[str, float]:
+    n = len(rows) or 1
+    return {"cases": len(rows),
+            "hit@1": round(sum(1 for r in rows if r["rank"] == 1) / n, 3),
+            "hit@5": round(sum(1 for r in rows if r["rank"] and r["rank"] <= 5) / n, 3),
+            "mrr@10": round(sum(1 / r["rank"] for r in rows if r["rank"]) / n, 3)}

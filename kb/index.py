@@ -1,0 +1,179 @@
+"""The full-text index: whoosh (pinned Whoosh 2.7.4), its analyzer and schema, behind plain functions.
+
+This is the only module that imports whoosh. Callers describe a query as weighted terms and
+filters; they get back hits with the stored display data.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import types
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from kb.errors import KbBroken, QueryError
+
+TOKEN_PATTERN = r"\w+(?:[./\-]\w+)*"
+"""Words, keeping "on-guard", "m/h", "2.iv.iii", "25a" and "1c298" whole."""
+
+FIELDS = ("title", "about", "section", "text", "number")
+
+
+def _import_whoosh() -> None:
+    """Import whoosh without paying for urllib.request, which whoosh.compat imports for one unused
+    function (urlretrieve): a stand-in module is in place during the import only."""
+    if "whoosh.index" in sys.modules or "urllib.request" in sys.modules:
+        import whoosh.index  # noqa: F401
+        return
+    stub = types.ModuleType("urllib.request")
+
+    def urlretrieve(*args: Any, **kwargs: Any) -> Any:
+        import importlib
+
+        del sys.modules["urllib.request"]
+        return importlib.import_module("urllib.request").urlretrieve(*args, **kwargs)
+
+    stub.urlretrieve = urlretrieve  # type: ignore[attr-defined]
+    sys.modules["urllib.request"] = stub
+    try:
+        import whoosh.index  # noqa: F401
+    finally:
+        if sys.modules.get("urllib.request") is stub:
+            del sys.modules["urllib.request"]
+
+
+_import_whoosh()
+
+from whoosh import fields, index, qparser, query, scoring  # noqa: E402
+from whoosh.analysis import (  # noqa: E402
+    CharsetFilter, Filter, LowercaseFilter, RegexTokenizer, StemFilter, StopFilter)
+from whoosh.support.charset import accent_map  # noqa: E402
+
+
+class CompoundFilter(Filter):  # type: ignore[misc]
+    """Keep "on-guard" and "movement/hazard" whole and also yield their parts."""
+
+    def __call__(self, tokens: Iterable[Any]) -> Iterator[Any]:
+        for t in tokens:
+            text = t.text
+            yield t
+            if ("-" in text or "/" in text) and not text[0].isdigit():
+                for part in text.replace("/", "-").split("-"):
+                    if part and part != text:
+                        t.text = part
+                        yield t
+
+
+def make_analyzer() -> Any:
+    """Tokenize, split compounds, lower-case, fold accents, drop stop words, Snowball-stem."""
+    return (RegexTokenizer(TOKEN_PATTERN) | CompoundFilter() | LowercaseFilter() | CharsetFilter(accent_map)
+            | StopFilter(minsize=2) | StemFilter(lang="en"))
+
+
+ANALYZER = make_analyzer()
+
+
+def analyze(text: str) -> list[str]:
+    """The index terms of a text: analyze("Tapped on-guard Adûnaphel") == ["tap", "on-guard", "on", "guard", "adunaphel"]."""
+    return [t.text for t in ANALYZER(text)]
+
+
+def schema() -> Any:
+    return fields.Schema(
+        id=fields.ID(stored=True, unique=True),
+        source=fields.ID(stored=True),
+        game=fields.ID(stored=True),
+        kind=fields.ID(stored=True),
+        number=fields.KEYWORD(lowercase=True, commas=True, field_boost=4.0),
+        title=fields.TEXT(analyzer=ANALYZER, field_boost=3.0),
+        about=fields.KEYWORD(lowercase=True, commas=True, field_boost=4.0),
+        mentions=fields.KEYWORD(lowercase=True, commas=True),
+        section=fields.TEXT(analyzer=ANALYZER, field_boost=1.5),
+        text=fields.TEXT(analyzer=ANALYZER),
+        data=fields.STORED(),
+    )
+
+
+def build_index(index_dir: Path, records: Iterable[dict[str, Any]]) -> int:
+    """Write a new index of `records` (id, source, game, kind, number, title, about, mentions,
+    section, text, data) into index_dir; returns how many."""
+    index_dir.mkdir(parents=True, exist_ok=True)
+    ix = index.create_in(str(index_dir), schema())
+    writer = ix.writer(limitmb=256)
+    n = 0
+    for r in records:
+        writer.add_document(
+            id=r["id"], source=r["source"], game=r["game"], kind=r["kind"], number=r.get("number") or "",
+            title=r.get("title") or "", about=",".join(r.get("about") or ()),
+            mentions=",".join(r.get("mentions") or ()), section=" / ".join(r.get("section") or ()),
+            text=r["text"], data=json.dumps(r["data"], ensure_ascii=False))
+        n += 1
+    writer.commit()
+    return n
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """One result: id, score and the stored display data."""
+
+    id: str
+    score: float
+    data: dict[str, Any]
+
+
+class Index:
+    """An open index; open once, search many times."""
+
+    def __init__(self, index_dir: Path) -> None:
+        try:
+            self._ix = index.open_dir(str(index_dir))
+            self._searcher = self._ix.searcher(weighting=scoring.BM25F(B=0.6, K1=1.2))
+        except Exception as exc:  # whoosh raises many kinds for a missing or damaged index
+            raise KbBroken(f"the search index at {index_dir} cannot be opened ({exc.__class__.__name__}); "
+                           "run `rulings build` to rebuild it") from exc
+
+    def close(self) -> None:
+        self._searcher.close()
+
+    def search(self, terms: list[tuple[str, str, float]], *, limit: int, games: Iterable[str] = (),
+               sources: Iterable[str] = (), require: list[tuple[str, str]] = ()) -> list[Hit]:
+        """Hits for weighted terms (field, term, boost), OR-ed with a bonus for covering more of them.
+
+        `games`/`sources` restrict the results; `require` lists (field, term) of which one must match.
+        """
+        clauses = [query.Term(f, t, boost=b) for f, t, b in terms]
+        if not clauses and not require:
+            return []
+        q: Any = query.Or(clauses, scale=0.9) if clauses else query.NullQuery
+        if require:
+            must = query.Or([query.Term(f, t) for f, t in require])
+            q = must if not clauses else query.AndMaybe(must, q)
+        restrict = []
+        if games:
+            restrict.append(query.Or([query.Term("game", g) for g in games]))
+        if sources:
+            restrict.append(query.Or([query.Term("source", s) for s in sources]))
+        filt = query.And(restrict) if restrict else None
+        results = self._searcher.search(q, limit=limit, filter=filt)
+        return [Hit(r["id"], float(r.score), json.loads(r["data"])) for r in results]
+
+    def search_raw(self, text: str, *, limit: int, games: Iterable[str] = (), sources: Iterable[str] = ()) -> list[Hit]:
+        """Hits for whoosh query syntax typed by the user (--raw); QueryError on bad syntax."""
+        parser = qparser.MultifieldParser(["title", "section", "text"], self._ix.schema)
+        parser.remove_plugin_class(qparser.WildcardPlugin)
+        q = parser.parse(text)
+        if any(isinstance(node, query.qcore._NullQuery) for node in [q]) or "Error" in type(q).__name__:
+            raise QueryError(f"cannot parse {text!r} as a query; try again without --raw")
+        restrict = [query.Or([query.Term("game", g) for g in games])] if games else []
+        if sources:
+            restrict.append(query.Or([query.Term("source", s) for s in sources]))
+        results = self._searcher.search(q, limit=limit, filter=query.And(restrict) if restrict else None)
+        return [Hit(r["id"], float(r.score), json.loads(r["data"])) for r in results]
+
+    def by_field(self, field: str, value: str, limit: int = 200) -> list[Hit]:
+        """Every document whose keyword field holds value (e.g. number "25a")."""
+        results = self._searcher.search(query.Term(field, value.lower()), limit=limit)
+        return [Hit(r["id"], float(r.score), json.loads(r["data"])) for r in results]

@@ -1,0 +1,115 @@
+"""Names and words a judge types: folding, card-name lookup in text and queries, fuzzy matching."""
+
+from __future__ import annotations
+
+import difflib
+import re
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+WORDS = re.compile(r"[a-z0-9]+")
+MAX_NAME_WORDS = 7
+
+
+def fold(text: str) -> str:
+    """Lower-case ASCII words joined by single spaces: fold("Gollum’s  Fate!") == "gollum s fate"."""
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    return " ".join(WORDS.findall(ascii_text.lower()))
+
+
+@dataclass(slots=True)
+class Lexicon:
+    """Card names (every language, folded) -> English names, and the corpus's words for spelling."""
+
+    names: dict[str, list[str]] = field(default_factory=dict)
+    words: dict[str, int] = field(default_factory=dict)
+
+    def add_name(self, name: str, canonical: str) -> None:
+        key = fold(name)
+        if key and canonical not in self.names.setdefault(key, []):
+            self.names[key].append(canonical)
+
+    def add_words(self, text: str) -> None:
+        for w in WORDS.findall(fold(text)):
+            if len(w) >= 3 and not w.isdigit():
+                self.words[w] = self.words.get(w, 0) + 1
+
+    def to_json(self) -> dict[str, object]:
+        return {"names": self.names, "words": self.words}
+
+    @classmethod
+    def from_json(cls, data: dict[str, object]) -> Lexicon:
+        return cls(dict(data["names"]), dict(data["words"]))  # type: ignore[call-overload]
+
+    def find_in_text(self, text: str) -> set[str]:
+        """English names of the cards a text mentions.
+
+        A name of several words matches anywhere; a one-word name only where the text capitalises
+        it and it does not open a sentence ("Twilight played in response", not "twilight").
+        """
+        found: set[str] = set()
+        tokens = [(m.group(0), m.start()) for m in re.finditer(r"[^\W_]+", text)]
+        folded = [fold(t) for t, _ in tokens]
+        for i in range(len(tokens)):
+            for n in range(min(MAX_NAME_WORDS, len(tokens) - i), 0, -1):
+                key = " ".join(f for f in folded[i:i + n] if f)
+                if key in self.names:
+                    if n == 1 and not _capitalised_mid_sentence(text, tokens[i][0], tokens[i][1]):
+                        continue
+                    found.update(self.names[key])
+                    break
+        return found
+
+    def find_in_query(self, query: str) -> tuple[list[str], list[tuple[str, str]]]:
+        """Card names a query names, exactly or nearly; returns (names, [(typed, name)] for near ones)."""
+        words = fold(query).split()
+        whole = " ".join(words)
+        if whole in self.names:
+            return list(self.names[whole]), []
+        found: list[str] = []
+        i = 0
+        while i < len(words):
+            for n in range(min(MAX_NAME_WORDS, len(words) - i), 1, -1):
+                key = " ".join(words[i:i + n])
+                if key in self.names:
+                    found += [c for c in self.names[key] if c not in found]
+                    i += n - 1
+                    break
+            i += 1
+        near: list[tuple[str, str]] = []
+        if not found and 0 < len(words) <= 5:
+            match = difflib.get_close_matches(whole, self.names.keys(), n=1, cutoff=0.84)
+            if match:
+                found = list(self.names[match[0]])
+                near.append((whole, found[0]))
+        return found, near
+
+    def correct(self, word: str) -> str | None:
+        """The corpus word a misspelt query word most likely meant ("movment" -> "movement")."""
+        if len(word) < 4 or word in self.words or word.isdigit():
+            return None
+        pool = [w for w in self.words if w[0] == word[0] and abs(len(w) - len(word)) <= 2]
+        match = difflib.get_close_matches(word, pool, n=1, cutoff=0.78)
+        return match[0] if match else None
+
+
+def _capitalised_mid_sentence(text: str, token: str, start: int) -> bool:
+    if not token[:1].isupper():
+        return False
+    before = text[:start].rstrip()
+    return bool(before) and before[-1] not in ".!?:•\n«“\"("
+
+
+def build_lexicon(card_names: Iterable[tuple[str, str]], titles: Iterable[str], texts: Iterable[str]) -> Lexicon:
+    """A lexicon from (name, English name) pairs, card-section titles and the corpus texts."""
+    lex = Lexicon()
+    for name, canonical in card_names:
+        lex.add_name(name, canonical)
+    for title in titles:
+        key = fold(title)
+        if key not in lex.names:
+            lex.add_name(title, title)
+    for text in texts:
+        lex.add_words(text)
+    return lex

@@ -1,0 +1,90 @@
+"""What the build gives search: the card lexicon and one index record per ruling (cards, refs)."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from kb.model import ParsedDocument, Ruling
+from kb.names import Lexicon, build_lexicon, fold
+
+CARD_PART = "card errata and rulings"
+ANNOTATION_REF = re.compile(r"\bannotations?\s+(\d{1,2}[ab]?)((?:\s*(?:,|and|&|-|–|to|or)\s*\d{1,2}[ab]?)*)", re.I)
+RULE_REF = re.compile(r"\b(?:rule\s+)?((?:\d{1,2}|g)\.[A-Za-z0-9]+(?:\.[A-Za-z0-9]+)*)\b")
+
+
+def card_section(r: Ruling) -> str | None:
+    """The card a CRF card-rulings section is about, by its heading ("Alatar")."""
+    if len(r.section) >= 2 and r.section[0].lower() == CARD_PART and not r.section[-1].startswith("-="):
+        return r.section[-1]
+    return None
+
+
+def resolve_title(title: str, lexicon: Lexicon) -> list[str]:
+    """Card names a CRF heading stands for: exact, "The X", or a near spelling ("Hoarmûath of Dir")."""
+    key = fold(title)
+    for candidate in (key, f"the {key}", re.sub(r"^the ", "", key), re.sub(r" all$", "", key)):
+        if candidate in lexicon.names:
+            return list(lexicon.names[candidate])
+    match = difflib.get_close_matches(key, lexicon.names.keys(), n=1, cutoff=0.85)
+    return list(lexicon.names[match[0]]) if match else []
+
+
+def make_lexicon(docs: list[ParsedDocument]) -> Lexicon:
+    """Every card name in every language, the CRF card headings (resolved), and the corpus words."""
+    pairs = [(name, card.names["en"]) for d in docs for card in d.cards for name in card.names.values()]
+    meccg = [r for d in docs if d.source.game == "meccg" for r in d.rulings]
+    lexicon = build_lexicon(pairs, [], (r.text for r in meccg))
+    for r in meccg:
+        title = card_section(r)
+        if title and fold(title) not in lexicon.names:
+            for name in resolve_title(title, lexicon) or [title]:
+                lexicon.add_name(title, name)
+    for d in docs:
+        for s in d.sections:
+            lexicon.add_words(" ".join(s.path))
+    return lexicon
+
+
+def references(text: str) -> set[str]:
+    """The annotation and rule numbers a text cites: {"annotation:18", "rule:2.iv.iii"}."""
+    refs = set()
+    for m in ANNOTATION_REF.finditer(text):
+        numbers = [m.group(1)] + re.findall(r"\d{1,2}[ab]?", m.group(2) or "")
+        if re.search(r"-|–|to", m.group(2) or "") and len(numbers) == 2 and all(n.isdigit() for n in numbers):
+            numbers = [str(n) for n in range(int(numbers[0]), int(numbers[1]) + 1)]
+        refs.update(f"annotation:{n.lower()}" for n in numbers)
+    refs.update(f"rule:{m.group(1).lower()}" for m in RULE_REF.finditer(text))
+    return refs
+
+
+def index_records(docs: list[ParsedDocument], lexicon: Lexicon) -> Iterator[dict[str, Any]]:
+    """One record per ruling for kb.index.build_index, with its display data."""
+    for d in docs:
+        s = d.source
+        for r in d.rulings:
+            about: set[str] = set()
+            title = r.title
+            if r.kind == "card":
+                about.add(fold(r.title or ""))
+            elif (heading := card_section(r)) is not None:
+                title = heading
+                about.add(fold(heading))
+                about.update(fold(n) for n in lexicon.names.get(fold(heading), []))
+            mentions = {fold(n) for n in lexicon.find_in_text(r.text)} if s.game == "meccg" else set()
+            numbers = []
+            if r.number:
+                numbers = [r.number.lower(), f"{r.kind}:{r.number.lower()}"]
+                if s.parser == "timing":
+                    numbers.append(f"timing:{r.number.lower()}")
+            yield {
+                "id": r.id, "source": s.id, "game": s.game, "kind": r.kind, "number": ",".join(numbers),
+                "title": title or "", "about": sorted(a for a in about if a),
+                "mentions": sorted(mentions | references(r.text)), "section": list(r.section), "text": r.text,
+                "data": {"id": r.id, "source": s.id, "source_title": s.title, "edition": s.edition,
+                         "current": s.current, "game": s.game, "kind": r.kind, "number": r.number,
+                         "title": title, "section": list(r.section), "text": r.text, "markers": list(r.markers),
+                         "lines": [r.span.start, r.span.end], "path": s.path},
+            }
