@@ -87,11 +87,11 @@ def schema() -> Any:
         source=fields.ID(stored=True),
         game=fields.ID(stored=True),
         kind=fields.ID(stored=True),
-        number=fields.KEYWORD(lowercase=True, commas=True, field_boost=4.0),
-        title=fields.TEXT(analyzer=ANALYZER, field_boost=3.0),
-        about=fields.KEYWORD(lowercase=True, commas=True, field_boost=4.0),
+        number=fields.KEYWORD(lowercase=True, commas=True),
+        title=fields.TEXT(analyzer=ANALYZER),
+        about=fields.KEYWORD(lowercase=True, commas=True),
         mentions=fields.KEYWORD(lowercase=True, commas=True),
-        section=fields.TEXT(analyzer=ANALYZER, field_boost=1.5),
+        section=fields.TEXT(analyzer=ANALYZER),
         text=fields.TEXT(analyzer=ANALYZER),
         data=fields.STORED(),
     )
@@ -127,10 +127,10 @@ class Hit:
 class Index:
     """An open index; open once, search many times."""
 
-    def __init__(self, index_dir: Path) -> None:
+    def __init__(self, index_dir: Path, *, b: float = 0.6, k1: float = 1.2) -> None:
         try:
             self._ix = index.open_dir(str(index_dir))
-            self._searcher = self._ix.searcher(weighting=scoring.BM25F(B=0.6, K1=1.2))
+            self._searcher = self._ix.searcher(weighting=scoring.BM25F(B=b, K1=k1))
         except Exception as exc:  # whoosh raises many kinds for a missing or damaged index
             raise KbBroken(f"the search index at {index_dir} cannot be opened ({exc.__class__.__name__}); "
                            "run `rulings build` to rebuild it") from exc
@@ -139,7 +139,7 @@ class Index:
         self._searcher.close()
 
     def search(self, terms: list[tuple[str, str, float]], *, limit: int, games: Iterable[str] = (),
-               sources: Iterable[str] = (), require: list[tuple[str, str]] = ()) -> list[Hit]:
+               sources: Iterable[str] = (), require: list[tuple[str, str]] = (), scale: float = 0.9) -> list[Hit]:
         """Hits for weighted terms (field, term, boost), OR-ed with a bonus for covering more of them.
 
         `games`/`sources` restrict the results; `require` lists (field, term) of which one must match.
@@ -147,7 +147,7 @@ class Index:
         clauses = [query.Term(f, t, boost=b) for f, t, b in terms]
         if not clauses and not require:
             return []
-        q: Any = query.Or(clauses, scale=0.9) if clauses else query.NullQuery
+        q: Any = query.Or(clauses, scale=scale) if clauses else query.NullQuery
         if require:
             must = query.Or([query.Term(f, t) for f, t in require])
             q = must if not clauses else query.AndMaybe(must, q)
@@ -172,6 +172,10 @@ class Index:
             restrict.append(query.Or([query.Term("source", s) for s in sources]))
         results = self._searcher.search(q, limit=limit, filter=query.And(restrict) if restrict else None)
         return [Hit(r["id"], float(r.score), json.loads(r["data"])) for r in results]
+
+    def idf(self, field: str, term: str) -> float:
+        """Inverse document frequency of a term in a field (0 when absent)."""
+        return float(self._searcher.idf(field, term)) if self._searcher.doc_frequency(field, term) else 0.0
 
     def by_field(self, field: str, value: str, limit: int = 200) -> list[Hit]:
         """Every document whose keyword field holds value (e.g. number "25a")."""

@@ -24,11 +24,14 @@ class Lexicon:
 
     names: dict[str, list[str]] = field(default_factory=dict)
     words: dict[str, int] = field(default_factory=dict)
+    _starts: dict[str, int] = field(default_factory=dict)
 
     def add_name(self, name: str, canonical: str) -> None:
         key = fold(name)
         if key and canonical not in self.names.setdefault(key, []):
             self.names[key].append(canonical)
+            first, *rest = key.split(" ")
+            self._starts[first] = max(self._starts.get(first, 0), len(rest) + 1)
 
     def add_words(self, text: str) -> None:
         for w in WORDS.findall(fold(text)):
@@ -40,7 +43,11 @@ class Lexicon:
 
     @classmethod
     def from_json(cls, data: dict[str, object]) -> Lexicon:
-        return cls(dict(data["names"]), dict(data["words"]))  # type: ignore[call-overload]
+        lex = cls({}, dict(data["words"]))  # type: ignore[call-overload]
+        for key, canonicals in dict(data["names"]).items():  # type: ignore[call-overload]
+            for canonical in canonicals:
+                lex.add_name(key, canonical)
+        return lex
 
     def find_in_text(self, text: str) -> set[str]:
         """English names of the cards a text mentions.
@@ -52,7 +59,8 @@ class Lexicon:
         tokens = [(m.group(0), m.start()) for m in re.finditer(r"[^\W_]+", text)]
         folded = [fold(t) for t, _ in tokens]
         for i in range(len(tokens)):
-            for n in range(min(MAX_NAME_WORDS, len(tokens) - i), 0, -1):
+            longest = self._starts.get(folded[i].split(" ")[0], 0)
+            for n in range(min(longest, len(tokens) - i), 0, -1):
                 key = " ".join(f for f in folded[i:i + n] if f)
                 if key in self.names:
                     if n == 1 and not _capitalised_mid_sentence(text, tokens[i][0], tokens[i][1]):
@@ -77,6 +85,11 @@ class Lexicon:
                     i += n - 1
                     break
             i += 1
+        short = len(words) <= 4
+        for m in re.finditer(r"(?:(?<=[a-z,;] )|^)([A-Z][\w’'-]+)" if short else r"(?<=[a-z,;] )([A-Z][\w’'-]+)", query):
+            key = fold(m.group(1))
+            if key in self.names and len(key) > 3:
+                found += [c for c in self.names[key] if c not in found]
         near: list[tuple[str, str]] = []
         if not found and 0 < len(words) <= 5:
             match = difflib.get_close_matches(whole, self.names.keys(), n=1, cutoff=0.84)
@@ -85,13 +98,12 @@ class Lexicon:
                 near.append((whole, found[0]))
         return found, near
 
-    def correct(self, word: str) -> str | None:
-        """The corpus word a misspelt query word most likely meant ("movment" -> "movement")."""
+    def correct(self, word: str) -> list[str]:
+        """The corpus words a misspelt query word may have meant ("movment" -> ["movement"]), best first."""
         if len(word) < 4 or word in self.words or word.isdigit():
-            return None
+            return []
         pool = [w for w in self.words if w[0] == word[0] and abs(len(w) - len(word)) <= 2]
-        match = difflib.get_close_matches(word, pool, n=1, cutoff=0.78)
-        return match[0] if match else None
+        return difflib.get_close_matches(word, pool, n=3, cutoff=0.8)
 
 
 def _capitalised_mid_sentence(text: str, token: str, start: int) -> bool:

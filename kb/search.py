@@ -32,17 +32,30 @@ ANNOTATION_REF = re.compile(r"\b(?:annotations?|annot|anno|ann)\.?\s*#?\s*(\d{1,
 RULE_REF = re.compile(r"(?<![\w.])((?:\d{1,2}|g)(?:\.[A-Za-z0-9]+)+)(?![\w.])")
 TIMING_REF = re.compile(r"\b(?:timing\s+)?rule\s+(\d[A-Da-d]?)\b", re.I)
 GAME_WORDS = {"lotr-tcg": re.compile(r"\b(?:lotr|lord of the rings tcg|decipher)\b", re.I)}
+CARD_TEXT = re.compile(r"\bcard text\b|\bwhat does .+ do\b|\btext of\b", re.I)
 ARDA = re.compile(r"\barda\b", re.I)
-SOURCE_WEIGHT = {"crf-older": 0.8, "arda": 0.3}
-KIND_WEIGHT = {"note": 0.6, "guidance": 0.8, "citation-key": 0.4, "change-log": 0.5, "reference": 0.6,
+SOURCE_WEIGHT = {"crf-older": 0.8, "arda": 0.3, "coe-rules": 0.85}
+ABOUT_WEIGHT = 3.0
+TERM_SECTION_WEIGHT = 2.0
+KIND_WEIGHT = {"glossary": 0.75, "note": 0.6, "guidance": 0.8, "citation-key": 0.4, "change-log": 0.5, "reference": 0.6,
                "see-also": 0.5, "card": 0.8}
+FIELD_WEIGHT = {"title": 2.0, "section": 0.6, "text": 1.0}
+EXPANSION_WEIGHT = 0.7
+OR_SCALE = 0.9
+COVERAGE_POWER = 0.5
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
 
-def load_abbreviations() -> dict[str, str]:
-    """Judges' abbreviations from kb/data/abbreviations.toml, keys lower-cased."""
-    text = resources.files("kb").joinpath("data/abbreviations.toml").read_text("utf-8")
+def load_table(name: str) -> dict[str, str]:
+    """A word table from kb/data (abbreviations.toml, synonyms.toml), keys lower-cased."""
+    text = resources.files("kb").joinpath(f"data/{name}.toml").read_text("utf-8")
     return {k.lower(): v for k, v in tomllib.loads(text).items()}
+
+
+def phrase_pattern(keys: list[str]) -> re.Pattern[str]:
+    """One regex matching any of the phrases as whole words, longest first."""
+    alternatives = "|".join(re.escape(k) for k in sorted(keys, key=len, reverse=True))
+    return re.compile(rf"(?<![\w'’])(?:{alternatives})(?![\w'’])", re.I)
 
 
 @dataclass(slots=True)
@@ -55,12 +68,15 @@ class Understanding:
     cards: list[str] = field(default_factory=list)
     near_cards: list[tuple[str, str]] = field(default_factory=list)
     abbreviations: list[tuple[str, str]] = field(default_factory=list)
+    synonyms: list[tuple[str, str]] = field(default_factory=list)
     corrections: list[tuple[str, str]] = field(default_factory=list)
     dropped: list[str] = field(default_factory=list)
     content: list[str] = field(default_factory=list)
     terms: list[tuple[str, str, float]] = field(default_factory=list)
     games: list[str] = field(default_factory=list)
     arda: bool = False
+    card_text: bool = False
+    card_query: bool = False
 
 
 @dataclass(slots=True)
@@ -91,7 +107,9 @@ class Searcher:
             raise KbMissing(f"no search index at {kb_dir} (run `rulings build` first, or pass --kb DIR)")
         self.index = Index(folder / INDEX_DIR)
         self.lexicon = Lexicon.from_json(json.loads((folder / LEXICON).read_text("utf-8")))
-        self.abbreviations = load_abbreviations()
+        self.abbreviations = load_table("abbreviations")
+        self.synonyms = load_table("synonyms")
+        self._synonym_pattern = phrase_pattern(list(self.synonyms))
 
     def understand(self, query: str) -> Understanding:
         """Read a query: references, cards, abbreviations, typos, question words -> weighted terms."""
@@ -111,8 +129,15 @@ class Searcher:
             u.rules.append(m.group(1).lower())
             rest = rest.replace(m.group(0), " ")
         u.cards, u.near_cards = self.lexicon.find_in_query(rest)
-        words = re.findall(r"[^\s,;:!?()\[\]{}\"“”«»]+", rest)
+        u.card_text = bool(CARD_TEXT.search(q))
+        bare = " ".join(w for w in fold(rest).split() if w not in ("card", "text", "what", "does", "do", "of"))
+        u.card_query = bool(u.cards) and (bare in self.lexicon.names or bool(u.near_cards))
         extra: list[str] = []
+        for m in self._synonym_pattern.finditer(rest.replace("’", "'")):
+            said = m.group(0)
+            u.synonyms.append((said, self.synonyms[said.lower()]))
+            extra.append(self.synonyms[said.lower()])
+        words = re.findall(r"[^\s,;:!?()\[\]{}\"“”«»]+", rest)
         content: list[str] = []
         for raw in words:
             word = raw.strip(".'’-")
@@ -122,25 +147,27 @@ class Searcher:
             if key in self.abbreviations:
                 u.abbreviations.append((word, self.abbreviations[key]))
                 extra.append(self.abbreviations[key])
+                content.append(word)
                 continue
             folded = fold(word)
             if folded in QUESTION_WORDS or not folded:
                 u.dropped.append(word)
                 continue
             parts = folded.split()
-            fixed = [self.lexicon.correct(p) for p in parts]
+            fixed = [" ".join(self.lexicon.correct(p)) for p in parts]
             for p, f in zip(parts, fixed):
                 if f:
                     u.corrections.append((p, f))
             content.append(word if not any(fixed) else " ".join(f or p for p, f in zip(parts, fixed)))
         u.content = content + extra
         weights: dict[tuple[str, str], float] = {}
-        for term in analyze(" ".join(u.content)):
-            for fld in ("title", "section", "text"):
-                weights[(fld, term)] = 1.0
+        for words, factor in ((extra, EXPANSION_WEIGHT), (content, 1.0)):
+            for term in analyze(" ".join(words)):
+                for fld, weight in FIELD_WEIGHT.items():
+                    weights[(fld, term)] = weight * factor
         for name in u.cards:
             key = fold(name)
-            weights[("about", key)] = 3.0
+            weights[("about", key)] = ABOUT_WEIGHT if u.card_query else 1.0
             weights[("mentions", key)] = 1.5
         for n in u.annotations:
             weights[("number", f"annotation:{n}")] = 12.0
@@ -161,8 +188,8 @@ class Searcher:
         if raw:
             hits = self.index.search_raw(u.query, limit=limit * 4 + 20, games=games, sources=sources)
         else:
-            hits = self.index.search(u.terms, limit=limit * 4 + 20, games=games, sources=sources)
-        return rank(hits, u, limit, source)
+            hits = self.index.search(u.terms, limit=limit * 4 + 20, games=games, sources=sources, scale=OR_SCALE)
+        return rank(hits, u, limit, source, self.index)
 
     def explain(self, query: str, **options: Any) -> dict[str, Any]:
         """The understanding of a query and the results it gives, for --explain."""
@@ -171,17 +198,42 @@ class Searcher:
         return {"understanding": asdict(u), "results": [r.to_json() for r in results]}
 
 
-def rank(hits: list[Hit], u: Understanding, limit: int, source: str | None) -> list[Result]:
-    """Reweigh by edition, game and kind; keep one result per wording, noting the other editions."""
+def coverage(u: Understanding, index: Index) -> dict[str, float]:
+    """Each query term's weight: its IDF times its weight in the query."""
+    weights: dict[str, float] = {}
+    for fld, term, boost in u.terms:
+        if fld == "text":
+            weights[term] = max(weights.get(term, 0.0), boost * index.idf("text", term))
+    return weights
+
+
+def rank(hits: list[Hit], u: Understanding, limit: int, source: str | None, index: Index) -> list[Result]:
+    """Reweigh by how much of the question a ruling covers, edition, game and kind; keep one result
+    per wording, noting the other editions."""
+    term_weights = coverage(u, index)
+    query_stems = stems(" ".join(u.content))
+    total = sum(term_weights.values())
     scored = []
     for h in hits:
         src = h.data["source"]
         weight = SOURCE_WEIGHT.get(src, 1.0)
         if src == "arda" and (u.arda or source == "arda"):
             weight = 2.0
-        weight *= KIND_WEIGHT.get(h.data["kind"], 1.0) if not u.cards or h.data["kind"] != "card" else 1.0
+        if h.data["kind"] == "card":
+            named = fold(h.data.get("title") or "") in {fold(c) for c in u.cards}
+            weight *= 2.0 if named and u.card_text else 1.0 if named and u.card_query else 0.5
+        else:
+            weight *= KIND_WEIGHT.get(h.data["kind"], 1.0)
+        if h.data["section"] and stems(h.data["section"][-1]) == query_stems:
+            weight *= TERM_SECTION_WEIGHT
+        if total:
+            terms = set(h.data.get("terms", ()))
+            covered = sum(w for t, w in term_weights.items() if t in terms) / total
+            weight *= covered ** COVERAGE_POWER
         scored.append(Result(h.id, h.score * weight, h.data))
     scored.sort(key=lambda r: -r.score)
+    if u.card_query:
+        scored = interleave_card_results(scored, u.cards, u.card_text)
     out: list[Result] = []
     seen: dict[str, Result] = {}
     for r in scored:
@@ -192,6 +244,27 @@ def rank(hits: list[Hit], u: Understanding, limit: int, source: str | None) -> l
         seen[key] = r
         out.append(r)
     return out[:limit]
+
+
+def stems(text: str) -> frozenset[str]:
+    """The analysed terms of a short text, for comparing a query with a heading."""
+    return frozenset(analyze(text))
+
+
+def interleave_card_results(results: list[Result], cards: list[str], text_first: bool) -> list[Result]:
+    """For a card name: its own rulings and the rulings that mention it, in turn, with the card's
+    text after the first two (first when the query asks for the card text)."""
+    names = {fold(c) for c in cards}
+    texts = [r for r in results if r.data["kind"] == "card" and fold(r.data.get("title") or "") in names]
+    own = [r for r in results if r not in texts and fold(r.data.get("title") or "") in names]
+    rest = [r for r in results if r not in texts and r not in own]
+    others = sorted(rest, key=lambda r: (r.data["kind"] == "card", bool(r.data.get("title"))))
+    mixed: list[Result] = []
+    for pair in zip(own, others):
+        mixed.extend(pair)
+    mixed += own[len(others):] + others[len(own):]
+    at = 0 if text_first else 2
+    return mixed[:at] + texts + mixed[at:]
 
 
 _searchers: dict[Path, Searcher] = {}

@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from kb.index import analyze
 from kb.model import ParsedDocument, Ruling
 from kb.names import Lexicon, build_lexicon, fold
 
@@ -79,12 +80,15 @@ def index_records(docs: list[ParsedDocument], lexicon: Lexicon) -> Iterator[dict
                 numbers = [r.number.lower(), f"{r.kind}:{r.number.lower()}"]
                 if s.parser == "timing":
                     numbers.append(f"timing:{r.number.lower()}")
+            heading_section = list(r.section[:-1]) if about and r.kind != "card" else list(r.section)
             yield {
                 "id": r.id, "source": s.id, "game": s.game, "kind": r.kind, "number": ",".join(numbers),
-                "title": title or "", "about": sorted(a for a in about if a),
-                "mentions": sorted(mentions | references(r.text)), "section": list(r.section), "text": r.text,
+                "title": (title or "") if r.kind in ("glossary", "citation-key") else "", "about": sorted(a for a in about if a),
+                "mentions": sorted(mentions | references(r.text)),
+                "section": [] if r.kind == "card" else heading_section, "text": r.text,
                 "data": {"id": r.id, "source": s.id, "source_title": s.title, "edition": s.edition,
                          "current": s.current, "game": s.game, "kind": r.kind, "number": r.number,
                          "title": title, "section": list(r.section), "text": r.text, "markers": list(r.markers),
-                         "lines": [r.span.start, r.span.end], "path": s.path},
+                         "lines": [r.span.start, r.span.end], "path": s.path,
+                         "terms": sorted(set(analyze(" ".join([r.text, *heading_section, title or ""]))))},
             }
