@@ -162,5 +162,143 @@ def _print_check(report: dict[str, Any], echo: Callable[[str], None]) -> None:
         echo(f"  {p['severity']}: {p['path']}:{p['line'] or ''}: {p['message']}")
 
 
+GAMES = click.Choice(["meccg", "lotr-tcg"])
+
+
+def _styled(text: str, spans: list[tuple[int, int]]) -> str:
+    out, last = [], 0
+    for start, end in spans:
+        if start < last:
+            continue
+        out += [text[last:start], click.style(text[start:end], bold=True, fg="yellow")]
+        last = end
+    return "".join(out + [text[last:]])
+
+
+def _print_results(results: list[Any], understanding: Any, full: bool = False) -> None:
+    from kb.search import highlight_spans
+
+    if not results:
+        click.echo("No ruling matches. Try fewer words, a card name, or `rulings search --explain`.")
+    for n, r in enumerate(results, 1):
+        d = r.data
+        head = f"{d['kind']}" + (f" {d['number']}" if d.get("number") else "")
+        where = " > ".join(d["section"][-3:])
+        click.echo(click.style(f"{n:>2}. ", bold=True) + click.style(f"{d['source_title']}", fg="cyan")
+                   + f" (edition {d['edition']}{'' if d['current'] else ', older edition'})")
+        click.echo(f"    {where}  [{head}]" + (f"  {' '.join(d['markers'])}" if d["markers"] else ""))
+        text = d["text"] if full or len(d["text"]) <= 600 else d["text"][:600] + " ..."
+        body = _styled(text, highlight_spans(text, understanding))
+        click.echo("    " + body.replace("\n", "\n    "))
+        also = f"  (also in {', '.join(r.also_in)})" if r.also_in else ""
+        click.echo(click.style(f"    id {d['id']}", dim=True) + also)
+
+
+@cli.command()
+@click.argument("query", nargs=-1, required=True)
+@click.option("--limit", default=10, show_default=True, type=click.IntRange(1, 200), help="How many results.")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON array of hits.")
+@click.option("--explain", is_flag=True, help="Show how the query was understood.")
+@click.option("--game", type=GAMES, help="Only this game (default: MECCG unless the query names another).")
+@click.option("--source", help="Only this source id (see `rulings stats`).")
+@click.option("--raw", is_flag=True, help="Treat the query as whoosh query syntax (AND, OR, \"phrases\", field:term).")
+@click.pass_obj
+def search(kb_dir: Path, query: tuple[str, ...], limit: int, as_json: bool, explain: bool, game: str | None,
+           source: str | None, raw: bool) -> None:
+    """Find the rulings that answer a question, a card name, a term, "annotation 18" or "rule 2.IV.iii"."""
+    from kb.search import open_searcher
+
+    text = " ".join(query)
+    with translated():
+        searcher = open_searcher(kb_dir)
+        understanding = searcher.understand(text)
+        results = searcher.search(text, limit=limit, game=game, source=source, raw=raw)
+    if as_json:
+        out: Any = [r.to_json() for r in results]
+        if explain:
+            from dataclasses import asdict
+
+            out = {"understanding": asdict(understanding), "results": out}
+        return emit_json(out)
+    if explain:
+        _print_understanding(understanding)
+    _print_results(results, understanding)
+
+
+def _print_understanding(u: Any) -> None:
+    rows = [("annotations", u.annotations), ("rule numbers", u.rules), ("cards", u.cards),
+            ("near card names", [f"{a} -> {b}" for a, b in u.near_cards]),
+            ("abbreviations", [f"{a} = {b}" for a, b in u.abbreviations]),
+            ("synonyms", [f"{a} -> {b}" for a, b in u.synonyms]),
+            ("spelling", [f"{a} -> {b}" for a, b in u.corrections]),
+            ("question words dropped", u.dropped), ("games", u.games or ["meccg"]),
+            ("terms", [f"{f}:{t}^{b:g}" for f, t, b in u.terms])]
+    for label, values in rows:
+        if values:
+            click.echo(click.style(f"{label}: ", bold=True) + ", ".join(values))
+    click.echo()
+
+
+@cli.command()
+@click.option("--limit", default=5, show_default=True, type=click.IntRange(1, 50), help="Results per question.")
+@click.pass_obj
+def ask(kb_dir: Path, limit: int) -> None:
+    """Ask questions at the table: type a question, then a result number to read it in full.
+
+    Line editing and history work where the terminal allows; an empty line or Ctrl-D leaves.
+    """
+    from kb.search import open_searcher
+
+    try:
+        import readline  # noqa: F401  (line editing and history for input())
+    except ImportError:
+        pass
+    with translated():
+        searcher = open_searcher(kb_dir)
+    results: list[Any] = []
+    understanding: Any = None
+    while True:
+        try:
+            line = input("rulings> " if sys.stdin.isatty() else "").strip()
+        except (EOFError, KeyboardInterrupt):
+            click.echo()
+            return
+        if line.lower() in ("", "q", "quit", "exit"):
+            return
+        if line.isdigit() and results:
+            n = int(line)
+            if 1 <= n <= len(results):
+                _print_results([results[n - 1]], understanding, full=True)
+            else:
+                click.echo(f"Type a number from 1 to {len(results)}, or a new question.")
+            continue
+        with translated():
+            understanding = searcher.understand(line)
+            results = searcher.search(line, limit=limit)
+        _print_results(results, understanding)
+
+
+@cli.command("eval")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_obj
+def eval_command(kb_dir: Path, file: Path, as_json: bool) -> None:
+    """Score a question file (JSON Lines: query, gold, kind): hit@1, hit@5, MRR@10, per kind, misses."""
+    from kb.evaluation import evaluate
+
+    with translated():
+        report = evaluate(kb_dir, file)
+    if as_json:
+        return emit_json(report)
+    for r in report["misses"]:
+        click.echo(f"miss {r['id']} [{r['kind']}] rank {r['rank'] or '-'}: {r['query']}")
+    click.echo()
+    for kind, m in report["by_kind"].items():
+        click.echo(f"  {kind:<12} n={m['cases']:<3} hit@1 {m['hit@1']:.3f}  hit@5 {m['hit@5']:.3f}  MRR@10 {m['mrr@10']:.3f}")
+    m = report["overall"]
+    click.echo(f"{file.name}: {m['cases']} cases")
+    click.echo(f"hit@1 {m['hit@1']:.3f}  hit@5 {m['hit@5']:.3f}  MRR@10 {m['mrr@10']:.3f}")
+
+
 if __name__ == "__main__":
     cli()

@@ -87,10 +87,10 @@ def schema() -> Any:
         source=fields.ID(stored=True),
         game=fields.ID(stored=True),
         kind=fields.ID(stored=True),
-        number=fields.KEYWORD(lowercase=True, commas=True),
+        number=fields.KEYWORD(lowercase=True, commas=True, scorable=True),
         title=fields.TEXT(analyzer=ANALYZER),
-        about=fields.KEYWORD(lowercase=True, commas=True),
-        mentions=fields.KEYWORD(lowercase=True, commas=True),
+        about=fields.KEYWORD(lowercase=True, commas=True, scorable=True),
+        mentions=fields.KEYWORD(lowercase=True, commas=True, scorable=True),
         section=fields.TEXT(analyzer=ANALYZER),
         text=fields.TEXT(analyzer=ANALYZER),
         data=fields.STORED(),
@@ -131,6 +131,7 @@ class Index:
         try:
             self._ix = index.open_dir(str(index_dir))
             self._searcher = self._ix.searcher(weighting=scoring.BM25F(B=b, K1=k1))
+            self._filters: dict[tuple[tuple[str, ...], tuple[str, ...]], set[int]] = {}
         except Exception as exc:  # whoosh raises many kinds for a missing or damaged index
             raise KbBroken(f"the search index at {index_dir} cannot be opened ({exc.__class__.__name__}); "
                            "run `rulings build` to rebuild it") from exc
@@ -151,14 +152,20 @@ class Index:
         if require:
             must = query.Or([query.Term(f, t) for f, t in require])
             q = must if not clauses else query.AndMaybe(must, q)
-        restrict = []
-        if games:
-            restrict.append(query.Or([query.Term("game", g) for g in games]))
-        if sources:
-            restrict.append(query.Or([query.Term("source", s) for s in sources]))
-        filt = query.And(restrict) if restrict else None
-        results = self._searcher.search(q, limit=limit, filter=filt)
+        results = self._searcher.search(q, limit=limit, filter=self._allowed(tuple(games), tuple(sources)))
         return [Hit(r["id"], float(r.score), json.loads(r["data"])) for r in results]
+
+    def _allowed(self, games: tuple[str, ...], sources: tuple[str, ...]) -> set[int] | None:
+        """The document numbers of these games and sources, computed once per combination."""
+        if not games and not sources:
+            return None
+        key = (games, sources)
+        if key not in self._filters:
+            restrict = [query.Or([query.Term("game", g) for g in games])] if games else []
+            if sources:
+                restrict.append(query.Or([query.Term("source", s) for s in sources]))
+            self._filters[key] = set(query.And(restrict).docs(self._searcher))
+        return self._filters[key]
 
     def search_raw(self, text: str, *, limit: int, games: Iterable[str] = (), sources: Iterable[str] = ()) -> list[Hit]:
         """Hits for whoosh query syntax typed by the user (--raw); QueryError on bad syntax."""
@@ -167,11 +174,12 @@ class Index:
         q = parser.parse(text)
         if any(isinstance(node, query.qcore._NullQuery) for node in [q]) or "Error" in type(q).__name__:
             raise QueryError(f"cannot parse {text!r} as a query; try again without --raw")
-        restrict = [query.Or([query.Term("game", g) for g in games])] if games else []
-        if sources:
-            restrict.append(query.Or([query.Term("source", s) for s in sources]))
-        results = self._searcher.search(q, limit=limit, filter=query.And(restrict) if restrict else None)
+        results = self._searcher.search(q, limit=limit, filter=self._allowed(tuple(games), tuple(sources)))
         return [Hit(r["id"], float(r.score), json.loads(r["data"])) for r in results]
+
+    def frequency(self, field: str, term: str) -> float:
+        """The share of documents that hold the term (0.0 to 1.0)."""
+        return float(self._searcher.doc_frequency(field, term)) / max(1, self._searcher.doc_count())
 
     def idf(self, field: str, term: str) -> float:
         """Inverse document frequency of a term in a field (0 when absent)."""

@@ -12,9 +12,12 @@ WORDS = re.compile(r"[a-z0-9]+")
 MAX_NAME_WORDS = 7
 
 
+APOSTROPHES = re.compile(r"['’‘`´ʹ]")
+
+
 def fold(text: str) -> str:
-    """Lower-case ASCII words joined by single spaces: fold("Gollum’s  Fate!") == "gollum s fate"."""
-    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    """Lower-case ASCII words joined by single spaces: fold("Gollum’s  Fate!") == "gollums fate"."""
+    ascii_text = unicodedata.normalize("NFKD", APOSTROPHES.sub("", text)).encode("ascii", "ignore").decode()
     return " ".join(WORDS.findall(ascii_text.lower()))
 
 
@@ -100,9 +103,13 @@ class Lexicon:
 
     def correct(self, word: str) -> list[str]:
         """The corpus words a misspelt query word may have meant ("movment" -> ["movement"]), best first."""
-        if len(word) < 4 or word in self.words or word.isdigit():
+        if len(word) < 4 or word.isdigit():
             return []
-        pool = [w for w in self.words if w[0] == word[0] and abs(len(w) - len(word)) <= 2]
+        seen = self.words.get(word, 0)
+        if seen > 2:
+            return []
+        pool = [w for w in self.words if w[0] == word[0] and abs(len(w) - len(word)) <= 2
+                and w != word and self.words[w] >= 10 * (seen + 1) * (seen > 0) + 1]
         return difflib.get_close_matches(word, pool, n=3, cutoff=0.8)
 
 

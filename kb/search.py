@@ -30,19 +30,24 @@ get gets got so too very about into onto or and but not no yes
 """.split())
 ANNOTATION_REF = re.compile(r"\b(?:annotations?|annot|anno|ann)\.?\s*#?\s*(\d{1,2}[a-b]?)\b", re.I)
 RULE_REF = re.compile(r"(?<![\w.])((?:\d{1,2}|g)(?:\.[A-Za-z0-9]+)+)(?![\w.])")
-TIMING_REF = re.compile(r"\b(?:timing\s+)?rule\s+(\d[A-Da-d]?)\b", re.I)
+TIMING_REF = re.compile(r"\b(?:timing\s+)?rule\s+(\d[A-Da-d]?)(?![.\w])", re.I)
 GAME_WORDS = {"lotr-tcg": re.compile(r"\b(?:lotr|lord of the rings tcg|decipher)\b", re.I)}
 CARD_TEXT = re.compile(r"\bcard text\b|\bwhat does .+ do\b|\btext of\b", re.I)
 ARDA = re.compile(r"\barda\b", re.I)
 SOURCE_WEIGHT = {"crf-older": 0.8, "arda": 0.3, "coe-rules": 0.85}
 ABOUT_WEIGHT = 3.0
 TERM_SECTION_WEIGHT = 2.0
+REWORDED_SIMILARITY = 0.75
 KIND_WEIGHT = {"glossary": 0.75, "note": 0.6, "guidance": 0.8, "citation-key": 0.4, "change-log": 0.5, "reference": 0.6,
                "see-also": 0.5, "card": 0.8}
-FIELD_WEIGHT = {"title": 2.0, "section": 0.6, "text": 1.0}
+FIELD_WEIGHT = {"text": 1.0}
+"""Fields a question's words are looked for in (title and section matches measured no better)."""
 EXPANSION_WEIGHT = 0.7
 OR_SCALE = 0.9
+MAX_TERM_SHARE = 1.0
+"""Words in more than this share of rulings only count in the re-ranking, not the first pass."""
 COVERAGE_POWER = 0.5
+COVERAGE_FLOOR = 0.1
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
 
@@ -164,7 +169,8 @@ class Searcher:
         for words, factor in ((extra, EXPANSION_WEIGHT), (content, 1.0)):
             for term in analyze(" ".join(words)):
                 for fld, weight in FIELD_WEIGHT.items():
-                    weights[(fld, term)] = weight * factor
+                    if weight:
+                        weights[(fld, term)] = weight * factor
         for name in u.cards:
             key = fold(name)
             weights[("about", key)] = ABOUT_WEIGHT if u.card_query else 1.0
@@ -188,7 +194,9 @@ class Searcher:
         if raw:
             hits = self.index.search_raw(u.query, limit=limit * 4 + 20, games=games, sources=sources)
         else:
-            hits = self.index.search(u.terms, limit=limit * 4 + 20, games=games, sources=sources, scale=OR_SCALE)
+            selective = [t for t in u.terms if t[0] != "text" or self.index.frequency("text", t[1]) <= MAX_TERM_SHARE]
+            hits = self.index.search(selective or u.terms, limit=limit * 4 + 20, games=games, sources=sources,
+                                     scale=OR_SCALE)
         return rank(hits, u, limit, source, self.index)
 
     def explain(self, query: str, **options: Any) -> dict[str, Any]:
@@ -226,10 +234,10 @@ def rank(hits: list[Hit], u: Understanding, limit: int, source: str | None, inde
             weight *= KIND_WEIGHT.get(h.data["kind"], 1.0)
         if h.data["section"] and stems(h.data["section"][-1]) == query_stems:
             weight *= TERM_SECTION_WEIGHT
-        if total:
+        if total and not (u.annotations or u.rules or u.card_query):
             terms = set(h.data.get("terms", ()))
             covered = sum(w for t, w in term_weights.items() if t in terms) / total
-            weight *= covered ** COVERAGE_POWER
+            weight *= (COVERAGE_FLOOR + (1 - COVERAGE_FLOOR) * covered) ** COVERAGE_POWER
         scored.append(Result(h.id, h.score * weight, h.data))
     scored.sort(key=lambda r: -r.score)
     if u.card_query:
@@ -237,13 +245,25 @@ def rank(hits: list[Hit], u: Understanding, limit: int, source: str | None, inde
     out: list[Result] = []
     seen: dict[str, Result] = {}
     for r in scored:
-        key = fold(r.data["text"])
-        if key in seen:
-            seen[key].also_in.append(r.id)
+        key = fold(r.data["text"]).replace(" ", "")
+        twin = seen.get(key) or (reworded_twin(r, out) if not r.data["current"] else None)
+        if twin is not None:
+            twin.also_in.append(r.id)
             continue
         seen[key] = r
         out.append(r)
     return out[:limit]
+
+
+def reworded_twin(older: Result, kept: list[Result]) -> Result | None:
+    """A current-edition result that says nearly the same as an older edition's ruling."""
+    terms = set(older.data.get("terms", ()))
+    for r in kept:
+        if r.data["current"] and r.data["kind"] == older.data["kind"]:
+            other = set(r.data.get("terms", ()))
+            if terms and len(terms & other) / len(terms | other) >= REWORDED_SIMILARITY:
+                return r
+    return None
 
 
 def stems(text: str) -> frozenset[str]:
@@ -265,6 +285,21 @@ def interleave_card_results(results: list[Result], cards: list[str], text_first:
     mixed += own[len(others):] + others[len(own):]
     at = 0 if text_first else 2
     return mixed[:at] + texts + mixed[at:]
+
+
+WORD = re.compile(r"\w+(?:[./\-]\w+)*")
+
+
+def highlight_spans(text: str, u: Understanding) -> list[tuple[int, int]]:
+    """Where the query's words (or their stems, or recognised names) occur in a result's text."""
+    wanted = {t for f, t, _ in u.terms if f == "text"}
+    spans = [(m.start(), m.end()) for m in WORD.finditer(text) if wanted & set(analyze(m.group(0)))]
+    folded_text = text.lower()
+    for name in u.cards:
+        start = folded_text.find(name.lower())
+        if start >= 0:
+            spans.append((start, start + len(name)))
+    return sorted(set(spans))
 
 
 _searchers: dict[Path, Searcher] = {}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import sqlite3
 from pathlib import Path
 
@@ -11,6 +12,8 @@ import pytest
 from click.testing import CliRunner
 
 from cli import cli
+
+from .conftest import SOURCES
 
 
 def run(*args: str, env: dict[str, str] | None = None):
@@ -63,6 +66,17 @@ def test_missing_kb(tmp_path: Path) -> None:
     assert result.exit_code == 1 and "run `rulings build` first" in result.output
 
 
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """Writable sources and a knowledge base built from them, to copy and damage."""
+    base = tmp_path_factory.mktemp("built")
+    shutil.copytree(SOURCES, base / "rulings")
+    for f in (base / "rulings").rglob("*"):
+        f.chmod(0o644 if f.is_file() else 0o755)
+    assert _build(base / "rulings", base / "kb").exit_code == 0
+    return base / "rulings", base / "kb"
+
+
 def _build(sources: Path, kb_dir: Path):
     return run("--kb", str(kb_dir), "build", "--sources", str(sources))
 
@@ -77,9 +91,10 @@ def _build(sources: Path, kb_dir: Path):
     (lambda s: (s / "sources.toml").write_text("[[source]]\nid = 1\n"), "missing or not text"),
     (lambda s: (s / "sources.toml").write_text("[[source\n"), "not valid TOML"),
 ])
-def test_bad_input_stops_the_build_and_keeps_the_old_kb(tmp_path: Path, sources_copy: Path, damage, words) -> None:
-    kb_dir = tmp_path / "kb"
-    assert _build(sources_copy, kb_dir).exit_code == 0
+def test_bad_input_stops_the_build_and_keeps_the_old_kb(tmp_path: Path, built: tuple[Path, Path], damage, words) -> None:
+    sources_copy, kb_dir = tmp_path / "rulings", tmp_path / "kb"
+    shutil.copytree(built[0], sources_copy)
+    shutil.copytree(built[1], kb_dir, symlinks=True)
     before = run("--kb", str(kb_dir), "stats", "--json").output
     damage(sources_copy)
     result = _build(sources_copy, kb_dir)
@@ -89,9 +104,9 @@ def test_bad_input_stops_the_build_and_keeps_the_old_kb(tmp_path: Path, sources_
     assert not [p for p in kb_dir.iterdir() if p.name.startswith(".tmp-")]
 
 
-def test_broken_kb_says_what_to_run(tmp_path: Path, sources_copy: Path) -> None:
+def test_broken_kb_says_what_to_run(tmp_path: Path, built: tuple[Path, Path]) -> None:
     kb_dir = tmp_path / "kb"
-    _build(sources_copy, kb_dir)
+    shutil.copytree(built[1], kb_dir, symlinks=True)
     db = (kb_dir / "current" / "rulings.db").resolve()
     conn = sqlite3.connect(db)
     conn.execute("update meta set value = '0' where key = 'schema_version'")

@@ -1,0 +1,124 @@
+"""Benchmark: cold search against bare Python, warm query time, build time, at 1x and a generated Nx corpus.
+
+Every figure is a ratio or time measured in this one run with this interpreter, since machines
+here are noisy. Usage: python bench/bench.py [--scale 100] [--runs 15]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+EVAL = ROOT.parent / "shared" / "eval"
+QUERIES = ["can a strike be cancelled after the roll?", "annotation 18", "Adunaphel", "M/H non-moving company",
+           "how many cards is my opening hand?", "rule 2.IV.iii", "Marvels Tld"]
+
+
+def timed(cmd: list[str], runs: int, env: dict[str, str] | None = None) -> float:
+    """Median wall time of a command, in seconds."""
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, env=env)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def make_corpus(scale: int, target: Path) -> Path:
+    """A sources folder holding every bundled document `scale` times (ids suffixed), for load tests."""
+    manifest = tomllib.loads((ROOT / "rulings" / "sources.toml").read_text("utf-8"))
+    target.mkdir(parents=True, exist_ok=True)
+    lines = []
+    for n in range(scale):
+        for entry in manifest["source"]:
+            src = ROOT / "rulings" / entry["path"]
+            dest = target / f"{n}" / entry["path"]
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            if not dest.exists():
+                os.link(src, dest) if hasattr(os, "link") else shutil.copy(src, dest)
+            e = dict(entry, id=f"{entry['id']}-{n}", path=f"{n}/{entry['path']}")
+            lines.append("[[source]]\n" + "".join(f"{k} = {json.dumps(v)}\n" for k, v in e.items()))
+    (target / "sources.toml").write_text("\n".join(lines).replace("= true", "= true").replace("= false", "= false"),
+                                         "utf-8")
+    return target
+
+
+def peak_rss_mb() -> float:
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+
+
+def warm_query_ms(kb_dir: Path, queries: list[str], repeat: int = 5) -> float:
+    """Median time of a query inside the library, the index opened once (as in `rulings ask`)."""
+    code = (
+        "import json,sys,time,statistics\nfrom pathlib import Path\nfrom kb.search import Searcher\n"
+        f"s=Searcher(Path({str(kb_dir)!r}))\nqs={queries!r}\n"
+        "for q in qs: s.search(q)\n"
+        f"t=[]\nfor _ in range({repeat}):\n  for q in qs:\n    a=time.perf_counter(); s.search(q); t.append(time.perf_counter()-a)\n"
+        "print(statistics.median(t)*1000)")
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True, cwd=ROOT)
+    return float(out.stdout.strip())
+
+
+def import_costs() -> list[tuple[str, int]]:
+    """The slowest top-level imports of a cold `rulings search` (microseconds, cumulative)."""
+    code = "import sys; sys.argv=['rulings','search','annotation 18']; import cli\ntry:\n  cli.cli()\nexcept SystemExit: pass"
+    err = subprocess.run([sys.executable, "-X", "importtime", "-c", code], capture_output=True, text=True,
+                         cwd=ROOT).stderr
+    rows = []
+    for line in err.splitlines():
+        if line.startswith("import time:") and "|" in line:
+            _, cumulative, name = line.split("|")
+            if not name.startswith("  ") or name.strip() in ("click", "whoosh", "sqlite3"):
+                if cumulative.strip().isdigit():
+                    rows.append((name.strip(), int(cumulative)))
+    return sorted(rows, key=lambda r: -r[1])[:10]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--scale", type=int, default=100)
+    parser.add_argument("--runs", type=int, default=15)
+    args = parser.parse_args()
+    rulings = str(Path(sys.executable).with_name("rulings"))
+    work = Path(tempfile.mkdtemp(prefix="rulings-bench-"))
+    report: dict[str, object] = {"python": sys.version.split()[0]}
+
+    start = time.perf_counter()
+    subprocess.run([rulings, "--kb", str(work / "kb1"), "build", "--sources", str(ROOT / "rulings")], check=True,
+                   stdout=subprocess.DEVNULL)
+    report["build_1x_s"] = round(time.perf_counter() - start, 2)
+    bare = timed([sys.executable, "-c", "pass"], args.runs)
+    cold = timed([rulings, "--kb", str(work / "kb1"), "search", "can a strike be cancelled after the roll?"], args.runs)
+    report["python_c_pass_ms"] = round(bare * 1000, 1)
+    report["cold_search_ms"] = round(cold * 1000, 1)
+    report["cold_search_ratio"] = round(cold / bare, 1)
+    report["import_costs_us"] = import_costs()
+    report["warm_query_1x_ms"] = round(warm_query_ms(work / "kb1", QUERIES), 2)
+    if args.scale > 1:
+        sources = make_corpus(args.scale, work / f"sources{args.scale}")
+        start = time.perf_counter()
+        subprocess.run([rulings, "--kb", str(work / "kbN"), "build", "--sources", str(sources)], check=True,
+                       stdout=subprocess.DEVNULL)
+        report[f"build_{args.scale}x_s"] = round(time.perf_counter() - start, 1)
+        report[f"build_{args.scale}x_peak_rss_mb"] = round(peak_rss_mb())
+        report[f"warm_query_{args.scale}x_ms"] = round(warm_query_ms(work / "kbN", QUERIES, repeat=2), 2)
+        cold_n = timed([rulings, "--kb", str(work / "kbN"), "search", "annotation 18"], max(3, args.runs // 3))
+        report[f"cold_search_{args.scale}x_ratio"] = round(cold_n / bare, 1)
+    shutil.rmtree(work, ignore_errors=True)
+    print(json.dumps(report, indent=2))
+
+
+if __name__ == "__main__":
+    main()
