@@ -38,6 +38,7 @@ SOURCE_WEIGHT = {"crf-older": 0.8, "arda": 0.3, "coe-rules": 0.85}
 ABOUT_WEIGHT = 3.0
 TERM_SECTION_WEIGHT = 2.0
 REWORDED_SIMILARITY = 0.75
+
 KIND_WEIGHT = {"glossary": 0.75, "note": 0.6, "guidance": 0.8, "citation-key": 0.4, "change-log": 0.5, "reference": 0.6,
                "see-also": 0.5, "card": 0.8}
 FIELD_WEIGHT = {"text": 1.0}
@@ -275,8 +276,8 @@ def interleave_card_results(results: list[Result], cards: list[str], text_first:
     """For a card name: its own rulings and the rulings that mention it, in turn, with the card's
     text after the first two (first when the query asks for the card text)."""
     names = {fold(c) for c in cards}
-    texts = [r for r in results if r.data["kind"] == "card" and fold(r.data.get("title") or "") in names]
-    own = [r for r in results if r not in texts and fold(r.data.get("title") or "") in names]
+    texts = [r for r in results if r.data["kind"] == "card" and names & set(r.data.get("about", ()))]
+    own = [r for r in results if r not in texts and names & set(r.data.get("about", ()))]
     rest = [r for r in results if r not in texts and r not in own]
     others = sorted(rest, key=lambda r: (r.data["kind"] == "card", bool(r.data.get("title"))))
     mixed: list[Result] = []

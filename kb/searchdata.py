@@ -88,7 +88,8 @@ def index_records(docs: list[ParsedDocument], lexicon: Lexicon) -> Iterator[dict
                 "section": [] if r.kind == "card" else heading_section, "text": r.text,
                 "data": {"id": r.id, "source": s.id, "source_title": s.title, "edition": s.edition,
                          "current": s.current, "game": s.game, "kind": r.kind, "number": r.number,
-                         "title": title, "section": list(r.section), "text": r.text, "markers": list(r.markers),
+                         "title": title, "about": sorted(a for a in about if a), "section": list(r.section),
+                         "text": r.text, "markers": list(r.markers),
                          "lines": [r.span.start, r.span.end], "path": s.path,
                          "terms": sorted(set(analyze(" ".join([r.text, *heading_section, title or ""]))))},
             }

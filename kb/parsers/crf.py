@@ -34,6 +34,15 @@ def crf_kind(text: str) -> tuple[str, str | None]:
     return "ruling", None
 
 
+LIST_ITEM_START = re.compile(r"^(?:[A-Z][a-z]+ly\s+[a-z]+s|[A-Z][a-z]+s)\b")
+
+
+def completes_that_list(previous: str, text: str) -> bool:
+    """A bullet that finishes a list opened by "... that:" ("Taps a company's site." after
+    "A card cannot be revealed that:"), which the scrape flattened into separate bullets."""
+    return bool(re.search(r"\bthat:\s*$", previous.split("\n\n")[0]) and LIST_ITEM_START.match(text))
+
+
 def front_matter_title(block: Block, path: Path) -> tuple[str, int]:
     """The title: of Jekyll front matter and its line number, or a ParseError."""
     m = FRONT_TITLE.search(block.text)
@@ -101,6 +110,7 @@ def parse_crf(source: Source, path: Path) -> ParsedDocument:
             (block.kind == "bullet" and block.level > 0)
             or block.kind == "paragraph"
             or last.text.count("«") > last.text.count("»")
+            or (block.kind == "bullet" and completes_that_list(last.text, text))
         )
         if attaches and last is not None:
             last = b.extend(last, text, block.span)
