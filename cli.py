@@ -98,10 +98,11 @@ def stats(kb_dir: Path, as_json: bool) -> None:
 @click.pass_obj
 def show(kb_dir: Path, ruling_id: str, as_json: bool) -> None:
     """Show one ruling in full: text, source, edition, section, number, markers, lines."""
-    from kb.lookup import show_ruling
+    from kb.lookup import links_of, show_ruling
 
     with translated():
         r = show_ruling(kb_dir, ruling_id)
+        r["links"] = links_of(kb_dir, ruling_id)
     if as_json:
         return emit_json(r)
     head = f"{r['kind']}" + (f" {r['number']}" if r["number"] else "")
@@ -113,6 +114,133 @@ def show(kb_dir: Path, ruling_id: str, as_json: bool) -> None:
         click.echo("markers: " + ", ".join(r["markers"]))
     click.echo()
     click.echo(r["text"])
+    labels = {"card": "cards", "phase": "phases", "term": "terms", "annotation": "cites annotations",
+              "rule": "cites rules", "section": "see also", "edition": "in CRF 22", "older_editions": "older editions"}
+    if r["links"]:
+        click.echo()
+    for kind, items in r["links"].items():
+        shown = ", ".join(f"{i['target'] or '-'}" + (f" ({i['how']})" if i["how"] and kind in ("card", "edition", "older_editions", "section") else "")
+                          for i in items[:30])
+        click.echo(click.style(f"{labels.get(kind, kind)}: ", bold=True) + shown)
+
+
+def _print_ruling_line(r: dict[str, Any], indent: str = "  ") -> None:
+    head = f"{r['kind']}" + (f" {r['number']}" if r.get("number") else "")
+    where = " > ".join(r["section"][-2:])
+    click.echo(f"{indent}[{head}] {where}  " + click.style(r["id"], dim=True))
+    text = r["text"] if len(r["text"]) <= 500 else r["text"][:500] + " ..."
+    click.echo(indent + "  " + text.replace("\n", "\n" + indent + "  "))
+
+
+def _groups_of(rulings: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Rulings grouped by source, as the lookups group their "mentioned in" lists."""
+    from kb.lookup import group_by_source
+
+    return group_by_source(rulings)
+
+
+def _print_groups(title: str, groups: list[dict[str, Any]]) -> None:
+    if not groups:
+        return
+    click.echo(click.style(title, bold=True))
+    for g in groups:
+        click.echo(click.style(f" {g['title']} (edition {g['edition']}): {len(g['rulings'])}", fg="cyan"))
+        for r in g["rulings"]:
+            _print_ruling_line(r)
+
+
+@cli.command()
+@click.argument("name", nargs=-1, required=True)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_obj
+def card(kb_dir: Path, name: tuple[str, ...], as_json: bool) -> None:
+    """A card by name in any language (typos, no accents): its text, its CRF rulings, every mention."""
+    from kb.lookup import card as find_card
+
+    with translated():
+        result = find_card(kb_dir, " ".join(name))
+    if as_json:
+        return emit_json(result)
+    for c in result["cards"]:
+        click.echo(click.style(c["name"], bold=True) + f"  {c['set_name']} ({c['id']}), {c['alignment']} {c['type']}")
+        click.echo("  " + c["text"].replace("\n", "\n  "))
+    _print_groups("Card errata and rulings", _groups_of(result["rulings"]))
+    _print_groups("Mentioned in", result["mentioned_in"])
+
+
+@cli.command()
+@click.argument("name", nargs=-1, required=True)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_obj
+def phase(kb_dir: Path, name: tuple[str, ...], as_json: bool) -> None:
+    """Every ruling of a turn phase, by source in document order ("M/H", "mh", "site", "eot", "org")."""
+    from kb.lookup import phase as find_phase
+
+    with translated():
+        result = find_phase(kb_dir, " ".join(name))
+    if as_json:
+        return emit_json(result)
+    _print_groups(result["name"], result["sources"])
+
+
+@cli.command()
+@click.argument("name", nargs=-1, required=True)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_obj
+def term(kb_dir: Path, name: tuple[str, ...], as_json: bool) -> None:
+    """A game term: its definition(s), its "Rulings by Term" section, every ruling that uses it."""
+    from kb.lookup import term as find_term
+
+    with translated():
+        result = find_term(kb_dir, " ".join(name))
+    if as_json:
+        return emit_json(result)
+    click.echo(click.style(result["term"], bold=True))
+    for r in result["definitions"]:
+        _print_ruling_line(r)
+    _print_groups("Rulings by Term", _groups_of(result["rulings_by_term"]))
+    _print_groups("Used in", result["used_in"])
+
+
+def _print_numbered(result: dict[str, Any]) -> None:
+    for r in result["rulings"]:
+        click.echo(click.style(r["source_title"], fg="cyan") + f" (edition {r['edition']})")
+        _print_ruling_line(r)
+    if result["parts"]:
+        click.echo(click.style(f"Parts ({len(result['parts'])})", bold=True))
+        for r in result["parts"]:
+            _print_ruling_line(r)
+    _print_groups("Cited by", result["cited_by"])
+
+
+@cli.command()
+@click.argument("number")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_obj
+def annotation(kb_dir: Path, number: str, as_json: bool) -> None:
+    """An annotation by number ("18", "25a") in every CRF edition, and every ruling citing it."""
+    from kb.lookup import numbered
+
+    with translated():
+        result = numbered(kb_dir, "annotation", number)
+    if as_json:
+        return emit_json(result)
+    _print_numbered(result)
+
+
+@cli.command()
+@click.argument("number")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_obj
+def rule(kb_dir: Path, number: str, as_json: bool) -> None:
+    """A CoE rule by number ("2.IV.iii", "g.hav.3"), its parts ("2.IV" lists 2.IV.i on), its citations."""
+    from kb.lookup import numbered
+
+    with translated():
+        result = numbered(kb_dir, "rule", number)
+    if as_json:
+        return emit_json(result)
+    _print_numbered(result)
 
 
 @cli.command()

@@ -65,3 +65,135 @@ def export(kb_dir: Path) -> Iterator[dict[str, Any]]:
             card.pop("ruling_id")
             out["card"] = card
         yield out
+
+
+# -- cross-reference lookups -----------------------------------------------------------------------
+
+def _rulings_by_ids(conn: Any, ids: list[str]) -> list[dict[str, Any]]:
+    """Rulings in source and document order, with their source titles."""
+    if not ids:
+        return []
+    marks = ",".join("?" * len(ids))
+    rows = query(conn, f"select {RULING_COLUMNS} from rulings r join sources s on s.id = r.source "
+                       f"where r.id in ({marks}) order by s.current desc, s.rowid, r.ord", tuple(ids))
+    return [_shape(r) for r in rows]
+
+
+def group_by_source(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    groups: dict[str, dict[str, Any]] = {}
+    for r in rows:
+        g = groups.setdefault(r["source"], {"source": r["source"], "title": r["source_title"],
+                                            "edition": r["edition"], "rulings": []})
+        g["rulings"].append(r)
+    return list(groups.values())
+
+
+def links_of(kb_dir: Path, ruling_id: str) -> dict[str, list[dict[str, str]]]:
+    """What a ruling links to, by kind, and what links to it (citations, older editions)."""
+    conn = connect(kb_dir)
+    out: dict[str, list[dict[str, str]]] = {}
+    for row in query(conn, "select kind, target, how from links where ruling_id = ? order by kind, target", (ruling_id,)):
+        out.setdefault(row["kind"], []).append({"target": row["target"], "how": row["how"]})
+    older = query(conn, "select ruling_id, how from links where kind = 'edition' and target = ?", (ruling_id,))
+    if older:
+        out["older_editions"] = [{"target": r["ruling_id"], "how": r["how"]} for r in older]
+    return out
+
+
+def card(kb_dir: Path, name: str) -> dict[str, Any]:
+    """A card by any language's name (typos and missing accents forgiven): its data, its CRF
+    rulings and errata, and every ruling that mentions it, grouped by source."""
+    import difflib
+
+    from kb.names import fold
+
+    conn = connect(kb_dir)
+    cards = query(conn, "select id, ruling_id, set_code, set_name, name, names, type, alignment, text from cards")
+    by_name: dict[str, set[str]] = {}
+    for c in cards:
+        for n in c["names"].values():
+            by_name.setdefault(fold(n), set()).add(c["name"])
+    key = fold(name)
+    if key not in by_name:
+        near = difflib.get_close_matches(key, by_name, n=3, cutoff=0.75)
+        if not near:
+            raise NotFound(f"no card named {name!r}")
+        key = near[0]
+    english = sorted(by_name[key])
+    versions = [c for c in cards if c["name"] in english]
+    marks = ",".join("?" * len(english))
+    links = query(conn, f"select ruling_id, how from links where kind = 'card' and target in ({marks})", tuple(english))
+    about = [r["ruling_id"] for r in links if r["how"] == "about"]
+    mentions = [r["ruling_id"] for r in links if r["how"] == "mention" and r["ruling_id"] not in about]
+    return {"query": name, "names": english, "cards": versions,
+            "rulings": _rulings_by_ids(conn, about), "mentioned_in": group_by_source(_rulings_by_ids(conn, mentions))}
+
+
+def phase(kb_dir: Path, name: str) -> dict[str, Any]:
+    """Every ruling of a turn phase ("M/H", "mh", "site", "eot", "org" ...), grouped by source."""
+    from kb.xref import PHASE_ALIASES, PHASE_NAMES
+
+    key = name.strip().lower().replace(" phase", "").strip()
+    phase_id = PHASE_ALIASES.get(key, key if key in PHASE_NAMES else "")
+    if not phase_id:
+        raise NotFound(f"no phase {name!r}; try one of: untap, org, long-event, M/H, site, eot, combat, "
+                       "beginning, end-of-game")
+    conn = connect(kb_dir)
+    ids = [r["ruling_id"] for r in query(conn, "select distinct ruling_id from links where kind = 'phase' "
+                                               "and target = ?", (phase_id,))]
+    return {"phase": phase_id, "name": PHASE_NAMES[phase_id], "sources": group_by_source(_rulings_by_ids(conn, ids))}
+
+
+def term(kb_dir: Path, name: str) -> dict[str, Any]:
+    """A term: its definition(s), its "Rulings by Term" section, and every ruling that uses it."""
+    import difflib
+
+    from kb.names import load_table
+    from kb.xref import title_key
+
+    conn = connect(kb_dir)
+    terms = {t["key"]: t for t in query(conn, "select key, name, definition, section_id from terms")}
+    asked = name
+    name = load_table("abbreviations").get(name.strip().lower(), name)
+    key = title_key(name)
+    if key not in terms:
+        near = difflib.get_close_matches(key, terms, n=1, cutoff=0.75) or [k for k in terms if k.startswith(key)][:1]
+        if not near:
+            close = difflib.get_close_matches(key, terms, n=3, cutoff=0.5)
+            hint = f"; did you mean {', '.join(terms[k]['name'] for k in close)}?" if close else ""
+            raise NotFound(f"no term {asked!r} in the glossary or the CRF's Rulings by Term{hint}")
+        key = near[0]
+    t = terms[key]
+    definition = _rulings_by_ids(conn, [t["definition"]] if t["definition"] else [])
+    section = []
+    if t["section_id"]:
+        section = _rulings_by_ids(conn, [r["id"] for r in query(
+            conn, "select r.id from rulings r join sections s on s.source = r.source and r.section = s.titles "
+                  "where s.id = ?", (t["section_id"],))])
+    shown = {r["id"] for r in definition + section}
+    users = [r["ruling_id"] for r in query(conn, "select ruling_id from links where kind = 'term' and target = ?",
+                                           (t["name"],)) if r["ruling_id"] not in shown]
+    return {"term": t["name"], "definitions": definition, "rulings_by_term": section,
+            "used_in": group_by_source(_rulings_by_ids(conn, users))}
+
+
+def numbered(kb_dir: Path, kind: str, number: str) -> dict[str, Any]:
+    """An annotation or a rule by number ("25a", "2.IV.iii"), its parts, and every ruling citing it.
+
+    "2.IV" lists 2.IV.i onward; "25" is not "25a".
+    """
+    conn = connect(kb_dir)
+    wanted = number.strip().lower().removeprefix("annotation").removeprefix("anno").removeprefix("rule").strip()
+    rows = query(conn, "select id, number from rulings where kind = ? and lower(number) = ?", (kind, wanted))
+    parts = query(conn, "select id, number from rulings where kind = ? and lower(number) like ? order by ord",
+                  (kind, wanted + ".%")) if kind == "rule" else []
+    if not rows and not parts:
+        near = query(conn, "select distinct number from rulings where kind = ? and lower(number) like ? limit 5",
+                     (kind, wanted[:2] + "%"))
+        hint = f"; did you mean {', '.join(r['number'] for r in near)}?" if near else ""
+        raise NotFound(f"no {kind} {number!r}{hint}")
+    cites = [r["ruling_id"] for r in query(conn, "select ruling_id from links where kind = ? and target = ?",
+                                           (kind, wanted))]
+    return {"kind": kind, "number": rows[0]["number"] if rows else number, "rulings": _rulings_by_ids(conn, [r["id"] for r in rows]),
+            "parts": _rulings_by_ids(conn, [r["id"] for r in parts]),
+            "cited_by": group_by_source(_rulings_by_ids(conn, cites))}

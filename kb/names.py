@@ -4,12 +4,20 @@ from __future__ import annotations
 
 import difflib
 import re
+import tomllib
 import unicodedata
+from importlib import resources
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 WORDS = re.compile(r"[a-z0-9]+")
 MAX_NAME_WORDS = 7
+
+
+def load_table(name: str) -> dict[str, str]:
+    """A word table from kb/data (abbreviations.toml, synonyms.toml), keys lower-cased."""
+    text = resources.files("kb").joinpath(f"data/{name}.toml").read_text("utf-8")
+    return {k.lower(): v for k, v in tomllib.loads(text).items()}
 
 
 APOSTROPHES = re.compile(r"['’‘`´ʹ]")
@@ -27,6 +35,7 @@ class Lexicon:
 
     names: dict[str, list[str]] = field(default_factory=dict)
     words: dict[str, int] = field(default_factory=dict)
+    lowercase: set[str] = field(default_factory=set)
     _starts: dict[str, int] = field(default_factory=dict)
 
     def add_name(self, name: str, canonical: str) -> None:
@@ -40,13 +49,14 @@ class Lexicon:
         for w in WORDS.findall(fold(text)):
             if len(w) >= 3 and not w.isdigit():
                 self.words[w] = self.words.get(w, 0) + 1
+        self.lowercase.update(re.findall(r"(?<![\w’'-])[a-z]{3,}(?![\w’'-])", text))
 
     def to_json(self) -> dict[str, object]:
-        return {"names": self.names, "words": self.words}
+        return {"names": self.names, "words": self.words, "lowercase": sorted(self.lowercase)}
 
     @classmethod
     def from_json(cls, data: dict[str, object]) -> Lexicon:
-        lex = cls({}, dict(data["words"]))  # type: ignore[call-overload]
+        lex = cls({}, dict(data["words"]), set(data.get("lowercase", ())))  # type: ignore[call-overload, arg-type]
         for key, canonicals in dict(data["names"]).items():  # type: ignore[call-overload]
             for canonical in canonicals:
                 lex.add_name(key, canonical)
@@ -55,8 +65,9 @@ class Lexicon:
     def find_in_text(self, text: str) -> set[str]:
         """English names of the cards a text mentions.
 
-        A name of several words matches anywhere; a one-word name only where the text capitalises
-        it and it does not open a sentence ("Twilight played in response", not "twilight").
+        A name of several words matches anywhere; a one-word name where the text capitalises it,
+        and, if the corpus also uses it as an ordinary word ("twilight", "river"), only where it
+        does not open a sentence ("Twilight played in response", not "Twilight fell.").
         """
         found: set[str] = set()
         tokens = [(m.group(0), m.start()) for m in re.finditer(r"[^\W_]+", text)]
@@ -66,7 +77,8 @@ class Lexicon:
             for n in range(min(longest, len(tokens) - i), 0, -1):
                 key = " ".join(f for f in folded[i:i + n] if f)
                 if key in self.names:
-                    if n == 1 and not _capitalised_mid_sentence(text, tokens[i][0], tokens[i][1]):
+                    if n == 1 and not (tokens[i][0][:1].isupper() and key not in self.lowercase) \
+                            and not _capitalised_mid_sentence(text, tokens[i][0], tokens[i][1]):
                         continue
                     found.update(self.names[key])
                     break

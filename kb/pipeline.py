@@ -13,6 +13,7 @@ from kb.model import ParsedDocument, Source
 from kb.parsers import parse_document
 from kb.index import build_index
 from kb.searchdata import index_records, make_lexicon
+from kb.xref import Xref, cross_reference
 from kb.store import DB_NAME, INDEX_DIR, LEXICON, new_build, write_database
 
 Progress = Callable[[Source], None]
@@ -24,6 +25,7 @@ class BuildReport:
 
     kb_dir: Path
     documents: list[ParsedDocument] = field(default_factory=list)
+    xref: Xref | None = None
 
     def summary(self) -> list[dict[str, object]]:
         """One row per source: id, title, rulings, sections, lines, skipped and repairs."""
@@ -50,8 +52,9 @@ def build(sources_dir: Path, kb_dir: Path, progress: Progress | None = None) -> 
             progress(source)
         report.documents.append(parse_document(source, sources_dir / source.path))
     lexicon = make_lexicon(report.documents)
+    report.xref = cross_reference(report.documents, lexicon)
     with new_build(kb_dir) as folder:
-        write_database(folder / DB_NAME, report.documents, __version__)
+        write_database(folder / DB_NAME, report.documents, __version__, report.xref)
         build_index(folder / INDEX_DIR, index_records(report.documents, lexicon))
         (folder / LEXICON).write_text(json.dumps(lexicon.to_json(), ensure_ascii=False), "utf-8")
     return report

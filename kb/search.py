@@ -8,16 +8,14 @@ from __future__ import annotations
 
 import json
 import re
-import tomllib
 import unicodedata
 from dataclasses import asdict, dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from kb.errors import KbMissing
 from kb.index import Hit, Index, analyze
-from kb.names import Lexicon, fold
+from kb.names import Lexicon, fold, load_table
 from kb.store import CURRENT, INDEX_DIR, LEXICON
 
 MAX_QUERY = 2000
@@ -50,12 +48,6 @@ MAX_TERM_SHARE = 1.0
 COVERAGE_POWER = 0.5
 COVERAGE_FLOOR = 0.1
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
-
-
-def load_table(name: str) -> dict[str, str]:
-    """A word table from kb/data (abbreviations.toml, synonyms.toml), keys lower-cased."""
-    text = resources.files("kb").joinpath(f"data/{name}.toml").read_text("utf-8")
-    return {k.lower(): v for k, v in tomllib.loads(text).items()}
 
 
 def phrase_pattern(keys: list[str]) -> re.Pattern[str]:

@@ -20,8 +20,9 @@ from typing import Any
 
 from kb.errors import KbBroken, KbMissing
 from kb.model import ParsedDocument
+from kb.xref import Xref
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 DB_NAME = "rulings.db"
 INDEX_DIR = "index"
 LEXICON = "lexicon.json"
@@ -38,9 +39,11 @@ cards(id, ruling_id, set_code, set_name, name, names JSON {lang: name}, type, al
 skipped(source, line_start, line_end, reason)
 repairs(source, line, kind, before, after)
 problems(source, line, severity, message)
-terms(id, name, source, ruling_id)          filled by cross-references
-phases(ruling_id, phase)                    filled by cross-references
-mentions(ruling_id, kind, target)           filled by cross-references: card, term, annotation, rule
+links(ruling_id, kind, target, how)    cross-references: kind card (how about|mention|card), phase
+                                       (section|text), term, annotation / rule (cites), section (a
+                                       "See also" target), edition (same|reworded|absent, older -> current)
+terms(key, name, definition ruling id, section_id of its "Rulings by Term" heading)
+card_headings(section_id, heading, card)  every CRF card heading and the card name(s) it stands for
 """
 
 
@@ -76,23 +79,33 @@ def _rows(docs: list[ParsedDocument]) -> dict[str, list[dict[str, Any]]]:
     return tables
 
 
-def write_database(db_path: Path, docs: list[ParsedDocument], version: str) -> None:
+def write_database(db_path: Path, docs: list[ParsedDocument], version: str, xref: Xref | None = None) -> None:
     """Write a complete knowledge base database at db_path (which must not exist yet)."""
     import sqlite_utils
 
     db = sqlite_utils.Database(db_path)
     keys = {"sources": "id", "sections": "id", "rulings": "id", "cards": "id"}
-    for name, rows in _rows(docs).items():
+    tables = _rows(docs)
+    if xref is not None:
+        tables["problems"] += [{"source": p.source, "line": p.line, "severity": "warning", "message": p.message}
+                               for p in xref.problems]
+    for name, rows in tables.items():
         table = db[name]
         if rows:
             table.insert_all(rows, pk=keys.get(name))  # type: ignore[union-attr]
         else:
             table.create({"source": str, "line": int, "severity": str, "message": str})  # type: ignore[union-attr]
-    db["terms"].create({"id": str, "name": str, "source": str, "ruling_id": str}, pk="id")  # type: ignore[union-attr]
-    db["phases"].create({"ruling_id": str, "phase": str})  # type: ignore[union-attr]
-    db["mentions"].create({"ruling_id": str, "kind": str, "target": str})  # type: ignore[union-attr]
+    db["links"].create({"ruling_id": str, "kind": str, "target": str, "how": str})  # type: ignore[union-attr]
+    db["terms"].create({"key": str, "name": str, "definition": str, "section_id": str}, pk="key")  # type: ignore[union-attr]
+    db["card_headings"].create({"section_id": str, "heading": str, "card": str})  # type: ignore[union-attr]
+    if xref is not None:
+        db["links"].insert_all(({"ruling_id": k.ruling_id, "kind": k.kind, "target": k.target, "how": k.how}  # type: ignore[union-attr]
+                                for k in xref.links), batch_size=5000)
+        db["terms"].insert_all(xref.terms)  # type: ignore[union-attr]
+        db["card_headings"].insert_all(xref.headings)  # type: ignore[union-attr]
     for table, columns in (("rulings", ["source", "ord"]), ("rulings", ["kind", "number"]),
-                           ("sections", ["source", "ord"]), ("cards", ["name"])):
+                           ("sections", ["source", "ord"]), ("cards", ["name"]), ("links", ["kind", "target"]),
+                           ("links", ["ruling_id"])):
         db[table].create_index(columns)  # type: ignore[union-attr]
     db["meta"].insert_all([  # type: ignore[union-attr]
         {"key": "schema_version", "value": str(SCHEMA_VERSION)},

@@ -1,0 +1,328 @@
+"""Cross-references, computed at build time: cards, phases, terms, annotation and rule numbers,
+"See also" sections and older-edition counterparts, each found by one small detector.
+
+The detectors run in order over every ruling; each returns Link rows. Anything that should
+resolve and does not becomes a Problem with its file and line.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from kb.model import ParsedDocument, Problem, Ruling, Section
+from kb.names import Lexicon, fold
+from kb.searchdata import card_section, references, resolve_title
+
+PHASES: dict[str, tuple[str, ...]] = {
+    "beginning-of-game": ("beginning of the game", "character draft", "starting company", "starting hand",
+                          "getting ready to play"),
+    "untap": ("untap phase",),
+    "organization": ("organization phase", "organizing companies", "choosing a new site", "playing characters",
+                     "storing items", "storing and transferring items", "followers"),
+    "long-event": ("long event phase", "long-event phase"),
+    "movement-hazard": ("movement/hazard phase", "movement hazard phase", "m/h phase", "hazard limit",
+                        "site path", "returning to site of origin", "playing hazards"),
+    "site": ("site phase", "automatic-attack", "automatic-attacks", "on-guard", "influence attempt",
+             "company vs. company combat", "company versus company combat"),
+    "end-of-turn": ("end-of-turn phase", "end of turn phase", "end of the turn", "end-of-turn"),
+    "combat": ("combat", "strike sequence", "strikes", "strike", "attack", "body check"),
+    "end-of-game": ("end-of-game", "end of the game", "free council", "audience with sauron", "calling the game",
+                    "ending the game", "victory conditions"),
+}
+"""Each phase and the words (in a section title or a ruling's text) that place a ruling in it."""
+
+PHASE_NAMES = {
+    "beginning-of-game": "Beginning of the game", "untap": "Untap phase", "organization": "Organization phase",
+    "long-event": "Long-event phase", "movement-hazard": "Movement/hazard phase", "site": "Site phase",
+    "end-of-turn": "End-of-turn phase", "combat": "Combat (strikes, body checks)", "end-of-game": "End of the game",
+}
+
+PHASE_ALIASES = {
+    "m/h": "movement-hazard", "mh": "movement-hazard", "m-h": "movement-hazard", "movement": "movement-hazard",
+    "movement/hazard": "movement-hazard", "movement hazard": "movement-hazard", "hazard": "movement-hazard",
+    "org": "organization", "organisation": "organization", "organization": "organization",
+    "eot": "end-of-turn", "end of turn": "end-of-turn", "end-of-turn": "end-of-turn",
+    "le": "long-event", "long event": "long-event", "long-event": "long-event", "untap": "untap",
+    "site": "site", "combat": "combat", "strike": "combat", "strikes": "combat",
+    "beginning": "beginning-of-game", "start": "beginning-of-game", "setup": "beginning-of-game",
+    "end of game": "end-of-game", "end-of-game": "end-of-game", "free council": "end-of-game",
+}
+
+PART_ALIASES = {"card rulings": "card errata and rulings", "turn sequence": "turn sequence rulings",
+                "card errata": "card errata and rulings"}
+PARTS = ("turn sequence rulings", "rulings by term", "tournament rulings", "card errata and rulings",
+         "card rulings", "turn sequence")
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    """A ruling's link to something: kind card|phase|term|annotation|rule|section|edition."""
+
+    ruling_id: str
+    kind: str
+    target: str
+    how: str = ""
+
+
+@dataclass(slots=True)
+class Xref:
+    """Everything the cross-referencing found."""
+
+    links: list[Link] = field(default_factory=list)
+    terms: list[dict[str, str]] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    headings: list[dict[str, str]] = field(default_factory=list)
+
+
+Context = dict[str, object]
+Detector = Callable[[ParsedDocument, Ruling, Context], list[Link]]
+
+
+# -- helpers -------------------------------------------------------------------------------------
+
+def title_key(title: str) -> str:
+    """A heading reduced for matching: fold, "versus" -> "vs", plurals dropped, part aliases."""
+    key = fold(title).replace(" versus ", " vs ")
+    key = PART_ALIASES.get(key, key)
+    return " ".join(_singular(w) for w in key.split())
+
+
+def _singular(word: str) -> str:
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
+
+
+def _contains(text: str, phrase: str) -> bool:
+    return re.search(rf"(?<![\w-]){re.escape(phrase)}(?![\w-])", text) is not None
+
+
+# -- detectors -----------------------------------------------------------------------------------
+
+def detect_cards(doc: ParsedDocument, r: Ruling, ctx: Context) -> list[Link]:
+    """Card names in the text (both versions of a shared name), and the card a CRF card section is about."""
+    if doc.source.game != "meccg":
+        return []
+    lexicon = ctx["lexicon"]
+    assert isinstance(lexicon, Lexicon)
+    links = [Link(r.id, "card", name, "mention") for name in sorted(lexicon.find_in_text(r.text))]
+    heading = card_section(r)
+    if heading:
+        names = lexicon.names.get(fold(heading)) or resolve_title(heading, lexicon)
+        links += [Link(r.id, "card", name, "about") for name in names]
+    if r.kind == "card" and r.title:
+        links.append(Link(r.id, "card", r.title, "card"))
+    return links
+
+
+def detect_phases(doc: ParsedDocument, r: Ruling, ctx: Context) -> list[Link]:
+    """The phases a ruling belongs to: by its section titles first, else by what its text says."""
+    if doc.source.game != "meccg" or r.kind == "card":
+        return []
+    section = " / ".join(r.section).lower()
+    found = [p for p, words in PHASES.items() if any(_contains(section, w) for w in words)]
+    if found:
+        return [Link(r.id, "phase", p, "section") for p in found]
+    text = r.text.lower()
+    return [Link(r.id, "phase", p, "text") for p, words in PHASES.items() if any(_contains(text, w) for w in words)]
+
+
+def detect_terms(doc: ParsedDocument, r: Ruling, ctx: Context) -> list[Link]:
+    """Glossary terms the text uses (whole words, singular or plural, hyphen or space)."""
+    if doc.source.game != "meccg" or r.kind == "card":
+        return []
+    patterns = ctx["term_patterns"]
+    assert isinstance(patterns, list)
+    text = fold(r.text)
+    return [Link(r.id, "term", name, "text") for name, pattern in patterns if pattern.search(text)]
+
+
+def detect_numbers(doc: ParsedDocument, r: Ruling, ctx: Context) -> list[Link]:
+    """Annotation and rule numbers cited in the text ("as per annotation 18", "Annotations 5 and 6")."""
+    known = ctx["numbers"]
+    assert isinstance(known, dict)
+    links = []
+    for ref in sorted(references(r.text)):
+        kind, number = ref.split(":", 1)
+        if kind == "rule" and number not in known["rule"]:
+            continue  # "4.0" and the like: not a rule number of the CoE rules
+        if kind == "annotation" and number not in known["annotation"]:
+            ctx["problems"].append(Problem(doc.source.id, r.span.start, f"annotation {number} does not exist"))  # type: ignore[attr-defined]
+            continue
+        if (r.kind, (r.number or "").lower()) != (kind, number):
+            links.append(Link(r.id, kind, number, "cites"))
+    return links
+
+
+SEE_ALSO = re.compile(r"^\W*See(?: also)?\s+(.*?)\.?\s*$", re.I | re.S)
+
+
+def split_see_also(text: str) -> list[list[str]]:
+    """The section paths a "See also" names: "Rulings by Term, Ally and Body Check; and Turn
+    Sequence, Site Phase, X" -> [["Rulings by Term", "Ally"], ["Rulings by Term", "Body Check"],
+    ["Turn Sequence", "Site Phase", "X"]]."""
+    m = SEE_ALSO.match(text.split("\n")[0])
+    if not m:
+        return []
+    body = m.group(1)
+    if (inside := re.match(r"^(.*) in (.*)$", body)) and title_key(inside.group(2)) in {title_key(p) for p in PARTS}:
+        body = f"{inside.group(2)}, {inside.group(1)}"
+    groups: list[str] = []
+    for chunk in re.split(r";\s*(?:and\s+)?", body):
+        pieces = re.split(r"\s+and\s+(?=(?:" + "|".join(re.escape(p) for p in PARTS) + r")\b)", chunk, flags=re.I)
+        groups += [p.strip() for p in pieces if p.strip()]
+    paths: list[list[str]] = []
+    for group in groups:
+        items = [i.strip() for i in group.split(",")]
+        *prefix, last = items
+        for leaf in re.split(r"\s+and\s+", last):
+            paths.append(prefix + [leaf])
+    return paths
+
+
+def detect_see_also(doc: ParsedDocument, r: Ruling, ctx: Context) -> list[Link]:
+    """A "See also" resolved to the sections (or card sections) it names; unresolved ones reported."""
+    if r.kind != "see-also":
+        return []
+    sections = ctx["sections"]
+    assert isinstance(sections, dict)
+    links = []
+    for path in split_see_also(r.text):
+        wanted = [title_key(p) for p in path]
+        target = None
+        candidates = [s for source in dict.fromkeys((doc.source.id, "crf-22", *sections)) for s in sections[source]]
+        for exact in (True, False):
+            for s in candidates:
+                keys = [title_key(t) for t in s.path]
+                last = keys[-1] if keys else ""
+                fits = last == wanted[-1] if exact else set(wanted[-1].split()) <= set(last.split())
+                if keys and fits and _subsequence(wanted[:-1], keys[:-1]):
+                    target = s
+                    break
+            if target:
+                break
+        if target:
+            links.append(Link(r.id, "section", target.id, ", ".join(path)))
+        else:
+            ctx["problems"].append(Problem(doc.source.id, r.span.start, f"see-also target not found: {', '.join(path)}"))  # type: ignore[attr-defined]
+    return links
+
+
+def _subsequence(wanted: list[str], keys: list[str]) -> bool:
+    it = iter(keys)
+    return all(any(w == k or w in k for k in it) for w in wanted)
+
+
+DETECTORS: list[tuple[str, Detector]] = [
+    ("cards", detect_cards),
+    ("phases", detect_phases),
+    ("terms", detect_terms),
+    ("numbers", detect_numbers),
+    ("see-also", detect_see_also),
+]
+"""The detectors, in order; add one by appending (name, function)."""
+
+
+# -- the whole pass ------------------------------------------------------------------------------
+
+def glossary_terms(docs: list[ParsedDocument]) -> list[dict[str, str]]:
+    """Terms: CoE glossary entries and CRF "Rulings by Term" headings, with where each is defined."""
+    terms: dict[str, dict[str, str]] = {}
+    for d in docs:
+        for r in d.rulings:
+            if r.kind == "glossary" and r.title:
+                for name in re.split(r",\s*", re.sub(r"\s*\((?:s|es)\)", "", r.title)):
+                    name = re.sub(r"\s*\(.*?\)", "", name).strip()
+                    terms.setdefault(title_key(name), {"name": name, "definition": r.id, "section_id": ""})
+    for d in docs:
+        for s in d.sections:
+            if d.source.id == "crf-22" and len(s.path) == 2 and s.path[0].lower() == "rulings by term":
+                entry = terms.setdefault(title_key(s.path[1]), {"name": s.path[1], "definition": "", "section_id": ""})
+                entry["section_id"] = s.id
+    return [{"key": k, **v} for k, v in sorted(terms.items())]
+
+
+def term_pattern(name: str) -> re.Pattern[str]:
+    """Whole-word pattern for a term over folded text, singular or plural, hyphen or space."""
+    words = fold(name).split()
+    if not words:
+        return re.compile(r"(?!x)x")
+    head = "".join(re.escape(w) + r"\s+" for w in words[:-1])
+    last = re.escape(words[-1].rstrip("s")) + r"(?:s|es)?"
+    return re.compile(r"\b" + head + last + r"\b")
+
+
+def cross_reference(docs: list[ParsedDocument], lexicon: Lexicon) -> Xref:
+    """Run every detector over every ruling; resolve CRF card headings; link older-edition rulings."""
+    xref = Xref(terms=glossary_terms(docs))
+    numbers = {"annotation": {(r.number or "").lower() for d in docs for r in d.rulings if r.kind == "annotation"},
+               "rule": {(r.number or "").lower() for d in docs if d.source.parser == "coe_rules"
+                        for r in d.rulings if r.number}}
+    sections: dict[str, list[Section]] = {}
+    for d in docs:
+        sections.setdefault(d.source.id, []).extend(d.sections)
+    ctx: Context = {"lexicon": lexicon, "numbers": numbers, "sections": sections, "problems": xref.problems,
+                    "term_patterns": [(t["name"], term_pattern(t["name"])) for t in xref.terms
+                                      if len(fold(t["name"])) > 3]}
+    for d in docs:
+        for r in d.rulings:
+            for _, detect in DETECTORS:
+                xref.links += detect(d, r, ctx)
+    xref.headings = card_headings(docs, lexicon, xref.problems)
+    xref.links += edition_links(docs)
+    return xref
+
+
+def card_headings(docs: list[ParsedDocument], lexicon: Lexicon, problems: list[Problem]) -> list[dict[str, str]]:
+    """Every CRF card heading and the card name(s) it resolves to ("Arkenstone" -> "The Arkenstone")."""
+    rows = []
+    for d in docs:
+        if d.source.parser != "crf":
+            continue
+        for s in d.sections:
+            if len(s.path) >= 3 and s.path[0].lower() == "card errata and rulings":
+                if s.path[-1].lower().endswith("(all)"):  # a group: "Dwarven Rings (all)"
+                    stem = title_key(s.path[-1][:-5])
+                    names = sorted({n for k, v in lexicon.names.items() if stem in title_key(k) for n in v} - {s.path[-1]})
+                else:
+                    names = lexicon.names.get(fold(s.path[-1])) or resolve_title(s.path[-1], lexicon)
+                if not names:
+                    problems.append(Problem(d.source.id, s.span.start, f"card heading {s.path[-1]!r} matches no card"))
+                for name in names or [""]:
+                    rows.append({"section_id": s.id, "heading": s.path[-1], "card": name})
+    return rows
+
+
+def edition_links(docs: list[ParsedDocument]) -> list[Link]:
+    """Each ruling of an older edition linked to its current counterpart: same, reworded, or absent."""
+    by_kind: dict[str, list[ParsedDocument]] = {}
+    for d in docs:
+        if d.source.parser == "crf":
+            by_kind.setdefault("current" if d.source.current else "older", []).append(d)
+    links = []
+    current = [r for d in by_kind.get("current", []) for r in d.rulings]
+    exact = {fold(r.text).replace(" ", ""): r for r in current}
+    for d in by_kind.get("older", []):
+        for r in d.rulings:
+            key = fold(r.text).replace(" ", "")
+            if key in exact:
+                links.append(Link(r.id, "edition", exact[key].id, "same"))
+                continue
+            best, ratio = None, 0.0
+            for c in current:
+                if c.section[-1:] == r.section[-1:] or not best:
+                    q = difflib.SequenceMatcher(None, key, fold(c.text).replace(" ", ""), autojunk=False)
+                    if q.real_quick_ratio() > ratio and q.quick_ratio() > ratio:
+                        value = q.ratio()
+                        if value > ratio:
+                            best, ratio = c, value
+            if best and ratio >= 0.75:
+                links.append(Link(r.id, "edition", best.id, f"reworded ({ratio:.2f})"))
+            else:
+                links.append(Link(r.id, "edition", "", "absent"))
+    return links

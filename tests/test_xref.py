@@ -1,0 +1,113 @@
+"""Cross-references: cards, phases, terms, numbers, see-also, editions; and the lookups over them."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cli import cli
+from kb import lookup
+from kb.errors import NotFound
+from kb.names import Lexicon
+from kb.searchdata import references
+from kb.xref import split_see_also, term_pattern, title_key
+
+
+@pytest.fixture(scope="module")
+def db(real_kb: Path) -> sqlite3.Connection:
+    return sqlite3.connect(next(real_kb.glob("current/rulings.db")))
+
+
+def test_card_names_in_text() -> None:
+    lex = Lexicon()
+    for name in ("Twilight", "Adûnaphel", "Marvels Told", "River", "Doors of Night"):
+        lex.add_name(name, name)
+    lex.add_words("the river runs at twilight")  # both are ordinary words in this corpus
+    text = "Twilight played in response. Adunaphel is tapped; Marvels Told and the river. Doors of Night."
+    assert lex.find_in_text(text) == {"Adûnaphel", "Marvels Told", "Doors of Night"}
+    assert lex.find_in_text("Then Twilight can cancel it.") == {"Twilight"}
+    assert lex.find_in_text("Marvelsy Told") == set()
+
+
+def test_references_in_text() -> None:
+    assert references("as per annotation 18") == {"annotation:18"}
+    assert references("Annotations 5 and 6, Annotation 1-4") == {f"annotation:{n}" for n in "123456"}
+    assert references("see Rule 2.IV.iii and g.hav.3") == {"rule:2.iv.iii", "rule:g.hav.3"}
+    assert references("Annotations 9, 9a and 10") == {"annotation:9", "annotation:9a", "annotation:10"}
+
+
+def test_see_also_splitting_and_titles() -> None:
+    assert split_see_also("See also Card Rulings, Swarm of Bats.") == [["Card Rulings", "Swarm of Bats"]]
+    assert split_see_also("See End of Phase/Turn in Rulings by Term") == [["Rulings by Term", "End of Phase/Turn"]]
+    assert title_key("Company versus Company Combat") == title_key("Company vs. Company Combat")
+    assert title_key("Trophies") == title_key("trophy") and title_key("Turn Sequence") == "turn sequence ruling"
+    assert term_pattern("Border-land").search("border lands are")
+
+
+def test_real_links(db: sqlite3.Connection) -> None:
+    headings = db.execute("select count(distinct section_id), count(distinct case when card != '' then section_id end) "
+                          "from card_headings where section_id like 'crf-22/%'").fetchone()
+    assert headings == (354, 354)
+    resolved = dict(db.execute("select heading, card from card_headings where heading in ('Arkenstone', 'Hoarmûath of Dir')"))
+    assert resolved == {"Arkenstone": "The Arkenstone", "Hoarmûath of Dir": "Hoarmûrath of Dír"}
+    rings = db.execute("select count(*) from card_headings where heading = 'Dwarven Rings (all)'").fetchone()[0]
+    assert rings >= 7
+    editions = dict(db.execute("select case when how like 'reworded%' then 'reworded' else how end, count(*) "
+                               "from links where kind = 'edition' group by 1"))
+    assert sum(editions.values()) == 136 and editions["same"] >= 110 and editions["absent"] <= 6
+    see_also = db.execute("select count(*) from links where kind = 'section'").fetchone()[0]
+    assert see_also >= 60
+    problems = db.execute("select count(*) from problems").fetchone()[0]
+    assert problems == 0
+
+
+def test_lookups_forgive(real_kb: Path) -> None:
+    assert lookup.card(real_kb, "adunaphel")["names"] == ["Adûnaphel"]
+    marvels = lookup.card(real_kb, "Marvels Tld")
+    assert marvels["names"] == ["Marvels Told"] and sum(len(g["rulings"]) for g in marvels["mentioned_in"]) >= 6
+    assert lookup.card(real_kb, "Khamul the Easterling")["names"] == ["Khamûl the Easterling"]
+    alatar = lookup.card(real_kb, "Alatar")
+    assert sorted(c["alignment"] for c in alatar["cards"]) == ["Fallen-wizard", "Hero"]  # both versions
+    assert lookup.phase(real_kb, "M/H")["phase"] == lookup.phase(real_kb, "mh")["phase"] == "movement-hazard"
+    assert lookup.phase(real_kb, "eot")["sources"][0]["source"] == "crf-22"
+    assert lookup.term(real_kb, "GI")["term"] == "general influence"
+    trophies = lookup.term(real_kb, "trophies")
+    assert trophies["definitions"] and trophies["rulings_by_term"]
+    anno = lookup.numbered(real_kb, "annotation", "anno 25a")
+    assert [r["number"] for r in anno["rulings"]] == ["25a", "25a"]
+    assert [r["number"] for r in lookup.numbered(real_kb, "annotation", "25")["rulings"]] == ["25", "25"]
+    eighteen = lookup.numbered(real_kb, "annotation", "18")
+    assert any("annotation 18" in r["text"].lower() for g in eighteen["cited_by"] for r in g["rulings"])
+    parts = lookup.numbered(real_kb, "rule", "2.IV")["parts"]
+    assert "2.IV.iii" in [p["number"] for p in parts]
+    with pytest.raises(NotFound, match="did you mean"):
+        lookup.numbered(real_kb, "rule", "2.IV.zz")
+    with pytest.raises(NotFound):
+        lookup.card(real_kb, "qqqqqqq")
+
+
+@pytest.mark.parametrize("args", [["card", "adunaphel"], ["phase", "M/H"], ["term", "cc"], ["annotation", "18"],
+                                  ["rule", "2.IV.iii"], ["show", "crf-older.febca4d0ba"]])
+def test_lookup_commands(real_kb: Path, args: list[str]) -> None:
+    runner = CliRunner()
+    text = runner.invoke(cli, ["--kb", str(real_kb), *args])
+    assert text.exit_code == 0 and text.output.strip()
+    data = runner.invoke(cli, ["--kb", str(real_kb), *args, "--json"])
+    assert data.exit_code == 0 and json.loads(data.output)
+
+
+def test_show_tells_the_current_edition(real_kb: Path) -> None:
+    shown = json.loads(CliRunner().invoke(cli, ["--kb", str(real_kb), "show", "crf-older.febca4d0ba", "--json"]).output)
+    assert shown["links"]["edition"][0]["how"] == "same"
+    assert shown["links"]["edition"][0]["target"].startswith("crf-22.")
+
+
+@pytest.mark.parametrize("args", [["card", "zzzzzz"], ["phase", "lunch"], ["term", "zzzzzz"], ["annotation", "99"],
+                                  ["rule", "x" * 1000]])
+def test_lookup_misses_are_one_line_errors(real_kb: Path, args: list[str]) -> None:
+    result = CliRunner().invoke(cli, ["--kb", str(real_kb), *args])
+    assert result.exit_code == 1 and result.output.startswith("Error:") and "Traceback" not in result.output
