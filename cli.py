@@ -198,7 +198,7 @@ def term(kb_dir: Path, name: tuple[str, ...], as_json: bool) -> None:
     click.echo(click.style(result["term"], bold=True))
     for r in result["definitions"]:
         _print_ruling_line(r)
-    _print_groups("Rulings by Term", _groups_of(result["rulings_by_term"]))
+    _print_groups("Rulings under its heading", _groups_of(result["rulings_by_term"]))
     _print_groups("Used in", result["used_in"])
 
 

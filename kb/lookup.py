@@ -153,6 +153,10 @@ def term(kb_dir: Path, name: str) -> dict[str, Any]:
 
     conn = connect(kb_dir)
     terms = {t["key"]: t for t in query(conn, "select key, name, definition, section_id from terms")}
+    for s in query(conn, "select id, title from sections where source in (select id from sources where "
+                         "parser = 'crf' and current = 1) and depth >= 2 order by ord"):
+        terms.setdefault(title_key(s["title"]), {"key": title_key(s["title"]), "name": s["title"],
+                                                 "definition": "", "section_id": s["id"]})
     asked = name
     name = load_table("abbreviations").get(name.strip().lower(), name)
     key = title_key(name)

@@ -36,6 +36,8 @@ class Lexicon:
     names: dict[str, list[str]] = field(default_factory=dict)
     words: dict[str, int] = field(default_factory=dict)
     lowercase: set[str] = field(default_factory=set)
+    game_words: set[str] = field(default_factory=set)
+    """Folded words that name a card but in rulings mean a race or a kind of player ("Hobbits", "Sauron")."""
     _starts: dict[str, int] = field(default_factory=dict)
 
     def add_name(self, name: str, canonical: str) -> None:
@@ -52,11 +54,13 @@ class Lexicon:
         self.lowercase.update(re.findall(r"(?<![\w’'-])[a-z]{3,}(?![\w’'-])", text))
 
     def to_json(self) -> dict[str, object]:
-        return {"names": self.names, "words": self.words, "lowercase": sorted(self.lowercase)}
+        return {"names": self.names, "words": self.words, "lowercase": sorted(self.lowercase),
+                "game_words": sorted(self.game_words)}
 
     @classmethod
     def from_json(cls, data: dict[str, object]) -> Lexicon:
-        lex = cls({}, dict(data["words"]), set(data.get("lowercase", ())))  # type: ignore[call-overload, arg-type]
+        lex = cls({}, dict(data["words"]), set(data.get("lowercase", ())),  # type: ignore[call-overload, arg-type]
+                  set(data.get("game_words", ())))  # type: ignore[call-overload]
         for key, canonicals in dict(data["names"]).items():  # type: ignore[call-overload]
             for canonical in canonicals:
                 lex.add_name(key, canonical)
@@ -72,16 +76,23 @@ class Lexicon:
         found: set[str] = set()
         tokens = [(m.group(0), m.start()) for m in re.finditer(r"[^\W_]+", text)]
         folded = [fold(t) for t, _ in tokens]
-        for i in range(len(tokens)):
+        i = 0
+        while i < len(tokens):
             longest = self._starts.get(folded[i].split(" ")[0], 0)
+            step = 1
             for n in range(min(longest, len(tokens) - i), 0, -1):
                 key = " ".join(f for f in folded[i:i + n] if f)
                 if key in self.names:
-                    if n == 1 and not (tokens[i][0][:1].isupper() and key not in self.lowercase) \
-                            and not _capitalised_mid_sentence(text, tokens[i][0], tokens[i][1]):
+                    if not any(t[:1].isupper() for t, _ in tokens[i:i + n]):
+                        continue  # "the white hand", not "The White Hand"
+                    if n == 1 and (key in self.game_words or not (
+                            (tokens[i][0][:1].isupper() and key not in self.lowercase)
+                            or _capitalised_mid_sentence(text, tokens[i][0], tokens[i][1]))):
                         continue
                     found.update(self.names[key])
+                    step = n  # the words of a longer name are not names of their own ("Doors of Night")
                     break
+            i += step
         return found
 
     def find_in_query(self, query: str) -> tuple[list[str], list[tuple[str, str]]]:

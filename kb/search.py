@@ -157,6 +157,9 @@ class Searcher:
                 if f:
                     u.corrections.append((p, f))
             content.append(word if not any(fixed) else " ".join(f or p for p, f in zip(parts, fixed)))
+        for expansion in list(extra):
+            for m in self._synonym_pattern.finditer(expansion):
+                extra.append(self.synonyms[m.group(0).lower()])
         u.content = content + extra
         weights: dict[tuple[str, str], float] = {}
         for words, factor in ((extra, EXPANSION_WEIGHT), (content, 1.0)):

@@ -46,7 +46,23 @@ def make_lexicon(docs: list[ParsedDocument]) -> Lexicon:
     for d in docs:
         for s in d.sections:
             lexicon.add_words(" ".join(s.path))
+    lexicon.game_words = game_words(docs)
     return lexicon
+
+
+PLAYER_KINDS = ("wizard", "ringwraith", "fallen-wizard", "balrog", "sauron")
+
+
+def game_words(docs: list[ParsedDocument]) -> set[str]:
+    """Races (singular and plural) and kinds of player: card names that rulings use as game words."""
+    words = set(PLAYER_KINDS)
+    for d in docs:
+        for card in d.cards:
+            for race in str(card.attributes.get("attributes", {}).get("race", "")).split(","):
+                race = fold(race)
+                if race:
+                    words.update({race, race + "s", race + "es", re.sub(r"f$", "ves", race)})
+    return {fold(w) for w in words}
 
 
 def references(text: str) -> set[str]:
