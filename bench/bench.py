@@ -104,6 +104,9 @@ def main() -> None:
     report["python_c_pass_ms"] = round(bare * 1000, 1)
     report["cold_search_ms"] = round(cold * 1000, 1)
     report["cold_search_ratio"] = round(cold / bare, 1)
+    lookup = timed([rulings, "--kb", str(work / "kb1"), "annotation", "18"], args.runs)
+    report["cold_annotation_ms"] = round(lookup * 1000, 1)
+    report["cold_annotation_ratio"] = round(lookup / bare, 1)
     report["import_costs_us"] = import_costs()
     report["warm_query_1x_ms"] = round(warm_query_ms(work / "kb1", QUERIES), 2)
     if args.scale > 1:

@@ -6,6 +6,7 @@ filters; they get back hits with the stored display data.
 
 from __future__ import annotations
 
+import heapq
 import json
 import sys
 import types
@@ -132,6 +133,11 @@ class Index:
             self._ix = index.open_dir(str(index_dir))
             self._searcher = self._ix.searcher(weighting=scoring.BM25F(B=b, K1=k1))
             self._filters: dict[tuple[tuple[str, ...], tuple[str, ...]], set[int]] = {}
+            self._b, self._k1 = b, k1
+            self._postings: dict[tuple[str, str], tuple[float, list[tuple[int, float]]]] = {}
+            self._lengths: dict[tuple[str, int], float] = {}
+            self._stored: dict[int, tuple[str, dict[str, Any]]] = {}
+            self._avg: dict[str, float] = {}
         except Exception as exc:  # whoosh raises many kinds for a missing or damaged index
             raise KbBroken(f"the search index at {index_dir} cannot be opened ({exc.__class__.__name__}); "
                            "run `rulings build` to rebuild it") from exc
@@ -139,21 +145,58 @@ class Index:
     def close(self) -> None:
         self._searcher.close()
 
-    def search(self, terms: list[tuple[str, str, float]], *, limit: int, games: Iterable[str] = (),
-               sources: Iterable[str] = (), require: list[tuple[str, str]] = (), scale: float = 0.9) -> list[Hit]:
-        """Hits for weighted terms (field, term, boost), OR-ed with a bonus for covering more of them.
+    def _term(self, field: str, term: str) -> tuple[float, list[tuple[int, float]]]:
+        """A term's IDF and postings (document number, BM25 term-frequency part), read once and kept."""
+        key = (field, term)
+        if key not in self._postings:
+            items: list[tuple[int, float]] = []
+            idf = 0.0
+            if self._searcher.doc_frequency(field, term):
+                if field not in self._avg:
+                    total = self._searcher.reader().field_length(field) or 1
+                    self._avg[field] = total / max(1, self._searcher.doc_count_all())
+                b, k1, avg = self._b, self._k1, self._avg[field]
+                idf = float(self._searcher.idf(field, term))
+                m = self._searcher.postings(field, term)
+                while m.is_active():
+                    docnum, tf = m.id(), m.weight()
+                    norm = k1 * (1 - b + b * self._length(field, docnum) / avg)
+                    items.append((docnum, tf * (k1 + 1) / (tf + norm)))
+                    m.next()
+            self._postings[key] = (idf, items)
+        return self._postings[key]
 
-        `games`/`sources` restrict the results; `require` lists (field, term) of which one must match.
+    def _length(self, field: str, docnum: int) -> float:
+        key = (field, docnum)
+        if key not in self._lengths:
+            self._lengths[key] = float(self._searcher.reader().doc_field_length(docnum, field, 1) or 1)
+        return self._lengths[key]
+
+    def _hit(self, docnum: int, score: float) -> Hit:
+        if docnum not in self._stored:
+            fields_ = self._searcher.stored_fields(docnum)
+            self._stored[docnum] = (fields_["id"], json.loads(fields_["data"]))
+        rid, data = self._stored[docnum]
+        return Hit(rid, score, data)
+
+    def rank(self, terms: list[tuple[str, str, float]], *, limit: int, games: Iterable[str] = (),
+             sources: Iterable[str] = ()) -> list[Hit]:
+        """The `limit` best documents for weighted terms (field, term, boost) by BM25, summed.
+
+        Postings are read from the whoosh index once per term and kept, so an open Index answers
+        repeated questions (as `rulings ask` does) without walking whoosh's matcher tree.
         """
-        clauses = [query.Term(f, t, boost=b) for f, t, b in terms]
-        if not clauses and not require:
-            return []
-        q: Any = query.Or(clauses, scale=scale) if clauses else query.NullQuery
-        if require:
-            must = query.Or([query.Term(f, t) for f, t in require])
-            q = must if not clauses else query.AndMaybe(must, q)
-        results = self._searcher.search(q, limit=limit, filter=self._allowed(tuple(games), tuple(sources)))
-        return [Hit(r["id"], float(r.score), json.loads(r["data"])) for r in results]
+        allowed = self._allowed(tuple(games), tuple(sources))
+        scores: dict[int, float] = {}
+        get = scores.get
+        for field, term, boost in terms:
+            idf, items = self._term(field, term)
+            weight = boost * idf
+            for docnum, part in items:
+                if allowed is None or docnum in allowed:
+                    scores[docnum] = get(docnum, 0.0) + weight * part
+        best = heapq.nlargest(limit, scores.items(), key=lambda kv: kv[1])
+        return [self._hit(docnum, score) for docnum, score in best]
 
     def _allowed(self, games: tuple[str, ...], sources: tuple[str, ...]) -> set[int] | None:
         """The document numbers of these games and sources, computed once per combination."""
@@ -184,8 +227,3 @@ class Index:
     def idf(self, field: str, term: str) -> float:
         """Inverse document frequency of a term in a field (0 when absent)."""
         return float(self._searcher.idf(field, term)) if self._searcher.doc_frequency(field, term) else 0.0
-
-    def by_field(self, field: str, value: str, limit: int = 200) -> list[Hit]:
-        """Every document whose keyword field holds value (e.g. number "25a")."""
-        results = self._searcher.search(query.Term(field, value.lower()), limit=limit)
-        return [Hit(r["id"], float(r.score), json.loads(r["data"])) for r in results]

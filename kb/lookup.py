@@ -131,7 +131,7 @@ def card(kb_dir: Path, name: str) -> dict[str, Any]:
 
 def phase(kb_dir: Path, name: str) -> dict[str, Any]:
     """Every ruling of a turn phase ("M/H", "mh", "site", "eot", "org" ...), grouped by source."""
-    from kb.xref import PHASE_ALIASES, PHASE_NAMES
+    from kb.names import PHASE_ALIASES, PHASE_NAMES
 
     key = name.strip().lower().replace(" phase", "").strip()
     phase_id = PHASE_ALIASES.get(key, key if key in PHASE_NAMES else "")
@@ -148,8 +148,7 @@ def term(kb_dir: Path, name: str) -> dict[str, Any]:
     """A term: its definition(s), its "Rulings by Term" section, and every ruling that uses it."""
     import difflib
 
-    from kb.names import load_table
-    from kb.xref import title_key
+    from kb.names import load_table, title_key
 
     conn = connect(kb_dir)
     terms = {t["key"]: t for t in query(conn, "select key, name, definition, section_id from terms")}

@@ -118,7 +118,8 @@ class Lexicon:
                 found += [c for c in self.names[key] if c not in found]
         near: list[tuple[str, str]] = []
         if not found and 0 < len(words) <= 5:
-            match = difflib.get_close_matches(whole, self.names.keys(), n=1, cutoff=0.84)
+            pool = [k for k in self.names if k[:1] == whole[:1] and abs(len(k) - len(whole)) <= 3]
+            match = difflib.get_close_matches(whole, pool, n=1, cutoff=0.84)
             if match:
                 found = list(self.names[match[0]])
                 near.append((whole, found[0]))
@@ -155,3 +156,41 @@ def build_lexicon(card_names: Iterable[tuple[str, str]], titles: Iterable[str], 
     for text in texts:
         lex.add_words(text)
     return lex
+
+
+# -- game vocabulary shared by the build and the lookups ------------------------------------------
+
+PHASE_NAMES = {
+    "beginning-of-game": "Beginning of the game", "untap": "Untap phase", "organization": "Organization phase",
+    "long-event": "Long-event phase", "movement-hazard": "Movement/hazard phase", "site": "Site phase",
+    "end-of-turn": "End-of-turn phase", "combat": "Combat (strikes, body checks)", "end-of-game": "End of the game",
+}
+
+PHASE_ALIASES = {
+    "m/h": "movement-hazard", "mh": "movement-hazard", "m-h": "movement-hazard", "movement": "movement-hazard",
+    "movement/hazard": "movement-hazard", "movement hazard": "movement-hazard", "hazard": "movement-hazard",
+    "org": "organization", "organisation": "organization", "organization": "organization",
+    "eot": "end-of-turn", "end of turn": "end-of-turn", "end-of-turn": "end-of-turn",
+    "le": "long-event", "long event": "long-event", "long-event": "long-event", "untap": "untap",
+    "site": "site", "combat": "combat", "strike": "combat", "strikes": "combat",
+    "beginning": "beginning-of-game", "start": "beginning-of-game", "setup": "beginning-of-game",
+    "end of game": "end-of-game", "end-of-game": "end-of-game", "free council": "end-of-game",
+}
+
+PART_ALIASES = {"card rulings": "card errata and rulings", "turn sequence": "turn sequence rulings",
+                "card errata": "card errata and rulings"}
+
+
+def title_key(title: str) -> str:
+    """A heading reduced for matching: fold, "versus" -> "vs", plurals dropped, part aliases."""
+    key = fold(title).replace(" versus ", " vs ")
+    key = PART_ALIASES.get(key, key)
+    return " ".join(_singular(w) for w in key.split())
+
+
+def _singular(word: str) -> str:
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word

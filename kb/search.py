@@ -42,9 +42,6 @@ KIND_WEIGHT = {"glossary": 0.75, "note": 0.6, "guidance": 0.8, "citation-key": 0
 FIELD_WEIGHT = {"text": 1.0}
 """Fields a question's words are looked for in (title and section matches measured no better)."""
 EXPANSION_WEIGHT = 0.7
-OR_SCALE = 0.9
-MAX_TERM_SHARE = 1.0
-"""Words in more than this share of rulings only count in the re-ranking, not the first pass."""
 COVERAGE_POWER = 0.5
 COVERAGE_FLOOR = 0.1
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
@@ -109,6 +106,11 @@ class Searcher:
         self.synonyms = load_table("synonyms")
         self._synonym_pattern = phrase_pattern(list(self.synonyms))
 
+    def _unknown(self, word: str) -> bool:
+        """True when a word reaches no index term (a likely misspelling), or is a rare spelling."""
+        terms = analyze(word)
+        return not terms or any(self.index.frequency("text", t) < 0.0005 for t in terms)
+
     def understand(self, query: str) -> Understanding:
         """Read a query: references, cards, abbreviations, typos, question words -> weighted terms."""
         q = clean(query)
@@ -152,7 +154,7 @@ class Searcher:
                 u.dropped.append(word)
                 continue
             parts = folded.split()
-            fixed = [" ".join(self.lexicon.correct(p)) for p in parts]
+            fixed = [" ".join(self.lexicon.correct(p)) if self._unknown(p) else "" for p in parts]
             for p, f in zip(parts, fixed):
                 if f:
                     u.corrections.append((p, f))
@@ -190,9 +192,7 @@ class Searcher:
         if raw:
             hits = self.index.search_raw(u.query, limit=limit * 4 + 20, games=games, sources=sources)
         else:
-            selective = [t for t in u.terms if t[0] != "text" or self.index.frequency("text", t[1]) <= MAX_TERM_SHARE]
-            hits = self.index.search(selective or u.terms, limit=limit * 4 + 20, games=games, sources=sources,
-                                     scale=OR_SCALE)
+            hits = self.index.rank(u.terms, limit=limit * 4 + 20, games=games, sources=sources)
         return rank(hits, u, limit, source, self.index)
 
     def explain(self, query: str, **options: Any) -> dict[str, Any]:

@@ -16,11 +16,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kb.errors import KbBroken, KbMissing
 from kb.model import ParsedDocument
-from kb.xref import Xref
+
+if TYPE_CHECKING:
+    from kb.xref import Xref
 
 SCHEMA_VERSION = 2
 DB_NAME = "rulings.db"

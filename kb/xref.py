@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from kb.model import ParsedDocument, Problem, Ruling, Section
-from kb.names import Lexicon, fold
+from kb.names import PHASE_ALIASES, PHASE_NAMES, Lexicon, fold, title_key  # noqa: F401
 from kb.searchdata import card_section, references, resolve_title
 
 PHASES: dict[str, tuple[str, ...]] = {
@@ -34,25 +34,6 @@ PHASES: dict[str, tuple[str, ...]] = {
 }
 """Each phase and the words (in a section title or a ruling's text) that place a ruling in it."""
 
-PHASE_NAMES = {
-    "beginning-of-game": "Beginning of the game", "untap": "Untap phase", "organization": "Organization phase",
-    "long-event": "Long-event phase", "movement-hazard": "Movement/hazard phase", "site": "Site phase",
-    "end-of-turn": "End-of-turn phase", "combat": "Combat (strikes, body checks)", "end-of-game": "End of the game",
-}
-
-PHASE_ALIASES = {
-    "m/h": "movement-hazard", "mh": "movement-hazard", "m-h": "movement-hazard", "movement": "movement-hazard",
-    "movement/hazard": "movement-hazard", "movement hazard": "movement-hazard", "hazard": "movement-hazard",
-    "org": "organization", "organisation": "organization", "organization": "organization",
-    "eot": "end-of-turn", "end of turn": "end-of-turn", "end-of-turn": "end-of-turn",
-    "le": "long-event", "long event": "long-event", "long-event": "long-event", "untap": "untap",
-    "site": "site", "combat": "combat", "strike": "combat", "strikes": "combat",
-    "beginning": "beginning-of-game", "start": "beginning-of-game", "setup": "beginning-of-game",
-    "end of game": "end-of-game", "end-of-game": "end-of-game", "free council": "end-of-game",
-}
-
-PART_ALIASES = {"card rulings": "card errata and rulings", "turn sequence": "turn sequence rulings",
-                "card errata": "card errata and rulings"}
 PARTS = ("turn sequence rulings", "rulings by term", "tournament rulings", "card errata and rulings",
          "card rulings", "turn sequence")
 
@@ -82,21 +63,6 @@ Detector = Callable[[ParsedDocument, Ruling, Context], list[Link]]
 
 
 # -- helpers -------------------------------------------------------------------------------------
-
-def title_key(title: str) -> str:
-    """A heading reduced for matching: fold, "versus" -> "vs", plurals dropped, part aliases."""
-    key = fold(title).replace(" versus ", " vs ")
-    key = PART_ALIASES.get(key, key)
-    return " ".join(_singular(w) for w in key.split())
-
-
-def _singular(word: str) -> str:
-    if len(word) > 4 and word.endswith("ies"):
-        return word[:-3] + "y"
-    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
-        return word[:-1]
-    return word
-
 
 def _contains(text: str, phrase: str) -> bool:
     return re.search(rf"(?<![\w-]){re.escape(phrase)}(?![\w-])", text) is not None
@@ -136,10 +102,10 @@ def detect_terms(doc: ParsedDocument, r: Ruling, ctx: Context) -> list[Link]:
     """Glossary terms the text uses (whole words, singular or plural, hyphen or space)."""
     if doc.source.game != "meccg" or r.kind == "card":
         return []
-    patterns = ctx["term_patterns"]
-    assert isinstance(patterns, list)
-    text = fold(r.text)
-    return [Link(r.id, "term", name, "text") for name, pattern in patterns if pattern.search(text)]
+    pattern, names = ctx["term_pattern"], ctx["term_names"]
+    assert isinstance(pattern, re.Pattern) and isinstance(names, dict)
+    found = {names[title_key(m.group(0))] for m in pattern.finditer(fold(r.text)) if title_key(m.group(0)) in names}
+    return [Link(r.id, "term", name, "text") for name in sorted(found)]
 
 
 def detect_numbers(doc: ParsedDocument, r: Ruling, ctx: Context) -> list[Link]:
@@ -247,14 +213,17 @@ def glossary_terms(docs: list[ParsedDocument]) -> list[dict[str, str]]:
     return [{"key": k, **v} for k, v in sorted(terms.items())]
 
 
-def term_pattern(name: str) -> re.Pattern[str]:
-    """Whole-word pattern for a term over folded text, singular or plural, hyphen or space."""
+def term_regex(name: str) -> str:
+    """Whole-word regex for a term over folded text, singular or plural, hyphen or space."""
     words = fold(name).split()
-    if not words:
-        return re.compile(r"(?!x)x")
     head = "".join(re.escape(w) + r"\s+" for w in words[:-1])
-    last = re.escape(words[-1].rstrip("s")) + r"(?:s|es)?"
-    return re.compile(r"\b" + head + last + r"\b")
+    last = re.escape(words[-1].rstrip("s")) + r"(?:s|es|ies)?" if words else "(?!x)x"
+    return r"\b" + head + last + r"\b"
+
+
+def term_pattern(name: str) -> re.Pattern[str]:
+    """term_regex compiled, for one term."""
+    return re.compile(term_regex(name))
 
 
 def cross_reference(docs: list[ParsedDocument], lexicon: Lexicon) -> Xref:
@@ -266,9 +235,10 @@ def cross_reference(docs: list[ParsedDocument], lexicon: Lexicon) -> Xref:
     sections: dict[str, list[Section]] = {}
     for d in docs:
         sections.setdefault(d.source.id, []).extend(d.sections)
+    linked = sorted((t for t in xref.terms if len(fold(t["name"])) > 3), key=lambda t: -len(t["name"]))
     ctx: Context = {"lexicon": lexicon, "numbers": numbers, "sections": sections, "problems": xref.problems,
-                    "term_patterns": [(t["name"], term_pattern(t["name"])) for t in xref.terms
-                                      if len(fold(t["name"])) > 3]}
+                    "term_pattern": re.compile("|".join(term_regex(t["name"]) for t in linked) or "(?!x)x"),
+                    "term_names": {title_key(t["name"]): t["name"] for t in linked}}
     for d in docs:
         for r in d.rulings:
             for _, detect in DETECTORS:
@@ -307,6 +277,9 @@ def edition_links(docs: list[ParsedDocument]) -> list[Link]:
     links = []
     current = [r for d in by_kind.get("current", []) for r in d.rulings]
     exact = {fold(r.text).replace(" ", ""): r for r in current}
+    by_heading: dict[str, list[Ruling]] = {}
+    for c in current:
+        by_heading.setdefault(title_key(c.section[-1]) if c.section else "", []).append(c)
     for d in by_kind.get("older", []):
         for r in d.rulings:
             key = fold(r.text).replace(" ", "")
@@ -314,13 +287,12 @@ def edition_links(docs: list[ParsedDocument]) -> list[Link]:
                 links.append(Link(r.id, "edition", exact[key].id, "same"))
                 continue
             best, ratio = None, 0.0
-            for c in current:
-                if c.section[-1:] == r.section[-1:] or not best:
-                    q = difflib.SequenceMatcher(None, key, fold(c.text).replace(" ", ""), autojunk=False)
-                    if q.real_quick_ratio() > ratio and q.quick_ratio() > ratio:
-                        value = q.ratio()
-                        if value > ratio:
-                            best, ratio = c, value
+            for c in by_heading.get(title_key(r.section[-1]) if r.section else "", []):
+                q = difflib.SequenceMatcher(None, key, fold(c.text).replace(" ", ""), autojunk=False)
+                if q.real_quick_ratio() > ratio and q.quick_ratio() > ratio:
+                    value = q.ratio()
+                    if value > ratio:
+                        best, ratio = c, value
             if best and ratio >= 0.75:
                 links.append(Link(r.id, "edition", best.id, f"reworded ({ratio:.2f})"))
             else:
