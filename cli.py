@@ -428,5 +428,17 @@ def eval_command(kb_dir: Path, file: Path, as_json: bool) -> None:
     click.echo(f"hit@1 {m['hit@1']:.3f}  hit@5 {m['hit@5']:.3f}  MRR@10 {m['mrr@10']:.3f}")
 
 
+def main() -> None:
+    """Entry point: any unexpected error is one line (RULINGS_DEBUG=1 shows the traceback)."""
+    try:
+        cli(standalone_mode=True)
+    except Exception as exc:  # a bug, not bad input: say so in one line
+        if os.environ.get("RULINGS_DEBUG"):
+            raise
+        click.echo(f"Error: internal error ({exc.__class__.__name__}: {exc}); "
+                   "run again with RULINGS_DEBUG=1 and report the traceback", err=True)
+        sys.exit(1)
+
+
 if __name__ == "__main__":
-    cli()
+    main()

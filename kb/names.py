@@ -163,7 +163,8 @@ def build_lexicon(card_names: Iterable[tuple[str, str]], titles: Iterable[str], 
 PHASE_NAMES = {
     "beginning-of-game": "Beginning of the game", "untap": "Untap phase", "organization": "Organization phase",
     "long-event": "Long-event phase", "movement-hazard": "Movement/hazard phase", "site": "Site phase",
-    "end-of-turn": "End-of-turn phase", "combat": "Combat (strikes, body checks)", "end-of-game": "End of the game",
+    "end-of-turn": "End-of-turn phase", "combat": "Combat", "strike-sequence": "Combat: the strike sequence",
+    "body-check": "Combat: body checks", "end-of-game": "End of the game",
 }
 
 PHASE_ALIASES = {
@@ -172,7 +173,8 @@ PHASE_ALIASES = {
     "org": "organization", "organisation": "organization", "organization": "organization",
     "eot": "end-of-turn", "end of turn": "end-of-turn", "end-of-turn": "end-of-turn",
     "le": "long-event", "long event": "long-event", "long-event": "long-event", "untap": "untap",
-    "site": "site", "combat": "combat", "strike": "combat", "strikes": "combat",
+    "site": "site", "combat": "combat", "strike": "strike-sequence", "strikes": "strike-sequence",
+    "strike sequence": "strike-sequence", "body check": "body-check", "body checks": "body-check",
     "beginning": "beginning-of-game", "start": "beginning-of-game", "setup": "beginning-of-game",
     "end of game": "end-of-game", "end-of-game": "end-of-game", "free council": "end-of-game",
 }

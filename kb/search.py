@@ -32,7 +32,9 @@ TIMING_REF = re.compile(r"\b(?:timing\s+)?rule\s+(\d[A-Da-d]?)(?![.\w])", re.I)
 GAME_WORDS = {"lotr-tcg": re.compile(r"\b(?:lotr|lord of the rings tcg|decipher)\b", re.I)}
 CARD_TEXT = re.compile(r"\bcard text\b|\bwhat does .+ do\b|\btext of\b", re.I)
 ARDA = re.compile(r"\barda\b", re.I)
-SOURCE_WEIGHT = {"crf-older": 0.8, "arda": 0.3, "coe-rules": 0.85}
+KIND_OF_SOURCE_WEIGHT = {"official rules": 0.85, "variant": 0.3}
+"""By the manifest's kind: the CoE rules just after the CRF when both say it; a variant last."""
+OLDER_EDITION_WEIGHT = 0.8
 ABOUT_WEIGHT = 3.0
 TERM_SECTION_WEIGHT = 2.0
 REWORDED_SIMILARITY = 0.75
@@ -219,9 +221,9 @@ def rank(hits: list[Hit], u: Understanding, limit: int, source: str | None, inde
     total = sum(term_weights.values())
     scored = []
     for h in hits:
-        src = h.data["source"]
-        weight = SOURCE_WEIGHT.get(src, 1.0)
-        if src == "arda" and (u.arda or source == "arda"):
+        kind = h.data.get("source_kind", "")
+        weight = KIND_OF_SOURCE_WEIGHT.get(kind, 1.0) * (1.0 if h.data["current"] else OLDER_EDITION_WEIGHT)
+        if kind == "variant" and (u.arda or source == h.data["source"]):
             weight = 2.0
         if h.data["kind"] == "card":
             named = fold(h.data.get("title") or "") in {fold(c) for c in u.cards}

@@ -102,7 +102,7 @@ def index_records(docs: list[ParsedDocument], lexicon: Lexicon) -> Iterator[dict
                 "title": (title or "") if r.kind in ("glossary", "citation-key") else "", "about": sorted(a for a in about if a),
                 "mentions": sorted(mentions | references(r.text)),
                 "section": [] if r.kind == "card" else heading_section, "text": r.text,
-                "data": {"id": r.id, "source": s.id, "source_title": s.title, "edition": s.edition,
+                "data": {"id": r.id, "source": s.id, "source_title": s.title, "source_kind": s.kind, "edition": s.edition,
                          "current": s.current, "game": s.game, "kind": r.kind, "number": r.number,
                          "title": title, "about": sorted(a for a in about if a), "section": list(r.section),
                          "text": r.text, "markers": list(r.markers),

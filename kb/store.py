@@ -36,7 +36,7 @@ sources(id, title, game, kind, edition, date, origin, path, parser, current, lin
 sections(id, source, titles JSON list of titles, title, depth, line_start, line_end, ord)
 rulings(id, source, game, section JSON list, kind, number, title, text, raw, line_start, line_end,
         markers JSON list, ord, parent)
-cards(id, ruling_id, set_code, set_name, name, names JSON {lang: name}, type, alignment, text,
+cards(ruling_id (key), id (the database's card id), set_code, set_name, name, names JSON {lang: name}, type, alignment, text,
       text_html, attributes JSON)
 skipped(source, line_start, line_end, reason)
 repairs(source, line, kind, before, after)
@@ -86,7 +86,7 @@ def write_database(db_path: Path, docs: list[ParsedDocument], version: str, xref
     import sqlite_utils
 
     db = sqlite_utils.Database(db_path)
-    keys = {"sources": "id", "sections": "id", "rulings": "id", "cards": "id"}
+    keys = {"sources": "id", "sections": "id", "rulings": "id", "cards": "ruling_id"}
     tables = _rows(docs)
     if xref is not None:
         tables["problems"] += [{"source": p.source, "line": p.line, "severity": "warning", "message": p.message}
@@ -131,11 +131,18 @@ def _alive(pid: int) -> bool:
 
 
 def clean_stale(kb_dir: Path) -> list[Path]:
-    """Remove what killed builds left (temporary folders of dead processes, unlinked builds)."""
-    removed = []
+    """Remove what killed builds left (temporary folders of dead processes) and old builds.
+
+    The build before the current one is kept, so a reader that opened it just before a swap can
+    finish its answer.
+    """
+    removed: list[Path] = []
     if not kb_dir.is_dir():
         return removed
     current = (kb_dir / CURRENT).resolve() if (kb_dir / CURRENT).exists() else None
+    builds = sorted((e for e in kb_dir.iterdir() if e.name.startswith("build-") and e.resolve() != current),
+                    key=lambda e: e.stat().st_mtime)
+    keep = set(builds[-1:])
     for entry in kb_dir.iterdir():
         name = entry.name
         if name.startswith(".tmp-"):
@@ -143,7 +150,7 @@ def clean_stale(kb_dir: Path) -> list[Path]:
             if pid.isdigit() and not _alive(int(pid)):
                 shutil.rmtree(entry, ignore_errors=True) if entry.is_dir() else entry.unlink(missing_ok=True)
                 removed.append(entry)
-        elif name.startswith("build-") and entry.resolve() != current and current is not None:
+        elif name.startswith("build-") and entry.resolve() != current and current is not None and entry not in keep:
             shutil.rmtree(entry, ignore_errors=True)
             removed.append(entry)
     return removed

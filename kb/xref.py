@@ -29,6 +29,9 @@ PHASES: dict[str, tuple[str, ...]] = {
              "company vs. company combat", "company versus company combat"),
     "end-of-turn": ("end-of-turn phase", "end of turn phase", "end of the turn", "end-of-turn"),
     "combat": ("combat", "strike sequence", "strikes", "strike", "attack", "body check"),
+    "strike-sequence": ("strike sequence", "resolve a strike", "strike dice-roll", "strike roll",
+                        "assign strikes", "assigning strikes", "strikes are assigned"),
+    "body-check": ("body check", "body checks"),
     "end-of-game": ("end-of-game", "end of the game", "free council", "audience with sauron", "calling the game",
                     "ending the game", "victory conditions"),
 }
@@ -155,13 +158,14 @@ def detect_see_also(doc: ParsedDocument, r: Ruling, ctx: Context) -> list[Link]:
     """A "See also" resolved to the sections (or card sections) it names; unresolved ones reported."""
     if r.kind != "see-also":
         return []
-    sections = ctx["sections"]
-    assert isinstance(sections, dict)
+    sections, current_crf = ctx["sections"], ctx["current_crf"]
+    assert isinstance(sections, dict) and isinstance(current_crf, list)
     links = []
+    order = dict.fromkeys((doc.source.id, *current_crf, *sections))
+    candidates = [s for source in order for s in sections.get(source, [])]
     for path in split_see_also(r.text):
         wanted = [title_key(p) for p in path]
         target = None
-        candidates = [s for source in dict.fromkeys((doc.source.id, "crf-22", *sections)) for s in sections[source]]
         for exact in (True, False):
             for s in candidates:
                 keys = [title_key(t) for t in s.path]
@@ -207,7 +211,8 @@ def glossary_terms(docs: list[ParsedDocument]) -> list[dict[str, str]]:
                     terms.setdefault(title_key(name), {"name": name, "definition": r.id, "section_id": ""})
     for d in docs:
         for s in d.sections:
-            if d.source.id == "crf-22" and len(s.path) == 2 and s.path[0].lower() == "rulings by term":
+            if d.source.parser == "crf" and d.source.current and len(s.path) == 2 \
+                    and s.path[0].lower() == "rulings by term":
                 entry = terms.setdefault(title_key(s.path[1]), {"name": s.path[1], "definition": "", "section_id": ""})
                 entry["section_id"] = s.id
     return [{"key": k, **v} for k, v in sorted(terms.items())]
@@ -237,6 +242,7 @@ def cross_reference(docs: list[ParsedDocument], lexicon: Lexicon) -> Xref:
         sections.setdefault(d.source.id, []).extend(d.sections)
     linked = sorted((t for t in xref.terms if len(fold(t["name"])) > 3), key=lambda t: -len(t["name"]))
     ctx: Context = {"lexicon": lexicon, "numbers": numbers, "sections": sections, "problems": xref.problems,
+                    "current_crf": [d.source.id for d in docs if d.source.parser == "crf" and d.source.current],
                     "term_pattern": re.compile("|".join(term_regex(t["name"]) for t in linked) or "(?!x)x"),
                     "term_names": {title_key(t["name"]): t["name"] for t in linked}}
     for d in docs:

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from cli import cli
 
-from .conftest import SOURCES
+from .conftest import ROOT, SOURCES
 
 
 def run(*args: str, env: dict[str, str] | None = None):
@@ -122,9 +122,42 @@ def test_broken_kb_says_what_to_run(tmp_path: Path, built: tuple[Path, Path]) ->
     assert truncated.exit_code == 1 and "rulings build" in truncated.output
 
 
-def test_rebuild_leaves_one_build(tmp_path: Path, sources_copy: Path) -> None:
+def test_rebuilds_keep_the_current_and_the_previous_build(tmp_path: Path, built: tuple[Path, Path]) -> None:
     kb_dir = tmp_path / "kb"
-    _build(sources_copy, kb_dir)
-    _build(sources_copy, kb_dir)
+    shutil.copytree(built[1], kb_dir, symlinks=True)
+    first = (kb_dir / "current").resolve().name
+    for _ in range(2):
+        assert _build(built[0], kb_dir).exit_code == 0
     names = sorted(p.name for p in kb_dir.iterdir())
-    assert len(names) == 2 and names[1] == "current" and names[0].startswith("build-")
+    assert len(names) == 3 and names[-1] == "current" and first not in names
+
+
+def test_killed_builds_lose_nothing(tmp_path: Path, built: tuple[Path, Path]) -> None:
+    """SIGKILL a build at several moments: the previous knowledge base answers throughout, and the
+    next build leaves no temporary files behind."""
+    import random
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    kb_dir = tmp_path / "kb"
+    shutil.copytree(built[1], kb_dir, symlinks=True)
+    before = run("--kb", str(kb_dir), "stats", "--json").output
+    command = [sys.executable, "-c", "import cli; cli.cli()", "--kb", str(kb_dir), "build", "--sources", str(built[0])]
+    rng = random.Random(7)
+    mid_write = 0
+    for delay in sorted(rng.uniform(0.5, 10.0) for _ in range(3)) + [5.0]:
+        proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT)
+        time.sleep(delay)
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        mid_write += any(p.name.startswith(".tmp-") for p in kb_dir.iterdir())
+        now = run("--kb", str(kb_dir), "stats", "--json")
+        assert now.exit_code == 0 and json.loads(now.output) == json.loads(before)
+        search = run("--kb", str(kb_dir), "search", "--json", "annotation 13")
+        assert search.exit_code == 0 and json.loads(search.output)[0]["number"] == "13"
+    assert mid_write >= 1  # at least one kill landed while the new knowledge base was being written
+    assert _build(built[0], kb_dir).exit_code == 0
+    assert not [p for p in kb_dir.iterdir() if p.name.startswith(".tmp-")]

@@ -19,3 +19,13 @@ def test_ci_runs_the_readme_test_command() -> None:
     ci = (ROOT / ".ci" / "run").read_text("utf-8")
     test_command = ".venv/bin/python -m pytest"
     assert test_command in readme and test_command in ci
+
+
+def test_the_readme_shows_a_ruling_that_exists(real_kb) -> None:
+    import re
+
+    from kb.lookup import show_ruling
+
+    readme = (ROOT / "README.md").read_text("utf-8")
+    shown = re.search(r"rulings show (\S+)", readme)
+    assert shown and show_ruling(real_kb, shown.group(1))["kind"] == "annotation"

@@ -131,3 +131,15 @@ def test_export_lines_are_json_with_the_fields(rows: list[dict]) -> None:
     for key in ("id", "source", "game", "section", "kind", "number", "text", "lines", "markers"):
         assert key in rows[0]
     assert json.loads(json.dumps(rows[0])) == rows[0]
+
+
+def test_the_build_depends_on_the_manifest_not_on_source_ids(tmp_path: Path, sources_copy: Path) -> None:
+    manifest = sources_copy / "sources.toml"
+    text = manifest.read_text("utf-8")
+    for old in ("crf-22", "crf-older", "coe-rules", "cards", "arda"):
+        text = text.replace(f'id = "{old}"', f'id = "x-{old}"')
+    manifest.write_text(text, "utf-8")
+    kb_dir = tmp_path / "kb"
+    build(sources_copy, kb_dir)
+    report = check(kb_dir)
+    assert report["warnings"] == 0 and {s["source"] for s in report["sources"]} >= {"x-crf-22", "x-cards"}

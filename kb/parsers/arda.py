@@ -26,6 +26,8 @@ NOTE_MARK = re.compile(
 )
 NOTE_KINDS = {"designer notes": "designer-note", "clarification": "clarification", "tip": "tip",
               "note": "note", "nb.": "note"}
+MAX_WORD = 30
+"""Longer "words" are damage of another kind (or hostile input); they are not repaired."""
 SENTENCE = re.compile(r"(?<=[.!?»”])\s+")
 
 
@@ -112,7 +114,7 @@ def repair_words(text: str, vocab: Vocabulary) -> tuple[str, list[tuple[str, str
         before = text[m.start() - 1:m.start()]
         fixed = None
         split = (prev + word) in vocab or (word + nxt) in vocab or (nxt.lower().startswith(word.lower()) and nxt != word)
-        if word not in vocab and len(word) > 1 and not split:
+        if word not in vocab and 1 < len(word) <= MAX_WORD and not split:
             if fixed := vocab.ligature(word):
                 changes.append(("ligature", word, fixed))
             elif not word.isupper() and ((word[0].isupper() and len(word) >= 3) or len(word) >= 5 or after in ("-", "/")

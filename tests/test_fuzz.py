@@ -1,0 +1,74 @@
+"""Fuzzing the parsers with damaged versions of the real sources: success or a clean ParseError.
+
+A quick run is part of the default suite; RULINGS_FUZZ_EXAMPLES=2000 (per source) runs a long one.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from kb.errors import ParseError
+from kb.model import ParsedDocument
+
+from .conftest import DATA, SOURCES, parse_file
+
+EXAMPLES = int(os.environ.get("RULINGS_FUZZ_EXAMPLES", "15"))
+TARGETS = [
+    ("crf", SOURCES / "meccg/crf-turn-sequence-older.md"),
+    ("crf", DATA / "crf_excerpt.md"),
+    ("coe_rules", DATA / "coe_excerpt.md"),
+    ("rulebook", SOURCES / "meccg/rulebook-04-the-player-turn.md"),
+    ("timing", SOURCES / "meccg/timing-guide-cdavis7m.txt"),
+    ("arda", DATA / "arda_excerpt.txt"),
+    ("wiki", SOURCES / "lotr-tcg/lotr-tcg-wiki-site-number.txt"),
+    ("cards", DATA / "cards_excerpt.json"),
+]
+
+
+def mutate(data: bytes, how: str, at: float, noise: bytes) -> bytes:
+    """One kind of damage to a file's bytes."""
+    cut = int(len(data) * at)
+    text = data.decode("utf-8")
+    return {
+        "truncate": lambda: data[:cut],
+        "noise": lambda: data[:cut] + noise + data[cut:],
+        "brackets": lambda: data[:cut] + b"[[[((( {{ \xc2\xab ** ## - " + data[cut:],
+        "long line": lambda: data[:cut] + b"x" * 100_000 + data[cut:],
+        "bom": lambda: b"\xef\xbb\xbf" + data,
+        "crlf": lambda: data.replace(b"\n", b"\r\n"),
+        "latin-1": lambda: text.encode("latin-1", errors="replace"),
+        "utf-16": lambda: text.encode("utf-16"),
+        "empty": lambda: b"",
+        "lines shuffled": lambda: b"\n".join(sorted(data.split(b"\n"), key=lambda line: hash(line) % 7)),
+        "drop lines": lambda: b"\n".join(line for i, line in enumerate(data.split(b"\n")) if i % 3),
+    }[how]()
+
+
+@pytest.mark.parametrize("parser, path", TARGETS, ids=[f"{p}:{f.name}" for p, f in TARGETS])
+def test_damaged_sources_parse_or_fail_cleanly(tmp_path_factory: pytest.TempPathFactory, parser: str, path: Path) -> None:
+    original = path.read_bytes()
+    folder = tmp_path_factory.mktemp("fuzz")
+
+    @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(how=st.sampled_from(["truncate", "noise", "brackets", "long line", "bom", "crlf", "latin-1",
+                                "utf-16", "empty", "lines shuffled", "drop lines"]),
+           at=st.floats(0, 1), noise=st.binary(min_size=1, max_size=64))
+    def check(how: str, at: float, noise: bytes) -> None:
+        target = folder / path.name
+        target.write_bytes(mutate(original, how, at, noise))
+        try:
+            doc = parse_file(parser, target)
+        except ParseError as exc:
+            assert str(target) in str(exc)
+            return
+        assert isinstance(doc, ParsedDocument)
+        stored = {n for r in doc.rulings for n in r.span.lines()} | {n for s in doc.sections for n in s.span.lines()}
+        skipped = {n for k in doc.skipped for n in k.span.lines()}
+        assert set(range(1, doc.line_count + 1)) <= stored | skipped
+
+    check()
