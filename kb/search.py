@@ -38,12 +38,17 @@ OLDER_EDITION_WEIGHT = 0.8
 ABOUT_WEIGHT = 3.0
 TERM_SECTION_WEIGHT = 2.0
 REWORDED_SIMILARITY = 0.75
+PHRASE_WEIGHT = 1.0
+DEFINITION_WEIGHT = 1.5
 
 KIND_WEIGHT = {"glossary": 0.75, "note": 0.6, "guidance": 0.8, "citation-key": 0.4, "change-log": 0.5, "reference": 0.6,
                "see-also": 0.5, "card": 0.8}
 FIELD_WEIGHT = {"text": 1.0}
 """Fields a question's words are looked for in (title and section matches measured no better)."""
 EXPANSION_WEIGHT = 0.7
+"""Weight of the rules' words a synonym adds, against the words typed."""
+ABBREVIATION_WEIGHT = 1.0
+"""Weight of an abbreviation's expansion: it is what the judge typed, spelt out."""
 COVERAGE_POWER = 0.5
 COVERAGE_FLOOR = 0.1
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
@@ -141,6 +146,7 @@ class Searcher:
             extra.append(self.synonyms[said.lower()])
         words = re.findall(r"[^\s,;:!?()\[\]{}\"“”«»]+", rest)
         content: list[str] = []
+        expanded: list[str] = []
         for raw in words:
             word = raw.strip(".'’-")
             if not word:
@@ -148,7 +154,7 @@ class Searcher:
             key = word.lower()
             if key in self.abbreviations:
                 u.abbreviations.append((word, self.abbreviations[key]))
-                extra.append(self.abbreviations[key])
+                expanded.append(self.abbreviations[key])
                 content.append(word)
                 continue
             folded = fold(word)
@@ -161,12 +167,12 @@ class Searcher:
                 if f:
                     u.corrections.append((p, f))
             content.append(word if not any(fixed) else " ".join(f or p for p, f in zip(parts, fixed)))
-        for expansion in list(extra):
+        for expansion in expanded:
             for m in self._synonym_pattern.finditer(expansion):
                 extra.append(self.synonyms[m.group(0).lower()])
-        u.content = content + extra
+        u.content = content + expanded + extra
         weights: dict[tuple[str, str], float] = {}
-        for words, factor in ((extra, EXPANSION_WEIGHT), (content, 1.0)):
+        for words, factor in ((extra, EXPANSION_WEIGHT), (expanded, ABBREVIATION_WEIGHT), (content, 1.0)):
             for term in analyze(" ".join(words)):
                 for fld, weight in FIELD_WEIGHT.items():
                     if weight:
@@ -237,6 +243,10 @@ def rank(hits: list[Hit], u: Understanding, limit: int, source: str | None, inde
             covered = sum(w for t, w in term_weights.items() if t in terms) / total
             weight *= (COVERAGE_FLOOR + (1 - COVERAGE_FLOOR) * covered) ** COVERAGE_POWER
         scored.append(Result(h.id, h.score * weight, h.data))
+    phrase = short_phrase(u)
+    if phrase is not None:
+        for r in scored:
+            r.score *= phrase_bonus(phrase, r.data["text"])
     scored.sort(key=lambda r: -r.score)
     if u.card_query:
         scored = interleave_card_results(scored, u.cards, u.card_text)
@@ -251,6 +261,30 @@ def rank(hits: list[Hit], u: Understanding, limit: int, source: str | None, inde
         seen[key] = r
         out.append(r)
     return out[:limit]
+
+
+def short_phrase(u: Understanding) -> re.Pattern[str] | None:
+    """For a short query naming a term ("hazard limit", "keyed to"), the term as a folded phrase."""
+    words = fold(" ".join(w for w in u.content[:len(u.content) - len(u.synonyms)])).split()
+    if not 1 < len(words) <= 4 or u.cards or u.annotations or u.rules:
+        return None
+    body = r"\s+".join(re.escape(w.rstrip("s")) + r"\w{0,3}" for w in words)
+    return re.compile(rf"\b{body}\b")
+
+
+def phrase_bonus(phrase: re.Pattern[str], text: str) -> float:
+    """More for a ruling that uses the phrase, more still where it defines it: at the start of the
+    ruling, in quotes, or after "i.e."."""
+    folded = fold(text)
+    m = phrase.search(folded)
+    if not m:
+        return 1.0
+    bonus = PHRASE_WEIGHT
+    prefix = folded[:m.start()].split()
+    raw = text.lower()
+    if len(prefix) <= 2 or prefix[-2:] == ["i", "e"] or re.search(r"[\"“«]\s*" + re.escape(m.group(0).split()[0]), raw):
+        bonus *= DEFINITION_WEIGHT
+    return bonus
 
 
 def reworded_twin(older: Result, kept: list[Result]) -> Result | None:

@@ -47,6 +47,26 @@ def _card_spans(lines: list[str], path: Path, ids: list[str]) -> dict[str, Span]
     return spans
 
 
+CARD_FIELDS = {"id": str, "set": str, "name": dict, "type": str, "alignment": str}
+
+
+def _check_card(path: Path, lines: list[str], key: str, card: object) -> None:
+    """A card must be an object with the fields the model needs, of the right types."""
+    problem = None
+    if not isinstance(card, dict):
+        problem = "as an object"
+    else:
+        problem = next((f"with a {n!r} ({k.__name__})" for n, k in CARD_FIELDS.items()
+                        if not isinstance(card.get(n), k)), None)
+        problem = problem or next((f"with {n!r} as an object" for n in ("text", "attributes")
+                                   if card.get(n) is not None and not isinstance(card[n], dict)), None)
+        if not problem and not all(isinstance(v, str) for v in card["name"].values()):
+            problem = "with names as text"
+    if problem:
+        line = next((n for n, text in enumerate(lines, 1) if f'"{key}":' in text), None)
+        raise ParseError(str(path), line, f"card {key!r} {problem}")
+
+
 def parse_cards(source: Source, path: Path) -> ParsedDocument:
     """Parse cards.json: sets -> cards, each with names, type, alignment, current English text."""
     lines = read_lines(path)
@@ -60,7 +80,9 @@ def parse_cards(source: Source, path: Path) -> ParsedDocument:
     for code, card_set in data.items():
         if not isinstance(card_set, dict) or not isinstance(card_set.get("cards"), dict):
             raise ParseError(str(path), None, f"set {code!r} with a 'cards' object")
-        cards.extend((card_set, card) for card in card_set["cards"].values())
+        for key, card in card_set["cards"].items():
+            _check_card(path, lines, key, card)
+            cards.append((card_set, card))
     b = DocumentBuilder(source, lines)
     spans = _card_spans(lines, path, [str(c.get("id")) for _, c in cards])
     for card_set, card in cards:
@@ -68,8 +90,9 @@ def parse_cards(source: Source, path: Path) -> ParsedDocument:
         names = {lang: name for lang, name in (card.get("name") or {}).items() if name}
         if "en" not in names:
             raise ParseError(str(path), span.start, f"an English name for card {card['id']}")
-        text_html = (card.get("text") or {}).get("en") or ""
-        set_name = (card_set.get("name") or {}).get("en", card["set"])
+        text_html = str((card.get("text") or {}).get("en") or "")
+        set_names = card_set.get("name")
+        set_name = str(set_names.get("en", card["set"])) if isinstance(set_names, dict) else card["set"]
         section = ("Cards", set_name, names["en"])
         ruling = b.add("card", plain_text(text_html), span, number=card["id"], title=names["en"], key=card["id"],
                        section=section, markers=(f"type:{card.get('type')}", f"alignment:{card.get('alignment')}"))
