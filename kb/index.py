@@ -222,7 +222,8 @@ class Index:
 
     def frequency(self, field: str, term: str) -> float:
         """The share of documents that hold the term (0.0 to 1.0)."""
-        return float(self._searcher.doc_frequency(field, term)) / max(1, self._searcher.doc_count())
+        count: int = max(1, int(self._searcher.doc_count()))
+        return float(self._searcher.doc_frequency(field, term)) / count
 
     def idf(self, field: str, term: str) -> float:
         """Inverse document frequency of a term in a field (0 when absent)."""

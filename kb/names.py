@@ -9,6 +9,7 @@ import unicodedata
 from importlib import resources
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 WORDS = re.compile(r"[a-z0-9]+")
 MAX_NAME_WORDS = 7
@@ -59,8 +60,10 @@ class Lexicon:
 
     @classmethod
     def from_json(cls, data: dict[str, object]) -> Lexicon:
-        lex = cls({}, dict(data["words"]), set(data.get("lowercase", ())),  # type: ignore[call-overload, arg-type]
-                  set(data.get("game_words", ())))  # type: ignore[call-overload]
+        words: Any = data["words"]
+        lowercase: Any = data.get("lowercase", ())
+        game: Any = data.get("game_words", ())
+        lex = cls({}, dict(words), set(lowercase), set(game))
         for key, canonicals in dict(data["names"]).items():  # type: ignore[call-overload]
             for canonical in canonicals:
                 lex.add_name(key, canonical)

@@ -67,7 +67,7 @@ def game_words(docs: list[ParsedDocument]) -> set[str]:
 
 def references(text: str) -> set[str]:
     """The annotation and rule numbers a text cites: {"annotation:18", "rule:2.iv.iii"}."""
-    refs = set()
+    refs: set[str] = set()
     for m in ANNOTATION_REF.finditer(text):
         numbers = [m.group(1)] + re.findall(r"\d{1,2}[ab]?", m.group(2) or "")
         if re.search(r"-|–|to", m.group(2) or "") and len(numbers) == 2 and all(n.isdigit() for n in numbers):

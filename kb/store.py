@@ -105,10 +105,10 @@ def write_database(db_path: Path, docs: list[ParsedDocument], version: str, xref
                                 for k in xref.links), batch_size=5000)
         db["terms"].insert_all(xref.terms)  # type: ignore[union-attr]
         db["card_headings"].insert_all(xref.headings)  # type: ignore[union-attr]
-    for table, columns in (("rulings", ["source", "ord"]), ("rulings", ["kind", "number"]),
-                           ("sections", ["source", "ord"]), ("cards", ["name"]), ("links", ["kind", "target"]),
-                           ("links", ["ruling_id"])):
-        db[table].create_index(columns)  # type: ignore[union-attr]
+    for name, columns in (("rulings", ["source", "ord"]), ("rulings", ["kind", "number"]),
+                          ("sections", ["source", "ord"]), ("cards", ["name"]), ("links", ["kind", "target"]),
+                          ("links", ["ruling_id"])):
+        db[name].create_index(columns)  # type: ignore[union-attr]
     db["meta"].insert_all([  # type: ignore[union-attr]
         {"key": "schema_version", "value": str(SCHEMA_VERSION)},
         {"key": "built_at", "value": time.strftime("%Y-%m-%dT%H:%M:%S%z")},

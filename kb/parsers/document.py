@@ -155,7 +155,7 @@ class DocumentBuilder:
             replace(r, id=final[r.id], parent=final.get(r.parent, r.parent) if r.parent else None)
             for r in self.doc.rulings
         ]
-        covered = set()
+        covered: set[int] = set()
         for r in self.doc.rulings:
             covered.update(r.span.lines())
         for s in self.doc.sections:
