@@ -94,6 +94,15 @@ def main() -> None:
     rulings = str(Path(sys.executable).with_name("rulings"))
     work = Path(tempfile.mkdtemp(prefix="rulings-bench-"))
     report: dict[str, object] = {"python": sys.version.split()[0]}
+    try:
+        measure(args, rulings, work, report)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    print(json.dumps(report, indent=2))
+
+
+def measure(args: argparse.Namespace, rulings: str, work: Path, report: dict[str, object]) -> None:
+    """Every measurement, into `report`."""
 
     start = time.perf_counter()
     subprocess.run([rulings, "--kb", str(work / "kb1"), "build", "--sources", str(ROOT / "rulings")], check=True,
@@ -119,8 +128,6 @@ def main() -> None:
         report[f"warm_query_{args.scale}x_ms"] = round(warm_query_ms(work / "kbN", QUERIES, repeat=2), 2)
         cold_n = timed([rulings, "--kb", str(work / "kbN"), "search", "annotation 18"], max(3, args.runs // 3))
         report[f"cold_search_{args.scale}x_ratio"] = round(cold_n / bare, 1)
-    shutil.rmtree(work, ignore_errors=True)
-    print(json.dumps(report, indent=2))
 
 
 if __name__ == "__main__":

@@ -161,3 +161,23 @@ def test_killed_builds_lose_nothing(tmp_path: Path, built: tuple[Path, Path]) ->
     assert mid_write >= 1  # at least one kill landed while the new knowledge base was being written
     assert _build(built[0], kb_dir).exit_code == 0
     assert not [p for p in kb_dir.iterdir() if p.name.startswith(".tmp-")]
+
+
+def test_searches_during_a_build_get_complete_answers(tmp_path: Path, built: tuple[Path, Path]) -> None:
+    """While a build writes and swaps in a new knowledge base, every search answers in full."""
+    import subprocess
+    import sys
+
+    kb_dir = tmp_path / "kb"
+    shutil.copytree(built[1], kb_dir, symlinks=True)
+    first = (kb_dir / "current").resolve().name
+    proc = subprocess.Popen([sys.executable, "-c", "import cli; cli.cli()", "--kb", str(kb_dir), "build",
+                             "--sources", str(built[0])], stdout=subprocess.DEVNULL, cwd=ROOT)
+    answers = 0
+    while proc.poll() is None or answers < 3:
+        result = run("--kb", str(kb_dir), "search", "--json", "--limit", "3", "annotation 18")
+        assert result.exit_code == 0, result.output
+        hits = json.loads(result.output)
+        assert hits[0]["number"] == "18" and len(hits) == 3
+        answers += 1
+    assert proc.returncode == 0 and (kb_dir / "current").resolve().name != first

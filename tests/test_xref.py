@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cli import cli
 from kb import lookup
@@ -111,3 +113,13 @@ def test_show_tells_the_current_edition(real_kb: Path) -> None:
 def test_lookup_misses_are_one_line_errors(real_kb: Path, args: list[str]) -> None:
     result = CliRunner().invoke(cli, ["--kb", str(real_kb), *args])
     assert result.exit_code == 1 and result.output.startswith("Error:") and "Traceback" not in result.output
+
+
+@settings(max_examples=40, deadline=None)
+@given(text=st.text(max_size=200))
+def test_lookups_never_crash(real_kb: Path, text: str) -> None:
+    runner = CliRunner()
+    for command in ("card", "phase", "term", "annotation", "rule"):
+        result = runner.invoke(cli, ["--kb", str(real_kb), command, "--", text or "x"])
+        assert result.exit_code in (0, 1, 2), (command, text, result.output)
+        assert result.exception is None or isinstance(result.exception, SystemExit), (command, text)
