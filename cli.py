@@ -149,18 +149,27 @@ def _print_groups(title: str, groups: list[dict[str, Any]]) -> None:
             _print_ruling_line(r)
 
 
+def _looked_up(as_json: bool, function: str, *args: Any) -> dict[str, Any] | None:
+    """Call one kb.lookup function; print its JSON and return None, or return it for text output."""
+    import kb.lookup
+
+    with translated():
+        result: dict[str, Any] = getattr(kb.lookup, function)(*args)
+    if as_json:
+        emit_json(result)
+        return None
+    return result
+
+
 @cli.command()
 @click.argument("name", nargs=-1, required=True)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.pass_obj
 def card(kb_dir: Path, name: tuple[str, ...], as_json: bool) -> None:
     """A card by name in any language (typos, no accents): its text, its CRF rulings, every mention."""
-    from kb.lookup import card as find_card
-
-    with translated():
-        result = find_card(kb_dir, " ".join(name))
-    if as_json:
-        return emit_json(result)
+    result = _looked_up(as_json, "card", kb_dir, " ".join(name))
+    if result is None:
+        return
     for c in result["cards"]:
         click.echo(click.style(c["name"], bold=True) + f"  {c['set_name']} ({c['id']}), {c['alignment']} {c['type']}")
         click.echo("  " + c["text"].replace("\n", "\n  "))
@@ -174,13 +183,9 @@ def card(kb_dir: Path, name: tuple[str, ...], as_json: bool) -> None:
 @click.pass_obj
 def phase(kb_dir: Path, name: tuple[str, ...], as_json: bool) -> None:
     """Every ruling of a turn phase, by source in document order ("M/H", "mh", "site", "eot", "org")."""
-    from kb.lookup import phase as find_phase
-
-    with translated():
-        result = find_phase(kb_dir, " ".join(name))
-    if as_json:
-        return emit_json(result)
-    _print_groups(result["name"], result["sources"])
+    result = _looked_up(as_json, "phase", kb_dir, " ".join(name))
+    if result is not None:
+        _print_groups(result["name"], result["sources"])
 
 
 @cli.command()
@@ -189,12 +194,9 @@ def phase(kb_dir: Path, name: tuple[str, ...], as_json: bool) -> None:
 @click.pass_obj
 def term(kb_dir: Path, name: tuple[str, ...], as_json: bool) -> None:
     """A game term: its definition(s), its "Rulings by Term" section, every ruling that uses it."""
-    from kb.lookup import term as find_term
-
-    with translated():
-        result = find_term(kb_dir, " ".join(name))
-    if as_json:
-        return emit_json(result)
+    result = _looked_up(as_json, "term", kb_dir, " ".join(name))
+    if result is None:
+        return
     click.echo(click.style(result["term"], bold=True))
     for r in result["definitions"]:
         _print_ruling_line(r)
@@ -219,13 +221,9 @@ def _print_numbered(result: dict[str, Any]) -> None:
 @click.pass_obj
 def annotation(kb_dir: Path, number: str, as_json: bool) -> None:
     """An annotation by number ("18", "25a") in every CRF edition, and every ruling citing it."""
-    from kb.lookup import numbered
-
-    with translated():
-        result = numbered(kb_dir, "annotation", number)
-    if as_json:
-        return emit_json(result)
-    _print_numbered(result)
+    result = _looked_up(as_json, "numbered", kb_dir, "annotation", number)
+    if result is not None:
+        _print_numbered(result)
 
 
 @cli.command()
@@ -234,13 +232,9 @@ def annotation(kb_dir: Path, number: str, as_json: bool) -> None:
 @click.pass_obj
 def rule(kb_dir: Path, number: str, as_json: bool) -> None:
     """A CoE rule by number ("2.IV.iii", "g.hav.3"), its parts ("2.IV" lists 2.IV.i on), its citations."""
-    from kb.lookup import numbered
-
-    with translated():
-        result = numbered(kb_dir, "rule", number)
-    if as_json:
-        return emit_json(result)
-    _print_numbered(result)
+    result = _looked_up(as_json, "numbered", kb_dir, "rule", number)
+    if result is not None:
+        _print_numbered(result)
 
 
 @cli.command()
