@@ -16,6 +16,7 @@ from kb import KbError, __version__
 
 DEFAULT_KB = Path("build") / "kb"
 DEFAULT_SOURCES = Path("rulings")
+DEFAULT_SITE = Path("build") / "site"
 
 
 @contextmanager
@@ -420,6 +421,32 @@ def eval_command(kb_dir: Path, file: Path, as_json: bool) -> None:
     m = report["overall"]
     click.echo(f"{file.name}: {m['cases']} cases")
     click.echo(f"hit@1 {m['hit@1']:.3f}  hit@5 {m['hit@5']:.3f}  MRR@10 {m['mrr@10']:.3f}")
+
+
+@cli.command()
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=DEFAULT_SITE, show_default=True,
+              help="Folder to write the site into (replaced whole once the new site is complete).")
+@click.option("--strict", is_flag=True, help="Exit 1 on any broken internal link or anchor.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.pass_obj
+def site(kb_dir: Path, out: Path, strict: bool, as_json: bool) -> None:
+    """Generate the static site: every document, ruling, card, term, phase, annotation and rule,
+    cross-linked, with a search that works offline (open OUT/index.html)."""
+    from dataclasses import asdict
+
+    from kb.website import build_site
+
+    with translated():
+        report = build_site(kb_dir, out, strict=strict)
+    if as_json:
+        return emit_json({**asdict(report), "out": str(report.out)})
+    click.echo(f"Site written to {report.out}: {report.pages} pages, {report.files} files, "
+               f"{report.bytes / 1e6:.1f} MB ({report.gzip_bytes / 1e6:.1f} MB gzip) in {report.seconds:.1f} s")
+    click.echo(f"  search data {report.index_bytes / 1e6:.2f} MB ({report.index_gzip_bytes / 1e6:.2f} MB gzip); "
+               f"{report.links_checked} internal links checked, {len(report.broken)} broken")
+    for line in report.broken[:20]:
+        click.echo(f"  broken: {line}", err=True)
+    click.echo(f"  open {report.out / 'index.html'}")
 
 
 def main() -> None:

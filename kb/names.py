@@ -70,13 +70,17 @@ class Lexicon:
         return lex
 
     def find_in_text(self, text: str) -> set[str]:
-        """English names of the cards a text mentions.
+        """English names of the cards a text mentions (see find_spans)."""
+        return {name for _, _, names in self.find_spans(text) for name in names}
+
+    def find_spans(self, text: str) -> list[tuple[int, int, list[str]]]:
+        """Where a text names cards: (start, end, English names), in text order.
 
         A name of several words matches anywhere; a one-word name where the text capitalises it,
         and, if the corpus also uses it as an ordinary word ("twilight", "river"), only where it
         does not open a sentence ("Twilight played in response", not "Twilight fell.").
         """
-        found: set[str] = set()
+        found: list[tuple[int, int, list[str]]] = []
         tokens = [(m.group(0), m.start()) for m in re.finditer(r"[^\W_]+", text)]
         folded = [fold(t) for t, _ in tokens]
         i = 0
@@ -92,7 +96,8 @@ class Lexicon:
                             (tokens[i][0][:1].isupper() and key not in self.lowercase)
                             or _capitalised_mid_sentence(text, tokens[i][0], tokens[i][1]))):
                         continue
-                    found.update(self.names[key])
+                    last, start = tokens[i + n - 1]
+                    found.append((tokens[i][1], start + len(last), list(self.names[key])))
                     step = n  # the words of a longer name are not names of their own ("Doors of Night")
                     break
             i += step

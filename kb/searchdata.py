@@ -67,14 +67,24 @@ def game_words(docs: list[ParsedDocument]) -> set[str]:
 
 def references(text: str) -> set[str]:
     """The annotation and rule numbers a text cites: {"annotation:18", "rule:2.iv.iii"}."""
-    refs: set[str] = set()
+    return {f"{kind}:{number}" for _, _, kind, number in reference_spans(text)}
+
+
+def reference_spans(text: str) -> list[tuple[int, int, str, str]]:
+    """Where a text cites annotations and rules: (start, end, "annotation"|"rule", number lower-cased).
+
+    "Annotations 5 and 6" gives a span per number; "Annotation 1-4" one span standing for 1 to 4.
+    """
+    spans: list[tuple[int, int, str, str]] = []
     for m in ANNOTATION_REF.finditer(text):
-        numbers = [m.group(1)] + re.findall(r"\d{1,2}[ab]?", m.group(2) or "")
-        if re.search(r"-|–|to", m.group(2) or "") and len(numbers) == 2 and all(n.isdigit() for n in numbers):
-            numbers = [str(n) for n in range(int(numbers[0]), int(numbers[1]) + 1)]
-        refs.update(f"annotation:{n.lower()}" for n in numbers)
-    refs.update(f"rule:{m.group(1).lower()}" for m in RULE_REF.finditer(text))
-    return refs
+        numbers = [(m.start(1), m.end(1), m.group(1))]
+        numbers += [(m.start(2) + n.start(), m.start(2) + n.end(), n.group(0))
+                    for n in re.finditer(r"\d{1,2}[ab]?", m.group(2) or "")]
+        if re.search(r"-|–|to", m.group(2) or "") and len(numbers) == 2 and all(n[2].isdigit() for n in numbers):
+            numbers = [(m.start(1), m.end(), str(n)) for n in range(int(numbers[0][2]), int(numbers[1][2]) + 1)]
+        spans += [(start, end, "annotation", number.lower()) for start, end, number in numbers]
+    spans += [(m.start(1), m.end(1), "rule", m.group(1).lower()) for m in RULE_REF.finditer(text)]
+    return sorted(spans)
 
 
 def index_records(docs: list[ParsedDocument], lexicon: Lexicon) -> Iterator[dict[str, Any]]:

@@ -1,0 +1,79 @@
+"""Every page address and anchor of the static site, made in one place, always relative.
+
+A page path is a POSIX path under the output folder ("card/the-arkenstone.html"). Templates never
+join paths: they ask `Urls.href(from_page, to_page, anchor)`. Slugs keep only a-z, 0-9 and "-",
+so no name from a source can make a path that leaves the output folder.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+
+from kb.names import fold
+
+MAX_SLUG = 60
+
+
+def slug(text: str) -> str:
+    """A file-name-safe slug: slug("Adûnaphel the Ringwraith") == "adunaphel-the-ringwraith"."""
+    words = re.sub(r"[^a-z0-9]+", "-", fold(text)).strip("-")
+    return words[:MAX_SLUG].strip("-") or "x"
+
+
+def anchor(ruling_id: str) -> str:
+    """The anchor of a ruling on any page: its stable id ("crf-22.454d048a6d"), made safe."""
+    return re.sub(r"[^A-Za-z0-9._-]", "-", ruling_id)
+
+
+class Urls:
+    """Page paths for every kind of page, unique per kind, and relative links between them."""
+
+    def __init__(self) -> None:
+        self._taken: dict[str, str] = {}
+        self._paths: dict[tuple[str, str], str] = {}
+
+    def _unique(self, kind: str, key: str, folder: str, base: str) -> str:
+        if (kind, key) in self._paths:
+            return self._paths[(kind, key)]
+        path, n = f"{folder}/{base}.html", 1
+        while path in self._taken:
+            n += 1
+            path = f"{folder}/{base}-{n}.html"
+        self._taken[path] = key
+        self._paths[(kind, key)] = path
+        return path
+
+    def document(self, source: str, part: str = "") -> str:
+        base = slug(source) + (f"-{slug(part)}" if part else "")
+        return self._unique("document", f"{source}\x00{part}", "doc", base)
+
+    def card(self, name: str) -> str:
+        return self._unique("card", name, "card", slug(name))
+
+    def term(self, name: str) -> str:
+        return self._unique("term", name.lower(), "term", slug(name))
+
+    def phase(self, phase_id: str) -> str:
+        return self._unique("phase", phase_id, "phase", slug(phase_id))
+
+    def annotation(self, number: str) -> str:
+        return self._unique("annotation", number.lower(), "annotation", slug(number))
+
+    def rule(self, number: str) -> str:
+        # rule numbers differ by case only in Roman numerals that the slug would merge ("2.IV" / "2.iv")
+        safe = re.sub(r"[^A-Za-z0-9]+", "-", number).strip("-") or "x"
+        return self._unique("rule", number.lower(), "rule", safe[:MAX_SLUG])
+
+    def known(self, kind: str, key: str) -> str | None:
+        """The page made earlier for (kind, key), or None."""
+        return self._paths.get((kind, key.lower() if kind in ("term", "annotation", "rule") else key))
+
+    @staticmethod
+    def href(from_page: str, to_page: str, fragment: str = "") -> str:
+        """A relative link from one page to another (or to an anchor on the same page)."""
+        if to_page == from_page:
+            rel = posixpath.basename(to_page) if not fragment else ""
+        else:
+            rel = posixpath.relpath(to_page, posixpath.dirname(from_page) or ".")
+        return rel + (f"#{anchor(fragment)}" if fragment else "")

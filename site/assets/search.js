@@ -1,0 +1,305 @@
+/* Offline search for the MECCG rulings site: BM25 over every ruling, built in the browser from
+ * search-data.js (no server, works from file://). Forgiving like the CLI where practical: accents
+ * folded, a light English stemmer, judges' abbreviations and players' words from the same tables,
+ * card names despite typos, "annotation 18" / "rule 2.IV.iii" recognised, misspelt words corrected
+ * from the corpus's own vocabulary. Also loads in node for tests: module.exports = {Searcher}. */
+(function (root) {
+  "use strict";
+
+  var STOP = new Set(("a an the i me my mine we our you your he his she her they their them it its is are was were " +
+    "be been am do does did doing done can could would should shall will may might must what whats which who whom " +
+    "whose when where why how many much if then than there here this that these those just still also happen happens " +
+    "happened legal allowed okay ok possible please tell anyone someone some any really get gets got so too very " +
+    "about into onto or and but not no yes of to in on at by for with as from").split(" "));
+  var KIND_WEIGHT = {glossary: 0.75, note: 0.6, guidance: 0.8, "citation-key": 0.4, "change-log": 0.5, reference: 0.6,
+    "see-also": 0.5, card: 0.8};
+  var SOURCE_KIND_WEIGHT = {"official rules": 0.85, variant: 0.3};
+  var ANNOTATION_REF = /\b(?:annotations?|annot|anno|ann)\.?\s*#?\s*(\d{1,2}[ab]?)\b/gi;
+  var RULE_REF = /(?:^|[^\w.])((?:\d{1,2}|g)(?:\.[A-Za-z0-9]+)+)(?![\w.])/g;
+  var TIMING_REF = /\b(?:timing\s+)?rule\s+(\d[A-Da-d]?)(?![.\w])/gi;
+  var OTHER_GAME = /\b(?:lotr|lord of the rings tcg|decipher)\b/i;
+  var ARDA = /\barda\b/i;
+  var MAX_QUERY = 2000;
+
+  function fold(s) {
+    return s.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").replace(/['’‘`´ʹ]/g, "").toLowerCase();
+  }
+  function foldWords(s) { return (fold(s).match(/[a-z0-9]+/g) || []).join(" "); }
+
+  function stem(w) {
+    if (w.length <= 3 || /\d/.test(w)) return w;
+    if (/ies$/.test(w) && w.length > 4) return w.slice(0, -3) + "y";
+    if (/(ss|us|is)$/.test(w)) return w;
+    w = w.replace(/(?:ing|ed|ings)$/, function (m, i, s) { return s.length - m.length >= 3 ? "" : m; });
+    if (/([^aeiouslz])\1$/.test(w)) w = w.slice(0, -1);
+    w = w.replace(/(?:es)$/, function (m, i, s) { return /(?:ch|sh|x|ss|zz)es$/.test(s) ? "" : "e"; });
+    if (w.length > 3 && /s$/.test(w) && !/ss$/.test(w)) w = w.slice(0, -1);
+    if (w.length > 4 && /e$/.test(w)) w = w.slice(0, -1);
+    return w;
+  }
+
+  /* Words of a text: compounds kept whole ("m/h", "2.iv.iii", "on-guard") and also split and stemmed. */
+  function analyze(text) {
+    var out = [], m, re = /[a-z0-9]+(?:[\/.\-][a-z0-9]+)*/g, s = fold(text);
+    while ((m = re.exec(s)) !== null) {
+      var word = m[0];
+      if (/[\/.\-]/.test(word)) out.push(word);
+      var parts = word.split(/[\/.\-]/);
+      for (var i = 0; i < parts.length; i++) {
+        if (parts[i] && !STOP.has(parts[i])) out.push(stem(parts[i]));
+      }
+    }
+    return out;
+  }
+
+  function escapeHtml(s) {
+    return s.replace(/[&<>"']/g, function (c) { return {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"}[c]; });
+  }
+  function escapeRe(s) { return s.replace(/[.*+?^${}()|[\]\\\/]/g, "\\$&"); }
+
+  function distance(a, b, max) {
+    if (Math.abs(a.length - b.length) > max) return max + 1;
+    var prev = [], cur, i, j;
+    for (j = 0; j <= b.length; j++) prev[j] = j;
+    for (i = 1; i <= a.length; i++) {
+      cur = [i];
+      var best = i;
+      for (j = 1; j <= b.length; j++) {
+        cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+        if (cur[j] < best) best = cur[j];
+      }
+      if (best > max) return max + 1;
+      prev = cur;
+    }
+    return prev[b.length];
+  }
+
+  function phrasePattern(keys) {
+    keys = keys.slice().sort(function (a, b) { return b.length - a.length; });
+    return new RegExp("(?:^|[^\\w'’])(" + keys.map(escapeRe).join("|") + ")(?![\\w'’])", "gi");
+  }
+
+  function Searcher(data) {
+    this.data = data;
+    var docs = data.docs, post = new Map(), lens = new Float64Array(docs.length), total = 0, freq = new Map();
+    this.byNumber = new Map();
+    for (var d = 0; d < docs.length; d++) {
+      var doc = docs[d], words = analyze(doc[6] + " " + doc[7]).concat(analyze(doc[5]), analyze(doc[5]));
+      var tf = new Map();
+      for (var w = 0; w < words.length; w++) tf.set(words[w], (tf.get(words[w]) || 0) + 1);
+      tf.forEach(function (n, term) {
+        var list = post.get(term);
+        if (!list) { list = []; post.set(term, list); }
+        list.push(d, n);
+        freq.set(term, (freq.get(term) || 0) + n);
+      });
+      lens[d] = words.length;
+      total += words.length;
+      if (doc[4]) {
+        var key = doc[3] + ":" + doc[4].toLowerCase();
+        if (!this.byNumber.has(key)) this.byNumber.set(key, []);
+        this.byNumber.get(key).push(d);
+      }
+    }
+    this.post = post;
+    this.freq = freq;
+    this.lens = lens;
+    this.avg = total / Math.max(docs.length, 1);
+    this.abbrev = phrasePattern(Object.keys(data.abbreviations));
+    this.abbrevTable = {};
+    for (var k in data.abbreviations) this.abbrevTable[k.toLowerCase()] = data.abbreviations[k];
+    this.syn = phrasePattern(Object.keys(data.synonyms));
+    this.cardKeys = Object.keys(data.cards);
+  }
+
+  Searcher.prototype.understand = function (raw) {
+    var q = String(raw || "").replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, " ").slice(0, MAX_QUERY).trim();
+    var u = {query: q, refs: [], expansions: [], cards: [], corrections: [], words: []}, m, self = this;
+    ANNOTATION_REF.lastIndex = 0;
+    while ((m = ANNOTATION_REF.exec(q)) !== null) u.refs.push("annotation:" + m[1].toLowerCase());
+    RULE_REF.lastIndex = 0;
+    while ((m = RULE_REF.exec(q)) !== null) u.refs.push("rule:" + m[1].toLowerCase());
+    TIMING_REF.lastIndex = 0;
+    while ((m = TIMING_REF.exec(q)) !== null) u.refs.push("rule:" + m[1].toLowerCase());
+    var extra = [];
+    this.abbrev.lastIndex = 0;
+    while ((m = this.abbrev.exec(q)) !== null) {
+      var exp = this.abbrevTable[m[1].toLowerCase()];
+      if (exp) { u.expansions.push(m[1] + " → " + exp); extra.push([exp, 1.0]); }
+    }
+    this.syn.lastIndex = 0;
+    while ((m = this.syn.exec(q)) !== null) {
+      var s = this.data.synonyms[m[1].toLowerCase()];
+      if (s) { u.expansions.push(m[1] + " → " + s); extra.push([s, 0.7]); }
+    }
+    u.cards = this.findCards(q);
+    var weights = new Map();
+    analyze(q).forEach(function (t) {
+      if (!self.post.has(t) && !/\d/.test(t) && t.length >= 4) {
+        var fixed = self.correct(t);
+        if (fixed) { u.corrections.push(t + " → " + fixed); t = fixed; }
+      }
+      weights.set(t, Math.max(weights.get(t) || 0, 1));
+    });
+    extra.forEach(function (e) {
+      analyze(e[0]).forEach(function (t) { if (!weights.has(t)) weights.set(t, e[1]); });
+    });
+    u.words = Array.from(weights.keys());
+    u.weights = weights;
+    u.otherGame = OTHER_GAME.test(q);
+    u.arda = ARDA.test(q);
+    return u;
+  };
+
+  Searcher.prototype.correct = function (word) {
+    var best = null, bestFreq = 0, max = word.length >= 7 ? 2 : 1, self = this;
+    this.post.forEach(function (_, term) {
+      if (term[0] !== word[0] || /[\/.\-\d]/.test(term)) return;
+      var f = self.freq.get(term);
+      if (f > bestFreq && distance(word, term, max) <= max) { best = term; bestFreq = f; }
+    });
+    return best;
+  };
+
+  Searcher.prototype.findCards = function (q) {
+    var cards = this.data.cards, words = foldWords(q).split(" ").filter(Boolean), whole = words.join(" ");
+    if (!whole) return [];
+    if (cards[whole]) return [cards[whole]];
+    var found = [];
+    for (var i = 0; i < words.length; i++) {
+      for (var n = Math.min(7, words.length - i); n >= 2; n--) {
+        var key = words.slice(i, i + n).join(" ");
+        if (cards[key] && found.indexOf(cards[key]) < 0) { found.push(cards[key]); i += n - 1; break; }
+      }
+    }
+    if (!found.length && words.length <= 5 && whole.length >= 5) {
+      var best = null, bestD = 99, max = Math.max(1, Math.floor(whole.length / 6));
+      for (var c = 0; c < this.cardKeys.length; c++) {
+        var k = this.cardKeys[c];
+        if (k[0] !== whole[0] || Math.abs(k.length - whole.length) > max) continue;
+        var dist = distance(whole, k, max);
+        if (dist < bestD) { best = k; bestD = dist; }
+      }
+      if (best !== null && bestD <= max) found.push(cards[best]);
+    }
+    return found;
+  };
+
+  Searcher.prototype.search = function (raw, limit) {
+    limit = limit || 10;
+    var u = this.understand(raw), docs = this.data.docs, sources = this.data.sources;
+    var scores = new Map(), hits = new Map(), N = docs.length, self = this, k1 = 1.2, b = 0.75;
+    u.weights.forEach(function (weight, term) {
+      var list = self.post.get(term);
+      if (!list) return;
+      var idf = Math.log(1 + (N - list.length / 2 + 0.5) / (list.length / 2 + 0.5));
+      for (var i = 0; i < list.length; i += 2) {
+        var d = list[i], tf = list[i + 1];
+        var s = weight * idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * self.lens[d] / self.avg));
+        scores.set(d, (scores.get(d) || 0) + s);
+        hits.set(d, (hits.get(d) || 0) + weight);
+      }
+    });
+    var totalWeight = 0;
+    u.weights.forEach(function (w) { totalWeight += w; });
+    var top = 0;
+    scores.forEach(function (s, d) {
+      var cover = totalWeight ? hits.get(d) / totalWeight : 0;
+      s *= Math.max(Math.sqrt(cover), 0.1);
+      scores.set(d, s);
+      if (s > top) top = s;
+    });
+    top = top || 1;
+    u.refs.forEach(function (ref) {
+      (self.byNumber.get(ref) || []).forEach(function (d) { scores.set(d, (scores.get(d) || 0) + top * 3); });
+    });
+    u.cards.forEach(function (card) {
+      card[2].forEach(function (d) { scores.set(d, (scores.get(d) || 0) * 1.5 + top * 2); });
+    });
+    var ranked = [];
+    scores.forEach(function (s, d) {
+      var doc = docs[d], src = sources[doc[2]];
+      if (src.game !== "meccg" && !u.otherGame) s *= 0.2;
+      if (src.kind === "variant" && !u.arda) s *= SOURCE_KIND_WEIGHT.variant;
+      else if (SOURCE_KIND_WEIGHT[src.kind]) s *= SOURCE_KIND_WEIGHT[src.kind];
+      if (!src.current) s *= 0.8;
+      if (KIND_WEIGHT[doc[3]] && !(doc[3] === "card" && u.cards.length)) s *= KIND_WEIGHT[doc[3]];
+      ranked.push([s, d]);
+    });
+    ranked.sort(function (x, y) { return y[0] - x[0] || x[1] - y[1]; });
+    var shown = new Set(), out = [];
+    for (var i = 0; i < ranked.length && out.length < limit; i++) {
+      var d = ranked[i][1], current = this.data.editions[d];
+      if (current !== undefined && (shown.has(current) || scores.has(current))) {
+        var earlier = out.filter(function (r) { return r.index === current; })[0];
+        if (earlier) earlier.older = docs[d][1];
+        if (earlier || scores.has(current)) continue;
+      }
+      shown.add(d);
+      var doc = docs[d];
+      out.push({index: d, id: doc[0], url: doc[1], source: doc[2], kind: doc[3], number: doc[4], section: doc[5],
+        text: doc[6], score: ranked[i][0], older: null});
+    }
+    return {understanding: u, results: out, total: ranked.length};
+  };
+
+  function highlight(text, words) {
+    var html = escapeHtml(text);
+    var stems = words.filter(function (w) { return w.length >= 3 && !/[\/.\-]/.test(w); });
+    if (!stems.length) return html;
+    var re = new RegExp("\\b(" + stems.map(escapeRe).join("|") + ")[a-z]*", "gi");
+    return html.replace(re, function (m) { return "<mark>" + m + "</mark>"; });
+  }
+
+  function render(searcher, query, list, status) {
+    list.innerHTML = "";
+    if (!query.trim()) { status.textContent = "Type a question, a card name, a phase or an annotation number."; return; }
+    var found = searcher.search(query, 20), u = found.understanding, sources = searcher.data.sources;
+    var notes = [];
+    if (u.cards.length) notes.push("card: " + u.cards.map(function (c) { return c[0]; }).join(", "));
+    if (u.expansions.length) notes.push(u.expansions.join("; "));
+    if (u.corrections.length) notes.push("read as " + u.corrections.join(", "));
+    status.textContent = found.results.length
+      ? found.total + " rulings match" + (notes.length ? " (" + notes.join(" · ") + ")" : "") + "."
+      : "Nothing matches" + (notes.length ? " (" + notes.join(" · ") + ")" : "") + ". Try fewer or other words.";
+    u.cards.forEach(function (card) {
+      var li = document.createElement("li");
+      li.className = "card-hit";
+      li.innerHTML = '<a href="' + escapeHtml(card[1]) + '"><strong>' + escapeHtml(card[0]) +
+        "</strong></a> <span class=\"where\">card page: its text, rulings and mentions</span>";
+      list.appendChild(li);
+    });
+    found.results.forEach(function (r) {
+      var src = sources[r.source], li = document.createElement("li");
+      var head = '<a href="' + escapeHtml(r.url) + '">' + escapeHtml(r.kind + (r.number ? " " + r.number : "")) + "</a>" +
+        ' <span class="where">' + escapeHtml(src.title + ", edition " + src.edition + (src.current ? "" : " (older)") +
+        (r.section ? " › " + r.section : "")) + "</span>";
+      var older = r.older ? ' <span class="where">(the older CRF says the same: <a href="' + escapeHtml(r.older) + '">older edition</a>)</span>' : "";
+      li.innerHTML = head + '<div class="text">' + highlight(r.text, u.words) + "</div>" + older;
+      list.appendChild(li);
+    });
+  }
+
+  function start() {
+    var form = document.getElementById("search-form"), input = document.getElementById("q");
+    var list = document.getElementById("results"), status = document.getElementById("status");
+    if (!form || !root.RULINGS_DATA) { if (status) status.textContent = "The search data did not load."; return; }
+    var searcher = new Searcher(root.RULINGS_DATA);
+    var params = new URLSearchParams(root.location.search), q = params.get("q") || "";
+    input.value = q;
+    render(searcher, q, list, status);
+    form.addEventListener("submit", function (ev) {
+      ev.preventDefault();
+      var value = input.value;
+      try { root.history.replaceState(null, "", "?q=" + encodeURIComponent(value).replace(/%20/g, "+")); } catch (e) { /* file:// in some browsers */ }
+      render(searcher, value, list, status);
+    });
+  }
+
+  if (typeof module === "object" && module.exports) {
+    module.exports = {Searcher: Searcher, analyze: analyze, stem: stem, fold: fold};
+  } else if (root.document) {
+    if (root.document.readyState === "loading") root.document.addEventListener("DOMContentLoaded", start);
+    else start();
+  }
+})(typeof window !== "undefined" ? window : this);
