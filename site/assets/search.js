@@ -299,6 +299,7 @@
   if (typeof module === "object" && module.exports) {
     module.exports = {Searcher: Searcher, analyze: analyze, stem: stem, fold: fold};
   } else if (root.document) {
+    root.RulingsSearch = {Searcher: Searcher, analyze: analyze};
     if (root.document.readyState === "loading") root.document.addEventListener("DOMContentLoaded", start);
     else start();
   }

@@ -1,0 +1,266 @@
+"""The static site: rendering is inert, links and anchors all resolve, every ruling has a page, and
+the built site works in real headless Chromium opened from file:// (search, ?q=, card pages, links
+to annotation anchors)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cli import cli
+from kb.errors import KbError
+from kb.evaluation import norm
+from kb.render import TextRenderer, linked
+from kb.urls import Urls, slug
+from kb.website import build_site, check_links, render_site
+
+from .conftest import ROOT
+
+CHROMIUM = Path("/usr/bin/chromium")
+EVAL = ROOT.parent / "shared" / "eval"
+
+
+# -- small pieces ---------------------------------------------------------------------------------
+
+def test_source_markup_is_shown_as_text() -> None:
+    r = TextRenderer()
+    nothing = lambda text: []  # noqa: E731
+    for parser in ("crf", "timing"):
+        out = r.render('<script>alert(1)</script> &lt;foo&gt; [x](javascript:alert(1)) <img src=x onerror=y>',
+                       parser, nothing)
+        assert "<script>" not in out and "<img" not in out and "href" not in out
+        assert "&lt;script&gt;" in out
+        assert "&amp;lt;foo&amp;gt;" in out  # the entity shows as the characters the source has
+    assert r.render("a **bold** word", "crf", nothing) == "a <strong>bold</strong> word"
+    assert r.render("a **bold** word", "arda", nothing) == "a **bold** word"
+
+
+def test_links_are_inserted_on_the_spans_found() -> None:
+    out = linked('see Annotation 18 & "x"', [(4, 17, "../annotation/18.html#annotation-18")])
+    assert out == 'see <a href="../annotation/18.html#annotation-18">Annotation 18</a> &amp; "x"'
+    assert linked("abc", [(0, 2, "a"), (1, 3, "b")]) == '<a href="a">ab</a>c'  # overlaps: first wins
+
+
+@pytest.mark.parametrize("name", ["../../etc/passwd", "/abs/path", "a/b\\c", "..", "", "<script>", "CON", "x" * 500,
+                                  "Adûnaphel the Ringwraith", "\x00\x1f"])
+def test_page_names_never_leave_their_folder(name: str) -> None:
+    s = slug(name)
+    assert re.fullmatch(r"[a-z0-9][a-z0-9-]*", s) and len(s) <= 60
+    urls = Urls()
+    path = urls.card(name)
+    assert path.startswith("card/") and path.count("/") == 1 and ".." not in path
+
+
+def test_urls_are_unique_and_relative() -> None:
+    urls = Urls()
+    a, b = urls.card("Sun"), urls.card("SUN!")  # same slug, different cards
+    assert a != b and urls.card("Sun") == a
+    assert Urls.href("card/sun.html", "annotation/18.html", "annotation-18") == "../annotation/18.html#annotation-18"
+    assert Urls.href("index.html", "doc/crf-22.html") == "doc/crf-22.html"
+    assert Urls.href("doc/x.html", "doc/x.html", "crf-22.abc") == "#crf-22.abc"
+
+
+def test_link_checker_finds_missing_pages_and_anchors() -> None:
+    files = {"index.html": '<a href="doc/a.html#r1">x</a><a href="doc/a.html#nope">y</a><a href="gone.html">z</a>'
+                           '<a href="https://example.org/">ext</a><a href="#top">t</a><p id="top"></p>',
+             "doc/a.html": '<p id="r1"></p><a href="../index.html">home</a>'}
+    checked, broken = check_links(files)
+    assert checked == 5
+    assert broken == ["index.html: link to missing anchor doc/a.html#nope", "index.html: link to missing page gone.html"]
+
+
+# -- the real corpus ---------------------------------------------------------------------------------
+
+@pytest.fixture(scope="session")
+def real_site(real_kb: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("site") / "site"
+    report = build_site(real_kb, out, strict=True)
+    assert report.broken == []
+    return out
+
+
+def test_every_ruling_is_anchored_once_and_every_link_resolves(real_kb: Path, real_site: Path) -> None:
+    files = {p.relative_to(real_site).as_posix(): p.read_text("utf-8") for p in real_site.rglob("*")
+             if p.is_file() and p.suffix in (".html", ".js", ".css")}
+    checked, broken = check_links(files)
+    assert broken == [] and checked > 50_000
+    ids = Counter(i for path, text in files.items() if path.endswith(".html") for i in re.findall(r'\bid="([^"]+)"', text))
+    rulings = [json.loads(line)["id"] for line in CliRunner().invoke(cli, ["--kb", str(real_kb), "export"]).output.splitlines()]
+    assert len(rulings) > 4000
+    assert [r for r in rulings if ids[r] != 1] == []
+
+
+def test_pages_for_every_kind_of_entry(real_site: Path) -> None:
+    for page in ("index.html", "search.html", "credits.html", "cards.html", "terms.html", "annotations.html",
+                 "rules.html", "annotation/25a.html", "annotation/25.html", "rule/10-3-iii.html", "rule/2-2-f1.html", "phase/site.html",
+                 "card/the-arkenstone.html", "card/adunaphel-the-ringwraith.html", "doc/crf-22.html", "doc/lotr-wiki.html"):
+        assert (real_site / page).is_file(), page
+    credits = (real_site / "credits.html").read_text("utf-8")
+    assert "Council of Elrond MeCCG Cards Database" in credits and "rulings/meccg/crf-22.md" in credits
+    # the older CRF page says which CRF 22 ruling it became
+    older = (real_site / "doc" / "crf-older.html").read_text("utf-8")
+    assert re.search(r'<dt>CRF 22</dt><dd><a href="crf-22-[a-z-]+\.html#crf-22\.[0-9a-f]{10}">same: ', older)
+
+
+def test_text_references_become_links(real_site: Path) -> None:
+    page = (real_site / "doc" / "crf-22-turn-sequence-rulings.html").read_text("utf-8")
+    assert re.search(r'<a href="\.\./annotation/18\.html#annotation-18">18</a>', page)
+    arkenstone = (real_site / "card" / "the-arkenstone.html").read_text("utf-8")
+    assert "Card Erratum (minion version)" in arkenstone  # its CRF erratum, in full
+
+
+def test_strict_fails_on_broken_links_and_keeps_the_previous_site(real_kb: Path, tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    out = tmp_path / "site"
+    build_site(real_kb, out)
+    before = (out / "index.html").read_text("utf-8")
+    import kb.website as website
+
+    real = website.check_links
+    monkeypatch.setattr(website, "check_links", lambda files: (1, ["index.html: link to missing page x.html"]))
+    result = CliRunner().invoke(cli, ["--kb", str(real_kb), "site", "--out", str(out), "--strict"])
+    assert result.exit_code == 1 and "broken internal link" in result.output
+    assert (out / "index.html").read_text("utf-8") == before
+    monkeypatch.setattr(website, "check_links", real)
+    assert [p.name for p in tmp_path.iterdir()] == ["site"]  # no temporary folder left behind
+
+
+def test_site_refuses_to_overwrite_a_folder_it_did_not_make(real_kb: Path, tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("mine")
+    result = CliRunner().invoke(cli, ["--kb", str(real_kb), "site", "--out", str(tmp_path)])
+    assert result.exit_code == 1 and "not a site made by rulings" in result.output
+    assert (tmp_path / "notes.txt").read_text() == "mine"
+
+
+def test_site_without_a_knowledge_base_says_what_to_run(tmp_path: Path) -> None:
+    result = CliRunner().invoke(cli, ["--kb", str(tmp_path / "none"), "site", "--out", str(tmp_path / "s")])
+    assert result.exit_code == 1 and "rulings build" in result.output
+    with pytest.raises(KbError):
+        render_site(tmp_path / "none")
+
+
+# -- in a real browser -------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def browser():  # type: ignore[no-untyped-def]
+    if not CHROMIUM.exists():
+        if os.environ.get("CI"):
+            pytest.fail("Debian's chromium is not installed (.ci/run installs it)")
+        pytest.skip("needs Debian's chromium (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=[
+            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+            "--disable-sync", "--no-first-run"])
+        yield b
+        b.close()
+
+
+def _open(browser, url: str, width: int = 1280):  # type: ignore[no-untyped-def]
+    page = browser.new_page(viewport={"width": width, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(url)
+    page.wait_for_load_state("load")
+    return page, errors
+
+
+def _cases(name: str) -> list[dict[str, object]]:
+    if not (EVAL / name).exists():
+        pytest.skip("../shared/eval not present")
+    return [json.loads(line) for line in (EVAL / name).read_text("utf-8").splitlines() if line.strip()]
+
+
+def test_search_from_file_url_finds_the_ruling(browser, real_site: Path) -> None:  # type: ignore[no-untyped-def]
+    cases = {c["id"]: c for c in _cases("dev.jsonl") + _cases("dev-current.jsonl")}
+    page, errors = _open(browser, (real_site / "search.html").as_uri())
+    # a question, a card typed without its accent, a card, an annotation, an abbreviation (CC), a CRF 22 question
+    for case_id in ("q018", "q070", "q080", "q100", "q104", "c002"):
+        case = cases[case_id]
+        page.fill("#q", str(case["query"]))
+        page.press("#q", "Enter")
+        page.wait_for_selector("#results li")
+        texts = page.locator("#results li .text").all_inner_texts()[:10]
+        assert any(norm(g) in norm(t) for t in texts for g in case["gold"]), (case_id, texts[:3])  # type: ignore[union-attr]
+        assert "q=" in page.url
+    assert errors == []
+
+
+def test_browser_search_quality_on_the_dev_questions(browser, real_site: Path) -> None:  # type: ignore[no-untyped-def]
+    """The whole dev set run by the page's own search code, scored by the eval README's hit rule."""
+    page, errors = _open(browser, (real_site / "search.html").as_uri())
+    for name, floor in (("dev.jsonl", 0.75), ("dev-current.jsonl", 0.85)):
+        cases = _cases(name)
+        ranks = page.evaluate("""cases => {
+            const s = new RulingsSearch.Searcher(window.RULINGS_DATA);
+            const norm = t => t.normalize("NFKD").replace(/[\\u0300-\\u036f]/g, "").toLowerCase()
+                               .replace(/[^a-z0-9]+/g, "");
+            return cases.map(c => {
+                const res = s.search(c.query, 10).results;
+                const i = res.findIndex(r => c.gold.some(g => norm(r.text).includes(norm(g))));
+                return i < 0 ? 0 : i + 1;
+            });
+        }""", cases)
+        hit5 = sum(1 for r in ranks if 0 < r <= 5) / len(ranks)
+        assert hit5 >= floor, (name, hit5)
+    assert errors == []
+
+
+def test_shareable_query_link_opens_with_results(browser, real_site: Path) -> None:  # type: ignore[no-untyped-def]
+    page, errors = _open(browser, (real_site / "search.html").as_uri() + "?q=hazard+limit")
+    page.wait_for_selector("#results li")
+    assert page.input_value("#q") == "hazard limit"
+    assert "hazard limit" in page.locator("#results").inner_text().lower()
+    page2, _ = _open(browser, (real_site / "search.html").as_uri() + "?q=adunaphel")
+    page2.wait_for_selector("#results li")
+    assert "Adûnaphel" in page2.locator("#results li").first.inner_text()  # accents forgiven
+    assert errors == []
+
+
+def test_card_page_lists_its_rulings(browser, real_site: Path) -> None:  # type: ignore[no-untyped-def]
+    page, errors = _open(browser, (real_site / "card" / "the-arkenstone.html").as_uri())
+    assert page.locator("h1").inner_text() == "The Arkenstone"
+    about = page.locator("h2:has-text('Rulings and errata') + section article")
+    assert about.count() >= 1 and "Card Erratum" in about.first.inner_text()
+    assert errors == []
+
+
+def test_annotation_link_lands_on_its_anchor(browser, real_site: Path) -> None:  # type: ignore[no-untyped-def]
+    page, errors = _open(browser, (real_site / "doc" / "crf-22-turn-sequence-rulings.html").as_uri())
+    link = page.locator("article.ruling .text a[href*='annotation/18.html']").first
+    link.click()
+    page.wait_for_load_state("load")
+    assert page.url.endswith("annotation/18.html#annotation-18")
+    target = page.locator(":target")
+    assert target.count() == 1 and target.inner_text() == "Annotation 18"
+    assert target.evaluate("e => { const r = e.getBoundingClientRect(); return r.top > -2 && r.top < innerHeight; }")
+    assert errors == []
+
+
+def test_readable_on_a_phone(browser, real_site: Path) -> None:  # type: ignore[no-untyped-def]
+    for rel in ("index.html", "doc/crf-22-card-errata-and-rulings.html", "card/the-arkenstone.html",
+                "search.html?q=company+vs+company+combat"):
+        page, errors = _open(browser, (real_site / rel.split("?")[0]).as_uri() + ("?" + rel.split("?")[1] if "?" in rel else ""),
+                             width=390)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390, rel
+        assert errors == []
+
+
+def test_site_works_from_a_copied_folder(browser, real_site: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Relative links only: the site moved elsewhere still searches and links."""
+    moved = tmp_path / "deep" / "er"
+    shutil.copytree(real_site, moved)
+    page, errors = _open(browser, (moved / "search.html").as_uri() + "?q=annotation+25a")
+    page.wait_for_selector("#results li")
+    page.locator("#results li a").first.click()
+    page.wait_for_load_state("load")
+    assert str(moved) in page.url and page.locator(":target").count() == 1
+    assert errors == []
