@@ -53,6 +53,21 @@ def make_corpus(scale: int, target: Path) -> Path:
     return target
 
 
+def site_figures(kb_dir: Path, out: Path) -> dict[str, float]:
+    """`rulings site` in a child process: wall time, its own peak memory, and what it wrote."""
+    code = ("import resource, sys, json\nfrom pathlib import Path\nfrom kb.website import build_site\n"
+            f"r = build_site(Path({str(kb_dir)!r}), Path({str(out)!r}), strict=True)\n"
+            "print(json.dumps({'pages': r.pages, 'mb': r.bytes / 1e6, 'gzip_mb': r.gzip_bytes / 1e6,"
+            " 'index_gzip_mb': r.index_gzip_bytes / 1e6, 'broken': len(r.broken),"
+            " 'peak_rss_mb': resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))")
+    start = time.perf_counter()
+    done = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True, cwd=ROOT)
+    figures = {k: round(v, 2) for k, v in json.loads(done.stdout).items()}
+    figures["seconds"] = round(time.perf_counter() - start, 1)
+    shutil.rmtree(out, ignore_errors=True)
+    return figures
+
+
 def peak_rss_mb() -> float:
     import resource
 
@@ -90,6 +105,8 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--scale", type=int, default=100)
     parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument("--site-scale", type=int, default=10,
+                        help="corpus size for the site measurement (100 writes about 1.6 GB of pages)")
     args = parser.parse_args()
     rulings = str(Path(sys.executable).with_name("rulings"))
     work = Path(tempfile.mkdtemp(prefix="rulings-bench-"))
@@ -118,6 +135,13 @@ def measure(args: argparse.Namespace, rulings: str, work: Path, report: dict[str
     report["cold_annotation_ratio"] = round(lookup / bare, 1)
     report["import_costs_us"] = import_costs()
     report["warm_query_1x_ms"] = round(warm_query_ms(work / "kb1", QUERIES), 2)
+    report["site_1x"] = site_figures(work / "kb1", work / "site1")
+    if args.site_scale > 1:
+        sources = make_corpus(args.site_scale, work / f"sources{args.site_scale}")
+        subprocess.run([rulings, "--kb", str(work / "kbS"), "build", "--sources", str(sources)], check=True,
+                       stdout=subprocess.DEVNULL)
+        report[f"site_{args.site_scale}x"] = site_figures(work / "kbS", work / "siteS")
+        shutil.rmtree(work / "kbS", ignore_errors=True)
     if args.scale > 1:
         sources = make_corpus(args.scale, work / f"sources{args.scale}")
         start = time.perf_counter()

@@ -49,6 +49,22 @@ card_headings(section_id, heading, card)  every CRF card heading and the card na
 """
 
 
+COLUMNS: dict[str, dict[str, type]] = {
+    "sources": {"id": str, "title": str, "game": str, "kind": str, "edition": str, "date": str, "origin": str,
+                "path": str, "parser": str, "current": int, "line_count": int, "rulings": int},
+    "sections": {"id": str, "source": str, "titles": str, "title": str, "depth": int, "line_start": int,
+                 "line_end": int, "ord": int},
+    "rulings": {"id": str, "source": str, "game": str, "section": str, "kind": str, "number": str, "title": str,
+                "text": str, "raw": str, "line_start": int, "line_end": int, "markers": str, "ord": int, "parent": str},
+    "cards": {"ruling_id": str, "id": str, "set_code": str, "set_name": str, "name": str, "names": str, "type": str,
+              "alignment": str, "text": str, "text_html": str, "attributes": str},
+    "skipped": {"source": str, "line_start": int, "line_end": int, "reason": str},
+    "repairs": {"source": str, "line": int, "kind": str, "before": str, "after": str},
+    "problems": {"source": str, "line": int, "severity": str, "message": str},
+}
+"""Every table _rows fills, with its columns (see SCHEMA)."""
+
+
 def _rows(docs: list[ParsedDocument]) -> dict[str, list[dict[str, Any]]]:
     tables: dict[str, list[dict[str, Any]]] = {k: [] for k in
                                                ("sources", "sections", "rulings", "cards", "skipped", "repairs", "problems")}
@@ -92,11 +108,10 @@ def write_database(db_path: Path, docs: list[ParsedDocument], version: str, xref
         tables["problems"] += [{"source": p.source, "line": p.line, "severity": "warning", "message": p.message}
                                for p in xref.problems]
     for name, rows in tables.items():
-        table = db[name]
+        # created with their columns first, so a table with no rows (no card database, say) still has them
+        db[name].create(COLUMNS[name], pk=keys.get(name))  # type: ignore[union-attr]
         if rows:
-            table.insert_all(rows, pk=keys.get(name))  # type: ignore[union-attr]
-        else:
-            table.create({"source": str, "line": int, "severity": str, "message": str})  # type: ignore[union-attr]
+            db[name].insert_all(rows)  # type: ignore[union-attr]
     db["links"].create({"ruling_id": str, "kind": str, "target": str, "how": str})  # type: ignore[union-attr]
     db["terms"].create({"key": str, "name": str, "definition": str, "section_id": str}, pk="key")  # type: ignore[union-attr]
     db["card_headings"].create({"section_id": str, "heading": str, "card": str})  # type: ignore[union-attr]

@@ -510,7 +510,8 @@ def render_site(kb_dir: Path, templates: Path = SITE_DIR) -> tuple[dict[str, str
     for asset in sorted((templates / "assets").iterdir()):
         if asset.is_file():
             files[f"assets/{asset.name}"] = asset.read_text("utf-8")
-    data = json.dumps(search_data(site), ensure_ascii=False, separators=(",", ":"))
+    # "<\/" inside JSON strings is "</": the data can never close a script element, even inlined
+    data = json.dumps(search_data(site), ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
     files["assets/search-data.js"] = f"window.RULINGS_DATA={data};\n"
     return files, site
 

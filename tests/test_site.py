@@ -264,3 +264,79 @@ def test_site_works_from_a_copied_folder(browser, real_site: Path, tmp_path: Pat
     page.wait_for_load_state("load")
     assert str(moved) in page.url and page.locator(":target").count() == 1
     assert errors == []
+
+
+HOSTILE_CRF = """---
+layout: default
+title: Hostile <script>alert('front')</script>
+---
+
+# CRF — hostile excerpt
+
+## Turn Sequence Rulings
+
+## Site Phase "><img src=x onerror=alert(1)>
+
+### ../../../etc/passwd
+
+- A ruling with <script>alert('x')</script> inside, and &lt;foo&gt; as the source wrote it.
+
+- A [link](javascript:alert(1)) and <a href="https://evil.example/" onclick="x()">an anchor</a>, see Annotation 99.
+
+- Odd characters: #hash ?query %20 "quotes" 'single' \\backslash <b>bold</b> \u202e reversed.
+
+## Card Errata and Rulings
+
+### -= AAA =-
+
+### <iframe src="//evil"></iframe>
+
+- A ruling under a heading made of markup.
+"""
+
+
+def _tags(page: str) -> list[tuple[str, list[tuple[str, str | None]]]]:
+    """Every real element of a page (not escaped text), with its attributes."""
+    from html.parser import HTMLParser
+
+    found: list[tuple[str, list[tuple[str, str | None]]]] = []
+
+    class Collect(HTMLParser):
+        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            found.append((tag, attrs))
+
+    Collect().feed(page)
+    return found
+
+
+def test_hostile_source_text_renders_inert(tmp_path: Path) -> None:
+    sources = tmp_path / "rulings"
+    (sources / "meccg").mkdir(parents=True)
+    (sources / "meccg" / "crf.md").write_text(HOSTILE_CRF, "utf-8")
+    (sources / "sources.toml").write_text(
+        '[[source]]\nid = "crf-x"\ntitle = "Hostile <b>CRF</b>"\ngame = "meccg"\nkind = "CRF"\nedition = "1"\n'
+        'date = "2026-01-01"\norigin = "<script>alert(2)</script>"\npath = "meccg/crf.md"\nparser = "crf"\n'
+        'current = true\n', "utf-8")
+    runner = CliRunner()
+    kb_dir, out = tmp_path / "kb", tmp_path / "out" / "site"
+    assert runner.invoke(cli, ["--kb", str(kb_dir), "build", "--sources", str(sources)]).exit_code == 0
+    result = runner.invoke(cli, ["--kb", str(kb_dir), "site", "--out", str(out), "--strict"])
+    assert result.exit_code == 0, result.output
+    written = [p for p in (tmp_path / "out").rglob("*") if p.is_file()]
+    assert all(p.resolve().is_relative_to(out.resolve()) for p in written)
+    pages = {p.relative_to(out).as_posix(): p.read_text("utf-8") for p in written if p.suffix == ".html"}
+    for path, text in pages.items():
+        tags = _tags(text)
+        assert not [t for t, a in tags if t in ("img", "iframe", "object", "embed", "b", "foo")], path
+        assert not [a for t, a in tags for k, _ in a if k.startswith("on")], path
+        assert all(v.startswith("assets/") for t, a in tags if t == "script" for k, v in a if k == "src"), path
+        hrefs = [v or "" for t, a in tags for k, v in a if k == "href"]
+        assert not [h for h in hrefs if ":" in h.split("#")[0]], path  # only relative links: no javascript:, no https:
+    doc = pages["doc/crf-x.html"]
+    assert "&lt;script&gt;alert(&#x27;x&#x27;)&lt;/script&gt;" in doc or "&lt;script&gt;alert('x')&lt;/script&gt;" in doc
+    assert "&lt;foo&gt;" in doc  # the CRF's entity, decoded as its web page shows it, then escaped: visible <foo>
+    assert "&lt;iframe" in doc
+    # every anchor id is made of safe characters, and the link checker found nothing broken
+    assert all(re.fullmatch(r"[A-Za-z0-9._:-]+", i) for text in pages.values() for i in re.findall(r'\bid="([^"]*)"', text))
+    data = (out / "assets" / "search-data.js").read_text("utf-8")
+    assert "</script" not in data.lower()  # cannot close the script element it is loaded by
