@@ -22,6 +22,9 @@ def load_table(name: str) -> dict[str, str]:
 
 
 APOSTROPHES = re.compile(r"['’‘`´ʹ]")
+NAME_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
+"""A word of running text, apostrophes inside it kept: "Beorn’s", "Gollum's", "O'Brien"."""
+POSSESSIVE = re.compile(r"['’]s$", re.I)
 
 
 def fold(text: str) -> str:
@@ -81,25 +84,33 @@ class Lexicon:
         does not open a sentence ("Twilight played in response", not "Twilight fell.").
         """
         found: list[tuple[int, int, list[str]]] = []
-        tokens = [(m.group(0), m.start()) for m in re.finditer(r"[^\W_]+", text)]
-        folded = [fold(t) for t, _ in tokens]
+        tokens = [(m.group(0), m.start()) for m in NAME_WORD.finditer(text)]
+        whole = [fold(t) for t, _ in tokens]
+        bare = [fold(POSSESSIVE.sub("", t)) for t, _ in tokens]
         i = 0
         while i < len(tokens):
-            longest = self._starts.get(folded[i].split(" ")[0], 0)
+            longest = max(self._starts.get(whole[i], 0), self._starts.get(bare[i], 0))
             step = 1
             for n in range(min(longest, len(tokens) - i), 0, -1):
-                key = " ".join(f for f in folded[i:i + n] if f)
-                if key in self.names:
-                    if not any(t[:1].isupper() for t, _ in tokens[i:i + n]):
-                        continue  # "the white hand", not "The White Hand"
-                    if n == 1 and (key in self.game_words or not (
-                            (tokens[i][0][:1].isupper() and key not in self.lowercase)
-                            or _capitalised_mid_sentence(text, tokens[i][0], tokens[i][1]))):
+                # inner words whole ("Beorn’s House"); the last one may be possessive ("Alatar’s ability")
+                for last, end_cut in ((whole, 0), (bare, 2)):
+                    key = " ".join(w for w in whole[i:i + n - 1] + [last[i + n - 1]] if w)
+                    if end_cut and last[i + n - 1] == whole[i + n - 1]:
                         continue
-                    last, start = tokens[i + n - 1]
-                    found.append((tokens[i][1], start + len(last), list(self.names[key])))
-                    step = n  # the words of a longer name are not names of their own ("Doors of Night")
-                    break
+                    if key in self.names:
+                        break
+                else:
+                    continue
+                if not any(t[:1].isupper() for t, _ in tokens[i:i + n]):
+                    continue  # "the white hand", not "The White Hand"
+                if n == 1 and (key in self.game_words or not (
+                        (tokens[i][0][:1].isupper() and key not in self.lowercase)
+                        or _capitalised_mid_sentence(text, tokens[i][0], tokens[i][1]))):
+                    continue
+                final, start = tokens[i + n - 1]
+                found.append((tokens[i][1], start + len(final) - end_cut, list(self.names[key])))
+                step = n  # the words of a longer name are not names of their own ("Doors of Night")
+                break
             i += step
         return found
 

@@ -123,3 +123,25 @@ def test_lookups_never_crash(real_kb: Path, text: str) -> None:
         result = runner.invoke(cli, ["--kb", str(real_kb), command, "--", text or "x"])
         assert result.exit_code in (0, 1, 2), (command, text, result.output)
         assert result.exception is None or isinstance(result.exception, SystemExit), (command, text)
+
+
+def test_names_with_apostrophes_and_possessives() -> None:
+    """"Beorn’s House" is the site, not the card Beorn; "Alatar’s ability" is Alatar; both quote styles."""
+    from kb.names import Lexicon
+
+    lex = Lexicon()
+    for name in ("Beorn", "Beorn’s House", "Alatar", "Wizard’s Test", "Eagles’ Eyrie", "Gollum", "Gollum’s Fate"):
+        lex.add_name(name, name)
+    text = ("A company moves to Beorn’s House. Alatar’s ability, Wizard's Test and Eagles’ Eyrie. "
+            "Then Beorn taps, and Gollum’s Fate is played.")
+    found = [(text[s:e], names) for s, e, names in lex.find_spans(text)]
+    assert found == [("Beorn’s House", ["Beorn’s House"]), ("Alatar", ["Alatar"]), ("Wizard's Test", ["Wizard’s Test"]),
+                     ("Eagles’ Eyrie", ["Eagles’ Eyrie"]), ("Beorn", ["Beorn"]), ("Gollum’s Fate", ["Gollum’s Fate"])]
+
+
+def test_site_names_are_not_read_as_their_first_word(real_kb: Path) -> None:
+    from kb.lookup import card
+
+    beorn = card(real_kb, "Beorn")
+    mentioned = [r["text"] for g in beorn["mentioned_in"] for r in g["rulings"]]
+    assert mentioned and not [t for t in mentioned if "Beorn’s House" in t and "Beorn " not in t.replace("Beorn’s", "")]
