@@ -447,8 +447,12 @@ def search_data(site: Site) -> dict[str, Any]:
     index = {r["id"]: n for n, r in enumerate(c.rulings.values())}
     names: dict[str, list[Any]] = {}
     for name, versions in c.cards.items():
-        about = [index[rid] for rid in c.backlinks.get(("card", name), []) if rid in index]
-        entry = [name, site.urls.card(name), sorted(set(about))]
+        linked = [(index[k["ruling_id"]], k["how"]) for k in
+                  (k for rid in dict.fromkeys(c.backlinks.get(("card", name), [])) for k in c.links.get(rid, [])
+                   if k["kind"] == "card" and k["target"] == name) if k["ruling_id"] in index]
+        about = sorted({i for i, how in linked if how in ("about", "card")})
+        mentions = sorted({i for i, how in linked if how == "mention"} - set(about))
+        entry = [name, site.urls.card(name), about, mentions]
         for v in versions:
             for n in v["names"].values():
                 names.setdefault(fold(n), entry)

@@ -52,6 +52,31 @@
     return out;
   }
 
+  /* For a card's name: its own rulings and the rulings that name it, in turn; its card text third. */
+  function interleave(ranked, own, naming, docs) {
+    var texts = [], mine = [], others = [], rest = [], out = [];
+    ranked.forEach(function (r) {
+      var d = r[1];
+      if (own.has(d) && docs[d][3] === "card") texts.push(r);
+      else if (own.has(d)) mine.push(r);
+      else if (naming.has(d)) others.push(r);
+      else rest.push(r);
+    });
+    others = others.filter(function (r) { return docs[r[1]][3] !== "card"; })
+      .concat(others.filter(function (r) { return docs[r[1]][3] === "card"; }));  // rulings before other cards
+    for (var i = 0; i < Math.max(mine.length, others.length); i++) {
+      if (i < mine.length) out.push(mine[i]);
+      if (i < others.length) out.push(others[i]);
+    }
+    return out.slice(0, 2).concat(texts, out.slice(2), rest);
+  }
+
+  function sameWords(a, words) {
+    var x = analyze(a).filter(function (t) { return !/[\/.\-]/.test(t); });
+    if (!x.length || x.length !== new Set(words).size) return false;
+    return x.every(function (t) { return words.indexOf(t) >= 0; });
+  }
+
   function escapeHtml(s) {
     return s.replace(/[&<>"']/g, function (c) { return {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"}[c]; });
   }
@@ -101,6 +126,7 @@
         this.byNumber.get(key).push(d);
       }
     }
+    this.folded = docs.map(function (doc) { return foldWords(doc[6]); });
     this.post = post;
     this.freq = freq;
     this.lens = lens;
@@ -132,7 +158,14 @@
       var s = this.data.synonyms[m[1].toLowerCase()];
       if (s) { u.expansions.push(m[1] + " → " + s); extra.push([s, 0.7]); }
     }
-    u.cards = this.findCards(q);
+    var named = this.findCards(q);
+    u.cards = named.cards;
+    u.cardQuery = named.whole;  // the query is a card's name (exactly or nearly), not a question naming one
+    var content = analyze(q).filter(function (t) { return !/[\/.\-]/.test(t); });
+    u.content = content;
+    var plain = foldWords(q).split(" ").filter(function (w) { return w && !STOP.has(w); });
+    u.phrase = !u.cards.length && !u.refs.length && plain.length >= 2 && plain.length <= 4
+      ? plain.map(function (w) { return escapeRe(w.replace(/s$/, "")) + "\\w{0,3}"; }).join("\\s+") : null;
     var weights = new Map();
     analyze(q).forEach(function (t) {
       if (!self.post.has(t) && !/\d/.test(t) && t.length >= 4) {
@@ -163,8 +196,8 @@
 
   Searcher.prototype.findCards = function (q) {
     var cards = this.data.cards, words = foldWords(q).split(" ").filter(Boolean), whole = words.join(" ");
-    if (!whole) return [];
-    if (cards[whole]) return [cards[whole]];
+    if (!whole) return {cards: [], whole: false};
+    if (cards[whole]) return {cards: [cards[whole]], whole: true};
     var found = [];
     for (var i = 0; i < words.length; i++) {
       for (var n = Math.min(7, words.length - i); n >= 2; n--) {
@@ -180,9 +213,9 @@
         var dist = distance(whole, k, max);
         if (dist < bestD) { best = k; bestD = dist; }
       }
-      if (best !== null && bestD <= max) found.push(cards[best]);
+      if (best !== null && bestD <= max) return {cards: [cards[best]], whole: true};
     }
-    return found;
+    return {cards: found, whole: false};
   };
 
   Searcher.prototype.search = function (raw, limit) {
@@ -213,23 +246,37 @@
     u.refs.forEach(function (ref) {
       (self.byNumber.get(ref) || []).forEach(function (d) { scores.set(d, (scores.get(d) || 0) + top * 3); });
     });
+    // a card's own rulings (its text, its CRF section) first, then the rulings that name it; far more
+    // so when the query is the card's name alone than when a question names it
+    var ownDocs = new Set(), namingDocs = new Set();
     u.cards.forEach(function (card) {
-      card[2].forEach(function (d) { scores.set(d, (scores.get(d) || 0) * 1.5 + top * 2); });
+      var own = u.cardQuery ? 3 : 0.5, named = u.cardQuery ? 1.5 : 0.3;
+      card[2].forEach(function (d) { ownDocs.add(d); scores.set(d, (scores.get(d) || 0) + top * own); });
+      card[3].forEach(function (d) { namingDocs.add(d); scores.set(d, (scores.get(d) || 0) + top * named); });
     });
+    var phrase = u.phrase ? new RegExp("\\b" + u.phrase + "\\b") : null;
     var ranked = [];
     scores.forEach(function (s, d) {
       var doc = docs[d], src = sources[doc[2]];
       if (src.game !== "meccg" && !u.otherGame) s *= 0.2;
-      if (src.kind === "variant" && !u.arda) s *= SOURCE_KIND_WEIGHT.variant;
+      if (src.kind === "variant") s *= u.arda ? 2.0 : SOURCE_KIND_WEIGHT.variant;
       else if (SOURCE_KIND_WEIGHT[src.kind]) s *= SOURCE_KIND_WEIGHT[src.kind];
+      if (doc[5] && sameWords(doc[5].split(" › ").pop(), u.content)) s *= 2.0;  // the heading is the query
+      if (phrase) {
+        var text = self.folded[d], at = text.search(phrase);
+        if (at >= 0) s *= at < 12 || /\bi e $/.test(text.slice(0, at)) ? 2.25 : 1.5;  // defined there
+      }
       if (!src.current) s *= 0.8;
       if (KIND_WEIGHT[doc[3]] && !(doc[3] === "card" && u.cards.length)) s *= KIND_WEIGHT[doc[3]];
       ranked.push([s, d]);
     });
     ranked.sort(function (x, y) { return y[0] - x[0] || x[1] - y[1]; });
-    var shown = new Set(), out = [];
+    if (u.cardQuery) ranked = interleave(ranked, ownDocs, namingDocs, docs);
+    var shown = new Set(), out = [], texts = new Set();
     for (var i = 0; i < ranked.length && out.length < limit; i++) {
       var d = ranked[i][1], current = this.data.editions[d];
+      if (texts.has(this.folded[d])) continue;  // the same words twice: shown once
+      texts.add(this.folded[d]);
       if (current !== undefined && (shown.has(current) || scores.has(current))) {
         var earlier = out.filter(function (r) { return r.index === current; })[0];
         if (earlier) earlier.older = docs[d][1];
