@@ -17,6 +17,7 @@ import re
 import shutil
 import time
 from collections import defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -469,30 +470,48 @@ HREF = re.compile(r'\b(?:href|src)="([^"]*)"')
 ID = re.compile(r'\bid="([^"]*)"')
 
 
+@dataclass(slots=True)
+class LinkIndex:
+    """What the link check needs of every file: its anchors and its links (not its text)."""
+
+    ids: dict[str, set[str]] = field(default_factory=dict)
+    links: dict[str, list[str]] = field(default_factory=dict)
+
+    def add(self, path: str, text: str) -> None:
+        if path.endswith(".html"):
+            self.ids[path] = set(ID.findall(text))
+            self.links[path] = [html.unescape(h) for h in HREF.findall(text)]
+        else:
+            self.ids[path] = set()
+
+    def check(self) -> tuple[int, list[str]]:
+        """Every internal href/src resolves to a file, and its #anchor to an id there."""
+        broken, checked = [], 0
+        for path, hrefs in self.links.items():
+            for href in hrefs:
+                if re.match(r"^[a-z][a-z0-9+.-]*:", href, re.I):
+                    continue  # absolute: not ours to check (the site itself makes none)
+                checked += 1
+                target, _, frag = href.partition("#")
+                target = target.split("?", 1)[0]
+                resolved = posixpath.normpath(posixpath.join(posixpath.dirname(path), target)) if target else path
+                if resolved not in self.ids:
+                    broken.append(f"{path}: link to missing page {href}")
+                elif frag and frag not in self.ids[resolved]:
+                    broken.append(f"{path}: link to missing anchor {href}")
+        return checked, broken
+
+
 def check_links(files: dict[str, str]) -> tuple[int, list[str]]:
     """Every internal href/src of every page resolves to a file, and its #anchor to an id there."""
-    ids = {path: set(ID.findall(text)) for path, text in files.items() if path.endswith(".html")}
-    broken, checked = [], 0
+    index = LinkIndex()
     for path, text in files.items():
-        if not path.endswith(".html"):
-            continue
-        for href in HREF.findall(text):
-            href = html.unescape(href)
-            if re.match(r"^[a-z][a-z0-9+.-]*:", href, re.I):
-                continue  # absolute (credits point to the sources' homes); not ours to check
-            checked += 1
-            target, _, frag = href.partition("#")
-            target = target.split("?", 1)[0]
-            resolved = posixpath.normpath(posixpath.join(posixpath.dirname(path), target)) if target else path
-            if resolved not in files:
-                broken.append(f"{path}: link to missing page {href}")
-            elif frag and frag not in ids.get(resolved, set()):
-                broken.append(f"{path}: link to missing anchor {href}")
-    return checked, broken
+        index.add(path, text)
+    return index.check()
 
 
-def render_site(kb_dir: Path, templates: Path = SITE_DIR) -> tuple[dict[str, str], Site]:
-    """Every file of the site, path -> text, rendered in memory."""
+def render_files(kb_dir: Path, templates: Path = SITE_DIR) -> Iterator[tuple[str, str]]:
+    """Every file of the site as (path, text), one at a time: pages, assets, then the search data."""
     import jinja2
     from markupsafe import Markup
 
@@ -502,22 +521,24 @@ def render_site(kb_dir: Path, templates: Path = SITE_DIR) -> tuple[dict[str, str
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(templates / "templates"), autoescape=True,
                              undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
     env.filters["safe_html"] = Markup  # only for text that kb.render has already escaped
-    files: dict[str, str] = {}
     for page in site.pages():
-        depth = page.path.count("/")
-        root = "../" * depth
+        root = "../" * page.path.count("/")
 
         def to(target: str, fragment: str = "", _page: str = page.path) -> str:
             return Urls.href(_page, target, fragment)
-        files[page.path] = env.get_template(page.template).render(
-            page=page, title=page.title, root=root, to=to, **page.values)
+        yield page.path, env.get_template(page.template).render(page=page, title=page.title, root=root, to=to,
+                                                                 **page.values)
     for asset in sorted((templates / "assets").iterdir()):
         if asset.is_file():
-            files[f"assets/{asset.name}"] = asset.read_text("utf-8")
+            yield f"assets/{asset.name}", asset.read_text("utf-8")
     # "<\/" inside JSON strings is "</": the data can never close a script element, even inlined
     data = json.dumps(search_data(site), ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
-    files["assets/search-data.js"] = f"window.RULINGS_DATA={data};\n"
-    return files, site
+    yield "assets/search-data.js", f"window.RULINGS_DATA={data};\n"
+
+
+def render_site(kb_dir: Path, templates: Path = SITE_DIR) -> dict[str, str]:
+    """Every file of the site, path -> text, in memory (for tests and small corpora)."""
+    return dict(render_files(kb_dir, templates))
 
 
 def build_site(kb_dir: Path, out: Path, strict: bool = False) -> SiteReport:
@@ -526,28 +547,31 @@ def build_site(kb_dir: Path, out: Path, strict: bool = False) -> SiteReport:
     out = out.resolve()
     if out.exists() and (not out.is_dir() or (any(out.iterdir()) and not (out / MARKER).exists())):
         raise SiteError(f"{out} exists and is not a site made by rulings; choose another --out or remove it")
-    files, _ = render_site(kb_dir)
     report = SiteReport(out)
-    report.links_checked, report.broken = check_links(files)
-    if strict and report.broken:
-        raise SiteError(f"{len(report.broken)} broken internal links, first: {report.broken[0]}")
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.parent / f".{out.name}.tmp-{os.getpid()}"
     shutil.rmtree(tmp, ignore_errors=True)
+    links = LinkIndex()
     try:
-        for path, text in files.items():
+        # pages are written as they are rendered (memory stays bounded); the site is swapped in only
+        # once every link has been checked
+        for path, text in render_files(kb_dir):
             target = (tmp / path).resolve()
             if not target.is_relative_to(tmp.resolve()):
                 raise SiteError(f"page path {path!r} would leave the output folder")
             target.parent.mkdir(parents=True, exist_ok=True)
             data = text.encode("utf-8")
             target.write_bytes(data)
+            links.add(path, text)
             report.files += 1
             report.pages += path.endswith(".html")
             report.bytes += len(data)
             report.gzip_bytes += len(gzip.compress(data, 6))
             if path == "assets/search-data.js":
                 report.index_bytes, report.index_gzip_bytes = len(data), len(gzip.compress(data, 6))
+        report.links_checked, report.broken = links.check()
+        if strict and report.broken:
+            raise SiteError(f"{len(report.broken)} broken internal links, first: {report.broken[0]}")
         (tmp / MARKER).write_text("made by `rulings site`; replaced whole on every run\n", "utf-8")
         old = out.parent / f".{out.name}.old-{os.getpid()}"
         if out.exists():

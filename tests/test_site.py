@@ -121,14 +121,13 @@ def test_strict_fails_on_broken_links_and_keeps_the_previous_site(real_kb: Path,
     out = tmp_path / "site"
     build_site(real_kb, out)
     before = (out / "index.html").read_text("utf-8")
-    import kb.website as website
+    from kb.website import LinkIndex
 
-    real = website.check_links
-    monkeypatch.setattr(website, "check_links", lambda files: (1, ["index.html: link to missing page x.html"]))
+    monkeypatch.setattr(LinkIndex, "check", lambda self: (1, ["index.html: link to missing page x.html"]))
     result = CliRunner().invoke(cli, ["--kb", str(real_kb), "site", "--out", str(out), "--strict"])
     assert result.exit_code == 1 and "broken internal link" in result.output
     assert (out / "index.html").read_text("utf-8") == before
-    monkeypatch.setattr(website, "check_links", real)
+    monkeypatch.undo()
     assert [p.name for p in tmp_path.iterdir()] == ["site"]  # no temporary folder left behind
 
 
