@@ -339,3 +339,23 @@ def test_hostile_source_text_renders_inert(tmp_path: Path) -> None:
     assert all(re.fullmatch(r"[A-Za-z0-9._:-]+", i) for text in pages.values() for i in re.findall(r'\bid="([^"]*)"', text))
     data = (out / "assets" / "search-data.js").read_text("utf-8")
     assert "</script" not in data.lower()  # cannot close the script element it is loaded by
+
+
+HOSTILE_QUERIES = ['"', "((((", "[[", "\\", "a:b:c", "annotation", "anno 999", "rule 99.ZZ.qq", "*?+|^$", "</script>",
+                   "<img src=x onerror=alert(1)>", "\x00\x01\x1f", "🐉🧙‍♂️", "x" * 100_000, "M/H " * 3000,
+                   "Ａｄûｎａｐｈｅｌ", "\u202e\u200b", "%E0%A4%A", "?q=1&q=2#frag", "'; DROP TABLE rulings; --"]
+
+
+def test_browser_search_never_breaks_on_hostile_text(browser, real_site: Path) -> None:  # type: ignore[no-untyped-def]
+    page, errors = _open(browser, (real_site / "search.html").as_uri())
+    outcome = page.evaluate("""queries => {
+        const s = new RulingsSearch.Searcher(window.RULINGS_DATA);
+        return queries.map(q => { try { return s.search(q, 10).results.length; } catch (e) { return "error: " + e; } });
+    }""", HOSTILE_QUERIES)
+    assert all(isinstance(n, int) for n in outcome), outcome
+    for q in ("<img src=x onerror=alert(1)>", "</script>", "🐉"):  # through the page itself, shown as text
+        page.fill("#q", q)
+        page.press("#q", "Enter")
+        page.wait_for_function("document.getElementById('status').textContent.length > 0")
+        assert page.locator("#results img").count() == 0
+    assert errors == []
