@@ -134,7 +134,7 @@ class Index:
             self._searcher = self._ix.searcher(weighting=scoring.BM25F(B=b, K1=k1))
             self._filters: dict[tuple[tuple[str, ...], tuple[str, ...]], set[int]] = {}
             self._b, self._k1 = b, k1
-            self._postings: dict[tuple[str, str], tuple[float, list[tuple[int, float]]]] = {}
+            self._postings: dict[tuple[str, str], tuple[float, dict[int, float], float]] = {}
             self._lengths: dict[tuple[str, int], float] = {}
             self._stored: dict[int, tuple[str, dict[str, Any]]] = {}
             self._avg: dict[str, float] = {}
@@ -145,11 +145,12 @@ class Index:
     def close(self) -> None:
         self._searcher.close()
 
-    def _term(self, field: str, term: str) -> tuple[float, list[tuple[int, float]]]:
-        """A term's IDF and postings (document number, BM25 term-frequency part), read once and kept."""
+    def _term(self, field: str, term: str) -> tuple[float, dict[int, float], float]:
+        """A term's IDF, postings (document number -> BM25 term-frequency part) and their largest
+        part, read once and kept."""
         key = (field, term)
         if key not in self._postings:
-            items: list[tuple[int, float]] = []
+            items: dict[int, float] = {}
             idf = 0.0
             if self._searcher.doc_frequency(field, term):
                 if field not in self._avg:
@@ -161,9 +162,9 @@ class Index:
                 while m.is_active():
                     docnum, tf = m.id(), m.weight()
                     norm = k1 * (1 - b + b * self._length(field, docnum) / avg)
-                    items.append((docnum, tf * (k1 + 1) / (tf + norm)))
+                    items[docnum] = tf * (k1 + 1) / (tf + norm)
                     m.next()
-            self._postings[key] = (idf, items)
+            self._postings[key] = (idf, items, max(items.values(), default=0.0))
         return self._postings[key]
 
     def _length(self, field: str, docnum: int) -> float:
@@ -187,12 +188,26 @@ class Index:
         repeated questions (as `rulings ask` does) without walking whoosh's matcher tree.
         """
         allowed = self._allowed(tuple(games), tuple(sources))
+        plan = []
+        for field, term, boost in terms:
+            idf, items, best = self._term(field, term)
+            if items and boost * idf > 0:
+                plan.append((boost * idf * best, boost * idf, items))
+        plan.sort(key=lambda p: -p[0])  # the terms that can add most first
+        ahead = sum(bound for bound, _, _ in plan)
         scores: dict[int, float] = {}
         get = scores.get
-        for field, term, boost in terms:
-            idf, items = self._term(field, term)
-            weight = boost * idf
-            for docnum, part in items:
+        for bound, weight, items in plan:
+            ahead -= bound
+            # MaxScore: once a document not yet scored could not reach the limit-th score even with
+            # this term and every later one, a long posting list only updates the documents scored
+            closed = len(items) > len(scores) >= limit and \
+                heapq.nlargest(limit, scores.values())[-1] > bound + ahead
+            if closed:
+                for docnum in [d for d in scores if d in items]:
+                    scores[docnum] += weight * items[docnum]
+                continue
+            for docnum, part in items.items():
                 if allowed is None or docnum in allowed:
                     scores[docnum] = get(docnum, 0.0) + weight * part
         best = heapq.nlargest(limit, scores.items(), key=lambda kv: kv[1])
