@@ -190,9 +190,9 @@ class Index:
         allowed = self._allowed(tuple(games), tuple(sources))
         plan = []
         for field, term, boost in terms:
-            idf, items, best = self._term(field, term)
+            idf, items, largest = self._term(field, term)
             if items and boost * idf > 0:
-                plan.append((boost * idf * best, boost * idf, items))
+                plan.append((boost * idf * largest, boost * idf, items))
         plan.sort(key=lambda p: -p[0])  # the terms that can add most first
         ahead = sum(bound for bound, _, _ in plan)
         scores: dict[int, float] = {}
@@ -210,8 +210,8 @@ class Index:
             for docnum, part in items.items():
                 if allowed is None or docnum in allowed:
                     scores[docnum] = get(docnum, 0.0) + weight * part
-        best = heapq.nlargest(limit, scores.items(), key=lambda kv: kv[1])
-        return [self._hit(docnum, score) for docnum, score in best]
+        top = heapq.nlargest(limit, scores.items(), key=lambda kv: kv[1])
+        return [self._hit(docnum, score) for docnum, score in top]
 
     def _allowed(self, games: tuple[str, ...], sources: tuple[str, ...]) -> set[int] | None:
         """The document numbers of these games and sources, computed once per combination."""
