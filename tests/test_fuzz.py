@@ -1,6 +1,6 @@
 """Fuzzing the parsers with damaged versions of the real sources: success or a clean ParseError.
 
-A quick run is part of the default suite; RULINGS_FUZZ_EXAMPLES=2000 (per source) runs a long one.
+A quick run is part of the default suite; RULINGS_FUZZ_EXAMPLES=1000 (per file) runs a long one.
 """
 
 from __future__ import annotations
@@ -19,6 +19,10 @@ from .conftest import DATA, SOURCES, parse_file
 
 EXAMPLES = int(os.environ.get("RULINGS_FUZZ_EXAMPLES", "15"))
 TARGETS = [
+    ("crf", SOURCES / "meccg/crf-22.md"),
+    ("coe_rules", SOURCES / "meccg/coe-rules.md"),
+    ("arda", SOURCES / "meccg/arda-revised-2013.txt"),
+    ("cards", SOURCES / "meccg/cards.json"),
     ("crf", SOURCES / "meccg/crf-turn-sequence-older.md"),
     ("crf", DATA / "crf_excerpt.md"),
     ("coe_rules", DATA / "coe_excerpt.md"),
@@ -53,12 +57,14 @@ def mutate(data: bytes, how: str, at: float, noise: bytes) -> bytes:
 def test_damaged_sources_parse_or_fail_cleanly(tmp_path_factory: pytest.TempPathFactory, parser: str, path: Path) -> None:
     original = path.read_bytes()
     folder = tmp_path_factory.mktemp("fuzz")
+    ran: list[str] = []
 
     @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
     @given(how=st.sampled_from(["truncate", "noise", "brackets", "long line", "bom", "crlf", "latin-1",
                                 "utf-16", "empty", "lines shuffled", "drop lines"]),
            at=st.floats(0, 1), noise=st.binary(min_size=1, max_size=64))
     def check(how: str, at: float, noise: bytes) -> None:
+        ran.append(how)
         target = folder / path.name
         target.write_bytes(mutate(original, how, at, noise))
         try:
@@ -72,3 +78,5 @@ def test_damaged_sources_parse_or_fail_cleanly(tmp_path_factory: pytest.TempPath
         assert set(range(1, doc.line_count + 1)) <= stored | skipped
 
     check()
+    print(f"\n{parser}:{path.name}: {len(ran)} damaged files, {len(set(ran))} kinds of damage")
+    assert len(ran) >= EXAMPLES  # hypothesis really ran what was asked
