@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 import tomllib
 import unicodedata
@@ -31,6 +32,12 @@ def fold(text: str) -> str:
     """Lower-case ASCII words joined by single spaces: fold("Gollum’s  Fate!") == "gollums fate"."""
     ascii_text = unicodedata.normalize("NFKD", APOSTROPHES.sub("", text)).encode("ascii", "ignore").decode()
     return " ".join(WORDS.findall(ascii_text.lower()))
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def fold_word(word: str) -> str:
+    """fold() of one word of running text, remembered: a corpus repeats its words endlessly."""
+    return fold(word)
 
 
 @dataclass(slots=True)
@@ -85,8 +92,8 @@ class Lexicon:
         """
         found: list[tuple[int, int, list[str]]] = []
         tokens = [(m.group(0), m.start()) for m in NAME_WORD.finditer(text)]
-        whole = [fold(t) for t, _ in tokens]
-        bare = [fold(POSSESSIVE.sub("", t)) for t, _ in tokens]
+        whole = [fold_word(t) for t, _ in tokens]
+        bare = [fold_word(POSSESSIVE.sub("", t)) if POSSESSIVE.search(t) else w for (t, _), w in zip(tokens, whole)]
         i = 0
         while i < len(tokens):
             longest = max(self._starts.get(whole[i], 0), self._starts.get(bare[i], 0))
