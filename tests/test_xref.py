@@ -145,3 +145,22 @@ def test_site_names_are_not_read_as_their_first_word(real_kb: Path) -> None:
     beorn = card(real_kb, "Beorn")
     mentioned = [r["text"] for g in beorn["mentioned_in"] for r in g["rulings"]]
     assert mentioned and not [t for t in mentioned if "Beorn’s House" in t and "Beorn " not in t.replace("Beorn’s", "")]
+
+
+BIG_INPUTS = ["x" * 100_000, "annotation " * 9_100, "(((" * 34_000, "é🃏\u202e\x00" * 25_000,
+              "M/H CvCC " * 11_200, '"' * 100_000, " ".join(str(n) + ".IV.iii" for n in range(12_000))]
+
+
+@pytest.mark.parametrize("text", BIG_INPUTS, ids=["letters", "annotation", "brackets", "unicode", "abbrevs",
+                                                  "quotes", "rule-numbers"])
+def test_100_kb_inputs_get_an_answer_or_one_line(real_kb: Path, text: str) -> None:
+    """Every read command, given 100 KB of noise: results, or one line saying what is wrong."""
+    runner = CliRunner()
+    assert len(text.encode()) >= 100_000
+    for command in (["search"], ["search", "--json"], ["search", "--raw"], ["card"], ["phase"], ["term"],
+                    ["annotation"], ["rule"], ["show"]):
+        result = runner.invoke(cli, ["--kb", str(real_kb), *command, "--", text])
+        assert result.exit_code in (0, 1), (command, result.output[:200])
+        assert result.exception is None or isinstance(result.exception, SystemExit), command
+        if result.exit_code == 1:
+            assert result.output.startswith("Error:") and result.output.count("\n") == 1, (command, result.output[:300])
