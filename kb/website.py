@@ -169,6 +169,9 @@ class Site:
         for n in sorted(self.rules, key=number_key):
             self.urls.rule(n)
         self.term_by_name = {t["name"]: t for t in c.terms}
+        self.order = {rid: n for n, rid in enumerate(c.rulings)}
+        """Document order of every ruling (sources in manifest order)."""
+        self.source_rank = {s["id"]: n for n, s in enumerate(c.sources)}
         self.section_titles = {sec["id"]: list(sec["titles"]) for secs in c.sections.values() for sec in secs}
         self.in_section: dict[tuple[str, tuple[str, ...]], list[str]] = defaultdict(list)
         for r in c.rulings.values():
@@ -258,39 +261,37 @@ class Site:
 
     def grouped(self, page: str, ids: list[str], full: bool) -> list[dict[str, Any]]:
         """Rulings grouped by source, current editions first, each group in document order."""
-        order = {rid: n for n, rid in enumerate(self.c.rulings)}
-        wanted = sorted(dict.fromkeys(i for i in ids if i in self.c.rulings), key=order.__getitem__)
+        wanted = sorted(dict.fromkeys(i for i in ids if i in self.c.rulings), key=self.order.__getitem__)
         groups: dict[str, list[str]] = defaultdict(list)
         for rid in wanted:
             groups[self.c.rulings[rid]["source"]].append(rid)
-        ranked = sorted(groups, key=lambda s: (not self.source_of[s]["current"],
-                                               [x["id"] for x in self.c.sources].index(s)))
+        ranked = sorted(groups, key=lambda s: (not self.source_of[s]["current"], self.source_rank[s]))
         return [{"source": self.source_of[s], "rulings": self.rulings_of(page, groups[s], full)} for s in ranked]
 
     # -- the pages --------------------------------------------------------------------------------------
 
-    def pages(self) -> list[Page]:
-        out = [self.home_page(), self.search_page(), self.credits_page()]
+    def pages(self) -> Iterator[Page]:
+        """Every page, one at a time (each is rendered and written before the next is made)."""
+        yield from (self.home_page(), self.search_page(), self.credits_page())
         for s in self.c.sources:
-            out += self.document_pages(s)
-        out += [self.card_page(name) for name in sorted(self.c.cards)]
-        out.append(self.index_page("cards.html", "Cards", [
-            (name, self.urls.card(name), self._card_line(name)) for name in sorted(self.c.cards, key=fold)]))
-        out += [self.term_page(t) for t in self.c.terms]
-        out.append(self.index_page("terms.html", "Terms", [
-            (t["name"], self.urls.term(t["name"]), "") for t in sorted(self.c.terms, key=lambda t: fold(t["name"]))]))
-        out += [self.phase_page(p) for p in PHASE_NAMES]
-        out += [self.number_page("annotation", n) for n in self.annotations]
-        out.append(self.index_page("annotations.html", "Annotations", [
+            yield from self.document_pages(s)
+        yield from (self.card_page(name) for name in sorted(self.c.cards))
+        yield self.index_page("cards.html", "Cards", [
+            (name, self.urls.card(name), self._card_line(name)) for name in sorted(self.c.cards, key=fold)])
+        yield from (self.term_page(t) for t in self.c.terms)
+        yield self.index_page("terms.html", "Terms", [
+            (t["name"], self.urls.term(t["name"]), "") for t in sorted(self.c.terms, key=lambda t: fold(t["name"]))])
+        yield from (self.phase_page(p) for p in PHASE_NAMES)
+        yield from (self.number_page("annotation", n) for n in self.annotations)
+        yield self.index_page("annotations.html", "Annotations", [
             (f"Annotation {self.c.rulings[ids[0]]['number']}", self.urls.annotation(n),
              ", ".join(self.source_of[self.c.rulings[i]["source"]]["title"] for i in ids))
-            for n, ids in sorted(self.annotations.items(), key=lambda x: number_key(x[0]))]))
-        out += [self.number_page("rule", n) for n in self.rules]
-        out.append(self.index_page("rules.html", "Rule numbers", [
+            for n, ids in sorted(self.annotations.items(), key=lambda x: number_key(x[0]))])
+        yield from (self.number_page("rule", n) for n in self.rules)
+        yield self.index_page("rules.html", "Rule numbers", [
             (f"{self.c.rulings[ids[0]]['number']}", self.urls.rule(n),
              self._excerpt(self.c.rulings[ids[0]]["text"], 90))
-            for n, ids in sorted(self.rules.items(), key=lambda x: number_key(x[0]))]))
-        return out
+            for n, ids in sorted(self.rules.items(), key=lambda x: number_key(x[0]))])
 
     @staticmethod
     def _excerpt(text: str, n: int) -> str:
@@ -329,6 +330,8 @@ class Site:
             sets: dict[str, list[tuple[str, str, str]]] = defaultdict(list)
             for name, versions in self.c.cards.items():
                 for v in versions:
+                    if self.c.rulings.get(v["ruling_id"], {}).get("source") != s["id"]:
+                        continue  # another card database (another edition of it)
                     sets[v["set_name"] or v["set_code"]].append(
                         (v["name"], self.ruling_href(main, v["ruling_id"]), f"{v['alignment'] or ''} {v['type'] or ''}"))
             return [Page(main, "cards_source.html", s["title"], {
@@ -480,7 +483,7 @@ class LinkIndex:
     def add(self, path: str, text: str) -> None:
         if path.endswith(".html"):
             self.ids[path] = set(ID.findall(text))
-            self.links[path] = [html.unescape(h) for h in HREF.findall(text)]
+            self.links[path] = sorted({html.unescape(h) for h in HREF.findall(text)})
         else:
             self.ids[path] = set()
 

@@ -90,7 +90,7 @@ def test_every_ruling_is_anchored_once_and_every_link_resolves(real_kb: Path, re
     files = {p.relative_to(real_site).as_posix(): p.read_text("utf-8") for p in real_site.rglob("*")
              if p.is_file() and p.suffix in (".html", ".js", ".css")}
     checked, broken = check_links(files)
-    assert broken == [] and checked > 50_000
+    assert broken == [] and checked > 40_000  # distinct links per page
     ids = Counter(i for path, text in files.items() if path.endswith(".html") for i in re.findall(r'\bid="([^"]+)"', text))
     rulings = [json.loads(line)["id"] for line in CliRunner().invoke(cli, ["--kb", str(real_kb), "export"]).output.splitlines()]
     assert len(rulings) > 4000
