@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from kb.errors import KbError
+from kb.index import analyze
 from kb.names import PHASE_NAMES, Lexicon, fold, load_table
 from kb.render import Span, TextRenderer
 from kb.searchdata import reference_spans
@@ -440,7 +441,8 @@ def number_key(number: str) -> list[tuple[int, str]]:
 # -- rendering, checking, writing ----------------------------------------------------------------------
 
 def search_data(site: Site) -> dict[str, Any]:
-    """What the browser's search needs: every ruling's text and address, card names, the word tables."""
+    """What the browser's search needs: every ruling's text and address, card names, the word tables,
+    and each corpus word's stem by the CLI's own analyzer (so both stem alike)."""
     c = site.c
     docs = []
     for r in c.rulings.values():
@@ -462,7 +464,9 @@ def search_data(site: Site) -> dict[str, Any]:
                 names.setdefault(fold(n), entry)
     editions = {older: index[k["target"]] for older, ks in c.links.items() for k in ks
                 if k["kind"] == "edition" and k["how"] != "absent" and k["target"] in index}
-    return {"sources": {s["id"]: {"title": s["title"], "edition": s["edition"], "game": s["game"],
+    words = {w for r in c.rulings.values() for w in fold(r["text"] + " " + " ".join(r["section"])).split()}
+    return {"stems": {w: (analyze(w) or [""])[0] for w in sorted(words)},
+            "sources": {s["id"]: {"title": s["title"], "edition": s["edition"], "game": s["game"],
                                   "kind": s["kind"], "current": bool(s["current"]), "parser": s["parser"]}
                         for s in c.sources},
             "docs": docs, "cards": names, "editions": {index[k]: v for k, v in editions.items()},

@@ -38,6 +38,13 @@
     return w;
   }
 
+  var STEMS = {};  /* corpus word -> its stem by the CLI's analyzer ("" for its stop words); set by Searcher */
+
+  function stemOf(word) {
+    var known = STEMS[word];
+    return known === undefined ? stem(word) : known;
+  }
+
   /* Words of a text: compounds kept whole ("m/h", "2.iv.iii", "on-guard") and also split and stemmed. */
   function analyze(text) {
     var out = [], m, re = /[a-z0-9]+(?:[\/.\-][a-z0-9]+)*/g, s = fold(text);
@@ -46,7 +53,8 @@
       if (/[\/.\-]/.test(word)) out.push(word);
       var parts = word.split(/[\/.\-]/);
       for (var i = 0; i < parts.length; i++) {
-        if (parts[i] && !STOP.has(parts[i])) out.push(stem(parts[i]));
+        var st = parts[i] && !STOP.has(parts[i]) ? stemOf(parts[i]) : "";
+        if (st) out.push(st);
       }
     }
     return out;
@@ -106,6 +114,7 @@
 
   function Searcher(data) {
     this.data = data;
+    STEMS = data.stems || {};
     var docs = data.docs, post = new Map(), lens = new Float64Array(docs.length), total = 0, freq = new Map();
     this.byNumber = new Map();
     for (var d = 0; d < docs.length; d++) {
@@ -290,12 +299,29 @@
     return {understanding: u, results: out, total: ranked.length};
   };
 
+  var MARKDOWN = new Set(["crf", "coe_rules", "rulebook"]);
+  /* Markdown emphasis dropped for a plain result list ("*Card Erratum*:" -> "Card Erratum:"): only
+   * markers that come in pairs around text; a lone "*" (a footnote, "no * by the MPs") is text. */
+  function plainMarkdown(text) {
+    for (var i = 0; i < 3; i++) {  // nested: "***a** b*" is bold inside italic
+      var next = text.replace(/(\*{1,3})(?=\S)([^*]*?\S)\1(?!\*)/g, "$2");
+      if (next === text) break;
+      text = next;
+    }
+    return text;
+  }
+
+  /* The text, escaped, with every word whose stem the query asked for marked. */
   function highlight(text, words) {
-    var html = escapeHtml(text);
-    var stems = words.filter(function (w) { return w.length >= 3 && !/[\/.\-]/.test(w); });
-    if (!stems.length) return html;
-    var re = new RegExp("\\b(" + stems.map(escapeRe).join("|") + ")[a-z]*", "gi");
-    return html.replace(re, function (m) { return "<mark>" + m + "</mark>"; });
+    var wanted = new Set(words), out = "", at = 0, m, re = /[\p{L}\p{N}]+(?:['’][\p{L}\p{N}]+)*/gu;
+    while ((m = re.exec(text)) !== null) {
+      var key = (fold(m[0]).match(/[a-z0-9]+/g) || []).join("");
+      if (key && !STOP.has(key) && wanted.has(stemOf(key))) {
+        out += escapeHtml(text.slice(at, m.index)) + "<mark>" + escapeHtml(m[0]) + "</mark>";
+        at = m.index + m[0].length;
+      }
+    }
+    return out + escapeHtml(text.slice(at));
   }
 
   function render(searcher, query, list, status) {
@@ -322,7 +348,8 @@
         ' <span class="where">' + escapeHtml(src.title + ", edition " + src.edition + (src.current ? "" : " (older)") +
         (r.section ? " › " + r.section : "")) + "</span>";
       var older = r.older ? ' <span class="where">(the older CRF says the same: <a href="' + escapeHtml(r.older) + '">older edition</a>)</span>' : "";
-      li.innerHTML = head + '<div class="text">' + highlight(r.text, u.words) + "</div>" + older;
+      var shown = MARKDOWN.has(src.parser) ? plainMarkdown(r.text) : r.text;
+      li.innerHTML = head + '<div class="text">' + highlight(shown, u.words) + "</div>" + older;
       list.appendChild(li);
     });
   }
