@@ -25,7 +25,7 @@ from typing import Any
 from kb.errors import KbError
 from kb.index import analyze
 from kb.names import PHASE_NAMES, Lexicon, fold, load_table
-from kb.render import Span, TextRenderer
+from kb.render import Span, SpanFinder, TextRenderer
 from kb.searchdata import reference_spans
 from kb.store import CURRENT, LEXICON, connect, query
 from kb.urls import Urls, anchor
@@ -115,7 +115,7 @@ class Page:
 
 
 class Site:
-    """Plans, renders and checks the pages of one corpus."""
+    """Every page of one corpus: where each lives (planned before any is made) and what it shows."""
 
     def __init__(self, corpus: Corpus) -> None:
         self.c = corpus
@@ -186,7 +186,8 @@ class Site:
     def ruling_href(self, page: str, ruling_id: str) -> str:
         return self.href(page, self.home[ruling_id], ruling_id)
 
-    def _finder(self, page: str, r: dict[str, Any]) -> Any:
+    def _finder(self, page: str, r: dict[str, Any]) -> SpanFinder:
+        """Where a run of the ruling's text names a card it links to, or cites an annotation or rule."""
         linked_cards = {k["target"] for k in self.c.links.get(r["id"], []) if k["kind"] == "card"}
 
         def find(text: str) -> list[Span]:
