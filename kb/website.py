@@ -180,11 +180,8 @@ class Site:
 
     # -- links in and around a ruling ----------------------------------------------------------------
 
-    def href(self, page: str, to: str, fragment: str = "") -> str:
-        return self.urls.href(page, to, fragment)
-
     def ruling_href(self, page: str, ruling_id: str) -> str:
-        return self.href(page, self.home[ruling_id], ruling_id)
+        return Urls.href(page, self.home[ruling_id], ruling_id)
 
     def _finder(self, page: str, r: dict[str, Any]) -> SpanFinder:
         """Where a run of the ruling's text names a card it links to, or cites an annotation or rule."""
@@ -196,14 +193,14 @@ class Site:
                 for start, end, names in self.c.lexicon.find_spans(text):
                     name = next((n for n in names if n in linked_cards and n in self.card_names), None)
                     if name:
-                        spans.append((start, end, self.href(page, self.urls.card(name))))
+                        spans.append((start, end, Urls.href(page, self.urls.card(name))))
             if r["game"] == "meccg":
                 for start, end, kind, number in reference_spans(text):
                     if (kind, number) == (r["kind"], (r["number"] or "").lower()):
                         continue
                     target = self.urls.known(kind, number)
                     if target:
-                        spans.append((start, end, self.href(page, target, f"{kind}-{number}")))
+                        spans.append((start, end, Urls.href(page, target, f"{kind}-{number}")))
             return spans
         return find
 
@@ -231,18 +228,18 @@ class Site:
                 continue
             seen.add((kind, target))
             if kind == "card" and target in self.card_names and k["how"] != "card":
-                groups["cards"].append((target, self.href(page, self.urls.card(target))))
+                groups["cards"].append((target, Urls.href(page, self.urls.card(target))))
             elif kind == "phase" and target in PHASE_NAMES:
-                groups["phases"].append((PHASE_NAMES[target], self.href(page, self.urls.phase(target))))
+                groups["phases"].append((PHASE_NAMES[target], Urls.href(page, self.urls.phase(target))))
             elif kind == "term" and target in self.term_by_name:
-                groups["terms"].append((target, self.href(page, self.urls.term(target))))
+                groups["terms"].append((target, Urls.href(page, self.urls.term(target))))
             elif kind in ("annotation", "rule") and self.urls.known(kind, target):
                 label = f"Annotation {target}" if kind == "annotation" else f"Rule {target}"
-                groups["cites"].append((label, self.href(page, self.urls.known(kind, target) or "",
+                groups["cites"].append((label, Urls.href(page, self.urls.known(kind, target) or "",
                                                          f"{kind}-{target.lower()}")))
             elif kind == "section" and target in self.section_home:
                 title = " › ".join(self._section_titles(target))
-                groups["see also"].append((title, self.href(page, self.section_home[target], "s:" + target)))
+                groups["see also"].append((title, Urls.href(page, self.section_home[target], "s:" + target)))
             elif kind == "edition":
                 if k["how"] == "absent" or target not in self.home:
                     groups["CRF 22"].append(("not in CRF 22", ""))
@@ -340,7 +337,7 @@ class Site:
                 "source": s, "sets": [(k, sorted(v, key=lambda e: fold(e[0]))) for k, v in sorted(sets.items())]})]
         parts = self.parts[s["id"]]
         toc = [{"titles": sec["titles"], "depth": sec["depth"],
-                "href": self.href(main, self.section_home[sec["id"]], "s:" + sec["id"])}
+                "href": Urls.href(main, self.section_home[sec["id"]], "s:" + sec["id"])}
                for sec in self.c.sections.get(s["id"], [])]
         if not parts:
             return [Page(main, "document.html", s["title"], {"source": s, "toc": toc,
@@ -348,9 +345,9 @@ class Site:
         pages = [Page(main, "document.html", s["title"], {"source": s, "toc": toc, "body": self._body(main, s, "")})]
         for n, top in enumerate(parts):
             path = self.urls.document(s["id"], top)
-            nav = {"prev": self.href(path, self.urls.document(s["id"], parts[n - 1])) if n else "",
-                   "next": self.href(path, self.urls.document(s["id"], parts[n + 1])) if n + 1 < len(parts) else "",
-                   "up": self.href(path, main)}
+            nav = {"prev": Urls.href(path, self.urls.document(s["id"], parts[n - 1])) if n else "",
+                   "next": Urls.href(path, self.urls.document(s["id"], parts[n + 1])) if n + 1 < len(parts) else "",
+                   "up": Urls.href(path, main)}
             pages.append(Page(path, "document.html", f"{top} — {s['title']}",
                               {"source": s, "part": top, "nav": nav, "body": self._body(path, s, top)}))
         return pages
@@ -397,7 +394,7 @@ class Site:
             section = self.in_section.get(key, [])
         shown = set(definitions) | set(section)
         users = [rid for rid in self.c.backlinks.get(("term", t["name"]), []) if rid not in shown]
-        section_link = (self.href(page, self.section_home[t["section_id"]], "s:" + t["section_id"])
+        section_link = (Urls.href(page, self.section_home[t["section_id"]], "s:" + t["section_id"])
                         if t["section_id"] in self.section_home else "")
         return Page(page, "lookup.html", t["name"], {
             "heading": t["name"], "kind": "Term", "blocks": [
@@ -542,11 +539,6 @@ def render_files(kb_dir: Path, templates: Path = SITE_DIR) -> Iterator[tuple[str
     # "<\/" inside JSON strings is "</": the data can never close a script element, even inlined
     data = json.dumps(search_data(site), ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
     yield "assets/search-data.js", f"window.RULINGS_DATA={data};\n"
-
-
-def render_site(kb_dir: Path, templates: Path = SITE_DIR) -> dict[str, str]:
-    """Every file of the site, path -> text, in memory (for tests and small corpora)."""
-    return dict(render_files(kb_dir, templates))
 
 
 def build_site(kb_dir: Path, out: Path, strict: bool = False) -> SiteReport:
