@@ -210,7 +210,10 @@ def test_browser_search_quality_on_the_dev_questions(browser, real_site: Path) -
                 return i < 0 ? 0 : i + 1;
             });
         }""", cases)
+        hit1 = sum(1 for r in ranks if r == 1) / len(ranks)
         hit5 = sum(1 for r in ranks if 0 < r <= 5) / len(ranks)
+        mrr = sum(1 / r for r in ranks if r) / len(ranks)
+        print(f"\nbrowser search, {name}: n={len(ranks)} hit@1 {hit1:.3f} hit@5 {hit5:.3f} MRR@10 {mrr:.3f}")
         assert hit5 >= floor, (name, hit5)
     assert errors == []
 
