@@ -78,6 +78,25 @@ def test_coe_rules_excerpt() -> None:
     assert any(r.kind == "guidance" and r.text.startswith("Beginner") for r in doc.rulings)
 
 
+def test_coe_rules_go_to_the_section_their_number_names() -> None:
+    """The page puts some rules before their phase's heading and "3.I" under "2"; a rule's number
+    decides its section, except for a lone stray number among its neighbours."""
+    doc = parse_file("coe_rules", DATA / "coe_order_excerpt.md")
+    assert_all_lines_accounted(doc)
+    where = {r.number: r.section for r in doc.rulings if r.kind == "rule"}
+    turn, org = "2. The Player Turn", "2.II. Organization Phase"
+    assert where["1.1"] == ("1. Getting Ready to Play",)
+    assert where["2.1"] == (turn,)
+    assert where["2.IV.3.5.1"] == (turn, org)  # a typo among 2.II rules stays put
+    assert where["2.III.1"] == (turn, "2.III. Long-event Phase")
+    assert where["2.IV.i"] == where["2.IV.1"] == (turn, "2.IV. Movement/Hazard Phase")
+    assert where["3.i"] == where["3.I.1"] == ("3. Combat",)
+    guidance = next(r for r in doc.rulings if r.kind == "guidance")
+    assert guidance.section == (turn, org)
+    paths = {s.path for s in doc.sections}
+    assert all(r.section in paths for r in doc.rulings)
+
+
 def test_rulebook_excerpt_repairs_mojibake_and_br() -> None:
     doc = parse_file("rulebook", DATA / "rulebook_excerpt.md")
     assert_all_lines_accounted(doc)
