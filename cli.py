@@ -298,7 +298,7 @@ def _styled(text: str, spans: list[tuple[int, int]]) -> str:
     return "".join(out + [text[last:]])
 
 
-def _print_results(results: list[Any], understanding: Any, full: bool = False) -> None:
+def _print_results(results: list[Any], understanding: Any, full: bool = False, explain: bool = False) -> None:
     from kb.search import highlight_spans
 
     if not results:
@@ -315,6 +315,9 @@ def _print_results(results: list[Any], understanding: Any, full: bool = False) -
         click.echo("    " + body.replace("\n", "\n    "))
         also = f"  (also in {', '.join(r.also_in)})" if r.also_in else ""
         click.echo(click.style(f"    id {d['id']}", dim=True) + also)
+        if explain:
+            parts = ", ".join(f"{name} {value:+g}" for name, value in r.why.items())
+            click.echo(click.style(f"    score {r.score:.2f} = exp({parts})", dim=True))
 
 
 @cli.command()
@@ -337,7 +340,7 @@ def search(kb_dir: Path, query: tuple[str, ...], limit: int, as_json: bool, expl
         understanding = searcher.understand(text)
         results = searcher.search(text, limit=limit, game=game, source=source, raw=raw)
     if as_json:
-        out: Any = [r.to_json() for r in results]
+        out: Any = [r.to_json(explain) for r in results]
         if explain:
             from dataclasses import asdict
 
@@ -345,7 +348,7 @@ def search(kb_dir: Path, query: tuple[str, ...], limit: int, as_json: bool, expl
         return emit_json(out)
     if explain:
         _print_understanding(understanding)
-    _print_results(results, understanding)
+    _print_results(results, understanding, explain=explain)
 
 
 def _print_understanding(u: Any) -> None:

@@ -54,8 +54,12 @@ from whoosh.analysis import (  # noqa: E402
 from whoosh.support.charset import accent_map  # noqa: E402
 
 
+PREFIXES = frozenset({"non", "un", "re", "pre", "co", "anti", "semi", "self", "sub"})
+"""Parts of a compound that are a prefix, not a word: "non-moving" is not about "non-Darkhaven"."""
+
+
 class CompoundFilter(Filter):  # type: ignore[misc]
-    """Keep "on-guard" and "movement/hazard" whole and also yield their parts."""
+    """Keep "on-guard" and "movement/hazard" whole and also yield their parts (not prefixes)."""
 
     def __call__(self, tokens: Iterable[Any]) -> Iterator[Any]:
         for t in tokens:
@@ -63,22 +67,35 @@ class CompoundFilter(Filter):  # type: ignore[misc]
             yield t
             if ("-" in text or "/" in text) and not text[0].isdigit():
                 for part in text.replace("/", "-").split("-"):
-                    if part and part != text:
+                    if part and part != text and part.lower() not in PREFIXES:
                         t.text = part
                         yield t
 
 
+class AcronymPluralFilter(Filter):  # type: ignore[misc]
+    """"MPs" and "DIs" are the plurals of "MP" and "DI" (Snowball leaves a vowel-less "mps" alone)."""
+
+    def __call__(self, tokens: Iterable[Any]) -> Iterator[Any]:
+        for t in tokens:
+            text = t.text
+            if len(text) >= 3 and text[-1] == "s" and text[:-1].isupper() and text[:-1].isalpha():
+                t.text = text[:-1]
+            yield t
+
+
 def make_analyzer() -> Any:
-    """Tokenize, split compounds, lower-case, fold accents, drop stop words, Snowball-stem."""
-    return (RegexTokenizer(TOKEN_PATTERN) | CompoundFilter() | LowercaseFilter() | CharsetFilter(accent_map)
-            | StopFilter(minsize=2) | StemFilter(lang="en"))
+    """Tokenize, split compounds, singular acronyms, lower-case, fold accents, drop stop words,
+    Snowball-stem."""
+    return (RegexTokenizer(TOKEN_PATTERN) | CompoundFilter() | AcronymPluralFilter() | LowercaseFilter()
+            | CharsetFilter(accent_map) | StopFilter(minsize=2) | StemFilter(lang="en"))
 
 
 ANALYZER = make_analyzer()
 
 
 def analyze(text: str) -> list[str]:
-    """The index terms of a text: analyze("Tapped on-guard Adûnaphel") == ["tap", "on-guard", "on", "guard", "adunaphel"]."""
+    """The index terms of a text: analyze("Tapped on-guard Adûnaphel MPs") ==
+    ["tap", "on-guard", "guard", "adunaphel", "mp"] ("on" is a stop word)."""
     return [t.text for t in ANALYZER(text)]
 
 

@@ -7,6 +7,7 @@ search() and explain_search() share one Searcher, which opens the index and lexi
 from __future__ import annotations
 
 import json
+import math
 import re
 import unicodedata
 from dataclasses import asdict, dataclass, field
@@ -16,6 +17,7 @@ from typing import Any
 from kb.errors import KbMissing
 from kb.index import Hit, Index, analyze
 from kb.names import Lexicon, fold, load_table
+from kb.ranking import WEIGHTS, QueryContext, contributions, features, score
 from kb.store import CURRENT, INDEX_DIR, LEXICON
 
 MAX_QUERY = 2000
@@ -31,26 +33,18 @@ RULE_REF = re.compile(r"(?<![\w.])((?:\d{1,2}|g)(?:\.[A-Za-z0-9]+)+)(?![\w.])")
 TIMING_REF = re.compile(r"\b(?:timing\s+)?rule\s+(\d[A-Da-d]?)(?![.\w])", re.I)
 GAME_WORDS = {"lotr-tcg": re.compile(r"\b(?:lotr|lord of the rings tcg|decipher)\b", re.I)}
 CARD_TEXT = re.compile(r"\bcard text\b|\bwhat does .+ do\b|\btext of\b", re.I)
+CARD_TEXT_WORDS = re.compile(r"^\s*what does\b|\bdo\s*\??\s*$|\bcard text\b|^\s*(?:the\s+)?text of\b|\bcard\s*$", re.I)
+"""The words around a card's name when its text is asked for ("what does X do", "X card text")."""
 ARDA = re.compile(r"\barda\b", re.I)
-KIND_OF_SOURCE_WEIGHT = {"official rules": 0.85, "variant": 0.3}
-"""By the manifest's kind: the CoE rules just after the CRF when both say it; a variant last."""
-OLDER_EDITION_WEIGHT = 0.8
 ABOUT_WEIGHT = 3.0
-TERM_SECTION_WEIGHT = 2.0
 REWORDED_SIMILARITY = 0.75
-PHRASE_WEIGHT = 1.0
-DEFINITION_WEIGHT = 1.5
 
-KIND_WEIGHT = {"glossary": 0.75, "note": 0.6, "guidance": 0.8, "citation-key": 0.4, "change-log": 0.5, "reference": 0.6,
-               "see-also": 0.5, "card": 0.8}
 FIELD_WEIGHT = {"text": 1.0}
 """Fields a question's words are looked for in (title and section matches measured no better)."""
 EXPANSION_WEIGHT = 0.7
 """Weight of the rules' words a synonym adds, against the words typed."""
 ABBREVIATION_WEIGHT = 1.0
 """Weight of an abbreviation's expansion: it is what the judge typed, spelt out."""
-COVERAGE_POWER = 0.5
-COVERAGE_FLOOR = 0.1
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
 
@@ -89,9 +83,14 @@ class Result:
     score: float
     data: dict[str, Any]
     also_in: list[str] = field(default_factory=list)
+    why: dict[str, float] = field(default_factory=dict)
+    """What each ranking feature added to the log-score (kb.ranking), for --explain."""
 
-    def to_json(self) -> dict[str, Any]:
-        return {**self.data, "score": round(self.score, 4), "also_in": self.also_in}
+    def to_json(self, explain: bool = False) -> dict[str, Any]:
+        out = {**self.data, "score": round(self.score, 4), "also_in": self.also_in}
+        if explain:
+            out["why"] = self.why
+        return out
 
 
 def clean(text: str) -> str:
@@ -137,7 +136,7 @@ class Searcher:
             rest = rest.replace(m.group(0), " ")
         u.cards, u.near_cards = self.lexicon.find_in_query(rest)
         u.card_text = bool(CARD_TEXT.search(q))
-        bare = " ".join(w for w in fold(rest).split() if w not in ("card", "text", "what", "does", "do", "of"))
+        bare = fold(CARD_TEXT_WORDS.sub(" ", rest))
         u.card_query = bool(u.cards) and (bare in self.lexicon.names or bool(u.near_cards))
         extra: list[str] = []
         for m in self._synonym_pattern.finditer(rest.replace("’", "'")):
@@ -194,59 +193,39 @@ class Searcher:
                raw: bool = False) -> list[Result]:
         """The best `limit` rulings for a query, one per wording, current editions first."""
         limit = max(1, min(limit, 200))
+        u, hits = self.candidates(query, limit * 4 + 20, game=game, source=source, raw=raw)
+        return rank(hits, u, limit, source, self.index)
+
+    def candidates(self, query: str, n: int, *, game: str | None = None, source: str | None = None,
+                   raw: bool = False) -> tuple[Understanding, list[Hit]]:
+        """How a query is understood and the n hits BM25 finds for it, before ranking."""
         u = self.understand(query)
         games = [game] if game else (u.games or ["meccg"])
         sources = [source] if source else []
         if raw:
-            hits = self.index.search_raw(u.query, limit=limit * 4 + 20, games=games, sources=sources)
-        else:
-            hits = self.index.rank(u.terms, limit=limit * 4 + 20, games=games, sources=sources)
-        return rank(hits, u, limit, source, self.index)
+            return u, self.index.search_raw(u.query, limit=n, games=games, sources=sources)
+        return u, self.index.rank(u.terms, limit=n, games=games, sources=sources)
 
     def explain(self, query: str, **options: Any) -> dict[str, Any]:
         """The understanding of a query and the results it gives, for --explain."""
         u = self.understand(query)
         results = self.search(query, **options)
-        return {"understanding": asdict(u), "results": [r.to_json() for r in results]}
-
-
-def coverage(u: Understanding, index: Index) -> dict[str, float]:
-    """Each query term's weight: its IDF times its weight in the query."""
-    weights: dict[str, float] = {}
-    for fld, term, boost in u.terms:
-        if fld == "text":
-            weights[term] = max(weights.get(term, 0.0), boost * index.idf("text", term))
-    return weights
+        return {"understanding": asdict(u), "results": [r.to_json(explain=True) for r in results]}
 
 
 def rank(hits: list[Hit], u: Understanding, limit: int, source: str | None, index: Index) -> list[Result]:
-    """Reweigh by how much of the question a ruling covers, edition, game and kind; keep one result
-    per wording, noting the other editions."""
-    term_weights = coverage(u, index)
-    query_stems = stems(" ".join(u.content))
-    total = sum(term_weights.values())
+    """Score each hit by its features (kb.ranking); keep one result per wording, noting the other
+    editions."""
+    context = QueryContext.of(u, source, index, hits)
     scored = []
     for h in hits:
-        kind = h.data.get("source_kind", "")
-        weight = KIND_OF_SOURCE_WEIGHT.get(kind, 1.0) * (1.0 if h.data["current"] else OLDER_EDITION_WEIGHT)
-        if kind == "variant" and (u.arda or source == h.data["source"]):
-            weight = 2.0
-        if h.data["kind"] == "card":
-            named = fold(h.data.get("title") or "") in {fold(c) for c in u.cards}
-            weight *= 2.0 if named and u.card_text else 1.0 if named and u.card_query else 0.5
-        else:
-            weight *= KIND_WEIGHT.get(h.data["kind"], 1.0)
-        if h.data["section"] and stems(h.data["section"][-1]) == query_stems:
-            weight *= TERM_SECTION_WEIGHT
-        if total and not (u.annotations or u.rules or u.card_query):
-            terms = set(h.data.get("terms", ()))
-            covered = sum(w for t, w in term_weights.items() if t in terms) / total
-            weight *= (COVERAGE_FLOOR + (1 - COVERAGE_FLOOR) * covered) ** COVERAGE_POWER
-        scored.append(Result(h.id, h.score * weight, h.data))
-    phrase = short_phrase(u)
-    if phrase is not None:
-        for r in scored:
-            r.score *= phrase_bonus(phrase, r.data["text"])
+        f = features(h, context)
+        scored.append(Result(h.id, h.score * math.exp(score(f, WEIGHTS)), h.data, why=contributions(f, WEIGHTS)))
+    return arrange(scored, u, limit)
+
+
+def arrange(scored: list[Result], u: Understanding, limit: int) -> list[Result]:
+    """Best first; for a card name, its own rulings and mentions in turn; one result per wording."""
     scored.sort(key=lambda r: -r.score)
     if u.card_query:
         scored = interleave_card_results(scored, u.cards, u.card_text)
@@ -263,30 +242,6 @@ def rank(hits: list[Hit], u: Understanding, limit: int, source: str | None, inde
     return out[:limit]
 
 
-def short_phrase(u: Understanding) -> re.Pattern[str] | None:
-    """For a short query naming a term ("hazard limit", "keyed to"), the term as a folded phrase."""
-    words = fold(" ".join(w for w in u.content[:len(u.content) - len(u.synonyms)])).split()
-    if not 1 < len(words) <= 4 or u.cards or u.annotations or u.rules:
-        return None
-    body = r"\s+".join(re.escape(w.rstrip("s")) + r"\w{0,3}" for w in words)
-    return re.compile(rf"\b{body}\b")
-
-
-def phrase_bonus(phrase: re.Pattern[str], text: str) -> float:
-    """More for a ruling that uses the phrase, more still where it defines it: at the start of the
-    ruling, in quotes, or after "i.e."."""
-    folded = fold(text)
-    m = phrase.search(folded)
-    if not m:
-        return 1.0
-    bonus = PHRASE_WEIGHT
-    prefix = folded[:m.start()].split()
-    raw = text.lower()
-    if len(prefix) <= 2 or prefix[-2:] == ["i", "e"] or re.search(r"[\"“«]\s*" + re.escape(m.group(0).split()[0]), raw):
-        bonus *= DEFINITION_WEIGHT
-    return bonus
-
-
 def reworded_twin(older: Result, kept: list[Result]) -> Result | None:
     """A current-edition result that says nearly the same as an older edition's ruling."""
     terms = set(older.data.get("terms", ()))
@@ -296,11 +251,6 @@ def reworded_twin(older: Result, kept: list[Result]) -> Result | None:
             if terms and len(terms & other) / len(terms | other) >= REWORDED_SIMILARITY:
                 return r
     return None
-
-
-def stems(text: str) -> frozenset[str]:
-    """The analysed terms of a short text, for comparing a query with a heading."""
-    return frozenset(analyze(text))
 
 
 def interleave_card_results(results: list[Result], cards: list[str], text_first: bool) -> list[Result]:

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import math
+import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -11,9 +14,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cli import cli
+from kb.errors import KbBroken
 from kb.evaluation import evaluate, norm
 from kb.index import analyze
 from kb.names import fold
+from kb.ranking import WEIGHTS, QueryContext, features, parse_weights
 from kb.search import Searcher, clean
 
 from .conftest import ROOT
@@ -32,9 +37,12 @@ def test_analyzer_stems_folds_and_keeps_game_tokens() -> None:
     assert analyze("tap tapped tapping taps") == ["tap"] * 4
     assert analyze("Adûnaphel") == analyze("Adunaphel") == ["adunaphel"]
     assert analyze("on-guard") == ["on-guard", "guard"]
+    assert analyze("non-moving non-Darkhaven") == ["non-mov", "move", "non-darkhaven", "darkhaven"]  # no "non"
     assert analyze("M/H")[0] == "m/h"
     assert analyze("rule 2.IV.iii") == ["rule", "2.iv.iii"]
     assert analyze("Annotation 25a, Hobbit Stealth (1C298)") == ["annot", "25a", "hobbit", "stealth", "1c298"]
+    assert analyze("MPs DIs MP") == ["mp", "di", "mp"]  # an acronym's plural is the acronym
+    assert analyze("Ass pass") == ["ass", "pass"]  # but not a word that ends in s
 
 
 def test_fold() -> None:
@@ -54,6 +62,11 @@ def test_understanding(searcher: Searcher) -> None:
     assert u.cards == ["Khamûl the Easterling"]
     u = searcher.understand("does reveling an agent count as movment")
     assert ("movment", "movement") in u.corrections
+    for name in ("Gates of Morning", "Lure of the Senses", "gates of morning card"):
+        assert searcher.understand(name).card_query, name  # "of" and "the" are part of a card's name
+    u = searcher.understand("what does Doors of Night do")
+    assert u.card_query and u.card_text
+    assert not searcher.understand("can Gates of Morning discard Doors of Night?").card_query
 
 
 @pytest.mark.parametrize("query, expected, within", [
@@ -63,6 +76,8 @@ def test_understanding(searcher: Searcher) -> None:
     ("Akhorahil", "modifies any one character’s body by -1", 3),
     ("Adunaphel", "Adûnaphel", 1),
     ("can GI go negative?", "general influence", 3),
+    ("may a scout play two scout-only cards against one strike", "Two skill cards may not be declared", 3),
+    ("hazard limit", "(i.e., the hazard limit) is equal to", 3),
 ])
 def test_ranking_on_real_rulings(searcher: Searcher, query: str, expected: str, within: int) -> None:
     results = searcher.search(query, limit=10)
@@ -154,3 +169,79 @@ def test_dev_questions_meet_the_bar(real_kb: Path) -> None:
     for name in ("dev.jsonl", "dev-current.jsonl"):
         overall = evaluate(real_kb, shared / name)["overall"]
         assert overall["hit@5"] >= 0.85, (name, overall)
+
+
+def test_ranking_features_on_real_rulings(searcher: Searcher) -> None:
+    """A ruling on one card counts against it for a question that doesn't name the card."""
+    u, hits = searcher.candidates("does Stealth stop the hazard player from revealing an on-guard creature?", 60)
+    context = QueryContext.of(u, None, searcher.index, hits)
+    own = [h for h in hits if "stealth" in h.data["about"]]
+    assert own and all("card:unnamed ruling" not in features(h, context) for h in own)
+    u2, hits2 = searcher.candidates("can the hazard player reveal an on-guard creature?", 60)
+    context2 = QueryContext.of(u2, None, searcher.index, hits2)
+    on_cards = [h for h in hits2 if h.data["about"] and h.data["kind"] != "card"]
+    assert on_cards and all(features(h, context2)["card:unnamed ruling"] == 1.0 for h in on_cards)
+    many = searcher.candidates("how many cards is my opening hand?", 60)
+    context3 = QueryContext.of(many[0], None, searcher.index, many[1])
+    eight = next(h for h in many[1] if "eight cards" in h.data["text"])
+    assert features(eight, context3)["number_answer"] == 1.0 and context3.question
+
+
+def test_explain_shows_each_features_share_of_the_score(real_kb: Path) -> None:
+    runner = CliRunner()
+    out = runner.invoke(cli, ["--kb", str(real_kb), "search", "--json", "--explain", "--limit", "3",
+                              "can a strike be cancelled after the roll?"])
+    results = json.loads(out.output)["results"]
+    for r in results:
+        assert "bm25" in r["why"]
+        assert math.isclose(math.exp(sum(r["why"].values())), r["score"], rel_tol=0.01)
+    plain = json.loads(runner.invoke(cli, ["--kb", str(real_kb), "search", "--json", "strike"]).output)
+    assert "why" not in plain[0]
+    text = runner.invoke(cli, ["--kb", str(real_kb), "search", "--explain", "--limit", "1", "hazard limit"]).output
+    assert "score " in text and "bm25 +" in text
+
+
+@pytest.mark.parametrize("toml, message", [
+    ("[weights]\nnonsense = 1.0\n", "unknown features ['nonsense']"),
+    ("[weights]\ncoverage = \"high\"\n", "weights must be numbers"),
+    ("coverage = 1.0\n", "expected a [weights] table"),
+    ("[weights\n", "not valid TOML"),
+])
+def test_bad_ranking_weights_are_named(toml: str, message: str) -> None:
+    with pytest.raises(KbBroken, match=re.escape(message)):
+        parse_weights(toml, "ranking.toml")
+
+
+def test_shipped_weights_hold_current_editions_and_meccg_first() -> None:
+    assert WEIGHTS["older edition"] < 0 and WEIGHTS["source:variant"] < 0 and WEIGHTS["card:other"] <= 0
+    assert parse_weights("[weights]\ncoverage = 0.5\n")["coverage"] == 0.5
+
+
+def load_tuner():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("tune_ranking", ROOT / "tools" / "tune_ranking.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_tuner_ranks_as_search_does_and_never_fits_worse(real_kb: Path, tmp_path: Path) -> None:
+    tuner = load_tuner()
+    f = tmp_path / "q.jsonl"
+    f.write_text("\n".join(json.dumps(c) for c in [
+        {"id": "t1", "kind": "question", "query": "can a strike be cancelled after the roll?",
+         "gold": ["A strike may not be canceled once the dice-roll for the strike has been made."]},
+        {"id": "t2", "kind": "abbrev", "query": "do MPs from minor items count as item MPs?",
+         "gold": ["MPs from special and minor items count as item MPs."]},
+        {"id": "t3", "kind": "question", "query": "how many cards is my opening hand?",
+         "gold": ["Your starting hand is eight cards"]},
+        {"id": "t4", "kind": "term", "query": "hazard limit", "gold": ["no ruling says this at all, ever"]},
+    ]) + "\n")
+    cases = tuner.prepare(Searcher(real_kb), f)
+    assert tuner.measure(cases, WEIGHTS)["q.jsonl"] == evaluate(real_kb, f)["overall"]
+    start = dict(WEIGHTS)
+    fitted = tuner.fit(cases, start, 0.0, rounds=1)
+    assert tuner.objective(cases, fitted) >= tuner.objective(cases, start)
+    assert fitted["older edition"] <= -0.1 and fitted["source:variant"] <= -0.5
