@@ -28,6 +28,8 @@ whose when where why how many much if then than there here this that these those
 happen happens happened legal allowed okay ok possible please tell anyone someone some any really
 get gets got so too very about into onto or and but not no yes
 """.split())
+FILLER = re.compile(r"\b(?:(?:ends?|ended|ending) up|at all|in the first place|(?:kinds?|sorts?) of|a lot of)\b", re.I)
+"""Phrases of the way a question is put, not of what it asks ("which effect ends up winning")."""
 ANNOTATION_REF = re.compile(r"\b(?:annotations?|annot|anno|ann)\.?\s*#?\s*(\d{1,2}[a-b]?)\b", re.I)
 RULE_REF = re.compile(r"(?<![\w.])((?:\d{1,2}|g)(?:\.[A-Za-z0-9]+)+)(?![\w.])")
 TIMING_REF = re.compile(r"\b(?:timing\s+)?rule\s+(\d[A-Da-d]?)(?![.\w])", re.I)
@@ -138,6 +140,9 @@ class Searcher:
         u.card_text = bool(CARD_TEXT.search(q))
         bare = fold(CARD_TEXT_WORDS.sub(" ", rest))
         u.card_query = bool(u.cards) and (bare in self.lexicon.names or bool(u.near_cards))
+        for m in FILLER.finditer(rest):
+            u.dropped.append(m.group(0))
+        rest = FILLER.sub(" ", rest)
         extra: list[str] = []
         for m in self._synonym_pattern.finditer(rest.replace("’", "'")):
             said = m.group(0)

@@ -62,6 +62,8 @@ def test_understanding(searcher: Searcher) -> None:
     assert u.cards == ["Khamûl the Easterling"]
     u = searcher.understand("does reveling an agent count as movment")
     assert ("movment", "movement") in u.corrections
+    u = searcher.understand("which effect ends up winning at all?")
+    assert {"ends up", "at all"} <= set(u.dropped) and "end" not in {t for _, t, _ in u.terms}
     for name in ("Gates of Morning", "Lure of the Senses", "gates of morning card"):
         assert searcher.understand(name).card_query, name  # "of" and "the" are part of a card's name
     u = searcher.understand("what does Doors of Night do")
