@@ -36,6 +36,8 @@ PHASES: dict[str, tuple[str, ...]] = {
                     "ending the game", "victory conditions"),
 }
 """Each phase and the words (in a section title or a ruling's text) that place a ruling in it."""
+NARROWER = {"combat": ("strike-sequence", "body-check")}
+"""Steps within a phase: a ruling under a Combat heading that names the strike sequence is in it too."""
 
 PARTS = ("turn sequence rulings", "rulings by term", "tournament rulings", "card errata and rulings",
          "card rulings", "turn sequence")
@@ -95,9 +97,11 @@ def detect_phases(doc: ParsedDocument, r: Ruling, ctx: Context) -> list[Link]:
         return []
     section = " / ".join(r.section).lower()
     found = [p for p, words in PHASES.items() if any(_contains(section, w) for w in words)]
-    if found:
-        return [Link(r.id, "phase", p, "section") for p in found]
     text = r.text.lower()
+    if found:
+        steps = [n for p in found for n in NARROWER.get(p, ()) if n not in found
+                 and any(_contains(text, w) for w in PHASES[n])]
+        return [Link(r.id, "phase", p, "section") for p in found] + [Link(r.id, "phase", n, "text") for n in steps]
     return [Link(r.id, "phase", p, "text") for p, words in PHASES.items() if any(_contains(text, w) for w in words)]
 
 

@@ -76,6 +76,16 @@ def test_lookups_forgive(real_kb: Path) -> None:
     assert sorted(c["alignment"] for c in alatar["cards"]) == ["Fallen-wizard", "Hero"]  # both versions
     assert lookup.phase(real_kb, "M/H")["phase"] == lookup.phase(real_kb, "mh")["phase"] == "movement-hazard"
     assert lookup.phase(real_kb, "eot")["sources"][0]["source"] == "crf-22"
+    site_rules = {r["number"] for g in lookup.phase(real_kb, "site")["sources"] if g["source"] == "coe-rules"
+                  for r in g["rulings"]}
+    mh_rules = {r["number"] for g in lookup.phase(real_kb, "M/H")["sources"] if g["source"] == "coe-rules"
+                for r in g["rulings"]}
+    assert {"2.V.i", "2.V.ii"} <= site_rules and {"2.IV.iii", "2.IV.iii.1"} <= mh_rules  # by number, not page order
+    long_event = {r["number"] for g in lookup.phase(real_kb, "long-event")["sources"] for r in g["rulings"]}
+    assert not any(n and n.startswith("2.IV") for n in long_event)
+    strikes = {r["number"] for g in lookup.phase(real_kb, "strike sequence")["sources"] if g["source"] == "coe-rules"
+               for r in g["rulings"]}
+    assert "3.iv" in strikes  # "Strike Sequence, Step 4" under the Combat heading is in the strike sequence too
     assert lookup.term(real_kb, "GI")["term"] == "general influence"
     trophies = lookup.term(real_kb, "trophies")
     assert trophies["definitions"] and trophies["rulings_by_term"]
