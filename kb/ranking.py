@@ -1,8 +1,8 @@
 """Ranking: what each search hit is (its features) and the weights that turn features into a score.
 
 A hit's score is its BM25 score times exp(sum of weight x feature). The weights live in
-kb/data/ranking.toml, fitted on the eval questions by tools/tune_ranking.py, which reports how well
-they hold on questions left out of the fitting.
+kb/data/ranking.toml; tools/tune_ranking.py fits them on question files and reports how well they
+hold on questions left out of the fitting.
 """
 
 from __future__ import annotations

@@ -11,9 +11,6 @@
     "whose when where why how many much if then than there here this that these those just still also happen happens " +
     "happened legal allowed okay ok possible please tell anyone someone some any really get gets got so too very " +
     "about into onto or and but not no yes of to in on at by for with as from").split(" "));
-  var KIND_WEIGHT = {glossary: 0.75, note: 0.6, guidance: 0.8, "citation-key": 0.4, "change-log": 0.5, reference: 0.6,
-    "see-also": 0.5, card: 0.8};
-  var SOURCE_KIND_WEIGHT = {"official rules": 0.85, variant: 0.3};
   var ANNOTATION_REF = /\b(?:annotations?|annot|anno|ann)\.?\s*#?\s*(\d{1,2}[ab]?)\b/gi;
   var RULE_REF = /(?:^|[^\w.])((?:\d{1,2}|g)(?:\.[A-Za-z0-9]+)+)(?![\w.])/g;
   var TIMING_REF = /\b(?:timing\s+)?rule\s+(\d[A-Da-d]?)(?![.\w])/gi;
@@ -145,7 +142,15 @@
     for (var k in data.abbreviations) this.abbrevTable[k.toLowerCase()] = data.abbreviations[k];
     this.syn = phrasePattern(Object.keys(data.synonyms));
     this.cardKeys = Object.keys(data.cards);
+    // the CLI's ranking weights (kb/data/ranking.toml): a feature multiplies a score by exp(weight)
+    this.weights = data.weights || {};
+    this.onCards = new Set();  // the rulings that are on one card (its CRF section)
+    for (var c in data.cards) data.cards[c][2].forEach(function (d) { this.onCards.add(d); }, this);
   }
+
+  Searcher.prototype.factor = function (feature) {
+    return Math.exp(this.weights[feature] || 0);
+  };
 
   Searcher.prototype.understand = function (raw) {
     var q = String(raw || "").replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, " ").slice(0, MAX_QUERY).trim();
@@ -268,15 +273,17 @@
     scores.forEach(function (s, d) {
       var doc = docs[d], src = sources[doc[2]];
       if (src.game !== "meccg" && !u.otherGame) s *= 0.2;
-      if (src.kind === "variant") s *= u.arda ? 2.0 : SOURCE_KIND_WEIGHT.variant;
-      else if (SOURCE_KIND_WEIGHT[src.kind]) s *= SOURCE_KIND_WEIGHT[src.kind];
-      if (doc[5] && sameWords(doc[5].split(" › ").pop(), u.content)) s *= 2.0;  // the heading is the query
+      if (src.kind === "variant") s *= self.factor(u.arda ? "source:variant asked" : "source:variant");
+      else s *= self.factor("source:" + src.kind);
+      if (doc[5] && sameWords(doc[5].split(" › ").pop(), u.content)) s *= self.factor("heading_is_query");
       if (phrase) {
         var text = self.folded[d], at = text.search(phrase);
         if (at >= 0) s *= at < 12 || /\bi e $/.test(text.slice(0, at)) ? 2.25 : 1.5;  // defined there
       }
-      if (!src.current) s *= 0.8;
-      if (KIND_WEIGHT[doc[3]] && !(doc[3] === "card" && u.cards.length)) s *= KIND_WEIGHT[doc[3]];
+      if (!src.current) s *= self.factor("older edition");
+      if (doc[3] === "card") { if (!u.cards.length) s *= self.factor("card:other"); }
+      else s *= self.factor("kind:" + doc[3]);
+      if (self.onCards.has(d) && !ownDocs.has(d) && doc[3] !== "card") s *= self.factor("card:unnamed ruling");
       ranked.push([s, d]);
     });
     ranked.sort(function (x, y) { return y[0] - x[0] || x[1] - y[1]; });
