@@ -246,4 +246,4 @@ def test_tuner_ranks_as_search_does_and_never_fits_worse(real_kb: Path, tmp_path
     start = dict(WEIGHTS)
     fitted = tuner.fit(cases, start, 0.0, rounds=1)
     assert tuner.objective(cases, fitted) >= tuner.objective(cases, start)
-    assert fitted["older edition"] <= -0.1 and fitted["source:variant"] <= -0.5
+    assert fitted["older edition"] <= -0.1 and fitted["source:variant"] <= -0.5 and tuner.holds(fitted)
