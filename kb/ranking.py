@@ -45,6 +45,7 @@ FEATURES = (
     "kind:reference", "kind:see-also", "kind:erratum", "kind:annotation", "kind:example",
     "card:asked text", "card:other",
     "card:unnamed ruling",  # a ruling on one card, for a query that doesn't name it
+    "card:named ruling",    # a ruling on a card a question names ("does Stealth stop ...")
 )
 """Every feature a weight can be given. The CRF, rulings of kind "ruling" or "rule", and the
 current edition are the baselines the source, kind and edition features are measured against."""
@@ -158,6 +159,8 @@ def features(h: Hit, q: QueryContext) -> dict[str, float]:
         f[f"kind:{d['kind']}"] = 1.0
         if d.get("about") and not q.cards.intersection(d["about"]):
             f["card:unnamed ruling"] = 1.0
+        elif d.get("about") and not q.card_query:
+            f["card:named ruling"] = 1.0
     heading = d["section"][-1] if d["section"] else ""
     if heading and heading_terms(heading) == q.query_stems:
         f["heading_is_query"] = 1.0

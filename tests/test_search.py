@@ -170,15 +170,16 @@ def test_dev_questions_meet_the_bar(real_kb: Path) -> None:
         pytest.skip("../shared/eval not present")
     for name in ("dev.jsonl", "dev-current.jsonl"):
         overall = evaluate(real_kb, shared / name)["overall"]
-        assert overall["hit@5"] >= 0.85, (name, overall)
+        assert overall["hit@5"] >= 0.9 and overall["mrr@10"] >= 0.75, (name, overall)  # floors, not the bar
 
 
 def test_ranking_features_on_real_rulings(searcher: Searcher) -> None:
-    """A ruling on one card counts against it for a question that doesn't name the card."""
+    """A ruling on one card counts for it when a question names the card, against it otherwise."""
     u, hits = searcher.candidates("does Stealth stop the hazard player from revealing an on-guard creature?", 60)
     context = QueryContext.of(u, None, searcher.index, hits)
-    own = [h for h in hits if "stealth" in h.data["about"]]
-    assert own and all("card:unnamed ruling" not in features(h, context) for h in own)
+    own = [h for h in hits if "stealth" in h.data["about"] and h.data["kind"] != "card"]
+    assert own and all(features(h, context).get("card:named ruling") == 1.0 for h in own)
+    assert not any("card:unnamed ruling" in features(h, context) for h in own)
     u2, hits2 = searcher.candidates("can the hazard player reveal an on-guard creature?", 60)
     context2 = QueryContext.of(u2, None, searcher.index, hits2)
     on_cards = [h for h in hits2 if h.data["about"] and h.data["kind"] != "card"]
