@@ -202,8 +202,9 @@ def defines(prefix: list[str], phrase: str, text: str) -> bool:
 
 @functools.lru_cache(maxsize=4096)
 def heading_terms(heading: str) -> frozenset[str]:
-    """The analysed terms of a section heading (headings repeat across hits and queries)."""
-    return frozenset(analyze(heading))
+    """The analysed words of a section heading, without its number ("2.III. Long-event Phase" is
+    the long-event phase); remembered, as headings repeat across hits and queries."""
+    return frozenset(t for t in analyze(heading) if not t[0].isdigit())
 
 
 WINDOW = 3

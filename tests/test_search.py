@@ -18,7 +18,7 @@ from kb.errors import KbBroken
 from kb.evaluation import evaluate, norm
 from kb.index import analyze
 from kb.names import fold
-from kb.ranking import WEIGHTS, QueryContext, features, parse_weights
+from kb.ranking import WEIGHTS, QueryContext, features, heading_terms, parse_weights
 from kb.search import Searcher, clean
 
 from .conftest import ROOT
@@ -188,6 +188,13 @@ def test_ranking_features_on_real_rulings(searcher: Searcher) -> None:
     context3 = QueryContext.of(many[0], None, searcher.index, many[1])
     eight = next(h for h in many[1] if "eight cards" in h.data["text"])
     assert features(eight, context3)["number_answer"] == 1.0 and context3.question
+
+
+def test_a_numbered_heading_still_names_its_topic(searcher: Searcher) -> None:
+    assert heading_terms("2.III. Long-event Phase") == heading_terms("Long-event Phase") == set(analyze("long-event phase"))
+    results = searcher.search("long-event phase", limit=10)
+    coe = [r for r in results if r.data["source"] == "coe-rules"]
+    assert coe and coe[0].data["number"] == "2.III.1" and coe[0].why.get("heading_is_query")
 
 
 def test_explain_shows_each_features_share_of_the_score(real_kb: Path) -> None:

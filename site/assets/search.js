@@ -77,7 +77,7 @@
   }
 
   function sameWords(a, words) {
-    var x = analyze(a).filter(function (t) { return !/[\/.\-]/.test(t); });
+    var x = analyze(a).filter(function (t) { return !/[\/.\-]/.test(t) && !/^\d/.test(t); });  // no section number
     if (!x.length || x.length !== new Set(words).size) return false;
     return x.every(function (t) { return words.indexOf(t) >= 0; });
   }
