@@ -194,10 +194,8 @@ def features(h: Hit, q: QueryContext) -> dict[str, float]:
 def defines(prefix: list[str], phrase: str, text: str) -> bool:
     """Whether a ruling puts the phrase where a definition does: at its start, in quotes, or after
     "i.e." ("(i.e., the hazard limit) is equal to ...")."""
-    if prefix and prefix[-1] in ("the", "a", "an"):
-        prefix = prefix[:-1]
-    return len(prefix) <= 2 or prefix[-2:] == ["i", "e"] or \
-        re.search(r"[\"“«]\s*" + re.escape(phrase.split()[0]), text.lower()) is not None
+    after_ie = prefix[-2:] == ["i", "e"] or (prefix[-3:-1] == ["i", "e"] and prefix[-1] in ("the", "a", "an"))
+    return len(prefix) <= 2 or after_ie or re.search(r"[\"“«]\s*" + re.escape(phrase.split()[0]), text.lower()) is not None
 
 
 @functools.lru_cache(maxsize=4096)

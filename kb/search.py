@@ -40,6 +40,8 @@ CARD_TEXT_WORDS = re.compile(r"^\s*what does\b|\bdo\s*\??\s*$|\bcard text\b|^\s*
 ARDA = re.compile(r"\barda\b", re.I)
 ABOUT_WEIGHT = 3.0
 REWORDED_SIMILARITY = 0.75
+CANDIDATES = 60
+"""BM25's best this many are ranked, whatever the limit, so the top 3 are the top 3 of the top 10."""
 
 FIELD_WEIGHT = {"text": 1.0}
 """Fields a question's words are looked for in (title and section matches measured no better)."""
@@ -198,7 +200,7 @@ class Searcher:
                raw: bool = False) -> list[Result]:
         """The best `limit` rulings for a query, one per wording, current editions first."""
         limit = max(1, min(limit, 200))
-        u, hits = self.candidates(query, limit * 4 + 20, game=game, source=source, raw=raw)
+        u, hits = self.candidates(query, max(CANDIDATES, limit * 4 + 20), game=game, source=source, raw=raw)
         return rank(hits, u, limit, source, self.index)
 
     def candidates(self, query: str, n: int, *, game: str | None = None, source: str | None = None,

@@ -86,6 +86,12 @@ def test_ranking_on_real_rulings(searcher: Searcher, query: str, expected: str, 
     assert any(norm(expected) in norm(t) for t in texts(results)[:within]), texts(results)[:within]
 
 
+def test_the_top_results_do_not_depend_on_the_limit(searcher: Searcher) -> None:
+    for query in ("hazard limit", "can a strike be cancelled after the roll?", "Alatar"):
+        ten = [r.id for r in searcher.search(query, limit=10)]
+        assert [r.id for r in searcher.search(query, limit=3)] == ten[:3], query
+
+
 def test_current_edition_first_and_editions_merged(searcher: Searcher) -> None:
     results = searcher.search("annotation 13", limit=5)
     assert results[0].data["source"] == "crf-22"

@@ -28,14 +28,13 @@ sys.path.insert(0, str(ROOT))
 
 from kb.evaluation import _metrics, norm, read_cases  # noqa: E402
 from kb.ranking import FEATURES, WEIGHTS, QueryContext, features, score  # noqa: E402
-from kb.search import Result, Searcher, Understanding, arrange  # noqa: E402
+from kb.search import CANDIDATES, Result, Searcher, Understanding, arrange  # noqa: E402
 
 STEPS = (-1.0, -0.5, -0.25, -0.1, 0.1, 0.25, 0.5, 1.0)
 BOUND = 4.0
 LIMITS = {"older edition": (-BOUND, -0.1), "source:variant": (-BOUND, -0.5), "card:other": (-BOUND, 0.0)}
 """Held whatever the questions say: current editions first, MECCG before the Arda variant, a card's
 text only when asked for or named."""
-CANDIDATES = 60
 
 
 @dataclass
