@@ -22,7 +22,7 @@ from kb.store import CURRENT, INDEX_DIR, LEXICON
 
 MAX_QUERY = 2000
 QUESTION_WORDS = frozenset("""
-a an the i me my mine we our you your he his she her they their them it its is are was were be been
+a an the i me my mine we our you your he his she her they their them it its is are was were be been being
 am do does did doing done can could would should shall will may might must what whats which who whom
 whose when where why how many much if then than there here this that these those just still also
 happen happens happened legal allowed okay ok possible please tell anyone someone some any really
