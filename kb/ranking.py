@@ -24,7 +24,8 @@ if TYPE_CHECKING:
 
 COVERAGE_FLOOR = 0.1
 HOW_MANY = re.compile(r"\bhow (?:many|much|few)\b|\bnumber of\b|\bmaximum\b|\bminimum\b", re.I)
-NUMBER = re.compile(r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve|half|twice)\b", re.I)
+NUMBER = re.compile(r"\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|half|twice)\b", re.I)
+"""A number a ruling gives ("one" is left out: rulings say "one of the ..." all the time)."""
 
 FEATURES = (
     "bm25",              # log BM25 score (its weight is added to 1: below 0, the other features count more)
@@ -91,6 +92,8 @@ class QueryContext:
     card_query: bool
     reference: bool
     how_many: bool
+    numbers: frozenset[str]
+    """The numbers the query itself gives, which are no answer to it."""
     variant_asked: bool
     source: str | None
     question: bool
@@ -110,7 +113,8 @@ class QueryContext:
         pairs = [(a, b, min(weights[a], weights[b])) for a, b in zip(typed, typed[1:]) if a != b]
         return cls(weights, sum(weights.values()), frozenset(analyze(" ".join(u.content))), pairs,
                    short_phrase(u), frozenset(fold(c) for c in u.cards), u.card_text, u.card_query,
-                   bool(u.annotations or u.rules), bool(HOW_MANY.search(u.query)), u.arda, source,
+                   bool(u.annotations or u.rules), bool(HOW_MANY.search(u.query)),
+                   frozenset(m.group(0).lower() for m in NUMBER.finditer(u.query)), u.arda, source,
                    is_question(u),
                    section_scores(hits), max((h.score for h in hits), default=0.0) or 1.0,
                    frozenset(f for f, w in WEIGHTS.items() if w) if needed is None else needed)
@@ -174,7 +178,7 @@ def features(h: Hit, q: QueryContext) -> dict[str, float]:
             f["window"] = math.log(COVERAGE_FLOOR + (1 - COVERAGE_FLOOR) * best_window(d["text"], q))
     if q.pairs and "proximity" in q.needed:
         f["proximity"] = proximity(d["text"], q.pairs)
-    if q.how_many and NUMBER.search(d["text"]):
+    if q.how_many and any(m.group(0).lower() not in q.numbers for m in NUMBER.finditer(d["text"])):
         f["number_answer"] = 1.0
     others = q.support.get(section_key(h), 0.0) - h.score / q.best
     if d["section"] and others > 0:

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from cli import cli
 from kb.errors import KbBroken
 from kb.evaluation import evaluate, norm
-from kb.index import analyze
+from kb.index import Hit, analyze
 from kb.names import fold
 from kb.ranking import WEIGHTS, QueryContext, features, heading_terms, parse_weights
 from kb.search import Searcher, clean
@@ -194,6 +194,18 @@ def test_ranking_features_on_real_rulings(searcher: Searcher) -> None:
     context3 = QueryContext.of(many[0], None, searcher.index, many[1])
     eight = next(h for h in many[1] if "eight cards" in h.data["text"])
     assert features(eight, context3)["number_answer"] == 1.0 and context3.question
+
+
+def test_a_number_answers_a_how_many_question_unless_the_question_gave_it(searcher: Searcher) -> None:
+    u, hits = searcher.candidates("how many strikes does a two-strike attack get in one turn?", 10)
+    context = QueryContext.of(u, None, searcher.index, hits)
+
+    def ruling(text: str) -> Hit:
+        return Hit("x", 1.0, {"source": "crf-22", "source_kind": "CRF", "current": True, "kind": "ruling",
+                              "about": [], "section": ["Attack"], "text": text, "terms": []})
+
+    assert features(ruling("It gets three strikes."), context)["number_answer"] == 1.0
+    assert "number_answer" not in features(ruling("Each of the two strikes is one attack."), context)
 
 
 def test_a_numbered_heading_still_names_its_topic(searcher: Searcher) -> None:
