@@ -50,12 +50,13 @@ def evaluate(kb_dir: Path, path: Path) -> dict[str, Any]:
         rank = next((i for i, r in enumerate(results, 1) if any(g in norm(r.data["text"]) for g in gold)), None)
         rows.append({"id": case.get("id"), "kind": case.get("kind", "?"), "query": case["query"], "rank": rank,
                      "top": [r.data["text"][:100] for r in results[:3]]})
-    return {"file": str(path), "overall": _metrics(rows),
-            "by_kind": {k: _metrics([r for r in rows if r["kind"] == k]) for k in sorted({r["kind"] for r in rows})},
+    return {"file": str(path), "overall": metrics(rows),
+            "by_kind": {k: metrics([r for r in rows if r["kind"] == k]) for k in sorted({r["kind"] for r in rows})},
             "misses": [r for r in rows if r["rank"] is None or r["rank"] > 5]}
 
 
-def _metrics(rows: list[dict[str, Any]]) -> dict[str, float]:
+def metrics(rows: list[dict[str, Any]]) -> dict[str, float]:
+    """hit@1, hit@5 and MRR@10 over rows carrying the 1-based "rank" of their first hit (or None)."""
     n = len(rows) or 1
     return {"cases": len(rows),
             "hit@1": round(sum(1 for r in rows if r["rank"] == 1) / n, 3),

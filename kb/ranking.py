@@ -37,8 +37,6 @@ FEATURES = (
     "proximity",         # share of the question's neighbouring word pairs found close together
     "window",            # log share of the question's weight inside the ruling's best passage of SPAN words
     "number_answer",     # a "how many" question and a ruling that gives a number
-    "length",            # log of the ruling's length in words
-    "section_support",   # how strongly the other hits in the ruling's section match too
     "source:official rules", "source:rulebook", "source:timing guide", "source:variant",
     "source:variant asked", "older edition",
     "question:official rules",  # a question (not a bare term or name) answered from the CoE rules
@@ -70,12 +68,15 @@ def parse_weights(text: str, where: str = "kb/data/ranking.toml") -> dict[str, f
     return {f: float(table.get(f, 0.0)) for f in FEATURES}
 
 
-def load_weights() -> dict[str, float]:
-    """The fitted weights shipped in kb/data/ranking.toml."""
-    return parse_weights(resources.files("kb").joinpath("data/ranking.toml").read_text("utf-8"))
+def read_weights_text() -> str:
+    return resources.files("kb").joinpath("data/ranking.toml").read_text("utf-8")
 
 
-WEIGHTS = load_weights()
+@functools.lru_cache(maxsize=1)
+def weights() -> dict[str, float]:
+    """The shipped weights (kb/data/ranking.toml), read on first use so that a damaged file is a
+    one-line error from the command that needed it, not a traceback at import."""
+    return parse_weights(read_weights_text())
 
 
 @dataclass(slots=True)
@@ -97,46 +98,28 @@ class QueryContext:
     variant_asked: bool
     source: str | None
     question: bool
-    support: dict[tuple[str, ...], float]
-    best: float
     needed: frozenset[str]
     """The features worth computing: those with a weight (all of them when fitting)."""
 
     @classmethod
-    def of(cls, u: Understanding, source: str | None, index: Index, hits: list[Hit],
-           needed: frozenset[str] | None = None) -> QueryContext:
-        weights: dict[str, float] = {}
+    def of(cls, u: Understanding, source: str | None, index: Index, needed: frozenset[str] | None = None) -> QueryContext:
+        term_weights: dict[str, float] = {}
         for fld, term, boost in u.terms:
             if fld == "text":
-                weights[term] = max(weights.get(term, 0.0), boost * index.idf("text", term))
-        typed = [t for t in analyze(" ".join(u.content)) if t in weights]
-        pairs = [(a, b, min(weights[a], weights[b])) for a, b in zip(typed, typed[1:]) if a != b]
-        return cls(weights, sum(weights.values()), frozenset(analyze(" ".join(u.content))), pairs,
+                term_weights[term] = max(term_weights.get(term, 0.0), boost * index.idf("text", term))
+        typed = analyze(" ".join(u.content))
+        known = [t for t in typed if t in term_weights]
+        pairs = [(a, b, min(term_weights[a], term_weights[b])) for a, b in zip(known, known[1:]) if a != b]
+        return cls(term_weights, sum(term_weights.values()), frozenset(typed), pairs,
                    short_phrase(u), frozenset(fold(c) for c in u.cards), u.card_text, u.card_query,
                    bool(u.annotations or u.rules), bool(HOW_MANY.search(u.query)),
                    frozenset(m.group(0).lower() for m in NUMBER.finditer(u.query)), u.arda, source,
-                   is_question(u),
-                   section_scores(hits), max((h.score for h in hits), default=0.0) or 1.0,
-                   frozenset(f for f, w in WEIGHTS.items() if w) if needed is None else needed)
+                   is_question(u), frozenset(f for f, w in weights().items() if w) if needed is None else needed)
 
 
 def is_question(u: Understanding) -> bool:
     """A question or a situation, as against a bare name, term, phase or number."""
     return "?" in u.query or len(u.dropped) >= 2 or len(u.query.split()) >= 6
-
-
-def section_key(h: Hit) -> tuple[str, ...]:
-    return (h.data["source"], *h.data["section"])
-
-
-def section_scores(hits: list[Hit]) -> dict[tuple[str, ...], float]:
-    """Each section's summed BM25 over the hits, relative to the best hit."""
-    best = max((h.score for h in hits), default=0.0) or 1.0
-    sums: dict[tuple[str, ...], float] = {}
-    for h in hits:
-        key = section_key(h)
-        sums[key] = sums.get(key, 0.0) + h.score / best
-    return sums
 
 
 def features(h: Hit, q: QueryContext) -> dict[str, float]:
@@ -180,10 +163,6 @@ def features(h: Hit, q: QueryContext) -> dict[str, float]:
         f["proximity"] = proximity(d["text"], q.pairs)
     if q.how_many and any(m.group(0).lower() not in q.numbers for m in NUMBER.finditer(d["text"])):
         f["number_answer"] = 1.0
-    others = q.support.get(section_key(h), 0.0) - h.score / q.best
-    if d["section"] and others > 0:
-        f["section_support"] = math.log(1 + others)
-    f["length"] = math.log(1 + d["text"].count(" ") + 1)
     if q.phrase is not None:
         folded = fold(d["text"])
         m = q.phrase.search(folded)
@@ -241,9 +220,10 @@ def best_window(text: str, q: QueryContext) -> float:
     return best / q.total
 
 
-def score(f: dict[str, float], weights: dict[str, float]) -> float:
-    """The log-factor a hit's features give its BM25 score (features without a weight add nothing)."""
-    return sum(weights.get(name, 0.0) * value for name, value in f.items())
+def score(bm25: float, f: dict[str, float], weights: dict[str, float]) -> float:
+    """A hit's score: its BM25 score times exp(sum of weight x feature); a feature without a weight
+    adds nothing."""
+    return bm25 * math.exp(sum(weights.get(name, 0.0) * value for name, value in f.items()))
 
 
 def short_phrase(u: Understanding) -> re.Pattern[str] | None:

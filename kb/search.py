@@ -7,7 +7,6 @@ search() and explain_search() share one Searcher, which opens the index and lexi
 from __future__ import annotations
 
 import json
-import math
 import re
 import unicodedata
 from dataclasses import asdict, dataclass, field
@@ -17,7 +16,7 @@ from typing import Any
 from kb.errors import KbMissing
 from kb.index import Hit, Index, analyze
 from kb.names import Lexicon, fold, load_table
-from kb.ranking import WEIGHTS, QueryContext, contributions, features, score
+from kb.ranking import QueryContext, contributions, features, score, weights
 from kb.store import CURRENT, INDEX_DIR, LEXICON
 
 MAX_QUERY = 2000
@@ -34,9 +33,8 @@ ANNOTATION_REF = re.compile(r"\b(?:annotations?|annot|anno|ann)\.?\s*#?\s*(\d{1,
 RULE_REF = re.compile(r"(?<![\w.])((?:\d{1,2}|g)(?:\.[A-Za-z0-9]+)+)(?![\w.])")
 TIMING_REF = re.compile(r"\b(?:timing\s+)?rule\s+(\d[A-Da-d]?)(?![.\w])", re.I)
 GAME_WORDS = {"lotr-tcg": re.compile(r"\b(?:lotr|lord of the rings tcg|decipher)\b", re.I)}
-CARD_TEXT = re.compile(r"\bcard text\b|\bwhat does .+ do\b|\btext of\b", re.I)
 CARD_TEXT_WORDS = re.compile(r"^\s*what does\b|\bdo\s*\??\s*$|\bcard text\b|^\s*(?:the\s+)?text of\b|\bcard\s*$", re.I)
-"""The words around a card's name when its text is asked for ("what does X do", "X card text")."""
+"""The words around a card's name when its text is asked for ("what does X do", "X card text", "X card")."""
 ARDA = re.compile(r"\barda\b", re.I)
 ABOUT_WEIGHT = 3.0
 REWORDED_SIMILARITY = 0.75
@@ -139,7 +137,7 @@ class Searcher:
             u.rules.append(m.group(1).lower())
             rest = rest.replace(m.group(0), " ")
         u.cards, u.near_cards = self.lexicon.find_in_query(rest)
-        u.card_text = bool(CARD_TEXT.search(q))
+        u.card_text = bool(CARD_TEXT_WORDS.search(rest))
         bare = fold(CARD_TEXT_WORDS.sub(" ", rest))
         u.card_query = bool(u.cards) and (bare in self.lexicon.names or bool(u.near_cards))
         for m in FILLER.finditer(rest):
@@ -223,11 +221,12 @@ class Searcher:
 def rank(hits: list[Hit], u: Understanding, limit: int, source: str | None, index: Index) -> list[Result]:
     """Score each hit by its features (kb.ranking); keep one result per wording, noting the other
     editions."""
-    context = QueryContext.of(u, source, index, hits)
+    context = QueryContext.of(u, source, index)
+    w = weights()
     scored = []
     for h in hits:
         f = features(h, context)
-        scored.append(Result(h.id, h.score * math.exp(score(f, WEIGHTS)), h.data, why=contributions(f, WEIGHTS)))
+        scored.append(Result(h.id, score(h.score, f, w), h.data, why=contributions(f, w)))
     return arrange(scored, u, limit)
 
 

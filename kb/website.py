@@ -25,7 +25,7 @@ from typing import Any
 from kb.errors import KbError
 from kb.index import analyze
 from kb.names import PHASE_NAMES, Lexicon, fold, load_table
-from kb.ranking import WEIGHTS
+from kb.ranking import weights
 from kb.render import Span, SpanFinder, TextRenderer
 from kb.searchdata import reference_spans
 from kb.store import CURRENT, LEXICON, connect, query
@@ -470,7 +470,7 @@ def search_data(site: Site) -> dict[str, Any]:
                         for s in c.sources},
             "docs": docs, "cards": names, "editions": {index[k]: v for k, v in editions.items()},
             "abbreviations": load_table("abbreviations"), "synonyms": load_table("synonyms"),
-            "weights": {name: w for name, w in WEIGHTS.items() if w}}
+            "weights": {name: w for name, w in weights().items() if w}}
 
 
 HREF = re.compile(r'\b(?:href|src)="([^"]*)"')

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -18,7 +19,8 @@ from kb.errors import KbBroken
 from kb.evaluation import evaluate, norm
 from kb.index import Hit, analyze
 from kb.names import fold
-from kb.ranking import WEIGHTS, QueryContext, features, heading_terms, parse_weights
+from kb import ranking
+from kb.ranking import QueryContext, features, heading_terms, parse_weights, weights
 from kb.search import Searcher, clean
 
 from .conftest import ROOT
@@ -182,23 +184,23 @@ def test_dev_questions_meet_the_bar(real_kb: Path) -> None:
 def test_ranking_features_on_real_rulings(searcher: Searcher) -> None:
     """A ruling on one card counts for it when a question names the card, against it otherwise."""
     u, hits = searcher.candidates("does Stealth stop the hazard player from revealing an on-guard creature?", 60)
-    context = QueryContext.of(u, None, searcher.index, hits)
+    context = QueryContext.of(u, None, searcher.index)
     own = [h for h in hits if "stealth" in h.data["about"] and h.data["kind"] != "card"]
     assert own and all(features(h, context).get("card:named ruling") == 1.0 for h in own)
     assert not any("card:unnamed ruling" in features(h, context) for h in own)
     u2, hits2 = searcher.candidates("can the hazard player reveal an on-guard creature?", 60)
-    context2 = QueryContext.of(u2, None, searcher.index, hits2)
+    context2 = QueryContext.of(u2, None, searcher.index)
     on_cards = [h for h in hits2 if h.data["about"] and h.data["kind"] != "card"]
     assert on_cards and all(features(h, context2)["card:unnamed ruling"] == 1.0 for h in on_cards)
     many = searcher.candidates("how many cards is my opening hand?", 60)
-    context3 = QueryContext.of(many[0], None, searcher.index, many[1])
+    context3 = QueryContext.of(many[0], None, searcher.index)
     eight = next(h for h in many[1] if "eight cards" in h.data["text"])
     assert features(eight, context3)["number_answer"] == 1.0 and context3.question
 
 
 def test_a_number_answers_a_how_many_question_unless_the_question_gave_it(searcher: Searcher) -> None:
-    u, hits = searcher.candidates("how many strikes does a two-strike attack get in one turn?", 10)
-    context = QueryContext.of(u, None, searcher.index, hits)
+    u = searcher.understand("how many strikes does a two-strike attack get in one turn?")
+    context = QueryContext.of(u, None, searcher.index)
 
     def ruling(text: str) -> Hit:
         return Hit("x", 1.0, {"source": "crf-22", "source_kind": "CRF", "current": True, "kind": "ruling",
@@ -240,8 +242,31 @@ def test_bad_ranking_weights_are_named(toml: str, message: str) -> None:
         parse_weights(toml, "ranking.toml")
 
 
+def test_a_damaged_weights_file_is_one_line_and_exit_1(real_kb: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(ranking, "read_weights_text", lambda: "[weights]\ncoverage = \"lots\"\n")
+    ranking.weights.cache_clear()
+    try:
+        result = CliRunner().invoke(cli, ["--kb", str(real_kb), "search", "hazard limit"])
+    finally:
+        monkeypatch.undo()
+        ranking.weights.cache_clear()
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert result.output.strip().splitlines() == ["Error: kb/data/ranking.toml: weights must be numbers, not ['coverage']"]
+    assert CliRunner().invoke(cli, ["--kb", str(real_kb), "search", "hazard limit"]).exit_code == 0
+
+
+def test_the_tuner_names_a_bad_question_file(real_kb: Path, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"query": "x", "gold": ["y"]}\nnot json\n')
+    run = subprocess.run([sys.executable, str(ROOT / "tools" / "tune_ranking.py"), "--kb", str(real_kb), str(bad)],
+                         capture_output=True, text=True)
+    assert run.returncode == 1 and "Traceback" not in run.stderr
+    assert run.stderr.strip().splitlines()[-1].startswith(f"tune_ranking: {bad}:2: expected a JSON object")
+
+
 def test_shipped_weights_hold_current_editions_and_meccg_first() -> None:
-    assert WEIGHTS["older edition"] < 0 and WEIGHTS["source:variant"] < 0 and WEIGHTS["card:other"] <= 0
+    w = weights()
+    assert w["older edition"] < w["source:official rules"] < 0 and w["source:variant"] < 0 and w["card:other"] <= 0
     assert parse_weights("[weights]\ncoverage = 0.5\n")["coverage"] == 0.5
 
 
@@ -268,8 +293,8 @@ def test_tuner_ranks_as_search_does_and_never_fits_worse(real_kb: Path, tmp_path
         {"id": "t4", "kind": "term", "query": "hazard limit", "gold": ["no ruling says this at all, ever"]},
     ]) + "\n")
     cases = tuner.prepare(Searcher(real_kb), f)
-    assert tuner.measure(cases, WEIGHTS)["q.jsonl"] == evaluate(real_kb, f)["overall"]
-    start = dict(WEIGHTS)
+    assert tuner.measure(cases, weights())["q.jsonl"] == evaluate(real_kb, f)["overall"]
+    start = dict(weights())
     fitted = tuner.fit(cases, start, 0.0, rounds=1)
     assert tuner.objective(cases, fitted) >= tuner.objective(cases, start)
     assert fitted["older edition"] <= -0.1 and fitted["source:variant"] <= -0.5 and tuner.holds(fitted)

@@ -16,7 +16,6 @@ under "held out" are for questions the weights never saw.
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import sys
 from dataclasses import dataclass
@@ -26,8 +25,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from kb.evaluation import _metrics, norm, read_cases  # noqa: E402
-from kb.ranking import FEATURES, WEIGHTS, QueryContext, features, score  # noqa: E402
+from kb.errors import KbError  # noqa: E402
+from kb.evaluation import metrics, norm, read_cases  # noqa: E402
+from kb.ranking import FEATURES, QueryContext, features, score, weights  # noqa: E402
 from kb.search import CANDIDATES, Result, Searcher, Understanding, arrange  # noqa: E402
 
 STEPS = (-1.0, -0.5, -0.25, -0.1, 0.1, 0.25, 0.5, 1.0)
@@ -53,7 +53,7 @@ def prepare(searcher: Searcher, path: Path) -> list[Case]:
     for c in read_cases(path):
         gold = [norm(g) for g in c["gold"]]
         u, hits = searcher.candidates(c["query"], CANDIDATES)
-        context = QueryContext.of(u, None, searcher.index, hits, needed=frozenset(FEATURES))
+        context = QueryContext.of(u, None, searcher.index, needed=frozenset(FEATURES))
         rows = [(h.id, h.score, h.data, features(h, context), any(g in norm(h.data["text"]) for g in gold))
                 for h in hits]
         cases.append(Case(path.name, c.get("id", "?"), c.get("kind", "?"), u, rows))
@@ -64,7 +64,7 @@ def rank_of_gold(case: Case, weights: dict[str, float]) -> int | None:
     gold = {rid for rid, _, _, _, hit in case.hits if hit}
     if not gold:
         return None
-    results = [Result(rid, s * math.exp(score(f, weights)), data) for rid, s, data, f, _ in case.hits]
+    results = [Result(rid, score(s, f, weights), data) for rid, s, data, f, _ in case.hits]
     top = arrange(results, case.understanding, 10)
     return next((i for i, r in enumerate(top, 1) if r.id in gold), None)
 
@@ -73,7 +73,7 @@ def measure(cases: list[Case], weights: dict[str, float]) -> dict[str, dict[str,
     by_file: dict[str, list[dict[str, Any]]] = {}
     for c in cases:
         by_file.setdefault(c.file, []).append({"rank": rank_of_gold(c, weights), "kind": c.kind})
-    return {f: _metrics(rows) for f, rows in by_file.items()}
+    return {f: metrics(rows) for f, rows in by_file.items()}
 
 
 def objective(cases: list[Case], weights: dict[str, float]) -> float:
@@ -145,8 +145,9 @@ def main() -> None:
     args = parser.parse_args()
     searcher = Searcher(args.kb)
     cases = [c for path in args.files for c in prepare(searcher, path)]
-    start = {f: min(LIMITS.get(f, (-BOUND, BOUND))[1], 0.0 if args.from_zero else WEIGHTS[f]) for f in FEATURES}
-    show("saved", measure(cases, WEIGHTS))
+    saved = weights()
+    start = {f: min(LIMITS.get(f, (-BOUND, BOUND))[1], 0.0 if args.from_zero else saved[f]) for f in FEATURES}
+    show("saved", measure(cases, saved))
     if args.folds > 1:
         held: list[tuple[Case, int | None]] = []
         parts = folds(cases, args.folds, args.seed)
@@ -157,19 +158,19 @@ def main() -> None:
         by_file: dict[str, list[dict[str, Any]]] = {}
         for c, r in held:
             by_file.setdefault(c.file, []).append({"rank": r, "kind": c.kind})
-        show("held out", {f: _metrics(rows) for f, rows in by_file.items()})
-    weights = fit(cases, start, args.min_gain, only=tuple(args.only))
-    show("fitted", measure(cases, weights))
-    changed = {f: (WEIGHTS.get(f, 0.0), weights[f]) for f in FEATURES if weights[f] != WEIGHTS.get(f, 0.0)}
+        show("held out", {f: metrics(rows) for f, rows in by_file.items()})
+    fitted = fit(cases, start, args.min_gain, only=tuple(args.only))
+    show("fitted", measure(cases, fitted))
+    changed = {f: (saved[f], fitted[f]) for f in FEATURES if fitted[f] != saved[f]}
     for f, (old, new) in changed.items():
         print(f"  {f:<24} {old:+.3f} -> {new:+.3f}")
     if args.misses:
         for c in cases:
-            r = rank_of_gold(c, weights)
+            r = rank_of_gold(c, fitted)
             if r != 1:
                 print(f"  miss {c.file} {c.id} [{c.kind}] rank {r}: {c.understanding.query}")
     if args.write:
-        write(weights)
+        write(fitted)
 
 
 def write(weights: dict[str, float]) -> None:
@@ -182,4 +183,7 @@ def write(weights: dict[str, float]) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except KbError as exc:  # a missing knowledge base, an unreadable or malformed question file
+        sys.exit(f"tune_ranking: {exc}")
