@@ -298,7 +298,7 @@ def _styled(text: str, spans: list[tuple[int, int]]) -> str:
     return "".join(out + [text[last:]])
 
 
-def _print_results(results: list[Any], understanding: Any, full: bool = False, explain: bool = False) -> None:
+def _print_results(results: list[Any], understanding: Any, spec: Any, full: bool = False, explain: bool = False) -> None:
     from kb.search import highlight_spans
 
     if not results:
@@ -311,13 +311,14 @@ def _print_results(results: list[Any], understanding: Any, full: bool = False, e
                    + f" (edition {d['edition']}{'' if d['current'] else ', older edition'})")
         click.echo(f"    {where}  [{head}]" + (f"  {' '.join(d['markers'])}" if d["markers"] else ""))
         text = d["text"] if full or len(d["text"]) <= 600 else d["text"][:600] + " ..."
-        body = _styled(text, highlight_spans(text, understanding))
+        body = _styled(text, highlight_spans(text, understanding, spec))
         click.echo("    " + body.replace("\n", "\n    "))
         also = f"  (also in {', '.join(r.also_in)})" if r.also_in else ""
         click.echo(click.style(f"    id {d['id']}", dim=True) + also)
         if explain:
             parts = ", ".join(f"{name} {value:+g}" for name, value in r.why.items())
             click.echo(click.style(f"    score {r.score:.2f} = exp({parts})", dim=True))
+            click.echo(click.style("    matched: " + (", ".join(r.matched) or "(by reference or name only)"), dim=True))
 
 
 @cli.command()
@@ -348,7 +349,7 @@ def search(kb_dir: Path, query: tuple[str, ...], limit: int, as_json: bool, expl
         return emit_json(out)
     if explain:
         _print_understanding(understanding)
-    _print_results(results, understanding, explain=explain)
+    _print_results(results, understanding, searcher.spec, explain=explain)
 
 
 def _print_understanding(u: Any) -> None:
@@ -358,7 +359,7 @@ def _print_understanding(u: Any) -> None:
             ("synonyms", [f"{a} -> {b}" for a, b in u.synonyms]),
             ("spelling", [f"{a} -> {b}" for a, b in u.corrections]),
             ("question words dropped", u.dropped), ("games", u.games or ["meccg"]),
-            ("terms", [f"{f}:{t}^{b:g}" for f, t, b in u.terms])]
+            ("terms", [f"{t}^{b:g}" for t, b in u.terms])]
     for label, values in rows:
         if values:
             click.echo(click.style(f"{label}: ", bold=True) + ", ".join(values))
@@ -394,14 +395,14 @@ def ask(kb_dir: Path, limit: int) -> None:
         if line.isdigit() and results:
             n = int(line)
             if 1 <= n <= len(results):
-                _print_results([results[n - 1]], understanding, full=True)
+                _print_results([results[n - 1]], understanding, searcher.spec, full=True)
             else:
                 click.echo(f"Type a number from 1 to {len(results)}, or a new question.")
             continue
         with translated():
             understanding = searcher.understand(line)
             results = searcher.search(line, limit=limit)
-        _print_results(results, understanding)
+        _print_results(results, understanding, searcher.spec)
 
 
 @cli.command("eval")

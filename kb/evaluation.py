@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from kb.errors import KbError
-from kb.search import Searcher
+from kb.search import open_searcher
 
 
 def norm(s: str) -> str:
@@ -41,7 +41,7 @@ def read_cases(path: Path) -> list[dict[str, Any]]:
 
 def evaluate(kb_dir: Path, path: Path) -> dict[str, Any]:
     """Run every case's query (top 10) and score it with the hit rule."""
-    searcher = Searcher(kb_dir)
+    searcher = open_searcher(kb_dir)
     cases = read_cases(path)
     rows = []
     for case in cases:

@@ -148,7 +148,8 @@ def term(kb_dir: Path, name: str) -> dict[str, Any]:
     """A term: its definition(s), its "Rulings by Term" section, and every ruling that uses it."""
     import difflib
 
-    from kb.names import load_table, title_key
+    from kb.names import title_key
+    from kb.tables import load_table
 
     conn = connect(kb_dir)
     terms = {t["key"]: t for t in query(conn, "select key, name, definition, section_id from terms")}

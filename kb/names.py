@@ -5,33 +5,20 @@ from __future__ import annotations
 import difflib
 import functools
 import re
-import tomllib
-import unicodedata
-from importlib import resources
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from kb.query import fold, not_names
+
 WORDS = re.compile(r"[a-z0-9]+")
 MAX_NAME_WORDS = 7
-
-
-def load_table(name: str) -> dict[str, str]:
-    """A word table from kb/data (abbreviations.toml, synonyms.toml), keys lower-cased."""
-    text = resources.files("kb").joinpath(f"data/{name}.toml").read_text("utf-8")
-    return {k.lower(): v for k, v in tomllib.loads(text).items()}
 
 
 APOSTROPHES = re.compile(r"['’‘`´ʹ]")
 NAME_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 """A word of running text, apostrophes inside it kept: "Beorn’s", "Gollum's", "O'Brien"."""
 POSSESSIVE = re.compile(r"['’]s$", re.I)
-
-
-def fold(text: str) -> str:
-    """Lower-case ASCII words joined by single spaces: fold("Gollum’s  Fate!") == "gollums fate"."""
-    ascii_text = unicodedata.normalize("NFKD", APOSTROPHES.sub("", text)).encode("ascii", "ignore").decode()
-    return " ".join(WORDS.findall(ascii_text.lower()))
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -91,7 +78,7 @@ class Lexicon:
         does not open a sentence ("Twilight played in response", not "Twilight fell.").
         """
         found: list[tuple[int, int, list[str]]] = []
-        tokens = [(m.group(0), m.start()) for m in NAME_WORD.finditer(text)]
+        tokens = [(m.group(0), m.start()) for m in NAME_WORD.finditer(not_names(text))]
         whole = [fold_word(t) for t, _ in tokens]
         bare = [fold_word(POSSESSIVE.sub("", t)) if POSSESSIVE.search(t) else w for (t, _), w in zip(tokens, whole)]
         i = 0

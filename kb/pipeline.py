@@ -6,13 +6,17 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from kb import __version__
 from kb.manifest import read_manifest
 from kb.model import ParsedDocument, Source
 from kb.parsers import parse_document
-from kb.index import build_index
-from kb.searchdata import index_records, make_lexicon
+from kb.index import analyze, build_index
+from kb.ranking import export_weights
+from kb.searchdata import index_records, make_lexicon, units
+from kb.names import Lexicon
+from kb.searchspec import SPEC, Unit, build_spec, name_table, write_spec
 from kb.xref import Xref, cross_reference
 from kb.store import DB_NAME, INDEX_DIR, LEXICON, new_build, write_database
 
@@ -40,6 +44,16 @@ class BuildReport:
         return rows
 
 
+def search_spec(documents: list[ParsedDocument], lexicon: Lexicon, xref: Xref, passages: list[Unit]) -> dict[str, Any]:
+    """The search data (kb.searchspec) of parsed documents: their passage units, sources, editions,
+    card names and the ranking weights."""
+    sources = [{"id": d.source.id, "title": d.source.title, "edition": d.source.edition, "game": d.source.game,
+                "kind": d.source.kind, "current": d.source.current, "parser": d.source.parser, "path": d.source.path}
+               for d in documents]
+    editions = {k.ruling_id: k.target for k in xref.links if k.kind == "edition" and k.target}
+    return build_spec(passages, analyze, sources, editions, name_table(lexicon.names), lexicon.lowercase, export_weights())
+
+
 def build(sources_dir: Path, kb_dir: Path, progress: Progress | None = None) -> BuildReport:
     """Parse every source the manifest lists and write a new knowledge base into kb_dir.
 
@@ -53,8 +67,11 @@ def build(sources_dir: Path, kb_dir: Path, progress: Progress | None = None) -> 
         report.documents.append(parse_document(source, sources_dir / source.path))
     lexicon = make_lexicon(report.documents)
     report.xref = cross_reference(report.documents, lexicon)
+    passages = units(report.documents, lexicon)
+    spec = search_spec(report.documents, lexicon, report.xref, passages)
     with new_build(kb_dir) as folder:
         write_database(folder / DB_NAME, report.documents, __version__, report.xref)
-        build_index(folder / INDEX_DIR, index_records(report.documents, lexicon))
+        build_index(folder / INDEX_DIR, index_records(passages, report.documents))
+        write_spec(folder / SPEC, spec)
         (folder / LEXICON).write_text(json.dumps(lexicon.to_json(), ensure_ascii=False), "utf-8")
     return report

@@ -7,9 +7,9 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from kb.index import analyze
 from kb.model import ParsedDocument, Ruling
 from kb.names import Lexicon, build_lexicon, fold
+from kb.searchspec import UNIT, Unit
 
 CARD_PART = "card errata and rulings"
 ANNOTATION_REF = re.compile(r"\bannotations?\s+(\d{1,2}[ab]?)((?:\s*(?:,|and|&|-|–|to|or)\s*\d{1,2}[ab]?)*)", re.I)
@@ -87,8 +87,12 @@ def reference_spans(text: str) -> list[tuple[int, int, str, str]]:
     return sorted(spans)
 
 
-def index_records(docs: list[ParsedDocument], lexicon: Lexicon) -> Iterator[dict[str, Any]]:
-    """One record per ruling for kb.index.build_index, with its display data."""
+def units(docs: list[ParsedDocument], lexicon: Lexicon, unit: dict[str, float] = UNIT) -> list[Unit]:
+    """Every ruling as a passage a judge reads: its text, with its section path, its lead-in (the
+    ruling it belongs to) and its title at their weights (kb.searchspec.UNIT), and its exact keys
+    (the card it is on, the cards it names, its number, the annotations and rules it cites)."""
+    texts = {r.id: r.text for d in docs for r in d.rulings}
+    out: list[Unit] = []
     for d in docs:
         s = d.source
         for r in d.rulings:
@@ -100,22 +104,35 @@ def index_records(docs: list[ParsedDocument], lexicon: Lexicon) -> Iterator[dict
                 title = heading
                 about.add(fold(heading))
                 about.update(fold(n) for n in lexicon.names.get(fold(heading), []))
+            about.discard("")
             mentions = {fold(n) for n in lexicon.find_in_text(r.text)} if s.game == "meccg" else set()
-            numbers = []
+            keys = [f"about:{a}" for a in sorted(about)] + [f"mention:{m}" for m in sorted(mentions - about)]
+            keys += [f"cites:{ref}" for ref in sorted(references(r.text))]
             if r.number:
-                numbers = [r.number.lower(), f"{r.kind}:{r.number.lower()}"]
+                number = r.number.lower()
+                keys += [f"number:{number}", f"number:{r.kind}:{number}"]
                 if s.parser == "timing":
-                    numbers.append(f"timing:{r.number.lower()}")
-            heading_section = list(r.section[:-1]) if about and r.kind != "card" else list(r.section)
-            yield {
-                "id": r.id, "source": s.id, "game": s.game, "kind": r.kind, "number": ",".join(numbers),
-                "title": (title or "") if r.kind in ("glossary", "citation-key") else "", "about": sorted(a for a in about if a),
-                "mentions": sorted(mentions | references(r.text)),
-                "section": [] if r.kind == "card" else heading_section, "text": r.text,
-                "data": {"id": r.id, "source": s.id, "source_title": s.title, "source_kind": s.kind, "edition": s.edition,
-                         "current": s.current, "game": s.game, "kind": r.kind, "number": r.number,
-                         "title": title, "about": sorted(a for a in about if a), "section": list(r.section),
-                         "text": r.text, "markers": list(r.markers),
-                         "lines": [r.span.start, r.span.end], "path": s.path,
-                         "terms": sorted(set(analyze(" ".join([r.text, *heading_section, title or ""]))))},
-            }
+                    keys.append(f"number:timing:{number}")
+            path = list(r.section[:-1]) if about and r.kind != "card" else list(r.section)
+            fields = [(r.text, 1.0)]
+            if r.kind != "card" and path:
+                fields.append((" ".join(path), unit["section"]))
+            if r.parent and r.parent in texts:
+                fields.append((texts[r.parent], unit["parent"]))
+            if r.kind in ("glossary", "citation-key") and title:
+                fields.append((title, unit["title"]))
+            out.append(Unit(
+                data={"id": r.id, "source": s.id, "kind": r.kind, "number": r.number, "title": title,
+                      "about": sorted(about), "section": list(r.section), "text": r.text,
+                      "markers": list(r.markers), "lines": [r.span.start, r.span.end]},
+                fields=fields, keys=keys))
+    return out
+
+
+def index_records(units_: list[Unit], docs: list[ParsedDocument]) -> Iterator[dict[str, Any]]:
+    """One record per unit for kb.index.build_index (the whoosh index behind `search --raw`)."""
+    game = {d.source.id: d.source.game for d in docs}
+    for u in units_:
+        d = u.data
+        yield {"id": d["id"], "source": d["source"], "game": game[d["source"]], "kind": d["kind"],
+               "title": d["title"] or "", "section": d["section"], "text": d["text"], "data": d}

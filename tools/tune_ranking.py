@@ -1,16 +1,18 @@
 """Fits kb/data/ranking.toml's feature weights on question files, and reports how well they hold on
-questions left out of the fitting.
+questions left out of the fitting (5-fold cross-validation over every question given).
 
-    .venv/bin/python tools/tune_ranking.py ../shared/eval/dev.jsonl ../shared/eval/dev-current.jsonl
-    .venv/bin/python tools/tune_ranking.py ... --write      # fit on every question, save the weights
+    .venv/bin/python tools/tune_ranking.py ../shared/eval/*.jsonl            # saved, held out, fitted
+    .venv/bin/python tools/tune_ranking.py ../shared/eval/*.jsonl --write    # ... and save the fit
+    .venv/bin/python tools/tune_ranking.py ../shared/eval/*.jsonl --unit section=0.3 --bm25 b=0.5
 
 Fitting is coordinate ascent from the saved weights: one feature at a time, try a few steps up and
-down, keep a step when MRR@10 + hit@5 of the file that does worst (each file must meet the bar on
-its own) rises by more than --min-gain, and never let an older edition rank before a current
-source. Every case is ranked from the same BM25 candidates `rulings search` uses, by the same
-kb.search.arrange. Before anything is written, each file's questions are split into --folds parts;
-for each part the weights are fitted on the rest and scored on that part, so the figures printed
-under "held out" are for questions the weights never saw.
+down, keep a step when the objective (MRR@10 + hit@5 of the file that does worst, the mean of all
+files breaking ties) rises by more than --min-gain, and never let an older edition rank before a
+current source. Every case is ranked exactly as `rulings search` ranks it (kb.search.Searcher).
+The questions of all files are dealt into --folds parts after a seeded shuffle, each file evenly;
+for each part the weights are fitted on the rest and scored on that part, so "held out" is what
+to expect on questions nobody has seen. --unit and --bm25 rebuild the search data in memory from
+the bundled sources with other passage weights or BM25 parameters, to compare them the same way.
 """
 
 from __future__ import annotations
@@ -28,7 +30,9 @@ sys.path.insert(0, str(ROOT))
 from kb.errors import KbError  # noqa: E402
 from kb.evaluation import metrics, norm, read_cases  # noqa: E402
 from kb.ranking import FEATURES, QueryContext, features, score, weights  # noqa: E402
-from kb.search import CANDIDATES, Result, Searcher, Understanding, arrange  # noqa: E402
+from kb.search import Result, Searcher, Understanding  # noqa: E402
+from kb.query import WEIGHTS  # noqa: E402
+from kb.searchspec import UNIT, SearchSpec  # noqa: E402
 
 STEPS = (-1.0, -0.5, -0.25, -0.1, 0.1, 0.25, 0.5, 1.0)
 BOUND = 4.0
@@ -45,68 +49,77 @@ class Case:
     id: str
     kind: str
     understanding: Understanding
-    hits: list[tuple[str, float, dict[str, Any], dict[str, float], bool]]
+    hits: list[tuple[int, float, dict[str, float], bool]]
 
 
 def prepare(searcher: Searcher, path: Path) -> list[Case]:
     cases = []
     for c in read_cases(path):
         gold = [norm(g) for g in c["gold"]]
-        u, hits = searcher.candidates(c["query"], CANDIDATES)
-        context = QueryContext.of(u, None, searcher.index, needed=frozenset(FEATURES))
-        rows = [(h.id, h.score, h.data, features(h, context), any(g in norm(h.data["text"]) for g in gold))
-                for h in hits]
-        cases.append(Case(path.name, c.get("id", "?"), c.get("kind", "?"), u, rows))
+        found = searcher.candidates(c["query"], searcher.candidate_count)
+        context = QueryContext.of(found.understanding, None, searcher.spec, found.idf, {f: 1.0 for f in FEATURES})
+        rows = [(d, s, features(d, s, cov, context), any(g in norm(searcher.spec.data(d)["text"]) for g in gold))
+                for d, s, cov in found.docs]
+        cases.append(Case(path.name, c.get("id", "?"), c.get("kind", "?"), found.understanding, rows))
     return cases
 
 
-def rank_of_gold(case: Case, weights: dict[str, float]) -> int | None:
-    gold = {rid for rid, _, _, _, hit in case.hits if hit}
-    if not gold:
+def rank_of_gold(searcher: Searcher, case: Case, w: dict[str, float]) -> int | None:
+    if not any(hit for *_, hit in case.hits):
         return None
-    results = [Result(rid, score(s, f, weights), data) for rid, s, data, f, _ in case.hits]
-    top = arrange(results, case.understanding, 10)
-    return next((i for i, r in enumerate(top, 1) if r.id in gold), None)
+    gold = {d for d, _, _, hit in case.hits if hit}
+    results = [Result(searcher.spec.data(d)["id"], score(s, f, w), searcher.spec.data(d), d) for d, s, f, _ in case.hits]
+    top = searcher.arrange(results, case.understanding, 10)
+    return next((i for i, r in enumerate(top, 1) if r.doc in gold), None)
 
 
-def measure(cases: list[Case], weights: dict[str, float]) -> dict[str, dict[str, float]]:
+def measure(searcher: Searcher, cases: list[Case], w: dict[str, float]) -> dict[str, dict[str, float]]:
     by_file: dict[str, list[dict[str, Any]]] = {}
     for c in cases:
-        by_file.setdefault(c.file, []).append({"rank": rank_of_gold(c, weights), "kind": c.kind})
+        by_file.setdefault(c.file, []).append({"rank": rank_of_gold(searcher, c, w), "kind": c.kind})
     return {f: metrics(rows) for f, rows in by_file.items()}
 
 
-def objective(cases: list[Case], weights: dict[str, float]) -> float:
-    """MRR@10 + hit@5 of the file that does worst (every file must meet the bar), the mean of all
-    files breaking ties."""
-    values = [x["mrr@10"] + x["hit@5"] for x in measure(cases, weights).values()]
+POOLED = False
+"""--pooled: fit MRR@10 + hit@5 over every question alike, not the worst file's."""
+
+
+def objective(searcher: Searcher, cases: list[Case], w: dict[str, float]) -> float:
+    """MRR@10 + hit@5 of the file that does worst (every file must meet its bar), the mean of all
+    files breaking ties; or, with --pooled, of every question alike."""
+    if POOLED:
+        ranks = [rank_of_gold(searcher, c, w) for c in cases]
+        return sum((1 / r) + (r <= 5) for r in ranks if r) / (len(cases) or 1)
+    values = [x["mrr@10"] + x["hit@5"] for x in measure(searcher, cases, w).values()]
     return min(values) + 0.1 * sum(values) / len(values)
 
 
-def holds(weights: dict[str, float]) -> bool:
+def holds(w: dict[str, float]) -> bool:
     """The policy no question may overturn: an older edition never before a current source."""
-    return weights["older edition"] < min(0.0, weights["source:official rules"])
+    return w["older edition"] < min(0.0, w["source:official rules"])
 
 
-def fit(cases: list[Case], start: dict[str, float], min_gain: float, rounds: int = 6,
+def fit(searcher: Searcher, cases: list[Case], start: dict[str, float], min_gain: float, rounds: int = 4,
         only: tuple[str, ...] = FEATURES) -> dict[str, float]:
-    weights = dict(start)
-    best = objective(cases, weights)
+    w = dict(start)
+    best = objective(searcher, cases, w)
     for _ in range(rounds):
         improved = False
         for name in only:
+            if name == "bm25":
+                continue
             for step in STEPS:
-                trial = dict(weights)
+                trial = dict(w)
                 low, high = LIMITS.get(name, (-BOUND, BOUND))
-                trial[name] = max(low, min(high, round(weights.get(name, 0.0) + step, 3)))
+                trial[name] = max(low, min(high, round(w.get(name, 0.0) + step, 3)))
                 if not holds(trial):  # an older edition follows the current sources down
                     trial["older edition"] = min(trial["older edition"], trial["source:official rules"], 0.0) - 0.05
-                value = objective(cases, trial)
+                value = objective(searcher, cases, trial)
                 if value > best + min_gain:
-                    best, weights, improved = value, trial, True
+                    best, w, improved = value, trial, True
         if not improved:
             break
-    return weights
+    return w
 
 
 def folds(cases: list[Case], k: int, seed: int) -> list[list[Case]]:
@@ -124,10 +137,63 @@ def folds(cases: list[Case], k: int, seed: int) -> list[list[Case]]:
     return parts
 
 
+def held_out(searcher: Searcher, cases: list[Case], start: dict[str, float], k: int, seed: int, min_gain: float,
+             only: tuple[str, ...]) -> dict[str, dict[str, float]]:
+    """Figures on questions left out of each fitting: fit on k-1 parts, score the k-th, for each k."""
+    rows: dict[str, list[dict[str, Any]]] = {}
+    parts = folds(cases, k, seed)
+    for i, part in enumerate(parts):
+        rest = [c for j, p in enumerate(parts) if j != i for c in p]
+        w = fit(searcher, rest, start, min_gain, only=only)
+        for c in part:
+            for key in (c.file, "all"):
+                rows.setdefault(key, []).append({"rank": rank_of_gold(searcher, c, w), "kind": c.kind})
+    return {f: metrics(r) for f, r in rows.items()}
+
+
+def pooled(m: dict[str, dict[str, float]], cases: list[Case]) -> dict[str, dict[str, float]]:
+    """The per-file figures with an "all" row weighted by each file's questions."""
+    if "all" in m:
+        return m
+    n = len(cases) or 1
+    total = {key: round(sum(x[key] * x["cases"] for x in m.values()) / n, 3) for key in ("hit@1", "hit@5", "mrr@10")}
+    return {**m, "all": {"cases": len(cases), **total}}
+
+
 def show(label: str, m: dict[str, dict[str, float]]) -> None:
-    for f, x in sorted(m.items()):
+    for f, x in sorted(m.items(), key=lambda kv: (kv[0] == "all", kv[0])):
         print(f"  {label:<10} {f:<20} n={x['cases']:<3} hit@1 {x['hit@1']:.3f}  hit@5 {x['hit@5']:.3f}  "
               f"MRR@10 {x['mrr@10']:.3f}")
+
+
+def searcher_for(kb: Path, unit: dict[str, float], bm25: dict[str, float]) -> Searcher:
+    """The knowledge base's searcher, or one over search data rebuilt from the bundled sources with
+    other passage weights or BM25 parameters."""
+    if unit == UNIT and not bm25:
+        return Searcher.open(kb)
+    from kb.manifest import read_manifest
+    from kb.parsers import parse_document
+    from kb.pipeline import search_spec
+    from kb.searchdata import make_lexicon, units
+    from kb.xref import cross_reference
+
+    sources = ROOT / "rulings"
+    docs = [parse_document(s, sources / s.path) for s in read_manifest(sources)]
+    lexicon = make_lexicon(docs)
+    raw = search_spec(docs, lexicon, cross_reference(docs, lexicon), units(docs, lexicon, unit))
+    raw["bm25"] = {**raw["bm25"], **bm25}
+    return Searcher(SearchSpec.of(raw))
+
+
+
+def settings(values: list[str], known: dict[str, float]) -> dict[str, float]:
+    out = {}
+    for item in values:
+        key, _, value = item.partition("=")
+        if key not in known:
+            raise KbError(f"unknown setting {key!r}; known: {', '.join(known)}")
+        out[key] = float(value)
+    return out
 
 
 def main() -> None:
@@ -140,44 +206,47 @@ def main() -> None:
     parser.add_argument("--from-zero", action="store_true", help="start from zero weights, not the saved ones")
     parser.add_argument("--only", nargs="+", choices=FEATURES, metavar="FEATURE", default=list(FEATURES),
                         help="fit only these features (the rest keep their saved weights)")
+    parser.add_argument("--unit", nargs="+", default=[], metavar="PART=WEIGHT",
+                        help=f"passage weights to try instead of {UNIT}")
+    parser.add_argument("--bm25", nargs="+", default=[], metavar="k1=X|b=X", help="BM25 parameters to try")
+    parser.add_argument("--query", nargs="+", default=[], metavar="SOURCE=WEIGHT",
+                        help=f"query term weights to try instead of {WEIGHTS}")
+    parser.add_argument("--pooled", action="store_true", help="fit every question alike, not the worst file")
+    parser.add_argument("--no-fit", action="store_true", help="only the saved weights' figures")
     parser.add_argument("--misses", action="store_true", help="list the cases not at rank 1 after fitting")
     parser.add_argument("--write", action="store_true", help="save the weights fitted on every question")
     args = parser.parse_args()
-    searcher = Searcher(args.kb)
+    global POOLED
+    POOLED = args.pooled
+    unit = {**UNIT, **settings(args.unit, UNIT)}
+    WEIGHTS.update(settings(args.query, WEIGHTS))
+    searcher = searcher_for(args.kb, unit, settings(args.bm25, {"k1": 0, "b": 0}))
     cases = [c for path in args.files for c in prepare(searcher, path)]
     saved = weights()
     start = {f: min(LIMITS.get(f, (-BOUND, BOUND))[1], 0.0 if args.from_zero else saved[f]) for f in FEATURES}
-    show("saved", measure(cases, saved))
+    show("saved", pooled(measure(searcher, cases, saved), cases))
+    if args.no_fit:
+        return
     if args.folds > 1:
-        held: list[tuple[Case, int | None]] = []
-        parts = folds(cases, args.folds, args.seed)
-        for i, part in enumerate(parts):
-            rest = [c for j, p in enumerate(parts) if j != i for c in p]
-            w = fit(rest, start, args.min_gain, only=tuple(args.only))
-            held += [(c, rank_of_gold(c, w)) for c in part]
-        by_file: dict[str, list[dict[str, Any]]] = {}
-        for c, r in held:
-            by_file.setdefault(c.file, []).append({"rank": r, "kind": c.kind})
-        show("held out", {f: metrics(rows) for f, rows in by_file.items()})
-    fitted = fit(cases, start, args.min_gain, only=tuple(args.only))
-    show("fitted", measure(cases, fitted))
-    changed = {f: (saved[f], fitted[f]) for f in FEATURES if fitted[f] != saved[f]}
-    for f, (old, new) in changed.items():
-        print(f"  {f:<24} {old:+.3f} -> {new:+.3f}")
+        show("held out", held_out(searcher, cases, start, args.folds, args.seed, args.min_gain, tuple(args.only)))
+    fitted = fit(searcher, cases, start, args.min_gain, only=tuple(args.only))
+    show("fitted", pooled(measure(searcher, cases, fitted), cases))
+    for f in FEATURES:
+        if fitted[f] != saved[f]:
+            print(f"  {f:<24} {saved[f]:+.3f} -> {fitted[f]:+.3f}")
     if args.misses:
         for c in cases:
-            r = rank_of_gold(c, fitted)
+            r = rank_of_gold(searcher, c, fitted)
             if r != 1:
                 print(f"  miss {c.file} {c.id} [{c.kind}] rank {r}: {c.understanding.query}")
     if args.write:
         write(fitted)
 
 
-def write(weights: dict[str, float]) -> None:
+def write(w: dict[str, float]) -> None:
     path = ROOT / "kb" / "data" / "ranking.toml"
     head = [line for line in path.read_text("utf-8").splitlines() if line.startswith("#")]
-    body = [f'"{f}" = {weights[f]:.3f}' if " " in f or ":" in f else f"{f} = {weights[f]:.3f}"
-            for f in FEATURES if weights[f]]
+    body = [f'"{f}" = {w[f]:.3f}' if " " in f or ":" in f else f"{f} = {w[f]:.3f}" for f in FEATURES if w[f]]
     path.write_text("\n".join(head + ["", "[weights]", *body]) + "\n", "utf-8")
     print(f"wrote {path}")
 

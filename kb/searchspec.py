@@ -1,0 +1,215 @@
+"""The search data: everything a search needs, built once by `rulings build` and executed as it is
+by the terminal (kb.search) and the browser (site/assets/search.js) alike.
+
+It holds the passage units (each ruling with its section path, a card's rulings with the card),
+their analysed postings, the corpus vocabulary with each word's index terms (so neither side
+stems at query time), card names, the abbreviation and synonym tables, the query patterns
+(kb.query.RULES) and the ranking weights and parameters. Written as JSON (`search.json`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from kb.errors import KbBroken
+from kb.query import (NOT_NAMES, QUESTION_WORDS, RULES, SUFFIXES, TOKEN, WEIGHTS, CAPITALISED,
+                      fold, fold_key)
+from kb.tables import load_table
+
+SPEC_VERSION = 1
+SPEC = "search.json"
+BM25 = {"k1": 1.2, "b": 0.6}
+UNIT = {"section": 0.5, "parent": 0.3, "title": 1.0}
+"""Weights of what travels with a ruling's own words: its section path (headings count toward every
+ruling under them), the ruling it belongs to (a list's lead-in, an example's rule), its title (the
+term a glossary entry defines)."""
+CANDIDATES = 120
+"""BM25's best this many are ranked by their features, whatever the limit."""
+
+
+@dataclass(slots=True)
+class Unit:
+    """One ruling as search reads it: its display data and the words it is found by."""
+
+    data: dict[str, Any]
+    fields: list[tuple[str, float]]
+    """(text, weight): the ruling's text at 1, its section path, lead-in and title at their weights."""
+    keys: list[str]
+    """Its exact keys: "about:<card>", "mention:<card>", "number:...", "cites:..."."""
+
+
+def build_spec(units: list[Unit], analyze: Any, sources: list[dict[str, Any]], editions: dict[str, str],
+               names: dict[str, list[str]], common: set[str], weights: dict[str, float]) -> dict[str, Any]:
+    """The search data for these units: `analyze` is the build's analyzer (text -> index terms)."""
+    vocab: dict[str, list[Any]] = {}
+    counts: Counter[str] = Counter()
+    postings: dict[str, list[float]] = {}
+    keys: dict[str, list[int]] = {}
+    lengths: list[float] = []
+    docs: list[list[Any]] = []
+    source_index = {s["id"]: n for n, s in enumerate(sources)}
+    ids = {u.data["id"]: n for n, u in enumerate(units)}
+    for n, unit in enumerate(units):
+        tf: dict[str, float] = {}
+        length = 0.0
+        for text, weight in unit.fields:
+            for token in TOKEN.findall(text):
+                key = fold_key(token)
+                counts[key] += 1
+                if key not in vocab:
+                    vocab[key] = analyze(token)
+                for term in vocab[key]:
+                    tf[term] = tf.get(term, 0.0) + weight
+                    length += weight
+        for term, value in tf.items():
+            postings.setdefault(term, []).extend((n, round(value, 3)))
+        for key in unit.keys:
+            keys.setdefault(key, []).append(n)
+        lengths.append(round(length, 3))
+        d = unit.data
+        docs.append([d["id"], source_index[d["source"]], d["kind"], d["number"] or "", d["title"] or "",
+                     d["section"], d["text"], d["lines"], d["markers"], d["about"]])
+    return {
+        "version": SPEC_VERSION,
+        "bm25": BM25, "candidates": CANDIDATES, "weights": weights,
+        "query": {"rules": RULES, "capitalised": CAPITALISED,
+                  "question_words": sorted(QUESTION_WORDS), "not_names": list(NOT_NAMES), "suffixes": list(SUFFIXES), "weights": WEIGHTS,
+                  "abbreviations": load_table("abbreviations"), "synonyms": load_table("synonyms")},
+        "sources": sources,
+        "docs": docs,
+        "lengths": lengths,
+        "postings": postings,
+        "keys": keys,
+        "vocab": {k: [counts[k], *v] for k, v in sorted(vocab.items())},
+        "names": names,
+        "common": sorted(common & {k for k in names if " " not in k}),
+        "editions": {str(ids[old]): ids[new] for old, new in editions.items() if old in ids and new in ids},
+    }
+
+
+def write_spec(path: Path, spec: dict[str, Any]) -> None:
+    path.write_text(json.dumps(spec, ensure_ascii=False, separators=(",", ":")), "utf-8")
+
+
+def phrase_pattern(keys: list[str]) -> re.Pattern[str]:
+    """One pattern matching any of the phrases as whole words, longest first."""
+    alternatives = "|".join(re.escape(k) for k in sorted(keys, key=lambda k: (-len(k), k)))
+    return re.compile(rf"(?<![\w'])(?:{alternatives})(?![\w'])", re.I | re.A)
+
+
+@dataclass(slots=True)
+class SearchSpec:
+    """The search data, loaded: what kb.query and kb.search read."""
+
+    raw: dict[str, Any]
+    docs_count: int = 0
+    avg_length: float = 1.0
+    _pools: dict[str, list[str]] = field(default_factory=dict)
+    _names_by_first: dict[str, list[str]] = field(default_factory=dict)
+    _name_words: set[str] = field(default_factory=set)
+    _common: set[str] = field(default_factory=set)
+    _phrases: dict[str, re.Pattern[str]] = field(default_factory=dict)
+    _data: dict[int, dict[str, Any]] = field(default_factory=dict)
+    _tables: dict[str, dict[str, str]] = field(default_factory=dict)
+
+    @classmethod
+    def load(cls, path: Path) -> SearchSpec:
+        """The search data at path; KbBroken saying what to run when it is missing or damaged."""
+        try:
+            raw = json.loads(path.read_text("utf-8"))
+        except FileNotFoundError as exc:
+            raise KbBroken(f"no search data at {path}; run `rulings build` to rebuild the knowledge base") from exc
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise KbBroken(f"the search data at {path} is damaged ({exc.__class__.__name__}); "
+                           "run `rulings build` to rebuild it") from exc
+        return cls.of(raw, str(path))
+
+    @classmethod
+    def of(cls, raw: Any, where: str = "search data") -> SearchSpec:
+        needed = ("version", "docs", "lengths", "postings", "keys", "vocab", "names", "common", "sources", "query", "weights")
+        if not isinstance(raw, dict) or any(k not in raw for k in needed) or raw["version"] != SPEC_VERSION:
+            raise KbBroken(f"the search data at {where} is incomplete or of another version; "
+                           "run `rulings build` to rebuild it")
+        spec = cls(raw)
+        spec.docs_count = len(raw["docs"])
+        spec.avg_length = (sum(raw["lengths"]) / spec.docs_count) if spec.docs_count else 1.0
+        spec._tables = {name: {k.lower(): v for k, v in raw["query"][name].items()}
+                        for name in ("abbreviations", "synonyms")}
+        return spec
+
+    # -- kb.query.Vocabulary --------------------------------------------------------------------
+
+    def terms_of(self, key: str) -> list[str] | None:
+        entry = self.raw["vocab"].get(key)
+        return None if entry is None else list(entry[1:])
+
+    def count_of(self, key: str) -> int:
+        entry = self.raw["vocab"].get(key)
+        return int(entry[0]) if entry else 0
+
+    def df(self, term: str) -> int:
+        return len(self.raw["postings"].get(term, ())) // 2
+
+    def spelling_pool(self, first: str) -> list[str]:
+        if not self._pools:
+            for key in self.raw["vocab"]:
+                if key.isalpha() and key.isascii():
+                    self._pools.setdefault(key[0], []).append(key)
+        return self._pools.get(first, [])
+
+    def card_names(self, key: str) -> list[str] | None:
+        names: list[str] | None = self.raw["names"].get(key)
+        return names
+
+    def name_keys(self, first: str) -> list[str]:
+        if not self._names_by_first:
+            for key in self.raw["names"]:
+                self._names_by_first.setdefault(key[:1], []).append(key)
+        return self._names_by_first.get(first[:1], [])
+
+    def is_name_word(self, word: str) -> bool:
+        if not self._name_words:
+            self._name_words = {w for key in self.raw["names"] for w in key.split()}
+        return word in self._name_words
+
+    def is_common_word(self, word: str) -> bool:
+        if not self._common:
+            self._common = set(self.raw["common"])
+        return word in self._common
+
+    def expansion(self, table: str, key: str) -> str | None:
+        return self._tables[table].get(key)
+
+    def phrases(self, table: str) -> re.Pattern[str]:
+        if table not in self._phrases:
+            self._phrases[table] = phrase_pattern(list(self._tables[table]))
+        return self._phrases[table]
+
+    # -- documents -------------------------------------------------------------------------------
+
+    def data(self, d: int) -> dict[str, Any]:
+        """The display data of document d, as every command shows a ruling."""
+        if d not in self._data:
+            rid, si, kind, number, title, section, text, lines, markers, about = self.raw["docs"][d]
+            s = self.raw["sources"][si]
+            self._data[d] = {"id": rid, "source": s["id"], "source_title": s["title"], "source_kind": s["kind"],
+                             "edition": s["edition"], "current": s["current"], "game": s["game"], "kind": kind,
+                             "number": number, "title": title, "about": about, "section": section, "text": text,
+                             "markers": markers, "lines": lines, "path": s["path"]}
+        return self._data[d]
+
+
+def name_table(names: dict[str, list[str]]) -> dict[str, list[str]]:
+    """Card names keyed as queries fold them."""
+    out: dict[str, list[str]] = {}
+    for key, canonicals in names.items():
+        k = fold(key)
+        for c in canonicals:
+            if k and c not in out.setdefault(k, []):
+                out[k].append(c)
+    return out

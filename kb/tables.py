@@ -1,0 +1,23 @@
+"""The word tables in kb/data (abbreviations.toml, synonyms.toml), read and checked."""
+
+from __future__ import annotations
+
+import tomllib
+from importlib import resources
+
+from kb.errors import KbBroken
+
+
+def load_table(name: str) -> dict[str, str]:
+    """A word table from kb/data, keys lower-cased; KbBroken naming the file when it is damaged."""
+    where = f"kb/data/{name}.toml"
+    try:
+        data = tomllib.loads(resources.files("kb").joinpath(f"data/{name}.toml").read_text("utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise KbBroken(f"{where}: cannot be read ({exc}); reinstall rulings or restore the file") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise KbBroken(f"{where}: not valid TOML ({exc}); fix the line it names") from exc
+    bad = sorted(k for k, v in data.items() if not isinstance(v, str))
+    if bad:
+        raise KbBroken(f"{where}: expected phrase = \"words\", found other values for {bad[:5]}")
+    return {k.lower(): v for k, v in data.items()}
