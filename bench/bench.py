@@ -78,7 +78,7 @@ def warm_query_ms(kb_dir: Path, queries: list[str], repeat: int = 5) -> float:
     """Median time of a query inside the library, the index opened once (as in `rulings ask`)."""
     code = (
         "import json,sys,time,statistics\nfrom pathlib import Path\nfrom kb.search import Searcher\n"
-        f"s=Searcher(Path({str(kb_dir)!r}))\nqs={queries!r}\n"
+        f"s=Searcher.open(Path({str(kb_dir)!r}))\nqs={queries!r}\n"
         "for q in qs: s.search(q)\n"
         f"t=[]\nfor _ in range({repeat}):\n  for q in qs:\n    a=time.perf_counter(); s.search(q); t.append(time.perf_counter()-a)\n"
         "print(statistics.median(t)*1000)")

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from kb.errors import KbBroken, QueryError
+from kb.query import PREFIXES
 
 TOKEN_PATTERN = r"\w+(?:[./\-]\w+)*"
 """Words, keeping "on-guard", "m/h", "2.iv.iii", "25a" and "1c298" whole."""
@@ -54,8 +55,6 @@ from whoosh.analysis import (  # noqa: E402
 from whoosh.support.charset import accent_map  # noqa: E402
 
 
-PREFIXES = frozenset({"non", "un", "re", "pre", "co", "anti", "semi", "self", "sub"})
-"""Parts of a compound that are a prefix, not a word: "non-moving" is not about "non-Darkhaven"."""
 
 
 class CompoundFilter(Filter):  # type: ignore[misc]

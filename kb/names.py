@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from kb.query import fold, not_names
+from kb.query import fold as fold, not_names  # fold is re-exported: names are folded the one way
 
 WORDS = re.compile(r"[a-z0-9]+")
 MAX_NAME_WORDS = 7

@@ -16,7 +16,7 @@ from kb.index import analyze, build_index
 from kb.ranking import export_weights
 from kb.searchdata import index_records, make_lexicon, units
 from kb.names import Lexicon
-from kb.searchspec import SPEC, Unit, build_spec, name_table, write_spec
+from kb.searchspec import Unit, build_spec, name_table, write_spec
 from kb.xref import Xref, cross_reference
 from kb.store import DB_NAME, INDEX_DIR, LEXICON, new_build, write_database
 
@@ -72,6 +72,6 @@ def build(sources_dir: Path, kb_dir: Path, progress: Progress | None = None) -> 
     with new_build(kb_dir) as folder:
         write_database(folder / DB_NAME, report.documents, __version__, report.xref)
         build_index(folder / INDEX_DIR, index_records(passages, report.documents))
-        write_spec(folder / SPEC, spec)
+        write_spec(folder, spec)
         (folder / LEXICON).write_text(json.dumps(lexicon.to_json(), ensure_ascii=False), "utf-8")
     return report

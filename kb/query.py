@@ -36,9 +36,8 @@ RULES: dict[str, str] = {
     "card_text": r"^\s*what does\b|\bdo\s*\??\s*$|\bcard text\b|^\s*(?:the\s+)?text of\b|\bcard\s*$",
     "how_many": r"\bhow (?:many|much|few)\b|\bnumber of\b|\bmaximum\b|\bminimum\b",
     "number": r"\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|half|twice)\b",
-    "may": r"^\s*(?:can|may|could|is it (?:legal|possible|allowed)|am i allowed|are you allowed|do i have to|must)\b",
 }
-"""The patterns of query understanding, by name. "how_many" and "may" read the question's intent."""
+"""The patterns of query understanding, by name. "how_many" reads the question's intent (a number)."""
 
 CAPITALISED = r"(?:(?<=[a-z,;] )|^)([A-Z][\w'-]+)"
 """A capitalised word after a lower-case word (or opening a short query): a one-word card name."""
@@ -59,6 +58,8 @@ WEIGHTS = {
 
 SUFFIXES = ("ings", "ing", "ied", "ies", "ed", "es", "ly", "s")
 """Endings tried off a word the corpus never uses, to find one it does ("cancelling" -> "cancel")."""
+PREFIXES = frozenset({"non", "un", "re", "pre", "co", "anti", "semi", "self", "sub"})
+"""Parts of a compound that are a prefix, not a word: "non-moving" is not about "non-Darkhaven"."""
 MAX_NAME_WORDS = 7
 NOT_NAMES = ("council of elrond", "white council")
 """Phrases whose words name cards but that mean something else (the rules committee, an order):
@@ -169,7 +170,6 @@ class Understanding:
     card_text: bool = False
     card_query: bool = False
     how_many: bool = False
-    may: bool = False
     question: bool = False
     numbers: list[str] = field(default_factory=list)
     """Numbers the query itself gives (no answer to a "how many")."""
@@ -189,8 +189,11 @@ def analyze_word(word: str, vocab: Vocabulary, u: Understanding | None = None) -
                 u.corrections.append((key, fixed))
                 return vocab.terms_of(fixed) or []
         return terms
-    if re.search(r"[./\-]", key):
-        return [t for part in re.split(r"[./\-]", key) if part for t in analyze_word(part, vocab, u)]
+    if re.search(r"[./\-]", key):  # a compound the corpus lacks: whole, and its parts (as the build's analyzer)
+        if key[0].isdigit():
+            return [key]
+        parts = [p for p in re.split(r"[./\-]", key) if p and p not in PREFIXES]
+        return [key] + [t for part in parts for t in analyze_word(part, vocab, u)]
     for suffix in SUFFIXES:
         if key.endswith(suffix) and len(key) - len(suffix) >= 3:
             base = key[:-len(suffix)]
@@ -318,7 +321,6 @@ def understand(query: str, vocab: Vocabulary) -> Understanding:
         u.games.append("lotr-tcg")
     u.arda = bool(PATTERNS["arda"].search(a))
     u.how_many = bool(PATTERNS["how_many"].search(a))
-    u.may = bool(PATTERNS["may"].search(a))
     u.numbers = sorted({m.group(0).lower() for m in PATTERNS["number"].finditer(a)})
     rest = a
     for m in PATTERNS["annotation"].finditer(a):
@@ -384,15 +386,15 @@ def understand(query: str, vocab: Vocabulary) -> Understanding:
     for terms, weight in typed:
         u.typed += terms
         add(terms, weight)
-    terms = list(weights.items())
+    weighted = list(weights.items())
     for name in u.cards:
         key = fold(name)
-        terms.append((f"about:{key}", WEIGHTS["about"] if u.card_query else WEIGHTS["about_named"]))
-        terms.append((f"mention:{key}", WEIGHTS["mentions"]))
+        weighted.append((f"about:{key}", WEIGHTS["about"] if u.card_query else WEIGHTS["about_named"]))
+        weighted.append((f"mention:{key}", WEIGHTS["mentions"]))
     for n in u.annotations:
-        terms += [(f"number:annotation:{n}", WEIGHTS["number"]), (f"cites:annotation:{n}", WEIGHTS["cites_annotation"])]
+        weighted += [(f"number:annotation:{n}", WEIGHTS["number"]), (f"cites:annotation:{n}", WEIGHTS["cites_annotation"])]
     for n in u.rules:
-        terms += [(f"number:{n}", WEIGHTS["number"]), (f"cites:rule:{n}", WEIGHTS["cites_rule"])]
-    u.terms = terms
+        weighted += [(f"number:{n}", WEIGHTS["number"]), (f"cites:rule:{n}", WEIGHTS["cites_rule"])]
+    u.terms = weighted
     u.question = "?" in q or len(u.dropped) >= 2 or len(q.split()) >= 6
     return u

@@ -27,11 +27,8 @@ FEATURES = (
     "heading_is_query",  # the heading says what the query says ("Hazard Limit" for "hazard limit")
     "definition",        # ... and where a definition puts them (start, quotes, after "i.e.")
     "number_answer",     # a "how many" question and a ruling that gives a number
-    "window",            # log share of the question's weight inside the ruling's best passage of SPAN words
     "source:official rules", "source:rulebook", "source:timing guide", "source:variant",
     "source:variant asked", "older edition",
-    "question:official rules", "question:rulebook", "question:timing guide",
-                         # a question (not a bare term or name) answered from an official or player's text
     "kind:glossary", "kind:note", "kind:guidance", "kind:citation-key", "kind:change-log",
     "kind:reference", "kind:see-also", "kind:erratum", "kind:annotation", "kind:example",
     "card:asked text", "card:other",
@@ -89,19 +86,14 @@ class QueryContext:
     """The numbers the query itself gives, which are no answer to it."""
     variant_asked: bool
     source: str | None
-    question: bool
     spec: SearchSpec
-    weights: dict[str, float]
-    """The weights in use: a feature that weighs nothing is not computed."""
 
     @classmethod
-    def of(cls, u: Understanding, source: str | None, spec: SearchSpec, idf: dict[str, float],
-           w: dict[str, float] | None = None) -> QueryContext:
+    def of(cls, u: Understanding, source: str | None, spec: SearchSpec, idf: dict[str, float]) -> QueryContext:
         term_weights = {t: w * idf[t] for t, w in u.terms if ":" not in t and idf.get(t, 0.0) > 0}
         return cls(term_weights, sum(term_weights.values()), frozenset(u.typed), short_phrase(u),
                    frozenset(fold(c) for c in u.cards), u.card_text, u.card_query,
-                   bool(u.annotations or u.rules), u.how_many, frozenset(u.numbers), u.arda, source,
-                   u.question, spec, weights() if w is None else w)
+                   bool(u.annotations or u.rules), u.how_many, frozenset(u.numbers), u.arda, source, spec)
 
 
 def features(d: int, bm25: float, covered: float, q: QueryContext) -> dict[str, float]:
@@ -114,8 +106,6 @@ def features(d: int, bm25: float, covered: float, q: QueryContext) -> dict[str, 
         f["source:variant asked" if q.variant_asked or q.source == data["source"] else "source:variant"] = 1.0
     elif kind:
         f[f"source:{kind}"] = 1.0
-        if q.question:
-            f[f"question:{kind}"] = 1.0
     if not data["current"]:
         f["older edition"] = 1.0
     if data["kind"] == "card":
@@ -135,8 +125,6 @@ def features(d: int, bm25: float, covered: float, q: QueryContext) -> dict[str, 
         f["heading_is_query"] = 1.0
     if q.total and not (q.reference or q.card_query):
         f["coverage"] = math.log(COVERAGE_FLOOR + (1 - COVERAGE_FLOOR) * covered)
-    if q.total and not (q.reference or q.card_query) and q.weights.get("window"):
-        f["window"] = math.log(COVERAGE_FLOOR + (1 - COVERAGE_FLOOR) * best_window(d, q))
     if q.how_many and any(m.group(0).lower() not in q.numbers for m in PATTERNS["number"].finditer(data["text"])):
         f["number_answer"] = 1.0
     if q.phrase is not None:
@@ -167,31 +155,6 @@ def heading_terms(heading: str, spec: SearchSpec) -> frozenset[str]:
         terms = [t for token in TOKEN.findall(heading) for t in analyze_word(token, spec)]
         _headings[key] = frozenset(t for t in terms if not t[0].isdigit())
     return _headings[key]
-
-
-SPAN = 20
-"""The words of a passage within a ruling that the window feature looks at."""
-_terms: dict[tuple[int, int], list[str]] = {}
-
-
-def text_terms(d: int, spec: SearchSpec) -> list[str]:
-    """The index terms of a document's text, in order; remembered."""
-    key = (id(spec), d)
-    if key not in _terms:
-        _terms[key] = [t for token in TOKEN.findall(spec.data(d)["text"]) for t in analyze_word(token, spec)]
-    return _terms[key]
-
-
-def best_window(d: int, q: QueryContext) -> float:
-    """The largest share of the query's weight found within SPAN consecutive words of the text."""
-    terms = text_terms(d, q.spec)
-    weights = q.term_weights
-    best = 0.0
-    for i, t in enumerate(terms):
-        if t in weights:
-            inside = {x for x in terms[i:i + SPAN] if x in weights}
-            best = max(best, sum(weights[x] for x in inside))
-    return best / q.total
 
 
 def score(bm25: float, f: dict[str, float], weights: dict[str, float]) -> float:

@@ -146,7 +146,7 @@ class Searcher:
 
     def rank(self, found: Candidates, limit: int, source: str | None, w: dict[str, float]) -> list[Result]:
         """Score each candidate by its features (kb.ranking); keep one result per wording."""
-        context = QueryContext.of(found.understanding, source, self.spec, found.idf, w)
+        context = QueryContext.of(found.understanding, source, self.spec, found.idf)
         scored = []
         for d, bm25, covered in found.docs:
             f = features(d, bm25, covered, context)

@@ -199,7 +199,7 @@ def test_ranking_features_on_real_rulings(searcher: Searcher) -> None:
     assert on_cards and all(features(d, s, c, context2)["card:unnamed ruling"] == 1.0 for d, s, c in on_cards)
     found3, context3 = context_of(searcher, "how many cards is my opening hand?")
     eight = next((d, s, c) for d, s, c in found3.docs if "eight cards" in data(d)["text"])
-    assert features(*eight, context3)["number_answer"] == 1.0 and context3.question
+    assert features(*eight, context3)["number_answer"] == 1.0 and found3.understanding.question
 
 
 def test_a_number_answers_a_how_many_question_unless_the_question_gave_it(searcher: Searcher) -> None:
@@ -302,3 +302,66 @@ def test_tuner_ranks_as_search_does_and_never_fits_worse(real_kb: Path, tmp_path
     fitted = tuner.fit(searcher, cases, start, 0.0, rounds=1)
     assert tuner.objective(searcher, cases, fitted) >= tuner.objective(searcher, cases, start)
     assert fitted["older edition"] <= -0.1 and fitted["source:variant"] <= -0.5 and tuner.holds(fitted)
+
+
+# -- search v2: names, the vocabulary, passage units, authority, explain ---------------------------
+
+def test_names_in_queries(searcher: Searcher) -> None:
+    dain = searcher.understand("dain")
+    assert dain.cards == ["Dáin II"] and not dain.corrections  # a card's name is never "corrected"
+    assert not searcher.understand("Ruled by the Council of Elrond in 2011").cards  # the committee, no card
+    assert searcher.understand("can Elrond untap in a haven?").cards == ["Elrond"]
+    assert set(searcher.understand("khamul").cards) == {"Khamûl the Ringwraith", "Khamûl the Easterling",
+                                                        "Khamûl Unleashed"}
+    knife = searcher.understand("morgul knive")
+    assert knife.cards == ["Morgul-knife"] and knife.card_query
+    assert "Indûr Dawndeath" in searcher.understand("Indur wounds two of my chars - who discards an item?").cards
+    assert not searcher.understand("rule 2.IV.iii").cards  # "rule" is no near spelling of Ruse
+    assert searcher.understand("Gandalf test ring in another company?").cards == ["Gandalf"]
+
+
+def test_the_vocabulary_reads_words_as_the_build_analyzer_does(searcher: Searcher) -> None:
+    spec = searcher.spec
+    for word in ("tapped", "Adûnaphel", "on-guard", "M/H", "2.IV.iii", "MPs", "companies", "non-moving"):
+        assert analyze_word(word, spec) == analyze(word), word
+    assert analyze_word("cancelling", spec) == analyze_word("cancel", spec)  # an ending the corpus lacks
+    assert analyze_word("zzqx", spec) == ["zzqx"]  # unknown, uncorrectable: kept as typed
+    assert distance("movment", "movement", 2) == 1 and distance("teh", "the", 1) == 1
+    assert distance("abcdef", "uvwxyz", 2) == 3  # beyond the limit: limit + 1
+
+
+def test_a_heading_counts_toward_every_ruling_under_it(tmp_path: Path) -> None:
+    """A word only the section heading has finds the rulings under it (the passage unit)."""
+    from kb.names import build_lexicon
+    from kb.searchdata import units
+    from kb.searchspec import SearchSpec, build_spec
+
+    from .conftest import DATA, parse_file
+
+    doc = parse_file("crf", DATA / "crf_excerpt.md")
+    passages = units([doc], build_lexicon([], [], []))
+    general = next(u for u in passages if "concluded when both players agree" in u.data["text"])
+    assert ("Turn Sequence Rulings Movement/Hazard Phase General", 0.5) in general.fields
+    raw = build_spec(passages, analyze, [{"id": "test", "title": "T", "edition": "1", "game": "meccg", "kind": "CRF",
+                                          "current": True, "parser": "crf", "path": "x"}], {}, {}, set(), {})
+    small = Searcher(SearchSpec.of(raw))
+    top = small.search("general agree", limit=1)  # "general" is only in the heading
+    assert top and "concluded when both players agree" in top[0].data["text"]
+    assert "section:general" in top[0].matched and "agre" in top[0].matched
+
+
+def test_an_official_ruling_before_a_players_guide_that_repeats_the_words(searcher: Searcher) -> None:
+    results = searcher.search("Gandalf test ring in another company?", limit=3)
+    assert results[0].data["source"] == "crf-22" and "same company as the ring" in results[0].data["text"]
+    assert all(r.data["source"] != "timing" for r in results[:1])
+
+
+def test_explain_says_what_matched_where(real_kb: Path) -> None:
+    out = CliRunner().invoke(cli, ["--kb", str(real_kb), "search", "--json", "--explain", "--limit", "2",
+                                   "can a strike be cancelled after the roll?"])
+    data = json.loads(out.output)
+    first = data["results"][0]
+    assert {"cancel", "strike", "roll"} <= set(first["matched"])
+    assert data["understanding"]["typed"] and data["understanding"]["dropped"]
+    text = CliRunner().invoke(cli, ["--kb", str(real_kb), "search", "--explain", "--limit", "1", "M/H hazard limit"])
+    assert "matched: " in text.output and "abbreviations: M/H = movement/hazard" in text.output

@@ -57,7 +57,7 @@ def prepare(searcher: Searcher, path: Path) -> list[Case]:
     for c in read_cases(path):
         gold = [norm(g) for g in c["gold"]]
         found = searcher.candidates(c["query"], searcher.candidate_count)
-        context = QueryContext.of(found.understanding, None, searcher.spec, found.idf, {f: 1.0 for f in FEATURES})
+        context = QueryContext.of(found.understanding, None, searcher.spec, found.idf)
         rows = [(d, s, features(d, s, cov, context), any(g in norm(searcher.spec.data(d)["text"]) for g in gold))
                 for d, s, cov in found.docs]
         cases.append(Case(path.name, c.get("id", "?"), c.get("kind", "?"), found.understanding, rows))
