@@ -1,8 +1,7 @@
-"""Names and words a judge types: folding, card-name lookup in text and queries, fuzzy matching."""
+"""Card names in running text: the lexicon of every card name, and where a ruling names cards."""
 
 from __future__ import annotations
 
-import difflib
 import functools
 import re
 from collections.abc import Iterable
@@ -107,47 +106,6 @@ class Lexicon:
                 break
             i += step
         return found
-
-    def find_in_query(self, query: str) -> tuple[list[str], list[tuple[str, str]]]:
-        """Card names a query names, exactly or nearly; returns (names, [(typed, name)] for near ones)."""
-        words = fold(query).split()
-        whole = " ".join(words)
-        if whole in self.names:
-            return list(self.names[whole]), []
-        found: list[str] = []
-        i = 0
-        while i < len(words):
-            for n in range(min(MAX_NAME_WORDS, len(words) - i), 1, -1):
-                key = " ".join(words[i:i + n])
-                if key in self.names:
-                    found += [c for c in self.names[key] if c not in found]
-                    i += n - 1
-                    break
-            i += 1
-        short = len(words) <= 4
-        for m in re.finditer(r"(?:(?<=[a-z,;] )|^)([A-Z][\w’'-]+)" if short else r"(?<=[a-z,;] )([A-Z][\w’'-]+)", query):
-            key = fold(m.group(1))
-            if key in self.names and len(key) > 3:
-                found += [c for c in self.names[key] if c not in found]
-        near: list[tuple[str, str]] = []
-        if not found and 0 < len(words) <= 5:
-            pool = [k for k in self.names if k[:1] == whole[:1] and abs(len(k) - len(whole)) <= 3]
-            match = difflib.get_close_matches(whole, pool, n=1, cutoff=0.84)
-            if match:
-                found = list(self.names[match[0]])
-                near.append((whole, found[0]))
-        return found, near
-
-    def correct(self, word: str) -> list[str]:
-        """The corpus words a misspelt query word may have meant ("movment" -> ["movement"]), best first."""
-        if len(word) < 4 or word.isdigit():
-            return []
-        seen = self.words.get(word, 0)
-        if seen > 2:
-            return []
-        pool = [w for w in self.words if w[0] == word[0] and abs(len(w) - len(word)) <= 2
-                and w != word and self.words[w] >= 10 * (seen + 1) * (seen > 0) + 1]
-        return difflib.get_close_matches(word, pool, n=3, cutoff=0.8)
 
 
 def _capitalised_mid_sentence(text: str, token: str, start: int) -> bool:

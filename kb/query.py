@@ -48,7 +48,7 @@ WEIGHTS = {
     "synonym": 0.7,       # the rules' words a player's word stands for
     "said": 0.7,          # the player's word itself, once a synonym has given the rules' words
     "about": 3.0,         # a ruling on the card the query is the name of
-    "about_named": 1.0,   # a ruling on a card a question names
+    "about_named": 1.5,   # a ruling on a card a question names (as much as one naming it)
     "mentions": 1.5,      # a ruling that names a card the query names
     "number": 12.0,       # the annotation or rule the query gives by number
     "cites_annotation": 4.0,
