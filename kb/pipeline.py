@@ -13,7 +13,7 @@ from kb.manifest import read_manifest
 from kb.model import ParsedDocument, Source
 from kb.parsers import parse_document
 from kb.index import analyze, build_index
-from kb.ranking import export_weights
+from kb.ranking import COVERAGE_FLOOR, export_weights
 from kb.searchdata import index_records, make_lexicon, units
 from kb.names import Lexicon
 from kb.searchspec import Unit, build_spec, name_table, write_spec
@@ -51,7 +51,8 @@ def search_spec(documents: list[ParsedDocument], lexicon: Lexicon, xref: Xref, p
                 "kind": d.source.kind, "current": d.source.current, "parser": d.source.parser, "path": d.source.path}
                for d in documents]
     editions = {k.ruling_id: k.target for k in xref.links if k.kind == "edition" and k.target}
-    return build_spec(passages, analyze, sources, editions, name_table(lexicon.names), lexicon.lowercase, export_weights())
+    return build_spec(passages, analyze, sources, editions, name_table(lexicon.names), lexicon.lowercase, export_weights(),
+                      {"COVERAGE_FLOOR": COVERAGE_FLOOR})
 
 
 def build(sources_dir: Path, kb_dir: Path, progress: Progress | None = None) -> BuildReport:

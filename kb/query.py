@@ -72,6 +72,12 @@ RARE = 0.0005
 """A word in fewer than this share of rulings may be a misspelling of a common one."""
 
 
+
+LIMITS = {"MAX_QUERY": MAX_QUERY, "MAX_NAME_WORDS": MAX_NAME_WORDS, "FIRST_WORD_NAMES": FIRST_WORD_NAMES,
+          "RARE_NAME_WORD": RARE_NAME_WORD, "RARE": RARE}
+"""The numbers above, as the search data ships them to the browser."""
+
+
 def compile_rule(name: str) -> re.Pattern[str]:
     return re.compile(RULES[name], re.I | re.A)
 
@@ -84,9 +90,9 @@ APOSTROPHES = re.compile(r"['`\u00b4\u02b9\u2018\u2019]")
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
-def clean(text: str) -> str:
+def clean(text: str, limit: int = MAX_QUERY) -> str:
     """User text made safe to analyse: control characters out, length capped, spaces collapsed."""
-    text = CONTROL.sub(" ", unicodedata.normalize("NFC", text))[:MAX_QUERY]
+    text = CONTROL.sub(" ", unicodedata.normalize("NFC", text))[:limit]
     return " ".join(text.split())
 
 

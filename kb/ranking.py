@@ -17,7 +17,7 @@ from typing import Any
 
 from kb.errors import KbBroken
 from kb.query import PATTERNS, TOKEN, Understanding, analyze_word, fold
-from kb.searchspec import SearchSpec
+from kb.searchspec import SearchSpec, plain_sum
 
 COVERAGE_FLOOR = 0.1
 
@@ -91,7 +91,7 @@ class QueryContext:
     @classmethod
     def of(cls, u: Understanding, source: str | None, spec: SearchSpec, idf: dict[str, float]) -> QueryContext:
         term_weights = {t: w * idf[t] for t, w in u.terms if ":" not in t and idf.get(t, 0.0) > 0}
-        return cls(term_weights, sum(term_weights.values()), frozenset(u.typed), short_phrase(u),
+        return cls(term_weights, plain_sum(term_weights.values()), frozenset(u.typed), short_phrase(u),
                    frozenset(fold(c) for c in u.cards), u.card_text, u.card_query,
                    bool(u.annotations or u.rules), u.how_many, frozenset(u.numbers), u.arda, source, spec)
 
@@ -160,7 +160,7 @@ def heading_terms(heading: str, spec: SearchSpec) -> frozenset[str]:
 def score(bm25: float, f: dict[str, float], weights: dict[str, float]) -> float:
     """A candidate's score: its BM25 score times exp(sum of weight x feature); a feature without a
     weight adds nothing."""
-    return bm25 * math.exp(sum(weights.get(name, 0.0) * value for name, value in f.items()))
+    return bm25 * math.exp(plain_sum(weights.get(name, 0.0) * value for name, value in f.items()))
 
 
 def short_phrase(u: Understanding) -> re.Pattern[str] | None:

@@ -18,7 +18,7 @@ from typing import Any
 from kb.errors import KbMissing, QueryError
 from kb.query import TOKEN, Understanding, analyze_word, fold, understand
 from kb.ranking import QueryContext, contributions, features, score, weights
-from kb.searchspec import SPEC, SearchSpec
+from kb.searchspec import SPEC, SearchSpec, plain_sum
 from kb.store import CURRENT, INDEX_DIR
 
 __all__ = ["Result", "Searcher", "Understanding", "open_searcher", "search", "explain_search"]
@@ -128,7 +128,7 @@ class Searcher:
         u = self.understand(query)
         allowed = self._allowed(tuple([game] if game else (u.games or ["meccg"])), source)
         scores, covered, idf = self.bm25(u.terms, allowed)
-        total = sum(w * idf[t] for t, w in u.terms if ":" not in t)
+        total = plain_sum(w * idf[t] for t, w in u.terms if ":" not in t)
         top = heapq.nsmallest(n, scores.items(), key=lambda kv: (-kv[1], kv[0]))
         return Candidates(u, [(d, s, covered.get(d, 0.0) / total if total else 0.0) for d, s in top], idf)
 
@@ -202,7 +202,7 @@ class Searcher:
 
 def matched_terms(r: Result, u: Understanding, spec: SearchSpec) -> list[str]:
     """The query's terms a result's passage holds (its text, or its section path as "section:")."""
-    wanted = {t for t, _ in u.terms if ":" not in t}
+    wanted = list(dict.fromkeys(t for t, _ in u.terms if ":" not in t))
     text = set(analyze_text(r.data["text"], spec))
     path = set(analyze_text(" ".join(r.data["section"]), spec))
     return [t for t in wanted if t in text] + [f"section:{t}" for t in wanted if t in path and t not in text]

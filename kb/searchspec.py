@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from kb.errors import KbBroken
-from kb.query import (NOT_NAMES, PREFIXES, QUESTION_WORDS, RULES, SUFFIXES, TOKEN, WEIGHTS, CAPITALISED,
+from kb.query import (LIMITS, NOT_NAMES, PREFIXES, QUESTION_WORDS, RULES, SUFFIXES, TOKEN, WEIGHTS, CAPITALISED,
                       fold, fold_key)
 from kb.tables import load_table
 
@@ -47,7 +47,8 @@ class Unit:
 
 
 def build_spec(units: list[Unit], analyze: Any, sources: list[dict[str, Any]], editions: dict[str, str],
-               names: dict[str, list[str]], common: set[str], weights: dict[str, float]) -> dict[str, Any]:
+               names: dict[str, list[str]], common: set[str], weights: dict[str, float],
+               limits: dict[str, float] | None = None) -> dict[str, Any]:
     """The search data for these units: `analyze` is the build's analyzer (text -> index terms)."""
     vocab: dict[str, list[Any]] = {}
     counts: Counter[str] = Counter()
@@ -80,6 +81,7 @@ def build_spec(units: list[Unit], analyze: Any, sources: list[dict[str, Any]], e
     return {
         "version": SPEC_VERSION,
         "bm25": BM25, "candidates": CANDIDATES, "weights": weights,
+        "limits": {**LIMITS, **(limits or {})},
         "query": {"rules": RULES, "capitalised": CAPITALISED,
                   "question_words": sorted(QUESTION_WORDS), "not_names": list(NOT_NAMES), "prefixes": sorted(PREFIXES), "suffixes": list(SUFFIXES), "weights": WEIGHTS,
                   "abbreviations": load_table("abbreviations"), "synonyms": load_table("synonyms")},
@@ -93,6 +95,14 @@ def build_spec(units: list[Unit], analyze: Any, sources: list[dict[str, Any]], e
         "common": sorted(common & {k for k in names if " " not in k}),
         "editions": {str(ids[old]): ids[new] for old, new in editions.items() if old in ids and new in ids},
     }
+
+
+def plain_sum(values: Any) -> float:
+    """A sum added left to right, as the browser adds (Python 3.12's sum() compensates)."""
+    total = 0.0
+    for v in values:
+        total += v
+    return total
 
 
 def write_spec(folder: Path, spec: dict[str, Any]) -> None:
@@ -141,13 +151,13 @@ class SearchSpec:
 
     @classmethod
     def of(cls, raw: Any, where: str = "search data") -> SearchSpec:
-        needed = ("version", "docs", "lengths", "postings", "keys", "vocab", "names", "common", "sources", "query", "weights")
+        needed = ("version", "docs", "lengths", "postings", "keys", "vocab", "names", "common", "sources", "query", "weights", "limits")
         if not isinstance(raw, dict) or any(k not in raw for k in needed) or raw["version"] != SPEC_VERSION:
             raise KbBroken(f"the search data at {where} is incomplete or of another version; "
                            "run `rulings build` to rebuild it")
         spec = cls(raw)
         spec.docs_count = len(raw["docs"])
-        spec.avg_length = (sum(raw["lengths"]) / spec.docs_count) if spec.docs_count else 1.0
+        spec.avg_length = (plain_sum(raw["lengths"]) / spec.docs_count) if spec.docs_count else 1.0
         spec._tables = {name: {k.lower(): v for k, v in raw["query"][name].items()}
                         for name in ("abbreviations", "synonyms")}
         return spec

@@ -2,8 +2,9 @@
 Jinja2, validates every internal link and anchor, then swaps the finished site into place.
 
 Pages: home, one per document (long ones split by top-level section), card, term, phase,
-annotation and rule, the indexes of each, search (offline, over a generated `search-data.js`)
-and credits. Every ruling sits on exactly one page (its home) under an anchor that is its id.
+annotation and rule, the indexes of each, search (offline: site/assets/search.js runs the
+knowledge base's own search data, shipped as `search-data.js`) and credits. Every ruling sits on
+exactly one page (its home) under an anchor that is its id.
 """
 
 from __future__ import annotations
@@ -23,11 +24,10 @@ from pathlib import Path
 from typing import Any
 
 from kb.errors import KbError
-from kb.index import analyze
-from kb.names import PHASE_NAMES, Lexicon, fold, load_table
-from kb.ranking import weights
+from kb.names import PHASE_NAMES, Lexicon, fold
 from kb.render import Span, SpanFinder, TextRenderer
 from kb.searchdata import reference_spans
+from kb.searchspec import SPEC, SearchSpec
 from kb.store import CURRENT, LEXICON, connect, query
 from kb.urls import Urls, anchor
 
@@ -439,38 +439,28 @@ def number_key(number: str) -> list[tuple[int, str]]:
 
 # -- rendering, checking, writing ----------------------------------------------------------------------
 
-def search_data(site: Site) -> dict[str, Any]:
-    """What the browser's search needs: every ruling's text and address, card names, the word tables,
-    and each corpus word's stem by the CLI's own analyzer (so both stem alike)."""
-    c = site.c
-    docs = []
-    for r in c.rulings.values():
-        s = site.source_of[r["source"]]
-        page = site.home[r["id"]]
-        docs.append([r["id"], f"{page}#{anchor(r['id'])}", r["source"], r["kind"], r["number"] or "",
-                     " › ".join(r["section"]), r["text"], r["title"] or ""])
-    index = {r["id"]: n for n, r in enumerate(c.rulings.values())}
-    names: dict[str, list[Any]] = {}
-    for name, versions in c.cards.items():
-        linked = [(index[k["ruling_id"]], k["how"]) for k in
-                  (k for rid in dict.fromkeys(c.backlinks.get(("card", name), [])) for k in c.links.get(rid, [])
-                   if k["kind"] == "card" and k["target"] == name) if k["ruling_id"] in index]
-        about = sorted({i for i, how in linked if how in ("about", "card")})
-        mentions = sorted({i for i, how in linked if how == "mention"} - set(about))
-        entry = [name, site.urls.card(name), about, mentions]
-        for v in versions:
-            for n in v["names"].values():
-                names.setdefault(fold(n), entry)
-    editions = {older: index[k["target"]] for older, ks in c.links.items() for k in ks
-                if k["kind"] == "edition" and k["how"] != "absent" and k["target"] in index}
-    words = {w for r in c.rulings.values() for w in fold(r["text"] + " " + " ".join(r["section"])).split()}
-    return {"stems": {w: (analyze(w) or [""])[0] for w in sorted(words)},
-            "sources": {s["id"]: {"title": s["title"], "edition": s["edition"], "game": s["game"],
-                                  "kind": s["kind"], "current": bool(s["current"]), "parser": s["parser"]}
-                        for s in c.sources},
-            "docs": docs, "cards": names, "editions": {index[k]: v for k, v in editions.items()},
-            "abbreviations": load_table("abbreviations"), "synonyms": load_table("synonyms"),
-            "weights": {name: w for name, w in weights().items() if w}}
+def browser_data(kb_dir: Path, site: Site) -> dict[str, Any]:
+    """What the browser's search runs on: the knowledge base's own search data (kb.searchspec),
+    which site/assets/search.js executes step by step as kb.search does, plus what only the site
+    knows, under "site": the page of every document and every card.
+
+    "site" holds "pages" (each page path once), "doc_pages" (parallel to the documents: an index
+    into pages), "anchors" (a document's anchor where it is not its id) and "cards" (English name ->
+    an index into pages).
+    """
+    spec = SearchSpec.load(kb_dir / CURRENT / SPEC).raw
+    pages: dict[str, int] = {}
+    doc_pages: list[int] = []
+    anchors: dict[str, str] = {}
+    for n, doc in enumerate(spec["docs"]):
+        rid = doc[0]
+        if rid not in site.home:
+            raise SiteError(f"{kb_dir / CURRENT / SPEC}: ruling {rid} has no page; run `rulings build` again")
+        doc_pages.append(pages.setdefault(site.home[rid], len(pages)))
+        if anchor(rid) != rid:
+            anchors[str(n)] = anchor(rid)
+    cards = {name: pages.setdefault(site.urls.card(name), len(pages)) for name in sorted(site.c.cards)}
+    return {**spec, "site": {"pages": list(pages), "doc_pages": doc_pages, "anchors": anchors, "cards": cards}}
 
 
 HREF = re.compile(r'\b(?:href|src)="([^"]*)"')
@@ -539,7 +529,7 @@ def render_files(kb_dir: Path, templates: Path = SITE_DIR) -> Iterator[tuple[str
         if asset.is_file():
             yield f"assets/{asset.name}", asset.read_text("utf-8")
     # "<\/" inside JSON strings is "</": the data can never close a script element, even inlined
-    data = json.dumps(search_data(site), ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+    data = json.dumps(browser_data(kb_dir, site), ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
     yield "assets/search-data.js", f"window.RULINGS_DATA={data};\n"
 
 

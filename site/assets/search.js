@@ -1,310 +1,782 @@
-/* Offline search for the MECCG rulings site: BM25 over every ruling, built in the browser from
- * search-data.js (no server, works from file://). Forgiving like the CLI where practical: accents
- * folded, a light English stemmer, judges' abbreviations and players' words from the same tables,
- * card names despite typos, "annotation 18" / "rule 2.IV.iii" recognised, misspelt words corrected
- * from the corpus's own vocabulary. Also loads in node for tests: module.exports = {Searcher}. */
+/* Offline search for the rulings site: kb/query.py, kb/search.py and kb/ranking.py executed step by
+ * step over the knowledge base's own search data (search.json, shipped as search-data.js), so a
+ * question gets the same answers in the browser as in the terminal.
+ *
+ * Nothing is re-indexed here: the postings, the vocabulary (every corpus word's index terms), card
+ * names, the query patterns and tables, BM25's parameters and the ranking weights all come prebuilt.
+ * Each function below carries the name of the Python function it executes; keep them in step (the
+ * parity test, tests/test_parity.py, runs every evaluation question through both).
+ *
+ * Where JavaScript and Python differ, the Python meaning is kept: str.split() whitespace (PY_SPACE),
+ * lengths and slices in code points, `\w` of a word as Python's Unicode \w ([\p{L}\p{N}_]: marks are
+ * not word characters). Accents are removed after NFKD as the marks of MARKS (Python removes the
+ * characters of combining class other than 0: the same for Latin, Greek and Cyrillic accents and
+ * emoji). Floats are added in Python's order; Math.log and Math.exp may differ from the C library's
+ * in the last bit, so scores agree to about 1e-15, not always exactly.
+ * Loads in node for tests: module.exports = {Searcher, ...}. */
 (function (root) {
   "use strict";
 
-  var STOP = new Set(("a an the i me my mine we our you your he his she her they their them it its is are was were " +
-    "be been am do does did doing done can could would should shall will may might must what whats which who whom " +
-    "whose when where why how many much if then than there here this that these those just still also happen happens " +
-    "happened legal allowed okay ok possible please tell anyone someone some any really get gets got so too very " +
-    "about into onto or and but not no yes of to in on at by for with as from").split(" "));
-  var ANNOTATION_REF = /\b(?:annotations?|annot|anno|ann)\.?\s*#?\s*(\d{1,2}[ab]?)\b/gi;
-  var RULE_REF = /(?:^|[^\w.])((?:\d{1,2}|g)(?:\.[A-Za-z0-9]+)+)(?![\w.])/g;
-  var TIMING_REF = /\b(?:timing\s+)?rule\s+(\d[A-Da-d]?)(?![.\w])/gi;
-  var OTHER_GAME = /\b(?:lotr|lord of the rings tcg|decipher)\b/i;
-  var ARDA = /\barda\b/i;
-  var MAX_QUERY = 2000;
+  /* kb/query.py's and kb/ranking.py's numbers (query length, name words, rarity, coverage floor):
+   * the search data carries them (spec.limits); set by the Searcher */
+  var C = null;
 
-  function fold(s) {
-    return s.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").replace(/['’‘`´ʹ]/g, "").toLowerCase();
+  /* Python's str.split()/strip() whitespace (JavaScript's \s adds U+FEFF and lacks U+001C-U+001F, U+0085) */
+  var PY_SPACE = "\\t\\n\\v\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000";
+  var SPACES = new RegExp("[" + PY_SPACE + "]+");
+  var EDGE_SPACES = new RegExp("^[" + PY_SPACE + "]+|[" + PY_SPACE + "]+$", "g");
+  var CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
+  var APOSTROPHES = /['`\u00b4\u02b9\u2018\u2019]/g;
+  var TOKEN = /[\p{L}\p{N}_]+(?:[.\/\-][\p{L}\p{N}_]+)*/gu;  // kb.query.TOKEN: \w+(?:[./\-]\w+)*
+  var QUERY_WORD = new RegExp("[^" + PY_SPACE + ",;:!?()\\[\\]{}\"]+", "gu");
+  var COMPOUND = /[.\/\-]/;
+  /* unicodedata.combining(c) != 0, closely: every mark but the grapheme joiner and the variation
+   * selectors (an emoji's U+FE0F); other marks of combining class 0 are spacing or enclosing marks
+   * of non-Latin scripts (Devanagari vowel signs, Thaana), which Python keeps and this removes */
+  var MARKS = /(?![\u034f\ufe00-\ufe0f\u{e0100}-\u{e01ef}])\p{M}/gu;
+
+  // -- Python's string predicates, on code points -------------------------------------------------
+
+  function pySplit(s) { return s.split(SPACES).filter(function (w) { return w !== ""; }); }
+  function pyStrip(s) { return s.replace(EDGE_SPACES, ""); }
+  function stripChars(s, chars) {
+    var a = 0, b = s.length;
+    while (a < b && chars.indexOf(s[a]) >= 0) a++;
+    while (b > a && chars.indexOf(s[b - 1]) >= 0) b--;
+    return s.slice(a, b);
   }
-  function foldWords(s) { return (fold(s).match(/[a-z0-9]+/g) || []).join(" "); }
-
-  function stem(w) {
-    if (w.length <= 3 || /\d/.test(w)) return w;
-    if (/ies$/.test(w) && w.length > 4) return w.slice(0, -3) + "y";
-    if (/(ss|us|is)$/.test(w)) return w;
-    w = w.replace(/(?:ing|ed|ings)$/, function (m, i, s) { return s.length - m.length >= 3 ? "" : m; });
-    if (/([^aeiouslz])\1$/.test(w)) w = w.slice(0, -1);
-    w = w.replace(/(?:es)$/, function (m, i, s) { return /(?:ch|sh|x|ss|zz)es$/.test(s) ? "" : "e"; });
-    if (w.length > 3 && /s$/.test(w) && !/ss$/.test(w)) w = w.slice(0, -1);
-    if (w.length > 4 && /e$/.test(w)) w = w.slice(0, -1);
-    return w;
+  function astral(s) { return /[\ud800-\udfff]/.test(s); }
+  function cpLen(s) { return astral(s) ? Array.from(s).length : s.length; }
+  function chars(s) { return astral(s) ? Array.from(s) : s; }
+  function firstChar(s) { return s ? Array.from(s.slice(0, 2))[0] : ""; }
+  function isDigits(s) { return /^\p{Nd}+$/u.test(s); }          // str.isdigit
+  function isAlpha(s) { return /^\p{L}+$/u.test(s); }            // str.isalpha
+  function isAlnum(s) { return /^[\p{L}\p{N}]+$/u.test(s); }     // str.isalnum
+  function isAsciiAlpha(s) { return /^[A-Za-z]+$/.test(s); }     // str.isalpha() and str.isascii()
+  function own(obj, key) { return Object.prototype.hasOwnProperty.call(obj, key) ? obj[key] : undefined; }
+  function escapeRe(s) { return s.replace(/[.*+?^${}()|[\]\\\/\-]/g, "\\$&"); }
+  function replaceAll(s, what, by) { return s.split(what).join(by); }  // str.replace: every occurrence
+  function extendNew(list, items) {  // list += [x for x in items if x not in list]
+    var add = items.filter(function (x) { return list.indexOf(x) < 0; });
+    for (var i = 0; i < add.length; i++) list.push(add[i]);
   }
-
-  var STEMS = {};  /* corpus word -> its stem by the CLI's analyzer ("" for its stop words); set by Searcher */
-
-  function stemOf(word) {
-    var known = STEMS[word];
-    return known === undefined ? stem(word) : known;
-  }
-
-  /* Words of a text: compounds kept whole ("m/h", "2.iv.iii", "on-guard") and also split and stemmed. */
-  function analyze(text) {
-    var out = [], m, re = /[a-z0-9]+(?:[\/.\-][a-z0-9]+)*/g, s = fold(text);
-    while ((m = re.exec(s)) !== null) {
-      var word = m[0];
-      if (/[\/.\-]/.test(word)) out.push(word);
-      var parts = word.split(/[\/.\-]/);
-      for (var i = 0; i < parts.length; i++) {
-        var st = parts[i] && !STOP.has(parts[i]) ? stemOf(parts[i]) : "";
-        if (st) out.push(st);
-      }
+  function tupleLess(a, b) {  // Python tuple comparison of numbers and strings
+    for (var i = 0; i < a.length; i++) {
+      if (a[i] < b[i]) return true;
+      if (a[i] > b[i]) return false;
     }
-    return out;
+    return false;
+  }
+  function cmpStr(a, b) { return a < b ? -1 : a > b ? 1 : 0; }
+  function tokens(text) { return text.match(TOKEN) || []; }
+  function sameSet(a, b) {
+    if (a.size !== b.size) return false;
+    var ok = true;
+    a.forEach(function (x) { if (!b.has(x)) ok = false; });
+    return ok;
   }
 
-  /* For a card's name: its own rulings and the rulings that name it, in turn; its card text third. */
-  function interleave(ranked, own, naming, docs) {
-    var texts = [], mine = [], others = [], rest = [], out = [];
-    ranked.forEach(function (r) {
-      var d = r[1];
-      if (own.has(d) && docs[d][3] === "card") texts.push(r);
-      else if (own.has(d)) mine.push(r);
-      else if (naming.has(d)) others.push(r);
-      else rest.push(r);
-    });
-    others = others.filter(function (r) { return docs[r[1]][3] !== "card"; })
-      .concat(others.filter(function (r) { return docs[r[1]][3] === "card"; }));  // rulings before other cards
-    for (var i = 0; i < Math.max(mine.length, others.length); i++) {
-      if (i < mine.length) out.push(mine[i]);
-      if (i < others.length) out.push(others[i]);
-    }
-    return out.slice(0, 2).concat(texts, out.slice(2), rest);
+  // -- kb.query: text clean-up ---------------------------------------------------------------------
+
+  /* clean: control characters out, length capped, spaces collapsed */
+  function clean(text, limit) {
+    text = String(text === undefined || text === null ? "" : text).normalize("NFC").replace(CONTROL, " ");
+    if (text.length > limit) text = Array.from(text).slice(0, limit).join("");
+    return pySplit(text).join(" ");
   }
 
-  function sameWords(a, words) {
-    var x = analyze(a).filter(function (t) { return !/[\/.\-]/.test(t) && !/^\d/.test(t); });  // no section number
-    if (!x.length || x.length !== new Set(words).size) return false;
-    return x.every(function (t) { return words.indexOf(t) >= 0; });
+  /* strip_marks: accents off, case kept; curly quotes made straight */
+  function strip_marks(text) {
+    return text.normalize("NFKD").replace(MARKS, "").replace(/[\u2019\u2018]/g, "'").replace(/[\u201c\u201d]/g, '"');
   }
 
-  function escapeHtml(s) {
-    return s.replace(/[&<>"']/g, function (c) { return {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"}[c]; });
-  }
-  function escapeRe(s) { return s.replace(/[.*+?^${}()|[\]\\\/]/g, "\\$&"); }
+  function fold_key(token) { return strip_marks(token).toLowerCase(); }
 
-  function distance(a, b, max) {
-    if (Math.abs(a.length - b.length) > max) return max + 1;
-    var prev = [], cur, i, j;
-    for (j = 0; j <= b.length; j++) prev[j] = j;
+  /* fold: lower-case ASCII words joined by single spaces */
+  function fold(text) {
+    var ascii = strip_marks(text.replace(APOSTROPHES, "")).replace(/[^\x00-\x7f]/g, "");
+    return (ascii.toLowerCase().match(/[a-z0-9]+/g) || []).join(" ");
+  }
+
+  /* distance: optimal string alignment (insert, delete, substitute, swap two neighbours), or
+   * limit + 1 once beyond it */
+  function distance(a, b, limit) {
+    a = chars(a);
+    b = chars(b);
+    if (Math.abs(a.length - b.length) > limit) return limit + 1;
+    var before = [], prev = [], i, j;
+    for (j = 0; j <= b.length; j++) prev.push(j);
     for (i = 1; i <= a.length; i++) {
-      cur = [i];
-      var best = i;
+      var cur = [i], best = i;
       for (j = 1; j <= b.length; j++) {
-        cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-        if (cur[j] < best) best = cur[j];
+        var cost = a[i - 1] === b[j - 1] ? 0 : 1;
+        var v = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost);
+        if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, before[j - 2] + 1);
+        cur[j] = v;
+        best = Math.min(best, v);
       }
-      if (best > max) return max + 1;
+      if (best > limit) return limit + 1;
+      before = prev;
       prev = cur;
     }
     return prev[b.length];
   }
 
-  function phrasePattern(keys) {
-    keys = keys.slice().sort(function (a, b) { return b.length - a.length; });
-    return new RegExp("(?:^|[^\\w'’])(" + keys.map(escapeRe).join("|") + ")(?![\\w'’])", "gi");
+  /* kb.searchspec.phrase_pattern: any of the phrases as whole words, longest first */
+  function phrase_pattern(keys) {
+    var sorted = keys.slice().sort(function (x, y) { return cpLen(y) - cpLen(x) || cmpStr(x, y); });
+    return new RegExp("(?<![\\w'])(?:" + sorted.map(escapeRe).join("|") + ")(?![\\w'])", "gi");
   }
 
+  function Understanding(query) {
+    return {query: query, annotations: [], rules: [], cards: [], near_cards: [], abbreviations: [], synonyms: [],
+      corrections: [], dropped: [], content: [], typed: [], terms: [], games: [], arda: false, card_text: false,
+      card_query: false, how_many: false, question: false, numbers: []};
+  }
+
+  // -- the searcher: kb.searchspec.SearchSpec + kb.search.Searcher ------------------------------------
+
+  /* data: the knowledge base's search.json, with (on the site) a "site" entry giving page addresses */
   function Searcher(data) {
-    this.data = data;
-    STEMS = data.stems || {};
-    var docs = data.docs, post = new Map(), lens = new Float64Array(docs.length), total = 0, freq = new Map();
-    this.byNumber = new Map();
-    for (var d = 0; d < docs.length; d++) {
-      var doc = docs[d], words = analyze(doc[6] + " " + doc[7]).concat(analyze(doc[5]), analyze(doc[5]));
-      var tf = new Map();
-      for (var w = 0; w < words.length; w++) tf.set(words[w], (tf.get(words[w]) || 0) + 1);
-      tf.forEach(function (n, term) {
-        var list = post.get(term);
-        if (!list) { list = []; post.set(term, list); }
-        list.push(d, n);
-        freq.set(term, (freq.get(term) || 0) + n);
-      });
-      lens[d] = words.length;
-      total += words.length;
-      if (doc[4]) {
-        var key = doc[3] + ":" + doc[4].toLowerCase();
-        if (!this.byNumber.has(key)) this.byNumber.set(key, []);
-        this.byNumber.get(key).push(d);
-      }
-    }
-    this.folded = docs.map(function (doc) { return foldWords(doc[6]); });
-    this.post = post;
-    this.freq = freq;
-    this.lens = lens;
-    this.avg = total / Math.max(docs.length, 1);
-    this.abbrev = phrasePattern(Object.keys(data.abbreviations));
-    this.abbrevTable = {};
-    for (var k in data.abbreviations) this.abbrevTable[k.toLowerCase()] = data.abbreviations[k];
-    this.syn = phrasePattern(Object.keys(data.synonyms));
-    this.cardKeys = Object.keys(data.cards);
-    // the CLI's ranking weights (kb/data/ranking.toml): a feature multiplies a score by exp(weight)
+    if (!data || !data.docs || !data.query) throw new Error("no search data");
+    var q = data.query, self = this;
+    C = data.limits;
+    this.spec = data;
+    this.site = data.site || null;
+    this.docs = data.docs;
+    this.docs_count = data.docs.length;
+    var total = 0;
+    for (var i = 0; i < data.lengths.length; i++) total += data.lengths[i];
+    this.avg_length = this.docs_count ? total / this.docs_count : 1.0;
+    this.k1 = Number(data.bm25.k1);
+    this.b = Number(data.bm25.b);
+    this.candidate_count = Number(data.candidates);
     this.weights = data.weights || {};
-    this.onCards = new Set();  // the rulings that are on one card (its CRF section)
-    for (var c in data.cards) data.cards[c][2].forEach(function (d) { this.onCards.add(d); }, this);
+    this.rules = {};
+    Object.keys(q.rules).forEach(function (name) {
+      // written to mean the same here (no "u" flag: ASCII \w, \b, \d as Python's re.ASCII)
+      self.rules[name] = {one: new RegExp(q.rules[name], "i"), all: new RegExp(q.rules[name], "gi")};
+    });
+    this.capitalised = new RegExp(q.capitalised, "g");
+    this.question_words = new Set(q.question_words);
+    this.suffixes = q.suffixes;
+    this.prefixes = new Set(q.prefixes);
+    this.not_names = q.not_names;
+    this.W = q.weights;
+    this.tables = {};
+    ["abbreviations", "synonyms"].forEach(function (name) {
+      var table = new Map();
+      Object.keys(q[name]).forEach(function (k) { table.set(k.toLowerCase(), q[name][k]); });
+      self.tables[name] = table;
+    });
+    this._pools = null;
+    this._names_by_first = null;
+    this._name_words = null;
+    this._common = null;
+    this._phrases = {};
+    this._filters = new Map();
+    this._data = new Map();
+    this._wordings = new Map();
+    this._headings = new Map();
+    this._ids = null;
   }
 
-  Searcher.prototype.factor = function (feature) {
-    return Math.exp(this.weights[feature] || 0);
+  // kb.query.Vocabulary, as kb.searchspec.SearchSpec provides it
+
+  Searcher.prototype.terms_of = function (key) {
+    var entry = own(this.spec.vocab, key);
+    return entry === undefined ? null : entry.slice(1);
+  };
+  Searcher.prototype.count_of = function (key) {
+    var entry = own(this.spec.vocab, key);
+    return entry ? entry[0] : 0;
+  };
+  Searcher.prototype.df = function (term) {
+    var post = own(this.spec.postings, term);
+    return post ? Math.floor(post.length / 2) : 0;
+  };
+  Searcher.prototype.spelling_pool = function (first) {
+    if (this._pools === null) {
+      var pools = this._pools = new Map();
+      Object.keys(this.spec.vocab).forEach(function (key) {
+        if (isAsciiAlpha(key)) {
+          if (!pools.has(key[0])) pools.set(key[0], []);
+          pools.get(key[0]).push(key);
+        }
+      });
+    }
+    return this._pools.get(first) || [];
+  };
+  Searcher.prototype.card_names = function (key) {
+    return own(this.spec.names, key) || null;
+  };
+  Searcher.prototype.name_keys = function (first) {
+    if (this._names_by_first === null) {
+      var by = this._names_by_first = new Map();
+      Object.keys(this.spec.names).forEach(function (key) {
+        var f = firstChar(key);
+        if (!by.has(f)) by.set(f, []);
+        by.get(f).push(key);
+      });
+    }
+    return this._names_by_first.get(firstChar(first)) || [];
+  };
+  Searcher.prototype.is_name_word = function (word) {
+    if (this._name_words === null) {
+      var words = this._name_words = new Set();
+      Object.keys(this.spec.names).forEach(function (key) { key.split(" ").forEach(function (w) { words.add(w); }); });
+    }
+    return this._name_words.has(word);
+  };
+  Searcher.prototype.is_common_word = function (word) {
+    if (this._common === null) this._common = new Set(this.spec.common);
+    return this._common.has(word);
+  };
+  Searcher.prototype.expansion = function (table, key) {
+    var v = this.tables[table].get(key);
+    return v === undefined ? null : v;
+  };
+  Searcher.prototype.phrases = function (table) {
+    if (!this._phrases[table]) this._phrases[table] = phrase_pattern(Array.from(this.tables[table].keys()));
+    return this._phrases[table];
   };
 
-  Searcher.prototype.understand = function (raw) {
-    var q = String(raw || "").replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, " ").slice(0, MAX_QUERY).trim();
-    var u = {query: q, refs: [], expansions: [], cards: [], corrections: [], words: []}, m, self = this;
-    ANNOTATION_REF.lastIndex = 0;
-    while ((m = ANNOTATION_REF.exec(q)) !== null) u.refs.push("annotation:" + m[1].toLowerCase());
-    RULE_REF.lastIndex = 0;
-    while ((m = RULE_REF.exec(q)) !== null) u.refs.push("rule:" + m[1].toLowerCase());
-    TIMING_REF.lastIndex = 0;
-    while ((m = TIMING_REF.exec(q)) !== null) u.refs.push("rule:" + m[1].toLowerCase());
-    var extra = [];
-    this.abbrev.lastIndex = 0;
-    while ((m = this.abbrev.exec(q)) !== null) {
-      var exp = this.abbrevTable[m[1].toLowerCase()];
-      if (exp) { u.expansions.push(m[1] + " → " + exp); extra.push([exp, 1.0]); }
+  /* data: the display data of document d, as every command shows a ruling (plus its page address) */
+  Searcher.prototype.data = function (d) {
+    if (!this._data.has(d)) {
+      var doc = this.docs[d], s = this.spec.sources[doc[1]];
+      this._data.set(d, {id: doc[0], source: s.id, source_title: s.title, source_kind: s.kind, edition: s.edition,
+        current: s.current, game: s.game, kind: doc[2], number: doc[3], title: doc[4], about: doc[9],
+        section: doc[5], text: doc[6], markers: doc[8], lines: doc[7], path: s.path, parser: s.parser,
+        url: this.url(d)});
     }
-    this.syn.lastIndex = 0;
-    while ((m = this.syn.exec(q)) !== null) {
-      var s = this.data.synonyms[m[1].toLowerCase()];
-      if (s) { u.expansions.push(m[1] + " → " + s); extra.push([s, 0.7]); }
+    return this._data.get(d);
+  };
+
+  /* The page a document lives on, relative to the site's root ("" outside the site). */
+  Searcher.prototype.url = function (d) {
+    var site = this.site;
+    if (!site) return "";
+    var anchor = own(site.anchors, String(d));
+    return site.pages[site.doc_pages[d]] + "#" + (anchor === undefined ? this.docs[d][0] : anchor);
+  };
+  Searcher.prototype.card_url = function (name) {
+    var n = this.site ? own(this.site.cards, name) : undefined;
+    return n === undefined ? null : this.site.pages[n];
+  };
+  Searcher.prototype.doc_of = function (id) {
+    if (this._ids === null) {
+      this._ids = new Map();
+      for (var d = 0; d < this.docs.length; d++) this._ids.set(this.docs[d][0], d);
     }
-    var named = this.findCards(q);
-    u.cards = named.cards;
-    u.cardQuery = named.whole;  // the query is a card's name (exactly or nearly), not a question naming one
-    var content = analyze(q).filter(function (t) { return !/[\/.\-]/.test(t); });
-    u.content = content;
-    var plain = foldWords(q).split(" ").filter(function (w) { return w && !STOP.has(w); });
-    u.phrase = !u.cards.length && !u.refs.length && plain.length >= 2 && plain.length <= 4
-      ? plain.map(function (w) { return escapeRe(w.replace(/s$/, "")) + "\\w{0,3}"; }).join("\\s+") : null;
-    var weights = new Map();
-    analyze(q).forEach(function (t) {
-      if (!self.post.has(t) && !/\d/.test(t) && t.length >= 4) {
-        var fixed = self.correct(t);
-        if (fixed) { u.corrections.push(t + " → " + fixed); t = fixed; }
+    var found = this._ids.get(id);
+    return found === undefined ? -1 : found;
+  };
+
+  // -- kb.query: understanding ----------------------------------------------------------------------
+
+  /* analyze_word: the index terms of one typed word, from the corpus's vocabulary, else by an ending
+   * off, else by the nearest common spelling; recorded in u */
+  Searcher.prototype.analyze_word = function (word, u) {
+    var self = this, key = fold_key(word), terms = this.terms_of(key), fixed;
+    if (terms !== null) {
+      if (u && cpLen(key) >= 4 && !isDigits(key) && !this.is_name_word(key) && this.count_of(key) <= 2 &&
+          terms.every(function (t) { return self.df(t) < C.RARE * self.docs_count; })) {
+        fixed = this.correct(key);
+        if (fixed) {
+          u.corrections.push([key, fixed]);
+          return this.terms_of(fixed) || [];
+        }
       }
-      weights.set(t, Math.max(weights.get(t) || 0, 1));
+      return terms;
+    }
+    if (COMPOUND.test(key)) {  // a compound the corpus lacks: whole, and its parts (as the build's analyzer)
+      if (/^\p{Nd}/u.test(key)) return [key];
+      var out = [key];
+      key.split(/[.\/\-]/).forEach(function (part) {
+        if (part && !self.prefixes.has(part)) self.analyze_word(part, u).forEach(function (t) { out.push(t); });
+      });
+      return out;
+    }
+    for (var i = 0; i < this.suffixes.length; i++) {
+      var suffix = this.suffixes[i];
+      if (key.endsWith(suffix) && cpLen(key) - cpLen(suffix) >= 3) {
+        var base = key.slice(0, key.length - suffix.length), cs = Array.from(base);
+        var candidates = [base, base + "e",
+          cs.length > 3 && cs[cs.length - 1] === cs[cs.length - 2] ? cs.slice(0, -1).join("") : "",
+          suffix === "ies" || suffix === "ied" ? base + "y" : ""];
+        for (var j = 0; j < candidates.length; j++) {
+          var found = candidates[j] ? this.terms_of(candidates[j]) : null;
+          if (found && found.length) return found;
+        }
+      }
+    }
+    if (u && !this.is_name_word(key)) {
+      fixed = this.correct(key);
+      if (fixed) {
+        u.corrections.push([key, fixed]);
+        return this.terms_of(fixed) || [];
+      }
+    }
+    return isAlnum(key) ? [key] : [];
+  };
+
+  /* correct: the common corpus word a rare or unknown word most likely misspells */
+  Searcher.prototype.correct = function (word) {
+    var length = cpLen(word);
+    if (length < 4 || !isAlpha(word)) return null;
+    var seen = this.count_of(word);
+    if (seen > 2) return null;
+    var limit = length >= 7 ? 2 : 1, best = null, pool = this.spelling_pool(firstChar(word));
+    for (var i = 0; i < pool.length; i++) {
+      var w = pool[i];
+      if (w === word || Math.abs(w.length - length) > limit) continue;
+      var n = this.count_of(w);
+      if (n < 10 * (seen + 1) * (seen ? 1 : 0) + 3) continue;
+      var d = distance(word, w, limit);
+      if (d <= limit && (best === null || tupleLess([d, -n, w], best))) best = [d, -n, w];
+    }
+    return best ? best[2] : null;
+  };
+
+  /* find_cards: [names, [[typed, name]] for near spellings, whether the query is nothing but a name] */
+  Searcher.prototype.find_cards = function (query) {
+    var folded = fold(query);
+    this.not_names.forEach(function (phrase) { folded = folded.replace(new RegExp("\\b" + phrase + "\\b", "g"), " "); });
+    var words = folded.split(" ").filter(Boolean), whole = words.join(" ");
+    if (!whole) return [[], [], false];
+    var exact = this.card_names(whole);
+    if (exact) return [exact.slice(), [], true];
+    var found = [], i = 0, n, names, m;
+    while (i < words.length) {
+      for (n = Math.min(C.MAX_NAME_WORDS, words.length - i); n > 1; n--) {
+        names = this.card_names(words.slice(i, i + n).join(" "));
+        if (names) {
+          extendNew(found, names);
+          i += n - 1;
+          break;
+        }
+      }
+      i += 1;
+    }
+    var capitals = this.blank_not_names(strip_marks(query)).matchAll(this.capitalised);
+    for (m of capitals) {
+      var key = fold(m[1]);
+      if (m.index === 0 && words.length > 4 && this.is_common_word(key)) continue;
+      names = this.card_names(key);
+      if (!names || !names.length) names = this.first_word_names(key);
+      if (names.length && key.length > 3) extendNew(found, names);
+    }
+    var near = [], self = this;
+    if (!found.length && words.length <= 5 &&
+        words.every(function (w) { return self.count_of(w) < 3 || self.is_name_word(w); })) {
+      var match = this.near_name(whole);
+      if (match.length) {
+        found = match;
+        near.push([whole, match[0]]);
+      }
+    }
+    return [found, near, near.length > 0];
+  };
+
+  /* not_names: the text with each phrase that names no card blanked out (same length) */
+  Searcher.prototype.blank_not_names = function (text) {
+    this.not_names.forEach(function (phrase) {
+      var re = new RegExp("\\b" + phrase.replace(/ /g, "[^a-z0-9]+") + "\\b", "gi");
+      text = text.replace(re, function (m) { return " ".repeat(cpLen(m)); });
     });
-    extra.forEach(function (e) {
-      analyze(e[0]).forEach(function (t) { if (!weights.has(t)) weights.set(t, e[1]); });
+    return text;
+  };
+
+  /* first_word_names: the cards a capitalised, seldom used word is the first word of */
+  Searcher.prototype.first_word_names = function (key) {
+    if (key.indexOf(" ") >= 0 || !this.is_name_word(key) || this.count_of(key) > C.RARE_NAME_WORD) return [];
+    var keys = this.name_keys(key).filter(function (k) { return k.startsWith(key + " "); }).sort(cmpStr);
+    var names = [];
+    for (var i = 0; i < keys.length; i++) extendNew(names, this.card_names(keys[i]) || []);
+    return names.length > 0 && names.length <= C.FIRST_WORD_NAMES ? names : [];
+  };
+
+  /* near_name: the names a short query nearly spells ("morgul knive"), or begins ("khamul") */
+  Searcher.prototype.near_name = function (whole) {
+    var length = whole.length;  // folded: ASCII
+    var limit = length >= 5 ? Math.max(Math.floor(length / 6), 1) : 0;
+    var best = null, starts = [], keys = this.name_keys(whole.slice(0, 1));
+    for (var i = 0; i < keys.length; i++) {
+      var key = keys[i];
+      if (key.startsWith(whole + " ") && length >= 4) starts.push(key);
+      if (Math.abs(key.length - length) <= limit) {
+        var d = distance(whole, key, limit);
+        if (d <= limit && (best === null || tupleLess([d, key], best))) best = [d, key];
+      }
+    }
+    if (best !== null) return (this.card_names(best[1]) || []).slice();
+    var names = [];
+    starts.sort(cmpStr).slice(0, 6).forEach(function (key) { extendNew(names, this.card_names(key) || []); }, this);
+    return names;
+  };
+
+  /* understand: references, cards, abbreviations, synonyms, typos, question words -> weighted terms */
+  Searcher.prototype.understand = function (query) {
+    var self = this, R = this.rules, W = this.W, m;
+    var q = clean(query, C.MAX_QUERY), u = Understanding(q), a = strip_marks(q);
+    if (R.other_game.one.test(a)) u.games.push("lotr-tcg");
+    u.arda = R.arda.one.test(a);
+    u.how_many = R.how_many.one.test(a);
+    var numbers = new Set();
+    for (m of a.matchAll(R.number.all)) numbers.add(m[0].toLowerCase());
+    u.numbers = Array.from(numbers).sort(cmpStr);
+    var rest = a;
+    for (m of a.matchAll(R.annotation.all)) {
+      u.annotations.push(m[1].toLowerCase());
+      rest = replaceAll(rest, m[0], " ");
+    }
+    for (m of rest.matchAll(R.timing.all)) u.rules.push(m[1].toLowerCase());
+    for (m of rest.matchAll(R.rule.all)) {
+      u.rules.push(m[1].toLowerCase());
+      rest = replaceAll(rest, m[0], " ");
+    }
+    var cards = pyStrip(rest) ? this.find_cards(rest) : [[], [], false];
+    u.cards = cards[0];
+    u.near_cards = cards[1];
+    u.card_text = R.card_text.one.test(rest);
+    var bare = fold(rest.replace(R.card_text.all, " ")), bareNames = this.card_names(bare), named = new Set();
+    u.cards.forEach(function (c) { fold(c).split(" ").forEach(function (w) { if (w) named.add(w); }); });
+    u.card_query = u.cards.length > 0 && (cards[2] || !!(bareNames && bareNames.length) ||
+      bare.split(" ").filter(Boolean).every(function (w) { return named.has(w) || self.count_of(w) === 0; }));
+    for (m of rest.matchAll(R.filler.all)) u.dropped.push(m[0]);
+    rest = rest.replace(R.filler.all, " ");
+    var weights = new Map();
+    function add(terms, weight) {
+      terms.forEach(function (t) { weights.set(t, Math.max(weights.has(t) ? weights.get(t) : 0.0, weight)); });
+    }
+    function analyzed(texts, u) {
+      var out = [];
+      texts.forEach(function (text) {
+        tokens(text).forEach(function (token) { self.analyze_word(token, u).forEach(function (t) { out.push(t); }); });
+      });
+      return out;
+    }
+    var synonyms = [], saidSpans = [];
+    for (m of rest.matchAll(this.phrases("synonyms"))) {
+      var said = m[0], rulesWords = this.expansion("synonyms", said.toLowerCase()) || "";
+      u.synonyms.push([said, rulesWords]);
+      synonyms.push(rulesWords);
+      saidSpans.push([m.index, m.index + said.length]);
+    }
+    var expanded = [], typed = [];
+    for (m of rest.matchAll(QUERY_WORD)) {
+      var word = stripChars(m[0], ".'-");
+      if (!word) continue;
+      var at = m.index;
+      var weight = saidSpans.some(function (s) { return s[0] <= at && at < s[1]; }) ? W.said : W.typed;
+      var expansion = this.expansion("abbreviations", word.toLowerCase());
+      if (expansion) {
+        u.abbreviations.push([word, expansion]);
+        expanded.push(expansion);
+        u.content.push(word);
+        typed.push([analyzed([word], null), weight]);
+        continue;
+      }
+      var key = fold(word);
+      if (!key || this.question_words.has(key)) {
+        u.dropped.push(word);
+        continue;
+      }
+      var before = u.corrections.length, terms = analyzed([word], u);
+      u.content.push(u.corrections.slice(before).map(function (c) { return c[1]; }).join(" ") || word);
+      typed.push([terms, weight]);
+    }
+    expanded.forEach(function (text) {
+      for (var s of text.matchAll(self.phrases("synonyms"))) synonyms.push(self.expansion("synonyms", s[0].toLowerCase()) || "");
     });
-    u.words = Array.from(weights.keys());
-    u.weights = weights;
-    u.otherGame = OTHER_GAME.test(q);
-    u.arda = ARDA.test(q);
+    add(analyzed(synonyms, null), W.synonym);
+    add(analyzed(expanded, null), W.abbreviation);
+    typed.forEach(function (entry) {
+      entry[0].forEach(function (t) { u.typed.push(t); });
+      add(entry[0], entry[1]);
+    });
+    var out = Array.from(weights.entries());
+    u.cards.forEach(function (name) {
+      var k = fold(name);
+      out.push(["about:" + k, u.card_query ? W.about : W.about_named]);
+      out.push(["mention:" + k, W.mentions]);
+    });
+    u.annotations.forEach(function (n) {
+      out.push(["number:annotation:" + n, W.number], ["cites:annotation:" + n, W.cites_annotation]);
+    });
+    u.rules.forEach(function (n) { out.push(["number:" + n, W.number], ["cites:rule:" + n, W.cites_rule]); });
+    u.terms = out;
+    u.question = q.indexOf("?") >= 0 || u.dropped.length >= 2 || pySplit(q).length >= 6;
     return u;
   };
 
-  Searcher.prototype.correct = function (word) {
-    var best = null, bestFreq = 0, max = word.length >= 7 ? 2 : 1, self = this;
-    this.post.forEach(function (_, term) {
-      if (term[0] !== word[0] || /[\/.\-\d]/.test(term)) return;
-      var f = self.freq.get(term);
-      if (f > bestFreq && distance(word, term, max) <= max) { best = term; bestFreq = f; }
-    });
-    return best;
+  // -- kb.search: candidates, ranking, arrangement ----------------------------------------------------
+
+  Searcher.prototype.allowed = function (games, source) {
+    var key = JSON.stringify([games, source || ""]);
+    if (!this._filters.has(key)) {
+      var ok = new Set(), allowed = new Set();
+      this.spec.sources.forEach(function (s, n) {
+        if (games.indexOf(s.game) >= 0 && (!source || s.id === source)) ok.add(n);
+      });
+      for (var d = 0; d < this.docs.length; d++) if (ok.has(this.docs[d][1])) allowed.add(d);
+      this._filters.set(key, allowed);
+    }
+    return this._filters.get(key);
   };
 
-  Searcher.prototype.findCards = function (q) {
-    var cards = this.data.cards, words = foldWords(q).split(" ").filter(Boolean), whole = words.join(" ");
-    if (!whole) return {cards: [], whole: false};
-    if (cards[whole]) return {cards: [cards[whole]], whole: true};
-    var found = [];
-    for (var i = 0; i < words.length; i++) {
-      for (var n = Math.min(7, words.length - i); n >= 2; n--) {
-        var key = words.slice(i, i + n).join(" ");
-        if (cards[key] && found.indexOf(cards[key]) < 0) { found.push(cards[key]); i += n - 1; break; }
-      }
-    }
-    if (!found.length && words.length <= 5 && whole.length >= 5) {
-      var best = null, bestD = 99, max = Math.max(1, Math.floor(whole.length / 6));
-      for (var c = 0; c < this.cardKeys.length; c++) {
-        var k = this.cardKeys[c];
-        if (k[0] !== whole[0] || Math.abs(k.length - whole.length) > max) continue;
-        var dist = distance(whole, k, max);
-        if (dist < bestD) { best = k; bestD = dist; }
-      }
-      if (best !== null && bestD <= max) return {cards: [cards[best]], whole: true};
-    }
-    return {cards: found, whole: false};
+  Searcher.prototype.idf = function (df) {
+    return Math.log(this.docs_count / (df + 1)) + 1;
   };
 
-  Searcher.prototype.search = function (raw, limit) {
-    limit = limit || 10;
-    var u = this.understand(raw), docs = this.data.docs, sources = this.data.sources;
-    var scores = new Map(), hits = new Map(), N = docs.length, self = this, k1 = 1.2, b = 0.75;
-    u.weights.forEach(function (weight, term) {
-      var list = self.post.get(term);
-      if (!list) return;
-      var idf = Math.log(1 + (N - list.length / 2 + 0.5) / (list.length / 2 + 0.5));
-      for (var i = 0; i < list.length; i += 2) {
-        var d = list[i], tf = list[i + 1];
-        var s = weight * idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * self.lens[d] / self.avg));
-        scores.set(d, (scores.get(d) || 0) + s);
-        hits.set(d, (hits.get(d) || 0) + weight);
+  /* candidates: how a query is understood and the n documents BM25 scores best for it */
+  Searcher.prototype.candidates = function (query, n, game, source) {
+    var u = this.understand(query);
+    var allowed = this.allowed(game ? [game] : (u.games.length ? u.games : ["meccg"]), source);
+    var scores = new Map(), covered = new Map(), idf = new Map();
+    var k1 = this.k1, b = this.b, avg = this.avg_length, lengths = this.spec.lengths, i, d;
+    u.terms.forEach(function (entry) {
+      var term = entry[0], weight = entry[1];
+      if (term.indexOf(":") >= 0) {
+        var docs = own(this.spec.keys, term) || [];
+        idf.set(term, this.idf(docs.length));
+        for (i = 0; i < docs.length; i++) {
+          d = docs[i];
+          if (allowed.has(d)) scores.set(d, (scores.has(d) ? scores.get(d) : 0.0) + weight * idf.get(term));
+        }
+        return;
       }
-    });
-    var totalWeight = 0;
-    u.weights.forEach(function (w) { totalWeight += w; });
-    var top = 0;
-    scores.forEach(function (s, d) {
-      var cover = totalWeight ? hits.get(d) / totalWeight : 0;
-      s *= Math.max(Math.sqrt(cover), 0.1);
-      scores.set(d, s);
-      if (s > top) top = s;
-    });
-    top = top || 1;
-    u.refs.forEach(function (ref) {
-      (self.byNumber.get(ref) || []).forEach(function (d) { scores.set(d, (scores.get(d) || 0) + top * 3); });
-    });
-    // a card's own rulings (its text, its CRF section) first, then the rulings that name it; far more
-    // so when the query is the card's name alone than when a question names it
-    var ownDocs = new Set(), namingDocs = new Set();
-    u.cards.forEach(function (card) {
-      var own = u.cardQuery ? 3 : 0.5, named = u.cardQuery ? 1.5 : 0.3;
-      card[2].forEach(function (d) { ownDocs.add(d); scores.set(d, (scores.get(d) || 0) + top * own); });
-      card[3].forEach(function (d) { namingDocs.add(d); scores.set(d, (scores.get(d) || 0) + top * named); });
-    });
-    var phrase = u.phrase ? new RegExp("\\b" + u.phrase + "\\b") : null;
-    var ranked = [];
-    scores.forEach(function (s, d) {
-      var doc = docs[d], src = sources[doc[2]];
-      if (src.game !== "meccg" && !u.otherGame) s *= 0.2;
-      if (src.kind === "variant") s *= self.factor(u.arda ? "source:variant asked" : "source:variant");
-      else s *= self.factor("source:" + src.kind);
-      if (doc[5] && sameWords(doc[5].split(" › ").pop(), u.content)) s *= self.factor("heading_is_query");
-      if (phrase) {
-        var text = self.folded[d], at = text.search(phrase);
-        if (at >= 0) s *= at < 12 || /\bi e $/.test(text.slice(0, at)) ? 2.25 : 1.5;  // defined there
+      var post = own(this.spec.postings, term) || [];
+      idf.set(term, post.length ? this.idf(Math.floor(post.length / 2)) : 0.0);
+      var w = weight * idf.get(term);
+      for (i = 0; i < post.length; i += 2) {
+        d = post[i];
+        if (allowed.has(d)) {
+          var tf = post[i + 1];
+          var part = tf * (k1 + 1) / (tf + k1 * (1 - b + b * lengths[d] / avg));
+          scores.set(d, (scores.has(d) ? scores.get(d) : 0.0) + w * part);
+          covered.set(d, (covered.has(d) ? covered.get(d) : 0.0) + w);
+        }
       }
-      if (!src.current) s *= self.factor("older edition");
-      if (doc[3] === "card") { if (!u.cards.length) s *= self.factor("card:other"); }
-      else s *= self.factor("kind:" + doc[3]);
-      if (self.onCards.has(d) && !ownDocs.has(d) && doc[3] !== "card") s *= self.factor("card:unnamed ruling");
-      ranked.push([s, d]);
-    });
-    ranked.sort(function (x, y) { return y[0] - x[0] || x[1] - y[1]; });
-    if (u.cardQuery) ranked = interleave(ranked, ownDocs, namingDocs, docs);
-    var shown = new Set(), out = [], texts = new Set();
-    for (var i = 0; i < ranked.length && out.length < limit; i++) {
-      var d = ranked[i][1], current = this.data.editions[d];
-      if (texts.has(this.folded[d])) continue;  // the same words twice: shown once
-      texts.add(this.folded[d]);
-      if (current !== undefined && (shown.has(current) || scores.has(current))) {
-        var earlier = out.filter(function (r) { return r.index === current; })[0];
-        if (earlier) earlier.older = docs[d][1];
-        if (earlier || scores.has(current)) continue;
-      }
-      shown.add(d);
-      var doc = docs[d];
-      out.push({index: d, id: doc[0], url: doc[1], source: doc[2], kind: doc[3], number: doc[4], section: doc[5],
-        text: doc[6], score: ranked[i][0], older: null});
-    }
-    return {understanding: u, results: out, total: ranked.length};
+    }, this);
+    var total = 0;
+    u.terms.forEach(function (entry) { if (entry[0].indexOf(":") < 0) total += entry[1] * idf.get(entry[0]); });
+    var top = Array.from(scores.entries()).sort(function (x, y) {
+      return x[1] !== y[1] ? (x[1] > y[1] ? -1 : 1) : x[0] - y[0];
+    }).slice(0, n);
+    return {understanding: u, idf: idf, matching: scores.size, docs: top.map(function (e) {
+      return [e[0], e[1], total ? (covered.has(e[0]) ? covered.get(e[0]) : 0.0) / total : 0.0];
+    })};
   };
+
+  /* search: the best `limit` rulings for a query, one per wording, current editions first */
+  Searcher.prototype.search = function (query, limit, options) {
+    options = options || {};
+    limit = Math.max(1, Math.min(limit || 10, 200));
+    var found = this.candidates(query, Math.max(this.candidate_count, limit * 4 + 20), options.game, options.source);
+    var results = this.rank(found, limit, options.source || null, this.weights);
+    var u = found.understanding;
+    results.forEach(function (r) { r.matched = this.matched_terms(r, u); }, this);
+    return {understanding: u, results: results, total: found.matching};
+  };
+
+  /* rank: score each candidate by its features (kb.ranking); keep one result per wording */
+  Searcher.prototype.rank = function (found, limit, source, w) {
+    var context = this.context(found.understanding, source, found.idf), scored = [];
+    found.docs.forEach(function (entry) {
+      var d = entry[0], bm25 = entry[1], f = this.features(d, bm25, entry[2], context), data = this.data(d);
+      scored.push({id: data.id, score: score(bm25, f, w), data: data, doc: d, also_in: [], matched: [], features: f,
+        url: data.url, text: data.text});
+    }, this);
+    return this.arrange(scored, found.understanding, limit);
+  };
+
+  /* arrange: best first; for a card name, its own rulings and mentions in turn; one result per
+   * wording, an older edition's ruling folded into its current counterpart */
+  Searcher.prototype.arrange = function (scored, u, limit) {
+    scored.sort(function (x, y) { return x.score !== y.score ? (x.score > y.score ? -1 : 1) : x.doc - y.doc; });
+    if (u.card_query) scored = interleave_card_results(scored, u.cards, u.card_text);
+    var present = new Map(), seen = new Map(), out = [];
+    scored.forEach(function (r) { present.set(r.doc, r); });
+    for (var i = 0; i < scored.length; i++) {
+      var r = scored[i], key = this.wording(r.doc), newer = own(this.spec.editions, String(r.doc));
+      var twin = seen.get(key) || present.get(newer === undefined ? -1 : newer);
+      if (twin !== undefined && twin !== r) {
+        twin.also_in.push(r.id);
+        continue;
+      }
+      seen.set(key, r);
+      out.push(r);
+      if (out.length === limit) break;
+    }
+    return out;
+  };
+
+  /* wording: a document's words, folded and run together */
+  Searcher.prototype.wording = function (d) {
+    if (!this._wordings.has(d)) this._wordings.set(d, fold(this.docs[d][6]).replace(/ /g, ""));
+    return this._wordings.get(d);
+  };
+
+  /* matched_terms: the query's terms a result's passage holds (its text, or its section path) */
+  Searcher.prototype.matched_terms = function (r, u) {
+    var wanted = [];
+    u.terms.forEach(function (e) { if (e[0].indexOf(":") < 0 && wanted.indexOf(e[0]) < 0) wanted.push(e[0]); });
+    var text = new Set(this.analyze_text(r.data.text)), path = new Set(this.analyze_text(r.data.section.join(" ")));
+    return wanted.filter(function (t) { return text.has(t); })
+      .concat(wanted.filter(function (t) { return path.has(t) && !text.has(t); }).map(function (t) { return "section:" + t; }));
+  };
+
+  /* analyze_text: the index terms of corpus text, from the vocabulary the build wrote */
+  Searcher.prototype.analyze_text = function (text) {
+    var out = [], self = this;
+    tokens(text).forEach(function (token) { self.analyze_word(token, null).forEach(function (t) { out.push(t); }); });
+    return out;
+  };
+
+  /* interleave_card_results: its own rulings and the rulings that mention it, in turn, with the
+   * card's text after the first two (first when the query asks for the card text) */
+  function interleave_card_results(results, cards, textFirst) {
+    var names = new Set(cards.map(fold));
+    function onCard(r) { return r.data.about.some(function (a) { return names.has(a); }); }
+    var texts = results.filter(function (r) { return r.data.kind === "card" && onCard(r); });
+    var mine = results.filter(function (r) { return r.data.kind !== "card" && onCard(r); });
+    var rest = results.filter(function (r) { return !onCard(r); });
+    var others = rest.map(function (r, i) { return [r.data.kind === "card" ? 1 : 0, r.data.title ? 1 : 0, i, r]; })
+      .sort(function (x, y) { return x[0] - y[0] || x[1] - y[1] || x[2] - y[2]; })
+      .map(function (e) { return e[3]; });
+    var mixed = [], n = Math.min(mine.length, others.length);
+    for (var i = 0; i < n; i++) mixed.push(mine[i], others[i]);
+    mixed = mixed.concat(mine.slice(others.length), others.slice(mine.length));
+    var at = textFirst ? 0 : 2;
+    return mixed.slice(0, at).concat(texts, mixed.slice(at));
+  }
+
+  // -- kb.ranking: features and score ------------------------------------------------------------------
+
+  /* QueryContext.of: what every candidate of one query is compared with */
+  Searcher.prototype.context = function (u, source, idf) {
+    var term_weights = new Map(), total = 0;
+    u.terms.forEach(function (e) {
+      var t = e[0];
+      if (t.indexOf(":") < 0 && (idf.has(t) ? idf.get(t) : 0.0) > 0) term_weights.set(t, e[1] * idf.get(t));
+    });
+    term_weights.forEach(function (v) { total += v; });
+    return {term_weights: term_weights, total: total, query_stems: new Set(u.typed), phrase: short_phrase(u),
+      cards: new Set(u.cards.map(fold)), card_text: u.card_text, card_query: u.card_query,
+      reference: u.annotations.length > 0 || u.rules.length > 0, how_many: u.how_many, numbers: new Set(u.numbers),
+      variant_asked: u.arda, source: source};
+  };
+
+  /* features: the features of candidate document d for one query (absent means 0) */
+  Searcher.prototype.features = function (d, bm25, covered, q) {
+    var data = this.data(d), f = {bm25: Math.log(Math.max(bm25, 1e-6))}, kind = data.source_kind;
+    if (kind === "variant") {
+      f[q.variant_asked || q.source === data.source ? "source:variant asked" : "source:variant"] = 1.0;
+    } else if (kind) {
+      f["source:" + kind] = 1.0;
+    }
+    if (!data.current) f["older edition"] = 1.0;
+    if (data.kind === "card") {
+      var named = q.cards.has(fold(data.title || ""));
+      if (named && q.card_text) f["card:asked text"] = 1.0;
+      else if (!(named && q.card_query)) f["card:other"] = 1.0;
+    } else {
+      f["kind:" + data.kind] = 1.0;
+      var onNamed = data.about.some(function (a) { return q.cards.has(a); });
+      if (data.about.length && !onNamed) f["card:unnamed ruling"] = 1.0;
+      else if (data.about.length && !q.card_query) f["card:named ruling"] = 1.0;
+    }
+    var heading = data.section.length ? data.section[data.section.length - 1] : "";
+    if (heading && sameSet(this.heading_terms(heading), q.query_stems)) f.heading_is_query = 1.0;
+    if (q.total && !(q.reference || q.card_query)) {
+      f.coverage = Math.log(C.COVERAGE_FLOOR + (1 - C.COVERAGE_FLOOR) * covered);
+    }
+    if (q.how_many) {
+      for (var m of data.text.matchAll(this.rules.number.all)) {
+        if (!q.numbers.has(m[0].toLowerCase())) {
+          f.number_answer = 1.0;
+          break;
+        }
+      }
+    }
+    if (q.phrase !== null) {
+      var folded = fold(data.text), found = q.phrase.exec(folded);
+      if (found && defines(pySplit(folded.slice(0, found.index)), found[0], data.text)) f.definition = 1.0;
+    }
+    return f;
+  };
+
+  /* defines: whether a ruling puts the phrase where a definition does */
+  function defines(prefix, phrase, text) {
+    var n = prefix.length, last2 = prefix.slice(-2), before = prefix.slice(-3, -1);
+    var afterIe = (last2.length === 2 && last2[0] === "i" && last2[1] === "e") ||
+      (before.length === 2 && before[0] === "i" && before[1] === "e" && ["the", "a", "an"].indexOf(prefix[n - 1]) >= 0);
+    if (n <= 2 || afterIe) return true;
+    var first = pySplit(phrase)[0];
+    return new RegExp("[\"\u201c\u00ab][" + PY_SPACE + "]*" + escapeRe(first)).test(text.toLowerCase());
+  }
+
+  /* heading_terms: the index terms of a section heading, without its number */
+  Searcher.prototype.heading_terms = function (heading) {
+    if (!this._headings.has(heading)) {
+      this._headings.set(heading, new Set(this.analyze_text(heading).filter(function (t) { return !/^\p{Nd}/u.test(t); })));
+    }
+    return this._headings.get(heading);
+  };
+
+  /* score: BM25 times exp(sum of weight x feature), summed in the features' order */
+  function score(bm25, f, weights) {
+    var sum = 0;
+    Object.keys(f).forEach(function (name) {
+      var w = own(weights, name);
+      sum += (w === undefined ? 0.0 : w) * f[name];
+    });
+    return bm25 * Math.exp(sum);
+  }
+
+  /* short_phrase: for a short query naming a term, the term as a folded phrase */
+  function short_phrase(u) {
+    var words = pySplit(fold(u.content.join(" ")));
+    if (!(words.length > 1 && words.length <= 4) || u.cards.length || u.annotations.length || u.rules.length) return null;
+    var body = words.map(function (w) { return escapeRe(w.replace(/s+$/, "")) + "\\w{0,3}"; }).join("\\s+");
+    return new RegExp("\\b" + body + "\\b");
+  }
+
+  // -- the page ----------------------------------------------------------------------------------------
+
+  /* highlight_spans: where the query's words (or their stems, or recognised names) occur in a text */
+  Searcher.prototype.highlight_spans = function (text, u) {
+    var wanted = new Set(), spans = [], self = this, m;
+    u.terms.forEach(function (e) { if (e[0].indexOf(":") < 0) wanted.add(e[0]); });
+    for (m of text.matchAll(TOKEN)) {
+      if (self.analyze_word(m[0], null).some(function (t) { return wanted.has(t); })) spans.push([m.index, m.index + m[0].length]);
+    }
+    var lowered = text.toLowerCase();
+    u.cards.forEach(function (name) {
+      var start = lowered.indexOf(name.toLowerCase());
+      if (start >= 0) spans.push([start, start + name.length]);
+    });
+    return spans.sort(function (x, y) { return x[0] - y[0] || x[1] - y[1]; });
+  };
+
+  function escapeHtml(s) {
+    return String(s).replace(/[&<>"']/g, function (c) {
+      return {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"}[c];
+    });
+  }
+
+  /* The text, escaped, with the spans marked (an overlapping span is skipped). */
+  function highlight(text, spans) {
+    var out = "", last = 0;
+    spans.forEach(function (s) {
+      if (s[0] < last) return;
+      out += escapeHtml(text.slice(last, s[0])) + "<mark>" + escapeHtml(text.slice(s[0], s[1])) + "</mark>";
+      last = s[1];
+    });
+    return out + escapeHtml(text.slice(last));
+  }
 
   var MARKDOWN = new Set(["crf", "coe_rules", "rulebook"]);
   /* Markdown emphasis dropped for a plain result list ("*Card Erratum*:" -> "Card Erratum:"): only
@@ -318,45 +790,48 @@
     return text;
   }
 
-  /* The text, escaped, with every word whose stem the query asked for marked. */
-  function highlight(text, words) {
-    var wanted = new Set(words), out = "", at = 0, m, re = /[\p{L}\p{N}]+(?:['’][\p{L}\p{N}]+)*/gu;
-    while ((m = re.exec(text)) !== null) {
-      var key = (fold(m[0]).match(/[a-z0-9]+/g) || []).join("");
-      if (key && !STOP.has(key) && wanted.has(stemOf(key))) {
-        out += escapeHtml(text.slice(at, m.index)) + "<mark>" + escapeHtml(m[0]) + "</mark>";
-        at = m.index + m[0].length;
-      }
-    }
-    return out + escapeHtml(text.slice(at));
+  function notes(u) {
+    var out = [];
+    if (u.cards.length) out.push("card: " + u.cards.join(", "));
+    if (u.near_cards.length) out.push("read as " + u.near_cards.map(function (p) { return p[0] + " → " + p[1]; }).join(", "));
+    u.annotations.forEach(function (n) { out.push("annotation " + n); });
+    u.rules.forEach(function (n) { out.push("rule " + n); });
+    u.abbreviations.concat(u.synonyms).forEach(function (p) { out.push(p[0] + " → " + p[1]); });
+    if (u.corrections.length) out.push("read as " + u.corrections.map(function (p) { return p[0] + " → " + p[1]; }).join(", "));
+    return out;
   }
 
   function render(searcher, query, list, status) {
     list.innerHTML = "";
     if (!query.trim()) { status.textContent = "Type a question, a card name, a phase or an annotation number."; return; }
-    var found = searcher.search(query, 20), u = found.understanding, sources = searcher.data.sources;
-    var notes = [];
-    if (u.cards.length) notes.push("card: " + u.cards.map(function (c) { return c[0]; }).join(", "));
-    if (u.expansions.length) notes.push(u.expansions.join("; "));
-    if (u.corrections.length) notes.push("read as " + u.corrections.join(", "));
-    status.textContent = found.results.length
-      ? found.total + " rulings match" + (notes.length ? " (" + notes.join(" · ") + ")" : "") + "."
-      : "Nothing matches" + (notes.length ? " (" + notes.join(" · ") + ")" : "") + ". Try fewer or other words.";
-    u.cards.forEach(function (card) {
+    var found = searcher.search(query, 20), u = found.understanding, said = notes(u);
+    var why = said.length ? " (" + said.join(" · ") + ")" : "";
+    status.textContent = found.results.length ? found.total + " rulings match" + why + "."
+      : "Nothing matches" + why + ". Try fewer or other words.";
+    u.cards.forEach(function (name) {
+      var url = searcher.card_url(name);
+      if (!url) return;
       var li = document.createElement("li");
       li.className = "card-hit";
-      li.innerHTML = '<a href="' + escapeHtml(card[1]) + '"><strong>' + escapeHtml(card[0]) +
-        "</strong></a> <span class=\"where\">card page: its text, rulings and mentions</span>";
+      li.innerHTML = '<a href="' + escapeHtml(url) + '"><strong>' + escapeHtml(name) +
+        '</strong></a> <span class="where">card page: its text, rulings and mentions</span>';
       list.appendChild(li);
     });
     found.results.forEach(function (r) {
-      var src = sources[r.source], li = document.createElement("li");
-      var head = '<a href="' + escapeHtml(r.url) + '">' + escapeHtml(r.kind + (r.number ? " " + r.number : "")) + "</a>" +
-        ' <span class="where">' + escapeHtml(src.title + ", edition " + src.edition + (src.current ? "" : " (older)") +
-        (r.section ? " › " + r.section : "")) + "</span>";
-      var older = r.older ? ' <span class="where">(the older CRF says the same: <a href="' + escapeHtml(r.older) + '">older edition</a>)</span>' : "";
-      var shown = MARKDOWN.has(src.parser) ? plainMarkdown(r.text) : r.text;
-      li.innerHTML = head + '<div class="text">' + highlight(shown, u.words) + "</div>" + older;
+      var d = r.data, li = document.createElement("li");
+      var head = '<a href="' + escapeHtml(d.url) + '">' + escapeHtml(d.kind + (d.number ? " " + d.number : "")) + "</a>" +
+        ' <span class="where">' + escapeHtml(d.source_title + ", edition " + d.edition + (d.current ? "" : " (older edition)") +
+        (d.section.length ? " › " + d.section.join(" › ") : "")) + "</span>";
+      var also = r.also_in.map(function (id) {
+        var other = searcher.doc_of(id);
+        if (other < 0) return escapeHtml(id);
+        var o = searcher.data(other);
+        return '<a href="' + escapeHtml(o.url) + '">' + escapeHtml(o.source_title + (o.current ? "" : " (older edition)")) + "</a>";
+      });
+      var shown = MARKDOWN.has(d.parser) ? plainMarkdown(d.text) : d.text;
+      li.innerHTML = head + '<div class="text">' + highlight(shown, searcher.highlight_spans(shown, u)) + "</div>" +
+        (also.length ? '<div class="where">the same words: ' + also.join(", ") + "</div>" : "") +
+        '<div class="matched">matched: ' + escapeHtml(r.matched.join(", ") || "(by reference or name only)") + "</div>";
       list.appendChild(li);
     });
   }
@@ -377,10 +852,12 @@
     });
   }
 
+  var api = {Searcher: Searcher, clean: clean, strip_marks: strip_marks, fold: fold, fold_key: fold_key,
+    distance: distance};
   if (typeof module === "object" && module.exports) {
-    module.exports = {Searcher: Searcher, analyze: analyze, stem: stem, fold: fold};
+    module.exports = api;
   } else if (root.document) {
-    root.RulingsSearch = {Searcher: Searcher, analyze: analyze};
+    root.RulingsSearch = api;
     if (root.document.readyState === "loading") root.document.addEventListener("DOMContentLoaded", start);
     else start();
   }

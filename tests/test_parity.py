@@ -1,0 +1,201 @@
+"""One search, specified once: site/assets/search.js run in node over the knowledge base's search.json
+reads and ranks every question as kb.search does."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kb import query, ranking
+from kb.search import Searcher
+from kb.searchspec import SPEC
+from kb.store import CURRENT
+
+from .conftest import ROOT
+
+EVAL = Path(__file__).parents[2] / "shared" / "eval"
+SEARCH_JS = ROOT / "site" / "assets" / "search.js"
+LIMIT = 5
+
+DRIVER = """
+const fs = require("fs");
+const [searchJs, specPath, queriesPath] = process.argv.slice(2);
+const {Searcher} = require(searchJs);
+const searcher = new Searcher(JSON.parse(fs.readFileSync(specPath, "utf8")));
+const {queries, limit} = JSON.parse(fs.readFileSync(queriesPath, "utf8"));
+const out = queries.map(q => {
+  const found = searcher.search(q, limit);
+  return {ids: found.results.map(r => r.id), scores: found.results.map(r => r.score),
+          also_in: found.results.map(r => r.also_in), matched: found.results.map(r => r.matched),
+          understanding: found.understanding};
+});
+process.stdout.write(JSON.stringify({limits: searcher.spec.limits, results: out}));
+"""
+
+# Hand-picked readings: typos, abbreviations, accents, numbers, near card names, question framing.
+FOCUSED = [
+    "can a strike be cancled after the roll?",
+    "movment hazard phase",
+    "can I play a hazard during M/H?",
+    "CvCC at a haven",
+    "how much DI does Gandalf have?",
+    "M/H CvCC DI",
+    "Adûnaphel",
+    "adunaphel the ringwraith",
+    "ADÛNAPHEL’s special ability",
+    "annotation 18",
+    "anno 25a",
+    "Annotation #3 and annotation 14",
+    "rule 2.IV.iii",
+    "timing rule 1A",
+    "what does 10.3.iii say",
+    "morgul knive",
+    "khamul",
+    "Khamûl the Easterling",
+    "what does Gandalf do?",
+    "the card text of Stealth",
+    "does Stealth stop the hazard?",
+    "Indur taps to cancel",
+    "tell me about on-guard cards in the site phase",
+    "hazard limit",
+    "keyed to",
+    "how many characters can a company have?",
+    "is it legal to play two resources at the same time",
+    "lotr tcg ring-bearer",
+    "arda draft",
+    "a lot of kinds of corruption checks at all",
+    "cancelling attacks",
+    "",
+    "?",
+    "constructor",
+    "__proto__ toString hasOwnProperty",
+    "Ｍ/Ｈ",
+    "a:b:c",
+    "rule 99.ZZ.qq",
+    "🐉🧙‍♂️ dragon",
+    "Ａｄûｎａｐｈｅｌ",
+    "'; DROP TABLE rulings; --",
+    "M/H " * 600,
+    "x" * 3000,
+]
+IDS = [q if len(q) < 40 else q[:20] + f"...({len(q)} characters)" for q in FOCUSED]
+
+
+def _questions() -> list[str]:
+    if not EVAL.is_dir():
+        return []
+    return [json.loads(line)["query"] for f in sorted(EVAL.glob("*.jsonl"))
+            for line in f.read_text("utf-8").splitlines() if line.strip()]
+
+
+def _node() -> str:
+    node = shutil.which("node")
+    if node is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("node is not installed (.ci/run installs it): the browser's search cannot be checked")
+        pytest.skip("needs node to run site/assets/search.js")
+    return node
+
+
+@pytest.fixture(scope="module")
+def both(real_kb: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """Every question (evaluation and focused) through kb.search and through search.js in one node run."""
+    node = _node()
+    queries = _questions() + FOCUSED
+    tmp = tmp_path_factory.mktemp("parity")
+    (tmp / "driver.js").write_text(DRIVER, "utf-8")
+    (tmp / "queries.json").write_text(json.dumps({"queries": queries, "limit": LIMIT}), "utf-8")
+    run = subprocess.run([node, str(tmp / "driver.js"), str(SEARCH_JS), str(real_kb / CURRENT / SPEC),
+                          str(tmp / "queries.json")], capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr
+    js = json.loads(run.stdout)
+    searcher = Searcher.open(real_kb)
+    python = {q: searcher.search(q, limit=LIMIT) for q in queries}
+    return {"js": dict(zip(queries, js["results"])), "python": python, "searcher": searcher,
+            "limits": js["limits"], "eval": _questions()}
+
+
+def test_every_question_gets_the_same_top_five(both: dict[str, Any]) -> None:
+    questions = both["eval"]
+    if not questions:
+        pytest.skip("../shared/eval not present")
+    differ = []
+    for q in questions:
+        py = [r.id for r in both["python"][q]]
+        js = both["js"][q]["ids"]
+        if py != js:
+            differ.append((q, py, js))
+    for q, py, js in differ:
+        print(f"\n{q!r}\n  python {py}\n  js     {js}")
+    same = 1 - len(differ) / len(questions)
+    print(f"\nparity: {len(questions) - len(differ)}/{len(questions)} identical top {LIMIT} ({same:.1%})")
+    assert same >= 0.95
+
+
+@pytest.mark.parametrize("q", FOCUSED, ids=IDS)
+def test_understanding_is_the_same(both: dict[str, Any], q: str) -> None:
+    """Every field of the understanding: terms and weights, cards, near names, corrections, ..."""
+    python = json.loads(json.dumps(asdict(both["searcher"].understand(q))))
+    assert both["js"][q]["understanding"] == python
+
+
+@pytest.mark.parametrize("q", FOCUSED, ids=IDS)
+def test_results_scores_and_folding_are_the_same(both: dict[str, Any], q: str) -> None:
+    py, js = both["python"][q], both["js"][q]
+    assert js["ids"] == [r.id for r in py]
+    assert js["scores"] == pytest.approx([r.score for r in py], rel=1e-12)
+    assert js["also_in"] == [r.also_in for r in py]
+    assert js["matched"] == [r.matched for r in py]
+
+
+def test_understanding_of_hand_picked_queries(both: dict[str, Any]) -> None:
+    """What the readings are, not only that both sides agree."""
+    u = {q: both["js"][q]["understanding"] for q in FOCUSED}
+    assert u["can a strike be cancled after the roll?"]["corrections"] == [["cancled", "canceled"]]
+    assert [a for a, _ in u["M/H CvCC DI"]["abbreviations"]] == ["M/H", "CvCC", "DI"]
+    assert u["Adûnaphel"]["cards"] == ["Adûnaphel"] and u["Adûnaphel"]["card_query"]
+    assert u["annotation 18"]["annotations"] == ["18"]
+    assert u["rule 2.IV.iii"]["rules"] == ["2.iv.iii"]
+    assert u["morgul knive"]["near_cards"] == [["morgul knive", "Morgul-knife"]]
+    assert len(u["khamul"]["cards"]) > 1 and all(c.startswith("Khamûl") for c in u["khamul"]["cards"])
+
+
+def test_the_browser_reads_the_numbers_the_terminal_uses(both: dict[str, Any]) -> None:
+    assert both["limits"] == {
+        "MAX_QUERY": query.MAX_QUERY, "MAX_NAME_WORDS": query.MAX_NAME_WORDS,
+        "FIRST_WORD_NAMES": query.FIRST_WORD_NAMES, "RARE_NAME_WORD": query.RARE_NAME_WORD, "RARE": query.RARE,
+        "COVERAGE_FLOOR": ranking.COVERAGE_FLOOR}
+
+
+def test_text_helpers_agree(tmp_path: Path) -> None:
+    """clean, strip_marks, fold, fold_key and distance on awkward text."""
+    node = _node()
+    texts = ["Gollum’s  Fate!", "Adûnaphel", "Ａｄûｎａｐｈｅｌ", "a\u0301b", "x\x00y\x85z\u3000w\ufeffv", "İstanbul ß",
+             "🐉 dragon", "“quoted” ‘single’", "e\u0308\u0301", "a" * 2500, "Straße", "½ and ²"]
+    pairs = [("movment", "movement"), ("cancled", "canceled"), ("ab", "ba"), ("abcdef", "badcfe"), ("", "abc"),
+             ("kitten", "sitting"), ("🐉a", "a🐉"), ("morgul knive", "morgul knife")]
+    script = """
+const m = require(process.argv[2]);
+const {texts, pairs, limit} = JSON.parse(require("fs").readFileSync(process.argv[3], "utf8"));
+process.stdout.write(JSON.stringify({
+  clean: texts.map(t => m.clean(t, limit)), strip: texts.map(m.strip_marks), fold: texts.map(m.fold), key: texts.map(m.fold_key),
+  distance: pairs.map(([a, b]) => [1, 2, 3].map(l => m.distance(a, b, l)))}));
+"""
+    (tmp_path / "helpers.js").write_text(script, "utf-8")
+    (tmp_path / "in.json").write_text(json.dumps({"texts": texts, "pairs": pairs, "limit": query.MAX_QUERY}), "utf-8")
+    run = subprocess.run([node, str(tmp_path / "helpers.js"), str(SEARCH_JS), str(tmp_path / "in.json")],
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    js = json.loads(run.stdout)
+    assert js["clean"] == [query.clean(t) for t in texts]
+    assert js["strip"] == [query.strip_marks(t) for t in texts]
+    assert js["fold"] == [query.fold(t) for t in texts]
+    assert js["key"] == [query.fold_key(t) for t in texts]
+    assert js["distance"] == [[query.distance(a, b, limit) for limit in (1, 2, 3)] for a, b in pairs]
