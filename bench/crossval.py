@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 sys.path.insert(0, str(ROOT))
 
-from tune_ranking import BOUND, FEATURES, LIMITS, held_out, measure, pooled, prepare, show  # noqa: E402
+from tune_ranking import BOUND, FEATURES, LIMITS, enforce, held_out, measure, pooled, prepare, show  # noqa: E402
 
 from kb.ranking import weights  # noqa: E402
 from kb.search import Searcher  # noqa: E402
@@ -43,7 +43,7 @@ def main() -> None:
     saved = weights()
     show("shipped", pooled(measure(searcher, cases, saved), cases))
     if args.fit:
-        start = {f: min(LIMITS.get(f, (-BOUND, BOUND))[1], saved[f]) for f in FEATURES}
+        start = enforce({f: min(LIMITS.get(f, (-BOUND, BOUND))[1], saved[f]) for f in FEATURES})
         show("held out", held_out(searcher, cases, start, args.folds, args.seed, 0.002, FEATURES))
 
 

@@ -36,8 +36,11 @@ RULES: dict[str, str] = {
     "card_text": r"^\s*what does\b|\bdo\s*\??\s*$|\bcard text\b|^\s*(?:the\s+)?text of\b|\bcard\s*$",
     "how_many": r"\bhow (?:many|much|few)\b|\bnumber of\b|\bmaximum\b|\bminimum\b",
     "number": r"\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|half|twice)\b",
+    "step": r"^[^.\n()]{3,60}?, Step \d+\s*\(([^()\n]{3,60})\)\s+-\s",
 }
-"""The patterns of query understanding, by name. "how_many" reads the question's intent (a number)."""
+"""The patterns of query understanding, by name. "how_many" reads the question's intent (a number);
+"number" finds a number a ruling gives, "step" the name of a rulebook step ("Movement/Hazard Phase,
+Step 3 (Set the Base Hazard Limit) - ...") that a ruling opens with."""
 
 CAPITALISED = r"(?:(?<=[a-z,;] )|^)([A-Z][\w'-]+)"
 """A capitalised word after a lower-case word (or opening a short query): a one-word card name."""

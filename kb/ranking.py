@@ -25,7 +25,7 @@ FEATURES = (
     "bm25",              # log BM25 score (its weight is added to 1: below 0, the other features count more)
     "coverage",          # log share of the question's weight (IDF) the ruling's text and heading hold
     "heading_is_query",  # the heading says what the query says ("Hazard Limit" for "hazard limit")
-    "definition",        # ... and where a definition puts them (start, quotes, after "i.e.")
+    "definition",        # ... and where a definition puts them (start, quotes, after "i.e.", a step's name)
     "number_answer",     # a "how many" question and a ruling that gives a number
     "source:official rules", "source:rulebook", "source:timing guide", "source:variant",
     "source:variant asked", "older edition",
@@ -130,7 +130,9 @@ def features(d: int, bm25: float, covered: float, q: QueryContext) -> dict[str, 
     if q.phrase is not None:
         folded = fold(data["text"])
         m = q.phrase.search(folded)
-        if m and defines(folded[:m.start()].split(), m.group(0), data["text"]):
+        label = PATTERNS["step"].match(data["text"])
+        if m and (defines(folded[:m.start()].split(), m.group(0), data["text"])
+                  or (label is not None and q.phrase.search(fold(label.group(1))))):
             f["definition"] = 1.0
     return {name: value for name, value in f.items() if name in KNOWN}
 

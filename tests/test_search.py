@@ -81,7 +81,7 @@ def test_understanding(searcher: Searcher) -> None:
     ("Adunaphel", "Adûnaphel", 1),
     ("can GI go negative?", "general influence", 3),
     ("may a scout play two scout-only cards against one strike", "Two skill cards may not be declared", 3),
-    ("hazard limit", "(i.e., the hazard limit) is equal to", 3),
+    ("hazard limit", "Step 3 (Set the Base Hazard Limit)", 3),
 ])
 def test_ranking_on_real_rulings(searcher: Searcher, query: str, expected: str, within: int) -> None:
     results = searcher.search(query, limit=10)
@@ -267,10 +267,14 @@ def test_the_tuner_names_a_bad_question_file(real_kb: Path, tmp_path: Path) -> N
     assert run.stderr.strip().splitlines()[-1].startswith(f"tune_ranking: {bad}:2: expected a JSON object")
 
 
-def test_shipped_weights_hold_current_editions_and_meccg_first() -> None:
+def test_shipped_weights_hold_the_order_of_authority() -> None:
+    """Current official sources, then the older CRF, the rulebook, the timing guide; MECCG before Arda."""
     w = weights()
-    assert w["older edition"] < w["source:official rules"] < 0 and w["source:variant"] < 0 and w["card:other"] <= 0
+    assert load_tuner().holds(w) and w["source:official rules"] < 0
+    assert w["source:variant"] < w["source:timing guide"] and w["card:other"] <= 0
     assert parse_weights("[weights]\ncoverage = 0.5\n")["coverage"] == 0.5
+    broken = {**w, "source:timing guide": 0.0}
+    assert not load_tuner().holds(broken) and load_tuner().holds(load_tuner().enforce(broken))
 
 
 def load_tuner():

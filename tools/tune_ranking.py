@@ -94,9 +94,26 @@ def objective(searcher: Searcher, cases: list[Case], w: dict[str, float]) -> flo
     return min(values) + 0.1 * sum(values) / len(values)
 
 
+AUTHORITY = ("source:official rules", "older edition", "source:rulebook", "source:timing guide")
+"""The order of authority no question may overturn: the current official sources (the CRF at 0, the
+CoE rules), then the older CRF, the original rulebook, the timing guide (a player's guide)."""
+GAP = 0.02
+
+
 def holds(w: dict[str, float]) -> bool:
-    """The policy no question may overturn: an older edition never before a current source."""
-    return w["older edition"] < min(0.0, w["source:official rules"])
+    """The policy: each source of AUTHORITY weighs less than the one before it, and below 0."""
+    chain = [min(0.0, w[AUTHORITY[0]])] + [w[a] for a in AUTHORITY[1:]]
+    return all(later <= earlier - GAP for earlier, later in zip(chain, chain[1:]))
+
+
+def enforce(w: dict[str, float]) -> dict[str, float]:
+    """The weights with each source of AUTHORITY pushed below the one before it where needed."""
+    out = dict(w)
+    floor = min(0.0, out[AUTHORITY[0]])
+    for name in AUTHORITY[1:]:
+        out[name] = round(min(out[name], floor - GAP), 3)
+        floor = out[name]
+    return out
 
 
 def fit(searcher: Searcher, cases: list[Case], start: dict[str, float], min_gain: float, rounds: int = 4,
@@ -112,8 +129,7 @@ def fit(searcher: Searcher, cases: list[Case], start: dict[str, float], min_gain
                 trial = dict(w)
                 low, high = LIMITS.get(name, (-BOUND, BOUND))
                 trial[name] = max(low, min(high, round(w.get(name, 0.0) + step, 3)))
-                if not holds(trial):  # an older edition follows the current sources down
-                    trial["older edition"] = min(trial["older edition"], trial["source:official rules"], 0.0) - 0.05
+                trial = enforce(trial)  # a source of less authority follows the ones above it down
                 value = objective(searcher, cases, trial)
                 if value > best + min_gain:
                     best, w, improved = value, trial, True
@@ -223,7 +239,7 @@ def main() -> None:
     searcher = searcher_for(args.kb, unit, settings(args.bm25, {"k1": 0, "b": 0}))
     cases = [c for path in args.files for c in prepare(searcher, path)]
     saved = weights()
-    start = {f: min(LIMITS.get(f, (-BOUND, BOUND))[1], 0.0 if args.from_zero else saved[f]) for f in FEATURES}
+    start = enforce({f: min(LIMITS.get(f, (-BOUND, BOUND))[1], 0.0 if args.from_zero else saved[f]) for f in FEATURES})
     show("saved", pooled(measure(searcher, cases, saved), cases))
     if args.no_fit:
         return

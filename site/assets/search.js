@@ -702,8 +702,9 @@
       }
     }
     if (q.phrase !== null) {
-      var folded = fold(data.text), found = q.phrase.exec(folded);
-      if (found && defines(pySplit(folded.slice(0, found.index)), found[0], data.text)) f.definition = 1.0;
+      var folded = fold(data.text), found = q.phrase.exec(folded), label = this.rules.step.one.exec(data.text);
+      if (found && (defines(pySplit(folded.slice(0, found.index)), found[0], data.text)
+                    || (label !== null && q.phrase.exec(fold(label[1])) !== null))) f.definition = 1.0;
     }
     return f;
   };
