@@ -369,3 +369,18 @@ def test_explain_says_what_matched_where(real_kb: Path) -> None:
     assert data["understanding"]["typed"] and data["understanding"]["dropped"]
     text = CliRunner().invoke(cli, ["--kb", str(real_kb), "search", "--explain", "--limit", "1", "M/H hazard limit"])
     assert "matched: " in text.output and "abbreviations: M/H = movement/hazard" in text.output
+
+
+def test_the_council_of_elrond_is_no_mention_of_elrond(real_kb: Path) -> None:
+    """The rules committee's name holds a card's name; cross-references and search alike pass it by."""
+    import sqlite3
+
+    from kb.names import build_lexicon
+
+    lexicon = build_lexicon([("Elrond", "Elrond")], [], [])
+    assert lexicon.find_in_text("Ruled by the Council of Elrond in 2011.") == set()
+    assert lexicon.find_in_text("As ruled by the Council of Elrond, Elrond may untap.") == {"Elrond"}
+    db = sqlite3.connect(real_kb / "current" / "rulings.db")
+    texts = [t for (t,) in db.execute("select r.text from links l join rulings r on r.id = l.ruling_id "
+                                      "where l.kind = 'card' and l.target = 'Elrond'")]
+    assert texts and not any("Council of Elrond" in t and t.count("Elrond") == 1 for t in texts)
