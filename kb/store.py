@@ -163,12 +163,29 @@ def clean_stale(kb_dir: Path) -> list[Path]:
         if name.startswith(".tmp-"):
             pid = name.split("-")[1]
             if pid.isdigit() and not _alive(int(pid)):
-                shutil.rmtree(entry, ignore_errors=True) if entry.is_dir() else entry.unlink(missing_ok=True)
+                if entry.is_dir() and not entry.is_symlink():
+                    shutil.rmtree(entry, ignore_errors=True)
+                else:  # a file, or the link a build killed before its swap left (rmtree refuses links)
+                    entry.unlink(missing_ok=True)
                 removed.append(entry)
         elif name.startswith("build-") and entry.resolve() != current and current is not None and entry not in keep:
             shutil.rmtree(entry, ignore_errors=True)
             removed.append(entry)
     return removed
+
+
+KILL_POINTS = ("started", "written", "renamed", "linked")
+"""Where a build may be made to die (RULINGS_KILL_AT=point, for the tests of killed builds): after
+its temporary folder is made, once everything is written in it, once it is renamed into place,
+and once the new `current` link is made but not yet swapped in."""
+
+
+def _die_at(point: str) -> None:
+    """SIGKILL this process here when RULINGS_KILL_AT names this point (a test's switch)."""
+    if os.environ.get("RULINGS_KILL_AT") == point:
+        import signal
+
+        os.kill(os.getpid(), signal.SIGKILL)
 
 
 @contextmanager
@@ -182,12 +199,16 @@ def new_build(kb_dir: Path) -> Iterator[Path]:
     tmp = kb_dir / f".tmp-{os.getpid()}-{time.time_ns()}"
     tmp.mkdir()
     try:
+        _die_at("started")
         yield tmp
+        _die_at("written")
         final = kb_dir / f"build-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}-{time.time_ns() % 10**6}"
         tmp.rename(final)
+        _die_at("renamed")
         link = kb_dir / f".tmp-{os.getpid()}-link"
         link.unlink(missing_ok=True)
         link.symlink_to(final.name)
+        _die_at("linked")
         os.replace(link, kb_dir / CURRENT)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)

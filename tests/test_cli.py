@@ -133,32 +133,29 @@ def test_rebuilds_keep_the_current_and_the_previous_build(tmp_path: Path, built:
 
 
 def test_killed_builds_lose_nothing(tmp_path: Path, built: tuple[Path, Path]) -> None:
-    """SIGKILL a build at several moments: the previous knowledge base answers throughout, and the
-    next build leaves no temporary files behind."""
-    import random
+    """A build SIGKILLed at each point of its swap (kb.store.KILL_POINTS): the previous knowledge
+    base answers after each, and the next build leaves no temporary files behind."""
+    import os
     import signal
     import subprocess
     import sys
-    import time
+
+    from kb.store import KILL_POINTS
 
     kb_dir = tmp_path / "kb"
     shutil.copytree(built[1], kb_dir, symlinks=True)
     before = run("--kb", str(kb_dir), "stats", "--json").output
     command = [sys.executable, "-c", "import cli; cli.cli()", "--kb", str(kb_dir), "build", "--sources", str(built[0])]
-    rng = random.Random(7)
-    mid_write = 0
-    for delay in sorted(rng.uniform(0.5, 10.0) for _ in range(3)) + [5.0]:
-        proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT)
-        time.sleep(delay)
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGKILL)
-        proc.wait()
-        mid_write += any(p.name.startswith(".tmp-") for p in kb_dir.iterdir())
+    for point in KILL_POINTS:
+        proc = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT,
+                              env={**os.environ, "RULINGS_KILL_AT": point}, timeout=300)
+        assert proc.returncode == -signal.SIGKILL, point  # it died where it was told to
+        if point in ("started", "written"):
+            assert any(p.name.startswith(".tmp-") for p in kb_dir.iterdir()), point  # killed mid-write
         now = run("--kb", str(kb_dir), "stats", "--json")
-        assert now.exit_code == 0 and json.loads(now.output) == json.loads(before)
+        assert now.exit_code == 0 and json.loads(now.output) == json.loads(before), point
         search = run("--kb", str(kb_dir), "search", "--json", "annotation 13")
-        assert search.exit_code == 0 and json.loads(search.output)[0]["number"] == "13"
-    assert mid_write >= 1  # at least one kill landed while the new knowledge base was being written
+        assert search.exit_code == 0 and json.loads(search.output)[0]["number"] == "13", point
     assert _build(built[0], kb_dir).exit_code == 0
     assert not [p for p in kb_dir.iterdir() if p.name.startswith(".tmp-")]
 
