@@ -30,7 +30,7 @@ FEATURES = (
     "source:official rules", "source:rulebook", "source:timing guide", "source:variant",
     "source:variant asked", "older edition",
     "kind:glossary", "kind:note", "kind:guidance", "kind:citation-key", "kind:change-log",
-    "kind:reference", "kind:see-also", "kind:erratum", "kind:annotation", "kind:example",
+    "kind:reference", "kind:see-also",
     "card:asked text", "card:other",
     "card:unnamed ruling",  # a ruling on one card, for a query that doesn't name it
     "card:named ruling",    # a ruling on a card a question names ("does Stealth stop ...")
