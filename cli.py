@@ -425,7 +425,7 @@ def check(kb_dir: Path, as_json: bool, strict: bool) -> None:
     """Audit the knowledge base: every source line stored or skipped with a reason; repairs; problems."""
     from kb.check import check as run_check
 
-    with translated():
+    with translated(as_json):
         report = run_check(kb_dir)
     if as_json:
         emit_json(report)
@@ -619,7 +619,7 @@ def eval_command(kb_dir: Path, file: Path, as_json: bool) -> None:
     """Score a question file (JSON Lines: query, gold, kind): hit@1, hit@5, MRR@10, per kind, misses."""
     from kb.evaluation import evaluate
 
-    with translated():
+    with translated(as_json):
         report = evaluate(kb_dir, file)
     if as_json:
         return emit_json(report)
@@ -646,7 +646,7 @@ def site(kb_dir: Path, out: Path, strict: bool, as_json: bool) -> None:
 
     from kb.website import build_site
 
-    with translated():
+    with translated(as_json):
         report = build_site(kb_dir, out, strict=strict)
     if as_json:
         return emit_json({**asdict(report), "out": str(report.out)})

@@ -359,8 +359,9 @@ def test_under_json_an_error_is_json_on_stderr(real_kb: Path, args: list[str]) -
     assert set(error) == {"error", "hint"} and error["error"] and error["hint"]
 
 
-def test_a_missing_kb_under_json_says_what_to_run(tmp_path: Path) -> None:
-    result = run(tmp_path / "none", "card", "Gandalf", "--json")
+@pytest.mark.parametrize("args", [["card", "Gandalf"], ["stats"], ["check"], ["search", "x"], ["show", "x"]])
+def test_a_missing_kb_under_json_says_what_to_run(tmp_path: Path, args: list[str]) -> None:
+    result = run(tmp_path / "none", *args, "--json")
     assert result.exit_code == 1 and json.loads(result.stderr)["hint"].startswith("Run `rulings build`")
 
 
