@@ -79,8 +79,9 @@ class NameIndex:
                     best[name] = score
 
         limit = max(1, len(key) // 5)
+        compact = key.replace(" ", "")
         for k in self.keys:
-            if k.startswith(key) or (len(k) >= 4 and key.startswith(k)):
+            if k.startswith(key) or (len(k) >= 4 and key.startswith(k)) or k.replace(" ", "").startswith(compact):
                 offer(k, (0, abs(len(k) - len(key)), 0))
             elif _close(key, k, limit):
                 offer(k, (1, distance(key, k, limit), 0))
@@ -196,7 +197,8 @@ def term(typed: str, terms: Mapping[str, str], abbreviations: Mapping[str, str])
     near = [(d, k) for d, k in near if d <= limit]
     if near and (len(near) == 1 or near[0][0] < near[1][0]):
         return near[0][1], f"{quoted(typed)} read as {terms[near[0][1]]}"
-    starts = sorted(k for k in terms if k.startswith(key + " ") or k.startswith(key))
+    compact = key.replace(" ", "")
+    starts = sorted(k for k in terms if k.startswith(key) or k.replace(" ", "").startswith(compact))
     if len(starts) == 1:
         return starts[0], f"{quoted(typed)} read as {terms[starts[0]]}"
     if 1 < len(starts) <= 8:

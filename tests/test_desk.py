@@ -154,6 +154,7 @@ def test_misses_suggest_the_nearest_names(real_kb: Path) -> None:
         lookup.card(real_kb, "wizard hat")
     assert "The Grey Hat" in card_miss.value.hint and "rulings search" in card_miss.value.hint
     assert lookup.term(real_kb, "hazard limt")["term"] == "hazard limit"
+    assert lookup.term(real_kb, "onguard")["term"] == "On-Guard Cards"  # written together
     assert lookup.term(real_kb, "strikes")["term"].lower().startswith("strike")
     assert lookup.phase(real_kb, "movment")["phase"] == "movement-hazard"
     with pytest.raises(NotFound) as phase_miss:
