@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shutil
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -14,35 +16,144 @@ import click
 
 from kb import KbError, __version__
 
-DEFAULT_KB = Path("build") / "kb"
-DEFAULT_SOURCES = Path("rulings")
+DEFAULT_SOURCES = Path(__file__).resolve().parent / "rulings"
 DEFAULT_SITE = Path("build") / "site"
 
 
+# -- errors: one line of text, or {"error", "hint"} under --json ----------------------------------------
+
+DEFAULT_HINTS = {
+    "KbMissing": "Run `rulings build`, or point --kb or RULINGS_KB at a knowledge base.",
+    "KbBroken": "Run `rulings build` to rebuild the knowledge base.",
+    "ParseError": "Fix the file at the line named, then run `rulings build` again.",
+    "ManifestError": "Fix rulings/sources.toml, then run `rulings build` again.",
+}
+"""What to do about an error whose message does not carry its own hint (for --json's "hint")."""
+
+
+def fail(message: str, hint: str = "", *, as_json: bool = False, code: int = 1,
+         extra: dict[str, Any] | None = None) -> None:
+    """Report an error on standard error and exit: one line of text ("Error: ... Hint."), or under
+    --json one object {"error", "hint", ...}."""
+    message = " ".join(message.split())
+    if as_json:
+        click.echo(json.dumps({"error": message, "hint": hint, **(extra or {})}, ensure_ascii=False), err=True)
+    else:
+        click.echo(f"Error: {message}" + (f". {hint}" if hint else ""), err=True)
+    raise click.exceptions.Exit(code)
+
+
 @contextmanager
-def translated() -> Iterator[None]:
-    """KbError becomes a one-line click error (exit 1)."""
+def translated(as_json: bool = False) -> Iterator[None]:
+    """KbError becomes a one-line error, exit 1 (a refused input, exit 2); under --json, a JSON object."""
+    from kb.errors import Ambiguous, Refused
+
     try:
         yield
     except KbError as exc:
-        raise click.ClickException(str(exc)) from exc
+        hint = exc.hint or (DEFAULT_HINTS.get(type(exc).__name__, "") if as_json else "")
+        extra = {"candidates": exc.candidates} if isinstance(exc, Ambiguous) else None
+        fail(str(exc), hint, as_json=as_json, code=2 if isinstance(exc, Refused) else 1, extra=extra)
 
 
 def emit_json(data: Any) -> None:
     click.echo(json.dumps(data, ensure_ascii=False, indent=2))
 
 
+# -- output: wrapped to the terminal, coloured only where colour shows, paged when long --------------------
+
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def colour_allowed() -> bool:
+    """Colour is never wanted under NO_COLOR (any value) or TERM=dumb; elsewhere click shows it on a terminal."""
+    return not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
+
+
+def terminal_width() -> int | None:
+    """The width to wrap to: COLUMNS when set, else the terminal's; None (no wrapping) into a pipe."""
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isdigit() and int(columns) > 0:
+        return max(40, int(columns))
+    if sys.stdout.isatty():
+        return max(40, shutil.get_terminal_size().columns)
+    return None
+
+
+def visible(text: str) -> int:
+    return len(ANSI.sub("", text))
+
+
+def wrap(line: str, width: int | None, indent: str = "", hang: str | None = None) -> list[str]:
+    """One line of text, indented, broken at spaces to fit width (colour codes take no room);
+    continuation lines get hang (default: indent). A line that fits is kept as it is."""
+    hang = indent if hang is None else hang
+    if width is None or visible(indent + line) <= width:
+        return [indent + line]
+    out: list[str] = []
+    current, empty = indent, True
+    for word in line.split():
+        if not empty and visible(current) + 1 + visible(word) > width:
+            out.append(current)
+            current, empty = hang, True
+        current += ("" if empty else " ") + word
+        empty = False
+    out.append(current)
+    return out
+
+
+class Out:
+    """A command's text output, gathered, then printed wrapped and, when longer than the screen of a
+    terminal, through the pager (PAGER honoured; --no-pager prints straight out)."""
+
+    def __init__(self, pager: bool = True) -> None:
+        self.lines: list[str] = []
+        self.pager = pager
+        self.width = terminal_width()
+
+    def __call__(self, text: str = "", indent: str = "", hang: str | None = None) -> None:
+        """Add text: each of its lines wrapped and indented, continuations indented by hang."""
+        for line in text.split("\n"):
+            self.lines += wrap(line, self.width, indent, hang)
+
+    def flush(self) -> None:
+        """Print what was added: through the pager when it is more than a screen on a terminal."""
+        if not self.lines:
+            return
+        text = "\n".join(self.lines)
+        self.lines = []
+        if self.pager and sys.stdout.isatty() and sys.stdin.isatty() and \
+                text.count("\n") + 2 >= shutil.get_terminal_size().lines:
+            click.echo_via_pager(text + "\n")
+        else:
+            click.echo(text)
+
+
+def pager_option(f: Callable[..., Any]) -> Callable[..., Any]:
+    """--no-pager, for every command that can print more than a screen."""
+    return click.option("--no-pager", "no_pager", is_flag=True,
+                        help="Print straight out, never through the pager (used only on a terminal).")(f)
+
+
+def kb_location(value: str | None) -> Path:
+    """The knowledge base folder from --kb, RULINGS_KB or the user data folder; empty is refused (exit 2)."""
+    from kb.location import locate
+
+    with translated():
+        return locate(value).path
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="rulings")
-@click.option("--kb", "kb_dir", type=click.Path(file_okay=False, path_type=Path), envvar="RULINGS_KB",
-              default=DEFAULT_KB, show_default=True,
-              help="Knowledge base directory (or set RULINGS_KB).")
+@click.option("--kb", "kb_dir", metavar="DIR",
+              help="Knowledge base folder. Default: RULINGS_KB if set, else the user data folder "
+                   "(~/.local/share/rulings/kb on Linux), which every directory shares.")
 @click.pass_context
-def cli(ctx: click.Context, kb_dir: Path) -> None:
+def cli(ctx: click.Context, kb_dir: str | None) -> None:
     """A rulings knowledge base for the Middle-earth Collectible Card Game."""
-    if os.environ.get("NO_COLOR"):
+    if not colour_allowed():
         ctx.color = False
-    ctx.obj = kb_dir
+    ctx.obj = kb_location(kb_dir)
 
 
 @cli.command()
@@ -53,7 +164,8 @@ def build(kb_dir: Path, sources: Path) -> None:
     """Parse every source in the manifest and write the knowledge base.
 
     The new knowledge base replaces the old one only when complete: a failed build leaves the
-    previous one answering.
+    previous one answering. It is written to the user data folder unless --kb or RULINGS_KB says
+    otherwise, and every command run from any directory reads it there.
     """
     from kb.pipeline import build as run_build
 
@@ -65,7 +177,7 @@ def build(kb_dir: Path, sources: Path) -> None:
 
     with translated():
         report = run_build(sources, kb_dir, progress)
-    click.echo(f"Built {kb_dir}:")
+    click.echo(f"Built {kb_dir.absolute()}:")
     click.echo(f"  {'source':<10} {'rulings':>7} {'sections':>8} {'lines':>6} {'repairs':>7}  title")
     for row in report.summary():
         click.echo(f"  {row['source']:<10} {row['rulings']:>7} {row['sections']:>8} {row['lines']:>6} "
@@ -78,14 +190,17 @@ def build(kb_dir: Path, sources: Path) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.pass_obj
 def stats(kb_dir: Path, as_json: bool) -> None:
-    """Per source: title, game, edition, date, lines and rulings by kind."""
-    from kb.lookup import stats as get_stats
+    """Where the knowledge base is and when it was built; per source: title, game, edition, date,
+    lines and rulings by kind."""
+    from kb.lookup import about
 
-    with translated():
-        rows = get_stats(kb_dir)
+    with translated(as_json):
+        info = about(kb_dir)
     if as_json:
-        return emit_json(rows)
-    for s in rows:
+        return emit_json(info)
+    click.echo(click.style("Knowledge base: ", bold=True) + f"{info['kb']} (built {info['built_at'] or 'at an unknown time'})")
+    click.echo()
+    for s in info["sources"]:
         edition = "current" if s["current"] else "older edition"
         click.echo(click.style(s["title"], bold=True) + f"  [{s['id']}, {s['game']}]")
         click.echo(f"  edition {s['edition']} ({s['date'] or 'undated'}, {edition}); {s['line_count']} lines; "
@@ -93,68 +208,44 @@ def stats(kb_dir: Path, as_json: bool) -> None:
         click.echo("  " + ", ".join(f"{k} {n}" for k, n in s["rulings_by_kind"].items()))
 
 
-@cli.command()
-@click.argument("ruling_id")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@click.pass_obj
-def show(kb_dir: Path, ruling_id: str, as_json: bool) -> None:
-    """Show one ruling in full: text, source, edition, section, number, markers, lines."""
-    from kb.lookup import links_of, show_ruling
+# -- the lookups: every ruling whole -------------------------------------------------------------------
 
-    with translated():
-        r = show_ruling(kb_dir, ruling_id)
-        r["links"] = links_of(kb_dir, ruling_id)
-    if as_json:
-        return emit_json(r)
-    head = f"{r['kind']}" + (f" {r['number']}" if r["number"] else "")
-    click.echo(click.style(head, bold=True) + f"   {r['id']}")
-    click.echo(f"{r['source_title']} (edition {r['edition']}), {r['path']} lines {r['lines'][0]}-{r['lines'][1]}")
-    if r["section"]:
-        click.echo(" > ".join(r["section"]))
-    if r["markers"]:
-        click.echo("markers: " + ", ".join(r["markers"]))
-    click.echo()
-    click.echo(r["text"])
-    labels = {"card": "cards", "phase": "phases", "term": "terms", "annotation": "cites annotations",
-              "rule": "cites rules", "section": "see also", "edition": "in CRF 22", "older_editions": "older editions"}
-    if r["links"]:
-        click.echo()
-    for kind, items in r["links"].items():
-        shown = ", ".join(f"{i['target'] or '-'}" + (f" ({i['how']})" if i["how"] and kind in ("card", "edition", "older_editions", "section") else "")
-                          for i in items[:30])
-        click.echo(click.style(f"{labels.get(kind, kind)}: ", bold=True) + shown)
+LINK_LABELS = {"card": "cards", "phase": "phases", "term": "terms", "annotation": "cites annotations",
+               "rule": "cites rules", "section": "see also", "edition": "in CRF 22", "older_editions": "older editions"}
 
 
-def _print_ruling_line(r: dict[str, Any], indent: str = "  ") -> None:
-    head = f"{r['kind']}" + (f" {r['number']}" if r.get("number") else "")
-    where = " > ".join(r["section"][-2:])
-    click.echo(f"{indent}[{head}] {where}  " + click.style(r["id"], dim=True))
-    text = r["text"] if len(r["text"]) <= 500 else r["text"][:500] + " ..."
-    click.echo(indent + "  " + text.replace("\n", "\n" + indent + "  "))
+def _lines(r: dict[str, Any]) -> str:
+    start, end = r["lines"]
+    return f"line {start}" if start == end else f"lines {start}-{end}"
 
 
-def _groups_of(rulings: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Rulings grouped by source, as the lookups group their "mentioned in" lists."""
-    from kb.lookup import group_by_source
-
-    return group_by_source(rulings)
+def _head(r: dict[str, Any]) -> str:
+    return r["kind"] + (f" {r['number']}" if r.get("number") else "")
 
 
-def _print_groups(title: str, groups: list[dict[str, Any]]) -> None:
+def _ruling(out: Out, r: dict[str, Any], indent: str = "  ", where: int = 2) -> None:
+    """One ruling whole: its kind and number, where it stands, its id and lines, then its text."""
+    path = " > ".join(r["section"][-where:])
+    out(f"[{_head(r)}] {path}  " + click.style(f"{r['id']} · {_lines(r)}", dim=True), indent, indent + "    ")
+    out(r["text"], indent + "  ")
+
+
+def _groups(out: Out, title: str, groups: list[dict[str, Any]]) -> None:
+    """Rulings by source under a bold title, each source with its edition and count."""
     if not groups:
         return
-    click.echo(click.style(title, bold=True))
+    out(click.style(title, bold=True))
     for g in groups:
-        click.echo(click.style(f" {g['title']} (edition {g['edition']}): {len(g['rulings'])}", fg="cyan"))
+        out(click.style(f" {g['source_title']} (edition {g['edition']}): {len(g['rulings'])}", fg="cyan"))
         for r in g["rulings"]:
-            _print_ruling_line(r)
+            _ruling(out, r)
 
 
 def _looked_up(as_json: bool, function: str, *args: Any) -> dict[str, Any] | None:
     """Call one kb.lookup function; print its JSON and return None, or return it for text output."""
     import kb.lookup
 
-    with translated():
+    with translated(as_json):
         result: dict[str, Any] = getattr(kb.lookup, function)(*args)
     if as_json:
         emit_json(result)
@@ -162,86 +253,163 @@ def _looked_up(as_json: bool, function: str, *args: Any) -> dict[str, Any] | Non
     return result
 
 
+def _read_as(out: Out, result: dict[str, Any]) -> None:
+    if result.get("read_as"):
+        out(click.style(f"({result['read_as']})", dim=True))
+
+
+@cli.command()
+@click.argument("ruling_id")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@pager_option
+@click.pass_obj
+def show(kb_dir: Path, ruling_id: str, as_json: bool, no_pager: bool) -> None:
+    """Show one ruling whole: text, source, edition, section, number, markers, lines, links."""
+    r = _looked_up(as_json, "show_ruling", kb_dir, ruling_id)
+    if r is None:
+        return
+    out = Out(not no_pager)
+    out(click.style(_head(r), bold=True) + f"   {r['id']}")
+    out(f"{r['source_title']} (edition {r['edition']}{'' if r['current'] else ', older edition'}), {_lines(r)}")
+    if r["section"]:
+        out(" > ".join(r["section"]))
+    if r["markers"]:
+        out("markers: " + ", ".join(r["markers"]))
+    out(click.style(f"on the site: {r['url']}", dim=True))
+    out()
+    if r.get("card"):
+        _face(out, r["card"])
+    else:
+        out(r["text"])
+    if r["parent"]:
+        out()
+        out(click.style("part of: ", bold=True) + f"{_head(r['parent'])} {r['parent']['id']}")
+    if r["links"]:
+        out()
+    for kind, items in r["links"].items():
+        shown = ", ".join(f"{i['target'] or '-'}" + (f" ({i['how']})" if i["how"] and kind in ("card", "edition", "older_editions", "section") else "")
+                          for i in items[:30])
+        out(click.style(f"{LINK_LABELS.get(kind, kind)}: ", bold=True) + shown, "", "  ")
+    out.flush()
+
+
+def _face(out: Out, c: dict[str, Any]) -> None:
+    """A card's face as a judge reads it: name, set, kind, the numbers, home site and icons, then its text."""
+    from kb.cardface import CardFace
+
+    face = CardFace(**c)
+    out(click.style(face.name, bold=True) + f"  {face.set_name} ({face.id})")
+    out(face.kind_line(), "  ", "    ")
+    if face.stat_line():
+        out(face.stat_line(), "  ", "    ")
+    for label, value in face.detail_lines():
+        out(f"{label}: {value}", "  ", "    ")
+    out(face.text, "  ")
+
+
 @cli.command()
 @click.argument("name", nargs=-1, required=True)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@pager_option
 @click.pass_obj
-def card(kb_dir: Path, name: tuple[str, ...], as_json: bool) -> None:
-    """A card by name in any language (typos, no accents): its text, its CRF rulings, every mention."""
+def card(kb_dir: Path, name: tuple[str, ...], as_json: bool, no_pager: bool) -> None:
+    """A card by name in any language (typos, accents, plurals forgiven): its face (type, race,
+    skills, prowess/body, mind, influence, points, home site), its errata and CRF rulings, every mention."""
     result = _looked_up(as_json, "card", kb_dir, " ".join(name))
     if result is None:
         return
+    out = Out(not no_pager)
+    _read_as(out, result)
     for c in result["cards"]:
-        click.echo(click.style(c["name"], bold=True) + f"  {c['set_name']} ({c['id']}), {c['alignment']} {c['type']}")
-        click.echo("  " + c["text"].replace("\n", "\n  "))
-    _print_groups("Card errata and rulings", _groups_of(result["rulings"]))
-    _print_groups("Mentioned in", result["mentioned_in"])
+        _face(out, c)
+        out()
+    _groups(out, "Errata", _by_source(result["errata"]))
+    _groups(out, "CRF rulings", _by_source(result["rulings"]))
+    _groups(out, "Mentioned in", result["mentioned_in"])
+    out.flush()
+
+
+def _by_source(rulings: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    from kb.lookup import group_by_source
+
+    return group_by_source(rulings)
 
 
 @cli.command()
 @click.argument("name", nargs=-1, required=True)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@pager_option
 @click.pass_obj
-def phase(kb_dir: Path, name: tuple[str, ...], as_json: bool) -> None:
+def phase(kb_dir: Path, name: tuple[str, ...], as_json: bool, no_pager: bool) -> None:
     """Every ruling of a turn phase, by source in document order ("M/H", "mh", "site", "eot", "org")."""
     result = _looked_up(as_json, "phase", kb_dir, " ".join(name))
     if result is not None:
-        _print_groups(result["name"], result["sources"])
+        out = Out(not no_pager)
+        _groups(out, result["name"], result["sources"])
+        out.flush()
 
 
 @cli.command()
 @click.argument("name", nargs=-1, required=True)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@pager_option
 @click.pass_obj
-def term(kb_dir: Path, name: tuple[str, ...], as_json: bool) -> None:
+def term(kb_dir: Path, name: tuple[str, ...], as_json: bool, no_pager: bool) -> None:
     """A game term: its definition(s), its "Rulings by Term" section, every ruling that uses it."""
     result = _looked_up(as_json, "term", kb_dir, " ".join(name))
     if result is None:
         return
-    click.echo(click.style(result["term"], bold=True))
+    out = Out(not no_pager)
+    _read_as(out, result)
+    out(click.style(result["term"], bold=True))
     for r in result["definitions"]:
-        _print_ruling_line(r)
-    _print_groups("Rulings under its heading", _groups_of(result["rulings_by_term"]))
-    _print_groups("Used in", result["used_in"])
+        _ruling(out, r)
+    _groups(out, "Rulings under its heading", _by_source(result["rulings_by_term"]))
+    _groups(out, "Used in", result["used_in"])
+    out.flush()
 
 
-def _print_numbered(result: dict[str, Any]) -> None:
+def _numbered(result: dict[str, Any], no_pager: bool) -> None:
+    out = Out(not no_pager)
     for r in result["rulings"]:
-        click.echo(click.style(r["source_title"], fg="cyan") + f" (edition {r['edition']})")
-        _print_ruling_line(r)
+        out(click.style(r["source_title"], fg="cyan") + f" (edition {r['edition']})")
+        _ruling(out, r)
     if result["parts"]:
-        click.echo(click.style(f"Parts ({len(result['parts'])})", bold=True))
+        out(click.style(f"Parts ({len(result['parts'])})", bold=True))
         for r in result["parts"]:
-            _print_ruling_line(r)
-    _print_groups("Cited by", result["cited_by"])
+            _ruling(out, r)
+    _groups(out, "Cited by", result["cited_by"])
+    out.flush()
 
 
 @cli.command()
 @click.argument("number")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@pager_option
 @click.pass_obj
-def annotation(kb_dir: Path, number: str, as_json: bool) -> None:
+def annotation(kb_dir: Path, number: str, as_json: bool, no_pager: bool) -> None:
     """An annotation by number ("18", "25a") in every CRF edition, and every ruling citing it."""
     result = _looked_up(as_json, "numbered", kb_dir, "annotation", number)
     if result is not None:
-        _print_numbered(result)
+        _numbered(result, no_pager)
 
 
 @cli.command()
 @click.argument("number")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@pager_option
 @click.pass_obj
-def rule(kb_dir: Path, number: str, as_json: bool) -> None:
+def rule(kb_dir: Path, number: str, as_json: bool, no_pager: bool) -> None:
     """A CoE rule by number ("2.IV.iii", "g.hav.3"), its parts ("2.IV" lists 2.IV.i on), its citations."""
     result = _looked_up(as_json, "numbered", kb_dir, "rule", number)
     if result is not None:
-        _print_numbered(result)
+        _numbered(result, no_pager)
 
 
 @cli.command()
 @click.pass_obj
 def export(kb_dir: Path) -> None:
-    """Every ruling and card as JSON Lines on standard output."""
+    """Every ruling as JSON Lines on standard output, in the ruling shape (a card's with its face)."""
     from kb.lookup import export as run_export
 
     with translated():
@@ -257,7 +425,7 @@ def check(kb_dir: Path, as_json: bool, strict: bool) -> None:
     """Audit the knowledge base: every source line stored or skipped with a reason; repairs; problems."""
     from kb.check import check as run_check
 
-    with translated():
+    with translated(as_json):
         report = run_check(kb_dir)
     if as_json:
         emit_json(report)
@@ -298,61 +466,63 @@ def _styled(text: str, spans: list[tuple[int, int]]) -> str:
     return "".join(out + [text[last:]])
 
 
-def _print_results(results: list[Any], understanding: Any, spec: Any, full: bool = False, explain: bool = False) -> None:
+def _result(out: Out, n: int, r: Any, found: Any, full: bool = False, explain: bool = False) -> None:
+    """A numbered result: source, edition and lines; where it stands; a focused excerpt with the
+    matched words marked (the whole text when full); its id."""
+    from kb.excerpt import excerpt
     from kb.search import highlight_spans
 
-    if not results:
-        click.echo("No ruling matches. Try fewer words, a card name, or `rulings search --explain`.")
-    for n, r in enumerate(results, 1):
-        d = r.data
-        head = f"{d['kind']}" + (f" {d['number']}" if d.get("number") else "")
-        where = " > ".join(d["section"][-3:])
-        click.echo(click.style(f"{n:>2}. ", bold=True) + click.style(f"{d['source_title']}", fg="cyan")
-                   + f" (edition {d['edition']}{'' if d['current'] else ', older edition'})")
-        click.echo(f"    {where}  [{head}]" + (f"  {' '.join(d['markers'])}" if d["markers"] else ""))
-        text = d["text"] if full or len(d["text"]) <= 600 else d["text"][:600] + " ..."
-        body = _styled(text, highlight_spans(text, understanding, spec))
-        click.echo("    " + body.replace("\n", "\n    "))
-        also = f"  (also in {', '.join(r.also_in)})" if r.also_in else ""
-        click.echo(click.style(f"    id {d['id']}", dim=True) + also)
-        if explain:
-            parts = ", ".join(f"{name} {value:+g}" for name, value in r.why.items())
-            click.echo(click.style(f"    score {r.score:.2f} = exp({parts})", dim=True))
-            click.echo(click.style("    matched: " + (", ".join(r.matched) or "(by reference or name only)"), dim=True))
+    d = r.data
+    out(click.style(f"{n:>2}. ", bold=True) + click.style(d["source_title"], fg="cyan")
+        + f" (edition {d['edition']}{'' if d['current'] else ', older edition'}) · {_lines(d)}", "", "    ")
+    where = " > ".join(d["section"][-3:])
+    out(f"{where}  [{_head(d)}]" + (f"  {' '.join(d['markers'])}" if d["markers"] else ""), "    ", "      ")
+    spans = highlight_spans(d["text"], found.understanding, found.spec)
+    text, spans = (d["text"], spans) if full else excerpt(d["text"], spans)
+    out(_styled(text, spans), "    ")
+    also = f"  (also in {', '.join(r.also_in)})" if r.also_in else ""
+    out(click.style(f"id {d['id']}", dim=True) + also, "    ", "      ")
+    if explain:
+        parts = ", ".join(f"{name} {value:+g}" for name, value in r.why.items())
+        out(click.style(f"score {r.score:.2f} = exp({parts})", dim=True), "    ", "      ")
+        out(click.style("matched: " + (", ".join(r.matched) or "(by reference or name only)"), dim=True), "    ", "      ")
+
+
+def _results(out: Out, found: Any, first: int = 1, full: bool = False, explain: bool = False) -> None:
+    if not found.results:
+        out("No ruling matches. Try fewer words, a card name, or `rulings search --explain`.")
+    for n, r in enumerate(found.results[first - 1:], first):
+        _result(out, n, r, found, full, explain)
 
 
 @cli.command()
 @click.argument("query", nargs=-1, required=True)
 @click.option("--limit", default=10, show_default=True, type=click.IntRange(1, 200), help="How many results.")
+@click.option("--full", is_flag=True, help="Print each result whole, not an excerpt around the matched words.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON array of hits.")
 @click.option("--explain", is_flag=True, help="Show how the query was understood.")
 @click.option("--game", type=GAMES, help="Only this game (default: MECCG unless the query names another).")
 @click.option("--source", help="Only this source id (see `rulings stats`).")
 @click.option("--raw", is_flag=True, help="Treat the query as whoosh query syntax (AND, OR, \"phrases\", field:term).")
+@pager_option
 @click.pass_obj
-def search(kb_dir: Path, query: tuple[str, ...], limit: int, as_json: bool, explain: bool, game: str | None,
-           source: str | None, raw: bool) -> None:
+def search(kb_dir: Path, query: tuple[str, ...], limit: int, full: bool, as_json: bool, explain: bool,
+           game: str | None, source: str | None, raw: bool, no_pager: bool) -> None:
     """Find the rulings that answer a question, a card name, a term, "annotation 18" or "rule 2.IV.iii"."""
-    from kb.search import open_searcher
+    from kb.lookup import search as run_search
 
-    text = " ".join(query)
-    with translated():
-        searcher = open_searcher(kb_dir)
-        understanding = searcher.understand(text)
-        results = searcher.search(text, limit=limit, game=game, source=source, raw=raw)
-    if as_json:
-        out: Any = [r.to_json(explain) for r in results]
-        if explain:
-            from dataclasses import asdict
-
-            out = {"understanding": asdict(understanding), "results": out}
-        return emit_json(out)
+    with translated(as_json):
+        found = run_search(kb_dir, " ".join(query), limit=limit, game=game, source=source, raw=raw)
+        if as_json:
+            return emit_json(found.to_json(explain))
+    out = Out(not no_pager)
     if explain:
-        _print_understanding(understanding)
-    _print_results(results, understanding, searcher.spec, explain=explain)
+        _print_understanding(out, found.understanding)
+    _results(out, found, full=full, explain=explain)
+    out.flush()
 
 
-def _print_understanding(u: Any) -> None:
+def _print_understanding(out: Out, u: Any) -> None:
     rows = [("annotations", u.annotations), ("rule numbers", u.rules), ("cards", u.cards),
             ("near card names", [f"{a} -> {b}" for a, b in u.near_cards]),
             ("abbreviations", [f"{a} = {b}" for a, b in u.abbreviations]),
@@ -362,18 +532,26 @@ def _print_understanding(u: Any) -> None:
             ("terms", [f"{t}^{b:g}" for t, b in u.terms])]
     for label, values in rows:
         if values:
-            click.echo(click.style(f"{label}: ", bold=True) + ", ".join(values))
-    click.echo()
+            out(click.style(f"{label}: ", bold=True) + ", ".join(values), "", "  ")
+    out()
+
+
+ASK_HELP = """Type a question, a card name, "annotation 18" or "rule 2.IV.iii"; then:
+  1, 2, ...   read that result whole
+  more        the next results
+  help, ?     this help
+  q           leave (Ctrl-D and Ctrl-C leave too)
+Arrow keys edit the line and recall earlier questions."""
 
 
 @cli.command()
 @click.option("--limit", default=5, show_default=True, type=click.IntRange(1, 50), help="Results per question.")
 @click.pass_obj
 def ask(kb_dir: Path, limit: int) -> None:
-    """Ask questions at the table: type a question, then a result number to read it in full.
-
-    Line editing and history work where the terminal allows; an empty line or Ctrl-D leaves.
-    """
+    """Ask questions at the table: numbered results with source and lines; a number reads one whole,
+    "more" shows the next, "help" or "?" says so, "q", Ctrl-D or Ctrl-C leaves."""
+    from kb.errors import KbBroken, KbMissing
+    from kb.lookup import search as run_search
     from kb.search import open_searcher
 
     try:
@@ -381,28 +559,56 @@ def ask(kb_dir: Path, limit: int) -> None:
     except ImportError:
         pass
     with translated():
-        searcher = open_searcher(kb_dir)
-    results: list[Any] = []
-    understanding: Any = None
-    while True:
-        try:
-            line = input("rulings> " if sys.stdin.isatty() else "").strip()
-        except (EOFError, KeyboardInterrupt):
-            click.echo()
-            return
-        if line.lower() in ("", "q", "quit", "exit"):
-            return
-        if line.isdigit() and results:
-            n = int(line)
-            if 1 <= n <= len(results):
-                _print_results([results[n - 1]], understanding, searcher.spec, full=True)
-            else:
-                click.echo(f"Type a number from 1 to {len(results)}, or a new question.")
-            continue
-        with translated():
-            understanding = searcher.understand(line)
-            results = searcher.search(line, limit=limit)
-        _print_results(results, understanding, searcher.spec)
+        open_searcher(kb_dir)
+    tty = sys.stdin.isatty()
+    if tty:
+        click.echo('Ask a rules question. "help" or "?" for help, "q" to leave.')
+    out = Out(pager=False)
+    question, found = "", None
+    try:
+        while True:
+            try:
+                line = input("rulings> " if tty else "").strip()
+            except EOFError:
+                click.echo()
+                return
+            word = line.lower()
+            if word in ("q", "quit", "exit"):
+                return
+            if not line:
+                continue
+            if word in ("help", "?", "h"):
+                click.echo(ASK_HELP)
+                continue
+            if (line.isdigit() or word == "more") and found is None:
+                click.echo("Ask a question first; a number then reads that result whole.")
+                continue
+            if line.isdigit():
+                n = int(line)
+                if 1 <= n <= len(found.results):
+                    _result(out, n, found.results[n - 1], found, full=True)
+                else:
+                    out(f"Type a number from 1 to {len(found.results)}, \"more\", or a new question.")
+                out.flush()
+                continue
+            try:
+                if word == "more":
+                    shown = len(found.results)
+                    found = run_search(kb_dir, question, limit=shown + limit)
+                    if len(found.results) == shown:
+                        out("No more results.")
+                    _results(out, found, first=shown + 1)
+                else:
+                    question = line
+                    found = run_search(kb_dir, line, limit=limit)
+                    _results(out, found)
+            except (KbMissing, KbBroken) as exc:
+                fail(str(exc))
+            except KbError as exc:
+                out(f"Error: {exc}" + (f". {exc.hint}" if exc.hint else ""))
+            out.flush()
+    except KeyboardInterrupt:
+        click.echo()
 
 
 @cli.command("eval")
@@ -413,7 +619,7 @@ def eval_command(kb_dir: Path, file: Path, as_json: bool) -> None:
     """Score a question file (JSON Lines: query, gold, kind): hit@1, hit@5, MRR@10, per kind, misses."""
     from kb.evaluation import evaluate
 
-    with translated():
+    with translated(as_json):
         report = evaluate(kb_dir, file)
     if as_json:
         return emit_json(report)
@@ -440,7 +646,7 @@ def site(kb_dir: Path, out: Path, strict: bool, as_json: bool) -> None:
 
     from kb.website import build_site
 
-    with translated():
+    with translated(as_json):
         report = build_site(kb_dir, out, strict=strict)
     if as_json:
         return emit_json({**asdict(report), "out": str(report.out)})

@@ -24,6 +24,7 @@ sys.path.insert(0, str(ROOT))
 from tune_ranking import BOUND, FEATURES, LIMITS, enforce, held_out, measure, pooled, prepare, show  # noqa: E402
 
 from kb.ranking import weights  # noqa: E402
+from kb.location import locate  # noqa: E402
 from kb.search import Searcher  # noqa: E402
 
 EVAL = ROOT.parent / "shared" / "eval"
@@ -32,11 +33,12 @@ FILES = ("dev.jsonl", "dev-current.jsonl", "dev-more.jsonl")
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--kb", type=Path, default=ROOT / "build" / "kb")
+    parser.add_argument("--kb", type=Path, default=None, help="knowledge base (default: as `rulings`)")
     parser.add_argument("--folds", type=int, default=5)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--fit", action="store_true", help="also fit every weight on 4/5, score the 5th")
     args = parser.parse_args()
+    args.kb = locate(None if args.kb is None else str(args.kb)).path
     searcher = Searcher.open(args.kb)
     cases = [c for name in FILES for c in prepare(searcher, EVAL / name)]
     show("bm25", pooled(measure(searcher, cases, {f: 0.0 for f in FEATURES}), cases))

@@ -1,41 +1,127 @@
-"""Read-side answers from the knowledge base: a ruling by id, statistics, the export stream."""
+"""Read-side answers from the knowledge base: a ruling by id, statistics, the export stream, the lookups
+by card, phase, term and number, and search, each ruling in the one shape of kb/data/schema/ruling.json."""
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from kb.addresses import Addresses
+from kb.cardface import CardFace
 from kb.errors import NotFound
-from kb.store import connect, query
+from kb.resolve import quoted, require
+from kb.store import CURRENT, connect, query
 
 RULING_COLUMNS = "r.id, r.source, r.game, r.section, r.kind, r.number, r.title, r.text, r.line_start, " \
-                 "r.line_end, r.markers, r.parent, s.title as source_title, s.edition, s.date, s.path"
+                 "r.line_end, r.markers, r.parent, s.title as source_title, s.edition, s.current, s.date, s.path"
+RULING_FIELDS = ("id", "source", "source_title", "edition", "current", "game", "section", "kind", "number", "title",
+                 "text", "lines", "markers", "url")
+"""The fields of a ruling in every command's JSON (kb/data/schema/ruling.json), in this order."""
+CARD_COLUMNS = "ruling_id, id, set_code, set_name, name, names, type, alignment, text, attributes"
 
 
-def _shape(row: dict[str, Any]) -> dict[str, Any]:
-    row["lines"] = [row.pop("line_start"), row.pop("line_end")]
-    return row
+MAX_ID = 80
+"""Longer input is no ruling id or number (and would make too long a LIKE pattern)."""
+
+
+def _like_prefix(text: str) -> str:
+    """A LIKE pattern for "starts with text", its % and _ taken literally."""
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+
+
+class Shaper:
+    """Turns stored rows into the documented JSON shapes, with site addresses read once, when first needed."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+        self._addresses: Addresses | None = None
+
+    @property
+    def addresses(self) -> Addresses:
+        if self._addresses is None:
+            self._addresses = Addresses.read(self.conn)
+        return self._addresses
+
+    def ruling(self, row: dict[str, Any]) -> dict[str, Any]:
+        """A ruling row (from SQL, or a search document's data) in the one ruling shape."""
+        lines = row["lines"] if "lines" in row else [row["line_start"], row["line_end"]]
+        out = {"id": row["id"], "source": row["source"], "source_title": row["source_title"],
+               "edition": row["edition"], "current": bool(row["current"]), "game": row["game"],
+               "section": list(row["section"]), "kind": row["kind"], "number": row["number"] or None,
+               "title": row["title"] or None, "text": row["text"], "lines": [int(lines[0]), int(lines[1])],
+               "markers": list(row["markers"])}
+        out["url"] = self.addresses.ruling(out)
+        return out
+
+    def rulings(self, ids: list[str]) -> list[dict[str, Any]]:
+        """Rulings by id, current editions first, then in source and document order."""
+        if not ids:
+            return []
+        marks = ",".join("?" * len(ids))
+        rows = query(self.conn, f"select {RULING_COLUMNS} from rulings r join sources s on s.id = r.source "
+                                f"where r.id in ({marks}) order by s.current desc, s.rowid, r.ord", tuple(ids))
+        return [self.ruling(r) for r in rows]
+
+    def card(self, row: dict[str, Any]) -> dict[str, Any]:
+        """A card row in the one card shape (kb/data/schema/card.json)."""
+        return CardFace.of(row, self.addresses.card(row["name"])).to_json()
+
+    def cards(self, where: str, params: tuple[Any, ...]) -> list[CardFace]:
+        rows = query(self.conn, f"select {CARD_COLUMNS} from cards where {where} order by set_code, id", params)
+        return [CardFace.of(r, self.addresses.card(r["name"])) for r in rows]
+
+
+def group_by_source(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Rulings grouped by source, in the order given: [{source, source_title, edition, rulings}]."""
+    groups: dict[str, dict[str, Any]] = {}
+    for r in rows:
+        g = groups.setdefault(r["source"], {"source": r["source"], "source_title": r["source_title"],
+                                            "edition": r["edition"], "rulings": []})
+        g["rulings"].append(r)
+    return list(groups.values())
 
 
 def show_ruling(kb_dir: Path, ruling_id: str) -> dict[str, Any]:
-    """One ruling with its source details; for a card, the card's data too. NotFound if unknown."""
+    """One ruling, with what it links to ("links"), the ruling it belongs to ("parent") and, for a
+    card, the card's face ("card"). NotFound, with the ids it may have meant, if unknown."""
+    ruling_id = require(ruling_id, "ruling id", "rulings show crf-22.454d048a6d")
     conn = connect(kb_dir)
-    rows = query(conn, f"select {RULING_COLUMNS} from rulings r join sources s on s.id = r.source where r.id = ?",
-                 (ruling_id,))
-    if not rows:
-        near = query(conn, "select id from rulings where id like ? order by id limit 5", (ruling_id + "%",))
-        hint = f"; did you mean {', '.join(r['id'] for r in near)}?" if near else ""
-        raise NotFound(f"no ruling with id {ruling_id!r}{hint}")
-    ruling = _shape(rows[0])
-    card = query(conn, "select id, set_code, set_name, name, names, type, alignment, text_html, attributes "
-                       "from cards where ruling_id = ?", (ruling_id,))
-    if card:
-        ruling["card"] = card[0]
-    if ruling.get("parent"):
-        parent = query(conn, "select id, kind, number, text from rulings where id = ?", (ruling["parent"],))
-        ruling["parent_ruling"] = parent[0] if parent else None
+    shaper = Shaper(conn)
+    found = shaper.rulings([ruling_id])
+    if not found:
+        near = query(conn, "select id from rulings where id like ? escape '\\' order by id limit 5",
+                     (_like_prefix(ruling_id),)) if len(ruling_id) <= MAX_ID else []
+        hint = f"Did you mean {', '.join(r['id'] for r in near)}? " if near else ""
+        raise NotFound(f"no ruling with id {quoted(ruling_id)}",
+                       hint=hint + "Ids are shown by `rulings search` and every lookup (e.g. crf-22.454d048a6d).")
+    ruling = found[0]
+    parent = query(conn, "select parent from rulings where id = ?", (ruling_id,))[0]["parent"]
+    parents = shaper.rulings([parent]) if parent else []
+    ruling["parent"] = parents[0] if parents else None
+    ruling["links"] = _links_of(conn, ruling_id)
+    if ruling["kind"] == "card":
+        faces = shaper.cards("ruling_id = ?", (ruling_id,))
+        if faces:
+            ruling["card"] = faces[0].to_json()
     return ruling
+
+
+def links_of(kb_dir: Path, ruling_id: str) -> dict[str, list[dict[str, str]]]:
+    """What a ruling links to, by kind, and what links to it (citations, older editions)."""
+    return _links_of(connect(kb_dir), ruling_id)
+
+
+def _links_of(conn: sqlite3.Connection, ruling_id: str) -> dict[str, list[dict[str, str]]]:
+    out: dict[str, list[dict[str, str]]] = {}
+    for row in query(conn, "select kind, target, how from links where ruling_id = ? order by kind, target", (ruling_id,)):
+        out.setdefault(row["kind"], []).append({"target": row["target"], "how": row["how"]})
+    older = query(conn, "select ruling_id, how from links where kind = 'edition' and target = ?", (ruling_id,))
+    if older:
+        out["older_editions"] = [{"target": r["ruling_id"], "how": r["how"]} for r in older]
+    return out
 
 
 def stats(kb_dir: Path) -> list[dict[str, Any]]:
@@ -50,104 +136,76 @@ def stats(kb_dir: Path) -> list[dict[str, Any]]:
     return sources
 
 
+def about(kb_dir: Path) -> dict[str, Any]:
+    """Where the knowledge base is (the folder and the build it points to), when it was built, and
+    stats() per source."""
+    sources = stats(kb_dir)
+    meta = {r["key"]: r["value"] for r in query(connect(kb_dir), "select key, value from meta")}
+    return {"kb": str(kb_dir.absolute()), "build": str((kb_dir / CURRENT).resolve()),
+            "built_at": meta.get("built_at", ""), "sources": sources}
+
+
 def export(kb_dir: Path) -> Iterator[dict[str, Any]]:
-    """Every ruling (cards included, with their card data), in source and document order."""
+    """Every ruling in the ruling shape (a card's with its face as "card"), in source and document order."""
     conn = connect(kb_dir)
-    cards = {c["ruling_id"]: c for c in query(conn, "select ruling_id, id, set_code, set_name, names, type, "
-                                                    "alignment, text_html from cards")}
+    shaper = Shaper(conn)
+    cards = {c["ruling_id"]: c for c in query(conn, f"select {CARD_COLUMNS} from cards")}
     rows = query(conn, f"select {RULING_COLUMNS} from rulings r join sources s on s.id = r.source "
                        "order by s.rowid, r.ord")
     for row in rows:
-        out = _shape(row)
-        out["section"] = list(out["section"])
+        out = shaper.ruling(row)
         if row["id"] in cards:
-            card = dict(cards[row["id"]])
-            card.pop("ruling_id")
-            out["card"] = card
+            out["card"] = shaper.card(cards[row["id"]])
         yield out
 
 
-# -- cross-reference lookups -----------------------------------------------------------------------
-
-def _rulings_by_ids(conn: Any, ids: list[str]) -> list[dict[str, Any]]:
-    """Rulings in source and document order, with their source titles."""
-    if not ids:
-        return []
-    marks = ",".join("?" * len(ids))
-    rows = query(conn, f"select {RULING_COLUMNS} from rulings r join sources s on s.id = r.source "
-                       f"where r.id in ({marks}) order by s.current desc, s.rowid, r.ord", tuple(ids))
-    return [_shape(r) for r in rows]
-
-
-def group_by_source(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    groups: dict[str, dict[str, Any]] = {}
-    for r in rows:
-        g = groups.setdefault(r["source"], {"source": r["source"], "title": r["source_title"],
-                                            "edition": r["edition"], "rulings": []})
-        g["rulings"].append(r)
-    return list(groups.values())
-
-
-def links_of(kb_dir: Path, ruling_id: str) -> dict[str, list[dict[str, str]]]:
-    """What a ruling links to, by kind, and what links to it (citations, older editions)."""
-    conn = connect(kb_dir)
-    out: dict[str, list[dict[str, str]]] = {}
-    for row in query(conn, "select kind, target, how from links where ruling_id = ? order by kind, target", (ruling_id,)):
-        out.setdefault(row["kind"], []).append({"target": row["target"], "how": row["how"]})
-    older = query(conn, "select ruling_id, how from links where kind = 'edition' and target = ?", (ruling_id,))
-    if older:
-        out["older_editions"] = [{"target": r["ruling_id"], "how": r["how"]} for r in older]
-    return out
-
+# -- lookups by name and number -------------------------------------------------------------------------
 
 def card(kb_dir: Path, name: str) -> dict[str, Any]:
-    """A card by any language's name (typos and missing accents forgiven): its data, its CRF
-    rulings and errata, and every ruling that mentions it, grouped by source."""
-    import difflib
+    """A card by any language's name (accents, hyphens, plurals and typos forgiven): every printing's
+    face, its errata, its CRF rulings, and every ruling that mentions it, grouped by source.
 
-    from kb.names import fold
+    A name that begins several cards ("khamul") raises Ambiguous listing them; a miss raises
+    NotFound with the nearest names.
+    """
+    from kb import resolve
+    from kb.searchspec import SPEC, SearchSpec
 
     conn = connect(kb_dir)
-    cards = query(conn, "select id, ruling_id, set_code, set_name, name, names, type, alignment, text from cards")
-    by_name: dict[str, set[str]] = {}
-    for c in cards:
-        for n in c["names"].values():
-            by_name.setdefault(fold(n), set()).add(c["name"])
-    key = fold(name)
-    if key not in by_name:
-        near = difflib.get_close_matches(key, by_name, n=3, cutoff=0.75)
-        if not near:
-            raise NotFound(f"no card named {name!r}")
-        key = near[0]
-    english = sorted(by_name[key])
-    versions = [c for c in cards if c["name"] in english]
+    shaper = Shaper(conn)
+    versions: dict[str, list[dict[str, Any]]] = {}
+    for c in query(conn, "select id, name, set_name, type, alignment from cards order by set_code, id"):
+        versions.setdefault(c["name"], []).append(c)
+    match = resolve.card(name, SearchSpec.load(kb_dir / CURRENT / SPEC), versions)
+    english = sorted(match.names)
     marks = ",".join("?" * len(english))
+    faces = shaper.cards(f"name in ({marks})", tuple(english))
     links = query(conn, f"select ruling_id, how from links where kind = 'card' and target in ({marks})", tuple(english))
-    about = [r["ruling_id"] for r in links if r["how"] == "about"]
-    mentions = [r["ruling_id"] for r in links if r["how"] == "mention" and r["ruling_id"] not in about]
-    return {"query": name, "names": english, "cards": versions,
-            "rulings": _rulings_by_ids(conn, about), "mentioned_in": group_by_source(_rulings_by_ids(conn, mentions))}
+    own = [r["ruling_id"] for r in links if r["how"] == "about"]
+    mentions = [r["ruling_id"] for r in links if r["how"] == "mention" and r["ruling_id"] not in own]
+    about_it = shaper.rulings(list(dict.fromkeys(own)))
+    return {"query": name, "read_as": match.read_as, "names": english, "cards": [f.to_json() for f in faces],
+            "errata": [r for r in about_it if r["kind"] == "erratum"],
+            "rulings": [r for r in about_it if r["kind"] != "erratum"],
+            "mentioned_in": group_by_source(shaper.rulings(list(dict.fromkeys(mentions))))}
 
 
 def phase(kb_dir: Path, name: str) -> dict[str, Any]:
     """Every ruling of a turn phase ("M/H", "mh", "site", "eot", "org" ...), grouped by source."""
+    from kb import resolve
     from kb.names import PHASE_ALIASES, PHASE_NAMES
 
-    key = name.strip().lower().replace(" phase", "").strip()
-    phase_id = PHASE_ALIASES.get(key, key if key in PHASE_NAMES else "")
-    if not phase_id:
-        raise NotFound(f"no phase {name!r}; try one of: untap, org, long-event, M/H, site, eot, combat, "
-                       "beginning, end-of-game")
+    phase_id = resolve.phase(name, PHASE_NAMES, PHASE_ALIASES)
     conn = connect(kb_dir)
     ids = [r["ruling_id"] for r in query(conn, "select distinct ruling_id from links where kind = 'phase' "
                                                "and target = ?", (phase_id,))]
-    return {"phase": phase_id, "name": PHASE_NAMES[phase_id], "sources": group_by_source(_rulings_by_ids(conn, ids))}
+    return {"query": name, "phase": phase_id, "name": PHASE_NAMES[phase_id],
+            "sources": group_by_source(Shaper(conn).rulings(ids))}
 
 
 def term(kb_dir: Path, name: str) -> dict[str, Any]:
     """A term: its definition(s), its "Rulings by Term" section, and every ruling that uses it."""
-    import difflib
-
+    from kb import resolve
     from kb.names import title_key
     from kb.tables import load_table
 
@@ -157,28 +215,20 @@ def term(kb_dir: Path, name: str) -> dict[str, Any]:
                          "parser = 'crf' and current = 1) and depth >= 2 order by ord"):
         terms.setdefault(title_key(s["title"]), {"key": title_key(s["title"]), "name": s["title"],
                                                  "definition": "", "section_id": s["id"]})
-    asked = name
-    name = load_table("abbreviations").get(name.strip().lower(), name)
-    key = title_key(name)
-    if key not in terms:
-        near = difflib.get_close_matches(key, terms, n=1, cutoff=0.75) or [k for k in terms if k.startswith(key)][:1]
-        if not near:
-            close = difflib.get_close_matches(key, terms, n=3, cutoff=0.5)
-            hint = f"; did you mean {', '.join(terms[k]['name'] for k in close)}?" if close else ""
-            raise NotFound(f"no term {asked!r} in the glossary or the CRF's Rulings by Term{hint}")
-        key = near[0]
+    key, read_as = resolve.term(name, {k: t["name"] for k, t in terms.items()}, load_table("abbreviations"))
     t = terms[key]
-    definition = _rulings_by_ids(conn, [t["definition"]] if t["definition"] else [])
+    shaper = Shaper(conn)
+    definition = shaper.rulings([t["definition"]] if t["definition"] else [])
     section = []
     if t["section_id"]:
-        section = _rulings_by_ids(conn, [r["id"] for r in query(
+        section = shaper.rulings([r["id"] for r in query(
             conn, "select r.id from rulings r join sections s on s.source = r.source and r.section = s.titles "
                   "where s.id = ?", (t["section_id"],))])
     shown = {r["id"] for r in definition + section}
     users = [r["ruling_id"] for r in query(conn, "select ruling_id from links where kind = 'term' and target = ?",
                                            (t["name"],)) if r["ruling_id"] not in shown]
-    return {"term": t["name"], "definitions": definition, "rulings_by_term": section,
-            "used_in": group_by_source(_rulings_by_ids(conn, users))}
+    return {"query": name, "read_as": read_as, "term": t["name"], "definitions": definition,
+            "rulings_by_term": section, "used_in": group_by_source(shaper.rulings(users))}
 
 
 def numbered(kb_dir: Path, kind: str, number: str) -> dict[str, Any]:
@@ -186,18 +236,67 @@ def numbered(kb_dir: Path, kind: str, number: str) -> dict[str, Any]:
 
     "2.IV" lists 2.IV.i onward; "25" is not "25a".
     """
+    from kb.resolve import number_hint
+
+    example = "rulings annotation 18" if kind == "annotation" else "rulings rule 2.IV.iii"
+    number = require(number, f"{kind} number", example)
     conn = connect(kb_dir)
     wanted = number.strip().lower().removeprefix("annotation").removeprefix("anno").removeprefix("rule").strip()
     rows = query(conn, "select id, number from rulings where kind = ? and lower(number) = ?", (kind, wanted))
-    parts = query(conn, "select id, number from rulings where kind = ? and lower(number) like ? order by ord",
-                  (kind, wanted + ".%")) if kind == "rule" else []
+    parts = query(conn, "select id, number from rulings where kind = ? and lower(number) like ? escape '\\' "
+                        "order by ord", (kind, _like_prefix(wanted + "."))) \
+        if kind == "rule" and wanted and len(wanted) <= MAX_ID else []
     if not rows and not parts:
-        near = query(conn, "select distinct number from rulings where kind = ? and lower(number) like ? limit 5",
-                     (kind, wanted[:2] + "%"))
-        hint = f"; did you mean {', '.join(r['number'] for r in near)}?" if near else ""
-        raise NotFound(f"no {kind} {number!r}{hint}")
+        numbers = [r["number"] for r in query(conn, "select distinct number from rulings where kind = ? and "
+                                                    "number != ''", (kind,))]
+        raise NotFound(f"no {kind} {quoted(number)}", hint=number_hint(kind, wanted, numbers))
     cites = [r["ruling_id"] for r in query(conn, "select ruling_id from links where kind = ? and target = ?",
                                            (kind, wanted))]
-    return {"kind": kind, "number": rows[0]["number"] if rows else number, "rulings": _rulings_by_ids(conn, [r["id"] for r in rows]),
-            "parts": _rulings_by_ids(conn, [r["id"] for r in parts]),
-            "cited_by": group_by_source(_rulings_by_ids(conn, cites))}
+    shaper = Shaper(conn)
+    return {"kind": kind, "number": rows[0]["number"] if rows else number,
+            "rulings": shaper.rulings([r["id"] for r in rows]),
+            "parts": shaper.rulings([r["id"] for r in parts]),
+            "cited_by": group_by_source(shaper.rulings(cites))}
+
+
+# -- search ---------------------------------------------------------------------------------------------
+
+@dataclass(slots=True)
+class Found:
+    """A search's answer: how the query was read, the results, and what it takes to show them."""
+
+    kb_dir: Path
+    understanding: Any
+    results: list[Any]
+    spec: Any
+
+    def to_json(self, explain: bool = False) -> Any:
+        """The results in the ruling shape plus score, also_in and matched (and why, with explain);
+        with explain, {"understanding", "results"}."""
+        from dataclasses import asdict
+
+        shaper = Shaper(connect(self.kb_dir))
+        out = []
+        for r in self.results:
+            item = shaper.ruling(r.data)
+            item.update({"score": round(r.score, 4), "also_in": list(r.also_in), "matched": list(r.matched)})
+            if explain:
+                item["why"] = dict(r.why)
+            out.append(item)
+        return {"understanding": asdict(self.understanding), "results": out} if explain else out
+
+
+def search(kb_dir: Path, text: str, *, limit: int = 10, game: str | None = None, source: str | None = None,
+           raw: bool = False) -> Found:
+    """The rulings that answer a question (kb.search); an empty question or an unknown source is Refused."""
+    from kb import resolve
+    from kb.search import open_searcher
+
+    text = require(text, "question", 'rulings search "can a strike be cancelled after the roll"')
+    searcher = open_searcher(kb_dir)
+    if source is not None:
+        known = {s["id"]: s["title"] for s in searcher.spec.raw["sources"]}
+        source = resolve.source(source, known)
+    understanding = searcher.understand(text)
+    results = searcher.search(text, limit=limit, game=game, source=source, raw=raw)
+    return Found(kb_dir, understanding, results, searcher.spec)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -14,6 +16,11 @@ from kb.pipeline import build
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ROOT / "rulings"
 DATA = Path(__file__).resolve().parent / "data"
+
+# Tests never touch the user's own knowledge base: the default location (the user data folder) is
+# a temporary one, for this process and every command it starts.
+os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="rulings-test-data-")
+os.environ.pop("RULINGS_KB", None)
 
 
 def source_for(parser: str, path: Path, sid: str = "test") -> Source:

@@ -34,9 +34,11 @@ def test_usage_error_exits_2() -> None:
 
 def test_read_commands(real_kb: Path) -> None:
     stats = json.loads(run("--kb", str(real_kb), "stats", "--json").output)
-    assert {s["id"] for s in stats} >= {"crf-22", "coe-rules", "cards", "lotr-wiki"}
-    crf = next(s for s in stats if s["id"] == "crf-22")
+    assert stats["kb"] == str(real_kb) and stats["built_at"]
+    assert {s["id"] for s in stats["sources"]} >= {"crf-22", "coe-rules", "cards", "lotr-wiki"}
+    crf = next(s for s in stats["sources"] if s["id"] == "crf-22")
     assert crf["rulings_by_kind"]["annotation"] == 30 and crf["current"] is True
+    assert run("--kb", str(real_kb), "stats").output.startswith(f"Knowledge base: {real_kb} (built ")
     shown = json.loads(run("--kb", str(real_kb), "show", "cards.TW-1", "--json").output)
     assert shown["kind"] == "card" and shown["card"]["names"]["en"] == shown["title"]
     text = run("--kb", str(real_kb), "show", "cards.TW-1").output

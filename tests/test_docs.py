@@ -29,3 +29,14 @@ def test_the_readme_shows_a_ruling_that_exists(real_kb) -> None:
     readme = (ROOT / "README.md").read_text("utf-8")
     shown = re.search(r"rulings show (\S+)", readme)
     assert shown and show_ruling(real_kb, shown.group(1))["kind"] == "annotation"
+
+
+def test_the_first_command_is_quiet_and_the_readme_says_where_things_are() -> None:
+    import re
+
+    readme = (ROOT / "README.md").read_text("utf-8")
+    first = re.search(r"```sh\n(.+?)\n```", readme, re.S)
+    assert first and "pip install -qq --disable-pip-version-check" in first.group(1)
+    assert "rulings build && .venv/bin/rulings show" in first.group(1)
+    assert "read-only folder kept beside the" in readme and "CI has it too" in readme
+    assert "user data folder" in readme and "RULINGS_KB" in readme

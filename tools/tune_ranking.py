@@ -28,6 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from kb.errors import KbError  # noqa: E402
+from kb.location import locate  # noqa: E402
 from kb.evaluation import metrics, norm, read_cases  # noqa: E402
 from kb.ranking import FEATURES, QueryContext, features, score, weights  # noqa: E402
 from kb.search import Result, Searcher, Understanding  # noqa: E402
@@ -215,7 +216,7 @@ def settings(values: list[str], known: dict[str, float]) -> dict[str, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("files", nargs="+", type=Path)
-    parser.add_argument("--kb", type=Path, default=ROOT / "build" / "kb")
+    parser.add_argument("--kb", type=Path, default=None, help="knowledge base (default: as `rulings`)")
     parser.add_argument("--folds", type=int, default=5)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--min-gain", type=float, default=0.002)
@@ -232,6 +233,7 @@ def main() -> None:
     parser.add_argument("--misses", action="store_true", help="list the cases not at rank 1 after fitting")
     parser.add_argument("--write", action="store_true", help="save the weights fitted on every question")
     args = parser.parse_args()
+    args.kb = locate(None if args.kb is None else str(args.kb)).path
     global POOLED
     POOLED = args.pooled
     unit = {**UNIT, **settings(args.unit, UNIT)}

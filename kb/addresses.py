@@ -1,0 +1,67 @@
+"""Where each ruling and card lives on the static site, planned as kb.website plans its pages, without building it."""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass, field
+from typing import Any
+
+from kb.store import query
+from kb.urls import Urls, anchor
+
+SPLIT_OVER = 250
+"""kb.website.SPLIT_OVER: a document with more rulings than this gets one page per top-level section."""
+
+
+@dataclass(slots=True)
+class Addresses:
+    """Page paths (relative to the site's root) of every document part and card of one knowledge base."""
+
+    urls: Urls = field(default_factory=Urls)
+    split: dict[str, bool] = field(default_factory=dict)
+    """source id -> whether its document is split into one page per top-level section."""
+    cards_source: set[str] = field(default_factory=set)
+    card_of: dict[str, str] = field(default_factory=dict)
+    """a card's ruling id -> its English name."""
+
+    @classmethod
+    def read(cls, conn: sqlite3.Connection) -> Addresses:
+        """The site's plan from the knowledge base: pages registered in the order kb.website registers
+        them, so two names with the same slug get the same suffixes as on the site."""
+        a = cls()
+        counts = {r["source"]: r["n"] for r in query(conn, "select source, count(*) as n from rulings group by source")}
+        tops: dict[str, list[str]] = {}
+        for sec in query(conn, "select source, titles from sections order by ord"):
+            part = sec["titles"][0]
+            if part not in tops.setdefault(sec["source"], []):
+                tops[sec["source"]].append(part)
+        for s in query(conn, "select id, parser from sources order by rowid"):
+            a.urls.document(s["id"])
+            if s["parser"] == "cards":
+                a.cards_source.add(s["id"])
+                continue
+            parts = tops.get(s["id"], [])
+            a.split[s["id"]] = counts.get(s["id"], 0) > SPLIT_OVER and len(parts) > 1
+            for part in parts if a.split[s["id"]] else []:
+                a.urls.document(s["id"], part)
+        cards = query(conn, "select ruling_id, name from cards")
+        for name in sorted({c["name"] for c in cards}):
+            a.urls.card(name)
+        a.card_of = {c["ruling_id"]: c["name"] for c in cards}
+        return a
+
+    def page(self, ruling: dict[str, Any]) -> str:
+        """The page a ruling lives on: its card's page, or its document's (part's) page."""
+        if ruling["id"] in self.card_of:
+            return self.urls.card(self.card_of[ruling["id"]])
+        section = ruling.get("section") or []
+        part = section[0] if self.split.get(ruling["source"]) and section else ""
+        return self.urls.document(ruling["source"], part)
+
+    def ruling(self, ruling: dict[str, Any]) -> str:
+        """A ruling's address: its page and its anchor ("doc/crf-22-turn-sequence-rulings.html#crf-22.454d048a6d")."""
+        return f"{self.page(ruling)}#{anchor(ruling['id'])}"
+
+    def card(self, name: str) -> str:
+        """A card's page ("card/khamul-the-easterling.html")."""
+        return self.urls.card(name)

@@ -1,0 +1,262 @@
+"""Names a judge types (cards, terms, phases, sources, numbers) resolved to what the knowledge base holds, or refused with ranked suggestions."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from kb.errors import Ambiguous, NotFound, Refused
+from kb.query import distance, fold, near_name
+from kb.searchspec import SearchSpec
+
+MAX_NAME = 120
+"""Folded input longer than this names nothing (the longest card name is about 40 letters)."""
+SUGGESTIONS = 5
+MAX_CHOICES = 8
+"""An ambiguous name lists at most this many cards; more is a miss with suggestions."""
+
+
+def quoted(text: str, limit: int = 40) -> str:
+    """User text for a message: one line, quoted, cut short: quoted("khamul") == "'khamul'"."""
+    flat = " ".join(text.split())
+    return repr(flat if len(flat) <= limit else flat[:limit] + "...")
+
+
+def require(text: str, what: str, example: str) -> str:
+    """The text, stripped; Refused saying what to give when it is empty."""
+    if not text.strip():
+        raise Refused(f"no {what} given", hint=f"Give one, e.g. `{example}`.")
+    return text.strip()
+
+
+def listed(names: list[str], conjunction: str = "or") -> str:
+    """listed(["a", "b", "c"]) == "a, b or c"."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" {conjunction} {names[-1]}"
+
+
+@dataclass(slots=True)
+class NameIndex:
+    """Folded names -> what they stand for, searched for the names nearest a misspelling."""
+
+    keys: Mapping[str, list[str]]
+    """A folded name -> the display names it stands for."""
+    _words: dict[str, set[str]] | None = None
+
+    def words(self) -> dict[str, set[str]]:
+        if self._words is None:
+            self._words = {}
+            for key in self.keys:
+                for w in key.split():
+                    self._words.setdefault(w, set()).add(key)
+        return self._words
+
+    def _near_words(self, w: str) -> list[tuple[str, int]]:
+        """The name words a typed word may mean, with their distance: itself, a word it begins (four
+        letters or more), or a typo of it (one edit from five letters, two from nine)."""
+        if len(w) < 3:
+            return [(w, 0)] if w in self.words() else []
+        limit = 0 if len(w) < 5 else 1 if len(w) < 9 else 2
+        out = []
+        for word in self.words():
+            if word == w or (len(w) >= 4 and word.startswith(w)):
+                out.append((word, 0))
+            elif limit and _close(w, word, limit):
+                out.append((word, distance(w, word, limit)))
+        return out
+
+    def rank(self, typed: str, n: int = SUGGESTIONS) -> list[str]:
+        """The display names nearest to typed, best first: a name it begins or nearly spells, then
+        names sharing the most of its words (each word forgiven a typo or an ending)."""
+        key = fold(typed)
+        if not key or len(key) > MAX_NAME:
+            return []
+        best: dict[str, tuple[int, int, int]] = {}
+
+        def offer(k: str, score: tuple[int, int, int]) -> None:
+            for name in self.keys[k]:
+                if name not in best or score < best[name]:
+                    best[name] = score
+
+        limit = max(1, len(key) // 5)
+        compact = key.replace(" ", "")
+        for k in self.keys:
+            if k.startswith(key) or (len(k) >= 4 and key.startswith(k)) or k.replace(" ", "").startswith(compact):
+                offer(k, (0, abs(len(k) - len(key)), 0))
+            elif _close(key, k, limit):
+                offer(k, (1, distance(key, k, limit), 0))
+        hits: dict[str, list[int]] = {}
+        for w in key.split():
+            for word, d in self._near_words(w):
+                for k in self.words()[word]:
+                    h = hits.setdefault(k, [0, 0])
+                    h[0] += 1
+                    h[1] += d
+        for k, (count, total) in hits.items():
+            offer(k, (2, -count, total * 100 + len(k)))
+        return sorted(best, key=lambda name: (best[name], fold(name)))[:n]
+
+    def all_words_in_one(self, typed: str) -> list[str]:
+        """The display names whose words hold every typed word (a typo or an ending forgiven)."""
+        words = [w for w in fold(typed).split() if len(w) >= 3]
+        if not words:
+            return []
+        sets = []
+        for w in words:
+            found: set[str] = set()
+            for word, _ in self._near_words(w):
+                found |= self.words()[word]
+            sets.append(found)
+        common = set.intersection(*sets)
+        return sorted({name for k in common for name in self.keys[k]}, key=fold)
+
+
+def _close(a: str, b: str, limit: int) -> bool:
+    """Whether a and b are within limit edits; cheap tests first (a typo seldom changes both ends)."""
+    if abs(len(a) - len(b)) > limit or not b or (a[0] != b[0] and a[-1] != b[-1]):
+        return False
+    return distance(a, b, limit) <= limit
+
+
+# -- cards -----------------------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class CardMatch:
+    """The English card names a typed name stands for, and how it was read when not exactly."""
+
+    names: list[str]
+    read_as: str = ""
+    """"" for an exact name (any language); else what was understood ("'morgul knive' read as Morgul-knife")."""
+
+
+def card_candidates(names: Iterable[str], versions: Mapping[str, list[dict[str, Any]]]) -> list[dict[str, str]]:
+    """Each name's printings, for a choice: name, set, type and alignment."""
+    out = []
+    for name in names:
+        for c in versions.get(name, []):
+            out.append({"name": name, "id": str(c["id"]), "set_name": str(c["set_name"]), "type": str(c["type"]),
+                        "alignment": str(c["alignment"])})
+    return out
+
+
+def describe(candidates: list[dict[str, str]]) -> str:
+    """ "Khamûl Unleashed (The Lidless Eye, Minion Resource), ..." """
+    return ", ".join(f"{c['name']} ({c['set_name']}, {c['alignment']} {c['type']})" for c in candidates)
+
+
+def card(typed: str, vocab: SearchSpec, versions: Mapping[str, list[dict[str, Any]]]) -> CardMatch:
+    """The card(s) a typed name means, in any language, forgiving accents, hyphens, plurals and typos.
+
+    An exact name (folded) wins; then a near spelling ("morgul knive"); then the one card whose
+    name holds every word typed ("khamul easterling"). A name that begins several cards ("khamul")
+    raises Ambiguous listing them with set and type; nothing near raises NotFound with suggestions.
+    """
+    typed = require(typed, "card name", 'rulings card "Gandalf"')
+    key = fold(typed)
+    if not key or len(key) > MAX_NAME:
+        raise NotFound(f"no card named {quoted(typed)}", hint=f"Search the rulings instead: `rulings search {quoted(typed)}`.")
+    exact = vocab.card_names(key)
+    if exact:
+        return CardMatch(list(exact))
+    index = NameIndex(vocab.raw["names"])
+    near = near_name(key, vocab)
+    if len(near) == 1:
+        return CardMatch(list(near), f"{quoted(typed)} read as {near[0]}")
+    if not near:
+        near = index.all_words_in_one(typed)
+        if len(near) == 1:
+            return CardMatch(near, f"{quoted(typed)} read as {near[0]}")
+    if near and len(near) <= MAX_CHOICES:
+        candidates = card_candidates(near, versions)
+        first = near[0]
+        raise Ambiguous(f"{quoted(typed)} could be {len(near)} cards: {describe(candidates)}", candidates,
+                        hint=f'Name one, e.g. `rulings card "{first}"`.')
+    suggested = index.rank(typed)
+    hint = f"Did you mean {listed(suggested)}? " if suggested else ""
+    raise NotFound(f"no card named {quoted(typed)}",
+                   hint=hint + f"Or search every ruling: `rulings search {quoted(typed)}`.")
+
+
+# -- terms, phases, sources, numbers ----------------------------------------------------------------
+
+def term(typed: str, terms: Mapping[str, str], abbreviations: Mapping[str, str]) -> tuple[str, str]:
+    """A term's key among terms (key -> name) and how it was read ("" when exactly): an
+    abbreviation ("GI"), its name or plural, a near spelling, or the one term it begins."""
+    from kb.names import title_key
+
+    typed = require(typed, "term", 'rulings term "hazard limit"')
+    expanded = abbreviations.get(typed.lower(), typed)
+    key = title_key(expanded)
+    if key in terms:
+        return key, "" if expanded == typed else f"{quoted(typed)} read as {terms[key]}"
+    if not key or len(key) > MAX_NAME:
+        raise NotFound(f"no term {quoted(typed)} in the glossary or the CRF's Rulings by Term",
+                       hint=f"Search the rulings instead: `rulings search {quoted(typed)}`.")
+    limit = max(1, len(key) // 5)
+    near = sorted((distance(key, k, limit), k) for k in terms if abs(len(k) - len(key)) <= limit)
+    near = [(d, k) for d, k in near if d <= limit]
+    if near and (len(near) == 1 or near[0][0] < near[1][0]):
+        return near[0][1], f"{quoted(typed)} read as {terms[near[0][1]]}"
+    compact = key.replace(" ", "")
+    starts = sorted(k for k in terms if k.startswith(key) or k.replace(" ", "").startswith(compact))
+    if len(starts) == 1:
+        return starts[0], f"{quoted(typed)} read as {terms[starts[0]]}"
+    if 1 < len(starts) <= 8:
+        names = [terms[k] for k in starts]
+        raise Ambiguous(f"{quoted(typed)} could be {len(names)} terms: {listed(names)}",
+                        [{"name": n} for n in names], hint=f'Name one, e.g. `rulings term "{names[0]}"`.')
+    suggested = NameIndex({k: [v] for k, v in terms.items()}).rank(expanded)
+    hint = f"Did you mean {listed(suggested)}? " if suggested else ""
+    raise NotFound(f"no term {quoted(typed)} in the glossary or the CRF's Rulings by Term",
+                   hint=hint + f"Or search every ruling: `rulings search {quoted(typed)}`.")
+
+
+def phase(typed: str, names: Mapping[str, str], aliases: Mapping[str, str]) -> str:
+    """A phase id from its name, an alias ("M/H", "eot") or a near spelling ("movment")."""
+    typed = require(typed, "phase", "rulings phase M/H")
+    key = " ".join(typed.lower().replace(" phase", " ").split())
+    found = aliases.get(key) or (key if key in names else "")
+    if not found and len(key) <= MAX_NAME:
+        keys = {**{a: [p] for a, p in aliases.items()}, **{p: [p] for p in names},
+                **{fold(n): [p] for p, n in names.items()}}
+        limit = max(1, len(key) // 5)
+        near = sorted((distance(fold(key), k, limit), k) for k in keys)
+        if near and near[0][0] <= limit:
+            found = keys[near[0][1]][0]
+    if found:
+        return found
+    ranked = NameIndex({**{fold(n): [p] for p, n in names.items()}, **{fold(a): [p] for a, p in aliases.items()}}
+                       ).rank(typed, n=len(names))
+    ordered = ranked + [p for p in names if p not in ranked]
+    raise NotFound(f"no phase {quoted(typed)}",
+                   hint=f"Try one of: {', '.join(ordered)} (or M/H, org, eot, combat).")
+
+
+def source(typed: str, known: Mapping[str, str]) -> str:
+    """A source id (known: id -> title) as typed, or folded ("CRF 22" is crf-22); Refused listing
+    the known ids, nearest first."""
+    typed = require(typed, "source", "--source crf-22")
+    if typed in known:
+        return typed
+    by_key = {fold(k): k for k in known} | {fold(t): k for k, t in known.items()}
+    if fold(typed) in by_key:
+        return by_key[fold(typed)]
+    compact = {fold(k).replace(" ", ""): k for k in known}
+    if fold(typed).replace(" ", "") in compact:
+        return compact[fold(typed).replace(" ", "")]
+    ranked = NameIndex({fold(k): [k] for k in known} | {fold(t): [k] for k, t in known.items()}).rank(typed, n=3)
+    ordered = ranked + [k for k in known if k not in ranked]
+    mean = f"Did you mean {ranked[0]}? " if ranked else ""
+    raise Refused(f"no source {quoted(typed)}", hint=f"{mean}Known sources: {', '.join(ordered)} (see `rulings stats`).")
+
+
+def number_hint(kind: str, typed: str, numbers: list[str]) -> str:
+    """Did-you-mean for an annotation or rule number, nearest first, and the range there is."""
+    key = typed.strip().lower()
+    ranked = sorted(numbers, key=lambda n: (distance(key, n.lower(), 3), not n.lower().startswith(key[:2]), n))
+    near = [n for n in ranked if distance(key, n.lower(), 3) <= 2 or n.lower().startswith(key[:3] or "-")][:SUGGESTIONS]
+    mean = f"Did you mean {listed(near)}? " if near else ""
+    if kind == "annotation":
+        plain = sorted({int(n.rstrip("ab")) for n in numbers if n.rstrip("ab").isdigit()})
+        return mean + (f"The CRF's annotations run {plain[0]} to {plain[-1]}." if plain else "")
+    return mean + "Rule numbers look like 2.IV.iii or g.hav.3; `rulings rule 2` lists chapter 2."
