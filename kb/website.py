@@ -24,7 +24,8 @@ from typing import Any
 
 from kb.errors import KbError
 from kb.index import analyze
-from kb.names import PHASE_NAMES, Lexicon, fold, load_table
+from kb.names import PHASE_NAMES, Lexicon, fold
+from kb.tables import load_table
 from kb.ranking import weights
 from kb.render import Span, SpanFinder, TextRenderer
 from kb.searchdata import reference_spans
