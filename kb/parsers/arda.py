@@ -13,6 +13,7 @@ from collections import Counter
 from pathlib import Path
 
 from kb.errors import ParseError
+from kb.inputs import read_bytes
 from kb.model import ParsedDocument, Source, Span
 from kb.parsers.blocks import read_lines
 from kb.parsers.document import DocumentBuilder
@@ -85,14 +86,20 @@ def _same_case(model: str, word: str) -> str:
 
 
 def corpus_vocabulary(path: Path, own: str = "") -> Vocabulary:
-    """The vocabulary of the other text documents in the same folder as `path` (and `own` text)."""
+    """The vocabulary of the other text documents in the same folder as `path` (and `own` text).
+
+    Only regular files within the size cap whose real place is that folder are read: a symbolic
+    link leading elsewhere, a pipe or a device is passed over.
+    """
     texts = []
+    folder = path.parent.resolve()
     for other in sorted(path.parent.iterdir()):
-        if other != path and other.suffix in (".md", ".txt") and other.is_file():
-            try:
-                texts.append(other.read_text("utf-8", errors="replace"))
-            except OSError:
-                continue
+        if other == path or other.suffix not in (".md", ".txt") or other.resolve().parent != folder:
+            continue
+        try:
+            texts.append(read_bytes(other).decode("utf-8", errors="replace"))
+        except ParseError:
+            continue
     return Vocabulary(texts, [own])
 
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kb.errors import ParseError
+from kb.inputs import read_bytes
 from kb.model import Span
 
 HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
@@ -37,30 +38,35 @@ class Block:
 def read_lines(path: Path) -> list[str]:
     """The lines of a UTF-8 text file (BOM and CR dropped); ParseError for anything else.
 
-    Lines are split on "\\n" only, so line numbers match an editor's.
+    The file must be a regular file within the size cap (kb.inputs). Lines are split on "\\n"
+    only, so line numbers match an editor's.
     """
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise ParseError(str(path), None, "a readable file", exc.strerror or str(exc)) from exc
+    data = read_bytes(path)
     if not data.strip():
         raise ParseError(str(path), None, "a non-empty document", "an empty file")
     if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
         raise ParseError(str(path), 1, "UTF-8 text", "a UTF-16 file (convert it to UTF-8)")
     nul = data.find(b"\x00")
     if nul >= 0:
-        line = data.count(b"\n", 0, nul) + 1
-        raise ParseError(str(path), line, "text", "binary data (a NUL byte)")
+        line, column = position(data, nul)
+        raise ParseError(str(path), line, "text", f"binary data (a NUL byte at column {column})")
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        bad = data[exc.start : exc.start + 4]
-        raise ParseError(str(path), line, "UTF-8 text", f"bytes {bad!r} (is it Latin-1?)") from exc
+        start = exc.start + (3 if data.startswith(b"\xef\xbb\xbf") else 0)
+        line, column = position(data, start)
+        raise ParseError(str(path), line, "UTF-8 text", f"byte 0x{data[start]:02X} at column {column}, "
+                         "which UTF-8 does not allow there (is it Latin-1? convert it to UTF-8)") from exc
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
     return [line[:-1] if line.endswith("\r") else line for line in lines]
+
+
+def position(data: bytes, offset: int) -> tuple[int, int]:
+    """The line and column (both from 1, the column counted in bytes) of a byte offset."""
+    line_start = data.rfind(b"\n", 0, offset) + 1
+    return data.count(b"\n", 0, offset) + 1, offset - line_start + 1
 
 
 def _front_matter_end(lines: list[str], first: int) -> int | None:

@@ -97,7 +97,7 @@ def parse_crf(source: Source, path: Path) -> ParsedDocument:
             if block.text.startswith("Source:"):
                 b.skip(block.span, "source address (recorded in the manifest)")
                 continue
-            raise ParseError(str(path), block.span.start, "a heading before the first text", block.text[:60])
+            raise ParseError(str(path), block.span.start, "a heading before the first text", text=block.text)
         if part == "contents":
             b.skip(block.span, "table of contents (the headings themselves are stored)")
             continue
