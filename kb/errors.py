@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import errno
+
 
 class KbError(Exception):
     """Base class: anything the CLI reports as a one-line error and exit 1."""
@@ -57,3 +59,32 @@ class NotFound(KbError):
 
 class QueryError(KbError):
     """A raw query (--raw) that is not valid query syntax."""
+
+
+class ForeignFolder(KbError):
+    """A folder rulings would write into holds things rulings did not make (kb.owned)."""
+
+
+class WriteFailed(KbError):
+    """Output could not be written (disk full, permission denied, read-only file system)."""
+
+    @classmethod
+    def of(cls, exc: BaseException, what: str, folder: object, writable: object, again: str, kept: str) -> WriteFailed:
+        """The one line for a failed write of `what` into `folder`: what went wrong, what to do
+        (free space; make `writable` writable), what is kept.
+
+        WriteFailed.of(OSError(28, "No space left on device"), "the knowledge base", "build/kb", "build/kb",
+        "run `rulings build` again", "the previous knowledge base still answers") says "cannot write the
+        knowledge base in build/kb: the disk is full; free some space and run `rulings build` again
+        (the previous knowledge base still answers)".
+        """
+        number = getattr(exc, "errno", None)
+        text = str(exc).lower()
+        if number in (errno.ENOSPC, errno.EDQUOT) or "disk is full" in text:
+            problem, advice = "the disk is full", f"free some space and {again}"
+        elif number in (errno.EACCES, errno.EPERM, errno.EROFS) or "readonly" in text or "read-only" in text:
+            problem, advice = "permission denied", f"make {writable} writable (or choose another folder) and {again}"
+        else:
+            reason = getattr(exc, "strerror", None) or str(exc) or exc.__class__.__name__
+            problem, advice = reason.rstrip("."), again
+        return cls(f"cannot write {what} in {folder}: {problem}; {advice} ({kept})")

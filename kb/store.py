@@ -18,8 +18,9 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from kb.errors import KbBroken, KbMissing
+from kb.errors import KbBroken, KbMissing, WriteFailed
 from kb.model import ParsedDocument
+from kb.owned import claim, left_over, mark, read_mark, remove
 
 if TYPE_CHECKING:
     from kb.xref import Xref
@@ -135,39 +136,33 @@ def write_database(db_path: Path, docs: list[ParsedDocument], version: str, xref
 
 # -- the knowledge base directory -----------------------------------------------------------------
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 def clean_stale(kb_dir: Path) -> list[Path]:
-    """Remove what killed builds left (temporary folders of dead processes) and old builds.
+    """Remove what rulings itself left in its knowledge-base folder: builds of killed processes, and
+    complete builds older than the one before the current one. Only folders carrying the build
+    marker (kb.owned) are touched, and only in a folder carrying the knowledge-base marker.
 
     The build before the current one is kept, so a reader that opened it just before a swap can
     finish its answer.
     """
     removed: list[Path] = []
-    if not kb_dir.is_dir():
+    if read_mark(kb_dir, "kb") is None:
         return removed
     current = (kb_dir / CURRENT).resolve() if (kb_dir / CURRENT).exists() else None
-    builds = sorted((e for e in kb_dir.iterdir() if e.name.startswith("build-") and e.resolve() != current),
-                    key=lambda e: e.stat().st_mtime)
-    keep = set(builds[-1:])
+    complete: list[Path] = []
     for entry in kb_dir.iterdir():
-        name = entry.name
-        if name.startswith(".tmp-"):
-            pid = name.split("-")[1]
-            if pid.isdigit() and not _alive(int(pid)):
-                shutil.rmtree(entry, ignore_errors=True) if entry.is_dir() else entry.unlink(missing_ok=True)
+        m = read_mark(entry, "build")
+        if m is None:
+            continue  # not ours, whatever its name
+        if m.pid is not None:
+            if left_over(entry, "build") and remove(entry, "build"):
                 removed.append(entry)
-        elif name.startswith("build-") and entry.resolve() != current and current is not None and entry not in keep:
-            shutil.rmtree(entry, ignore_errors=True)
-            removed.append(entry)
+        elif entry.resolve() != current:
+            complete.append(entry)
+    if current is not None:
+        complete.sort(key=lambda e: e.stat().st_mtime)
+        for entry in complete[:-1]:
+            if remove(entry, "build"):
+                removed.append(entry)
     return removed
 
 
@@ -175,23 +170,35 @@ def clean_stale(kb_dir: Path) -> list[Path]:
 def new_build(kb_dir: Path) -> Iterator[Path]:
     """A fresh folder to build into; on success it becomes the current knowledge base atomically.
 
-    On any exception the folder is removed and the current knowledge base is left as it was.
+    kb_dir must be empty, absent, or a knowledge-base folder rulings made (ForeignFolder otherwise).
+    On any exception the folder is removed and the current knowledge base is left as it was; a
+    failure to write (disk full, permission denied) is WriteFailed, one line.
     """
-    kb_dir.mkdir(parents=True, exist_ok=True)
-    clean_stale(kb_dir)
-    tmp = kb_dir / f".tmp-{os.getpid()}-{time.time_ns()}"
-    tmp.mkdir()
+    tmp: Path | None = None
     try:
+        advice = "choose another --kb, or empty it"
+        if (kb_dir / CURRENT).is_symlink():
+            advice = "if an older rulings made it, remove it and run `rulings build` again; else choose another --kb"
+        claim(kb_dir, "kb", advice)
+        clean_stale(kb_dir)
+        tmp = kb_dir / f".tmp-{os.getpid()}-{time.time_ns()}"
+        tmp.mkdir()
+        mark(tmp, "build", os.getpid())
         yield tmp
+        mark(tmp, "build")
         final = kb_dir / f"build-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}-{time.time_ns() % 10**6}"
         tmp.rename(final)
-        link = kb_dir / f".tmp-{os.getpid()}-link"
-        link.unlink(missing_ok=True)
+        tmp = None
+        link = final / ".current-link"  # made inside our own folder, so a kill cannot strand it
         link.symlink_to(final.name)
         os.replace(link, kb_dir / CURRENT)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
+    except (OSError, sqlite3.Error) as exc:
+        writable = kb_dir if kb_dir.is_dir() else next(p for p in kb_dir.parents if p.is_dir())
+        raise WriteFailed.of(exc, "the knowledge base", kb_dir, writable, "run `rulings build` again",
+                             "the previous knowledge base still answers") from exc
+    finally:
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
     clean_stale(kb_dir)
 
 

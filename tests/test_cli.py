@@ -129,7 +129,7 @@ def test_rebuilds_keep_the_current_and_the_previous_build(tmp_path: Path, built:
     for _ in range(2):
         assert _build(built[0], kb_dir).exit_code == 0
     names = sorted(p.name for p in kb_dir.iterdir())
-    assert len(names) == 3 and names[-1] == "current" and first not in names
+    assert len(names) == 4 and names[0] == ".rulings-kb" and names[-1] == "current" and first not in names
 
 
 def test_killed_builds_lose_nothing(tmp_path: Path, built: tuple[Path, Path]) -> None:
