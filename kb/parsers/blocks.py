@@ -11,7 +11,8 @@ from kb.errors import ParseError
 from kb.inputs import read_bytes
 from kb.model import Span
 
-HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
+HEADING = re.compile(r"^(#{1,6})\s+(.*)$")
+"""A heading line; its closing "#"s and the spaces around them are stripped by heading_text()."""
 BOLD_LINE = re.compile(r"^\*\*([^*]+?)\*\*\s*$")
 HR = re.compile(r"^\s*(?:-{3,}|\*{3,}|_{3,})\s*$")
 BULLET = re.compile(r"^(\s*)([-*•])(?:\s+(.*)|\s*$)")
@@ -97,36 +98,53 @@ def walk(lines: list[str], *, start: int = 1, join_lines: bool = True) -> Iterat
             yield Block("front_matter", "\n".join(lines[i + 1 : end]), Span(i + 1, end + 1))
             i = end + 1
     current: Block | None = None
+    more: list[str] = []  # continuation lines of current, joined once it is complete (not line by line)
+    last = 0
     for n in range(i, len(lines)):
         line = lines[n]
         number = n + 1
         if not line.strip():
             if current:
-                yield current
+                yield _joined(current, more, last)
                 current = None
             continue
         block = _classify(line, number)
         if block is None:  # plain text
             if join_lines and current is not None and current.kind in ("paragraph", "bullet", "item"):
-                current = Block(current.kind, current.text + "\n" + line.strip(),
-                                Span(current.span.start, number), current.level, current.marker)
+                more.append(line.strip())
+                last = number
                 continue
             block = Block("paragraph", line.strip(), Span(number, number))
         if current:
-            yield current
-        current = block
+            yield _joined(current, more, last)
+        current, more, last = block, [], number
         if block.kind in ("heading", "hr"):
             yield current
             current = None
     if current:
-        yield current
+        yield _joined(current, more, last)
+
+
+def _joined(block: Block, more: list[str], last: int) -> Block:
+    """A block with its continuation lines (ending on line `last`)."""
+    if not more:
+        return block
+    return Block(block.kind, "\n".join([block.text, *more]), Span(block.span.start, last), block.level, block.marker)
+
+
+def heading_text(text: str) -> str:
+    """A heading's text without its closing "#"s: heading_text("Title ## ") == "Title".
+
+    Done with str methods, not a lazy pattern such as (.*?)\\s*#*\\s*$, which backtracks over
+    every run of spaces (cubic in the line's length)."""
+    return text.rstrip().rstrip("#").rstrip()
 
 
 def _classify(line: str, number: int) -> Block | None:
     """The block a line opens, or None for plain text."""
     span = Span(number, number)
     if m := HEADING.match(line):
-        return Block("heading", m.group(2), span, level=len(m.group(1)), marker="#")
+        return Block("heading", heading_text(m.group(2)), span, level=len(m.group(1)), marker="#")
     if m := BOLD_LINE.match(line):
         return Block("heading", m.group(1).strip(), span, level=0, marker="**")
     if HR.match(line):

@@ -13,7 +13,8 @@ from kb.model import Card, ParsedDocument, Source, Span
 from kb.parsers.blocks import read_lines
 from kb.parsers.document import DocumentBuilder
 
-TAG = re.compile(r"<[^>]+>")
+TAG = re.compile(r"<[^<>]+>")
+"""A tag ends before the next "<", so a run of "<" without ">" is not scanned from each to its end."""
 PARAGRAPH_END = re.compile(r"</p>\s*|<br\s*/?>", re.I)
 
 
