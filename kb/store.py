@@ -41,7 +41,7 @@ cards(ruling_id (key), id (the database's card id), set_code, set_name, name, na
       text_html, attributes JSON)
 skipped(source, line_start, line_end, reason)
 repairs(source, line, kind, before, after)
-problems(source, line, severity, message)
+problems(source, line, severity, message)   severity warning, or note (about the source's own text)
 links(ruling_id, kind, target, how)    cross-references: kind card (how about|mention|card), phase
                                        (section|text), term, annotation / rule (cites), section (a
                                        "See also" target), edition (same|reworded|absent, older -> current)
@@ -93,7 +93,7 @@ def _rows(docs: list[ParsedDocument]) -> dict[str, list[dict[str, Any]]]:
                               for k in doc.skipped]
         tables["repairs"] += [{"source": s.id, "line": p.line, "kind": p.kind, "before": p.before, "after": p.after}
                               for p in doc.repairs]
-        tables["problems"] += [{"source": s.id, "line": p.line, "severity": "warning", "message": p.message}
+        tables["problems"] += [{"source": s.id, "line": p.line, "severity": p.severity, "message": p.message}
                                for p in doc.problems]
     return tables
 
@@ -106,7 +106,7 @@ def write_database(db_path: Path, docs: list[ParsedDocument], version: str, xref
     keys = {"sources": "id", "sections": "id", "rulings": "id", "cards": "ruling_id"}
     tables = _rows(docs)
     if xref is not None:
-        tables["problems"] += [{"source": p.source, "line": p.line, "severity": "warning", "message": p.message}
+        tables["problems"] += [{"source": p.source, "line": p.line, "severity": p.severity, "message": p.message}
                                for p in xref.problems]
     for name, rows in tables.items():
         # created with their columns first, so a table with no rows (no card database, say) still has them

@@ -70,6 +70,8 @@ class Corpus:
     cards: dict[str, list[dict[str, Any]]]
     terms: list[dict[str, Any]]
     lexicon: Lexicon
+    notes: dict[str, list[str]] = field(default_factory=dict)
+    """ruling id -> the notes `rulings check` makes on its source text (a rule numbered out of sequence)."""
 
 
 def read_corpus(kb_dir: Path) -> Corpus:
@@ -99,7 +101,19 @@ def read_corpus(kb_dir: Path) -> Corpus:
     except (OSError, ValueError, KeyError) as exc:
         raise SiteError(f"{lexicon_file}: cannot read the card lexicon ({exc}); run `rulings build`") from exc
     return Corpus(sources, {r["id"]: r for r in rows}, dict(sections), dict(links), dict(backlinks), dict(cards),
-                  terms, lexicon)
+                  terms, lexicon, notes_by_ruling(query(conn, "select source, line, message from problems "
+                                                             "where severity = 'note'"), rows))
+
+
+def notes_by_ruling(notes: list[dict[str, Any]], rulings: list[dict[str, Any]]) -> dict[str, list[str]]:
+    """Each note on a source line, given to the ruling whose lines hold it."""
+    out: dict[str, list[str]] = defaultdict(list)
+    for note in notes:
+        for r in rulings:
+            if r["source"] == note["source"] and r["line_start"] <= (note["line"] or 0) <= r["line_end"]:
+                out[r["id"]].append(note["message"])
+                break
+    return dict(out)
 
 
 # -- planning: every page and every ruling's home --------------------------------------------------
@@ -216,7 +230,7 @@ class Site:
                 "markers": r["markers"], "section": r["section"], "text": text, "full": full,
                 "source": source, "lines": (r["line_start"], r["line_end"]),
                 "permalink": self.ruling_href(page, r["id"]), "on_home": self.home[r["id"]] == page,
-                "links": self.link_groups(page, r) if full else []}
+                "links": self.link_groups(page, r) if full else [], "notes": self.c.notes.get(r["id"], []) if full else []}
 
     def link_groups(self, page: str, r: dict[str, Any]) -> list[tuple[str, list[tuple[str, str]]]]:
         """(label, [(text, href)]) for every cross-reference of a ruling, in a fixed order."""

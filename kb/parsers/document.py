@@ -157,6 +157,10 @@ class DocumentBuilder:
         """Record a warning."""
         self.doc.problems.append(Problem(self.source.id, line, message))
 
+    def note(self, line: int, message: str) -> None:
+        """Record a note about the source's own text (kept as it is; not a warning)."""
+        self.doc.problems.append(Problem(self.source.id, line, message, "note"))
+
     def finish(self) -> ParsedDocument:
         """Give every ruling its stable id, skip blank lines nothing covers, return the document.
 
