@@ -98,8 +98,9 @@ def read_corpus(kb_dir: Path) -> Corpus:
     lexicon_file = kb_dir / CURRENT / LEXICON
     try:
         lexicon = Lexicon.from_json(json.loads(lexicon_file.read_text("utf-8")))
-    except (OSError, ValueError, KeyError) as exc:
-        raise SiteError(f"{lexicon_file}: cannot read the card lexicon ({exc}); run `rulings build`") from exc
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise SiteError(f"{lexicon_file}: cannot read the card lexicon ({exc.__class__.__name__}: {exc}); "
+                        "run `rulings build`") from exc
     return Corpus(sources, {r["id"]: r for r in rows}, dict(sections), dict(links), dict(backlinks), dict(cards),
                   terms, lexicon, notes_by_ruling(query(conn, "select source, line, message from problems "
                                                              "where severity = 'note'"), rows))
