@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -13,6 +14,8 @@ from typing import Any
 import click
 
 from kb import KbError, __version__
+from kb.inputs import DEFAULT_MAX_SOURCE_MB
+from kb.terminal import printable, valid_unicode
 
 DEFAULT_KB = Path("build") / "kb"
 DEFAULT_SOURCES = Path("rulings")
@@ -21,39 +24,66 @@ DEFAULT_SITE = Path("build") / "site"
 
 @contextmanager
 def translated() -> Iterator[None]:
-    """KbError becomes a one-line click error (exit 1)."""
+    """KbError becomes a one-line click error (exit 1), its text made printable."""
     try:
         yield
     except KbError as exc:
-        raise click.ClickException(str(exc)) from exc
+        raise click.ClickException(printable(" ".join(str(exc).split("\n")))) from exc
+
+
+_OURS = f"\x00{secrets.token_hex(8)}\x00"
+"""Stands for ESC in the styles style() adds: no data can hold it, so say() restores ours only."""
+
+
+def style(text: str, **how: Any) -> str:
+    """click.style over text made printable, its escape codes marked as ours for say()."""
+    return click.style(printable(text), **how).replace("\x1b", _OURS)
+
+
+def say(message: str = "", err: bool = False) -> None:
+    """Every line for people goes out here: any control character in it is shown visibly
+    (kb.terminal.printable), save the styles style() added."""
+    click.echo("\x1b".join(printable(part) for part in message.split(_OURS)), err=err)
 
 
 def emit_json(data: Any) -> None:
-    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+    """JSON for programs: always valid UTF-8 (a lone surrogate becomes U+FFFD)."""
+    click.echo(valid_unicode(json.dumps(data, ensure_ascii=False, indent=2)))
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="rulings")
-@click.option("--kb", "kb_dir", type=click.Path(file_okay=False, path_type=Path), envvar="RULINGS_KB",
-              default=DEFAULT_KB, show_default=True,
+@click.option("--kb", "kb_dir", type=click.Path(file_okay=False), envvar="RULINGS_KB",
+              default=str(DEFAULT_KB), show_default=True, callback=lambda ctx, param, value: folder(value, "--kb", DEFAULT_KB),
               help="Knowledge base directory (or set RULINGS_KB).")
 @click.pass_context
 def cli(ctx: click.Context, kb_dir: Path) -> None:
     """A rulings knowledge base for the Middle-earth Collectible Card Game."""
     if os.environ.get("NO_COLOR"):
         ctx.color = False
+    if os.environ.get("RULINGS_KB") == "" and ctx.get_parameter_source("kb_dir") != click.core.ParameterSource.COMMANDLINE:
+        raise click.ClickException("RULINGS_KB is set but empty; unset it, or set it to the knowledge base folder")
     ctx.obj = kb_dir
+
+
+def folder(value: str, option: str, example: Path) -> Path:
+    """A folder option's value; an empty one is refused, as it would mean the current directory."""
+    if not value.strip():
+        raise click.ClickException(f"{option} is empty; give a folder, e.g. {option} {example}")
+    return Path(value)
 
 
 @cli.command()
 @click.option("--sources", type=click.Path(file_okay=False, path_type=Path), default=DEFAULT_SOURCES,
               show_default=True, help="Folder holding sources.toml and the documents.")
+@click.option("--max-source-mb", type=click.FloatRange(min=0, min_open=True), default=DEFAULT_MAX_SOURCE_MB,
+              show_default=True, help="The largest source file to read, in MB.")
 @click.pass_obj
-def build(kb_dir: Path, sources: Path) -> None:
+def build(kb_dir: Path, sources: Path, max_source_mb: float) -> None:
     """Parse every source in the manifest and write the knowledge base.
 
-    The new knowledge base replaces the old one only when complete: a failed build leaves the
-    previous one answering.
+    Only regular files inside the sources folder are read. The new knowledge base replaces the old
+    one only when complete: a failed build leaves the previous one answering.
     """
     from kb.pipeline import build as run_build
 
@@ -61,17 +91,17 @@ def build(kb_dir: Path, sources: Path) -> None:
 
     def progress(source: Any) -> None:
         if tty:
-            click.echo(f"  parsing {source.id:<10} {source.path}", err=True)
+            say(f"  parsing {source.id:<10} {source.path}", err=True)
 
     with translated():
-        report = run_build(sources, kb_dir, progress)
-    click.echo(f"Built {kb_dir}:")
-    click.echo(f"  {'source':<10} {'rulings':>7} {'sections':>8} {'lines':>6} {'repairs':>7}  title")
+        report = run_build(sources, kb_dir, progress, max_source_mb)
+    say(f"Built {kb_dir}:")
+    say(f"  {'source':<10} {'rulings':>7} {'sections':>8} {'lines':>6} {'repairs':>7}  title")
     for row in report.summary():
-        click.echo(f"  {row['source']:<10} {row['rulings']:>7} {row['sections']:>8} {row['lines']:>6} "
-                   f"{row['repairs']:>7}  {row['title']}")
+        say(f"  {row['source']:<10} {row['rulings']:>7} {row['sections']:>8} {row['lines']:>6} "
+             f"{row['repairs']:>7}  {row['title']}")
     total = sum(int(str(r["rulings"])) for r in report.summary())
-    click.echo(f"  {total} rulings in all. `rulings check` audits every line; `rulings stats` counts by kind.")
+    say(f"  {total} rulings in all. `rulings check` audits every line; `rulings stats` counts by kind.")
 
 
 @cli.command()
@@ -87,10 +117,10 @@ def stats(kb_dir: Path, as_json: bool) -> None:
         return emit_json(rows)
     for s in rows:
         edition = "current" if s["current"] else "older edition"
-        click.echo(click.style(s["title"], bold=True) + f"  [{s['id']}, {s['game']}]")
-        click.echo(f"  edition {s['edition']} ({s['date'] or 'undated'}, {edition}); {s['line_count']} lines; "
-                   f"{s['rulings']} rulings")
-        click.echo("  " + ", ".join(f"{k} {n}" for k, n in s["rulings_by_kind"].items()))
+        say(style(s["title"], bold=True) + f"  [{s['id']}, {s['game']}]")
+        say(f"  edition {s['edition']} ({s['date'] or 'undated'}, {edition}); {s['line_count']} lines; "
+             f"{s['rulings']} rulings")
+        say("  " + ", ".join(f"{k} {n}" for k, n in s["rulings_by_kind"].items()))
 
 
 @cli.command()
@@ -107,30 +137,30 @@ def show(kb_dir: Path, ruling_id: str, as_json: bool) -> None:
     if as_json:
         return emit_json(r)
     head = f"{r['kind']}" + (f" {r['number']}" if r["number"] else "")
-    click.echo(click.style(head, bold=True) + f"   {r['id']}")
-    click.echo(f"{r['source_title']} (edition {r['edition']}), {r['path']} lines {r['lines'][0]}-{r['lines'][1]}")
+    say(style(head, bold=True) + f"   {r['id']}")
+    say(f"{r['source_title']} (edition {r['edition']}), {r['path']} lines {r['lines'][0]}-{r['lines'][1]}")
     if r["section"]:
-        click.echo(" > ".join(r["section"]))
+        say(" > ".join(r["section"]))
     if r["markers"]:
-        click.echo("markers: " + ", ".join(r["markers"]))
-    click.echo()
-    click.echo(r["text"])
+        say("markers: " + ", ".join(r["markers"]))
+    say()
+    say(r["text"])
     labels = {"card": "cards", "phase": "phases", "term": "terms", "annotation": "cites annotations",
               "rule": "cites rules", "section": "see also", "edition": "in CRF 22", "older_editions": "older editions"}
     if r["links"]:
-        click.echo()
+        say()
     for kind, items in r["links"].items():
         shown = ", ".join(f"{i['target'] or '-'}" + (f" ({i['how']})" if i["how"] and kind in ("card", "edition", "older_editions", "section") else "")
                           for i in items[:30])
-        click.echo(click.style(f"{labels.get(kind, kind)}: ", bold=True) + shown)
+        say(style(f"{labels.get(kind, kind)}: ", bold=True) + shown)
 
 
 def _print_ruling_line(r: dict[str, Any], indent: str = "  ") -> None:
     head = f"{r['kind']}" + (f" {r['number']}" if r.get("number") else "")
     where = " > ".join(r["section"][-2:])
-    click.echo(f"{indent}[{head}] {where}  " + click.style(r["id"], dim=True))
+    say(f"{indent}[{head}] {where}  " + style(r["id"], dim=True))
     text = r["text"] if len(r["text"]) <= 500 else r["text"][:500] + " ..."
-    click.echo(indent + "  " + text.replace("\n", "\n" + indent + "  "))
+    say(indent + "  " + text.replace("\n", "\n" + indent + "  "))
 
 
 def _groups_of(rulings: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -143,9 +173,9 @@ def _groups_of(rulings: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def _print_groups(title: str, groups: list[dict[str, Any]]) -> None:
     if not groups:
         return
-    click.echo(click.style(title, bold=True))
+    say(style(title, bold=True))
     for g in groups:
-        click.echo(click.style(f" {g['title']} (edition {g['edition']}): {len(g['rulings'])}", fg="cyan"))
+        say(style(f" {g['title']} (edition {g['edition']}): {len(g['rulings'])}", fg="cyan"))
         for r in g["rulings"]:
             _print_ruling_line(r)
 
@@ -172,8 +202,8 @@ def card(kb_dir: Path, name: tuple[str, ...], as_json: bool) -> None:
     if result is None:
         return
     for c in result["cards"]:
-        click.echo(click.style(c["name"], bold=True) + f"  {c['set_name']} ({c['id']}), {c['alignment']} {c['type']}")
-        click.echo("  " + c["text"].replace("\n", "\n  "))
+        say(style(c["name"], bold=True) + f"  {c['set_name']} ({c['id']}), {c['alignment']} {c['type']}")
+        say("  " + c["text"].replace("\n", "\n  "))
     _print_groups("Card errata and rulings", _groups_of(result["rulings"]))
     _print_groups("Mentioned in", result["mentioned_in"])
 
@@ -198,7 +228,7 @@ def term(kb_dir: Path, name: tuple[str, ...], as_json: bool) -> None:
     result = _looked_up(as_json, "term", kb_dir, " ".join(name))
     if result is None:
         return
-    click.echo(click.style(result["term"], bold=True))
+    say(style(result["term"], bold=True))
     for r in result["definitions"]:
         _print_ruling_line(r)
     _print_groups("Rulings under its heading", _groups_of(result["rulings_by_term"]))
@@ -207,10 +237,10 @@ def term(kb_dir: Path, name: tuple[str, ...], as_json: bool) -> None:
 
 def _print_numbered(result: dict[str, Any]) -> None:
     for r in result["rulings"]:
-        click.echo(click.style(r["source_title"], fg="cyan") + f" (edition {r['edition']})")
+        say(style(r["source_title"], fg="cyan") + f" (edition {r['edition']})")
         _print_ruling_line(r)
     if result["parts"]:
-        click.echo(click.style(f"Parts ({len(result['parts'])})", bold=True))
+        say(style(f"Parts ({len(result['parts'])})", bold=True))
         for r in result["parts"]:
             _print_ruling_line(r)
     _print_groups("Cited by", result["cited_by"])
@@ -246,7 +276,7 @@ def export(kb_dir: Path) -> None:
 
     with translated():
         for row in run_export(kb_dir):
-            click.echo(json.dumps(row, ensure_ascii=False))
+            click.echo(valid_unicode(json.dumps(row, ensure_ascii=False)))
 
 
 @cli.command()
@@ -262,7 +292,7 @@ def check(kb_dir: Path, as_json: bool, strict: bool) -> None:
     if as_json:
         emit_json(report)
     else:
-        _print_check(report, click.echo)
+        _print_check(report, say)
     if strict and report["warnings"]:
         raise click.ClickException(f"{report['warnings']} warning(s) (--strict)")
 
@@ -280,7 +310,8 @@ def _print_check(report: dict[str, Any], echo: Callable[[str], None]) -> None:
     for (source, kind, before, after), lines in sorted(by_kind.items()):
         shown = ", ".join(map(str, lines[:8])) + (" ..." if len(lines) > 8 else "")
         echo(f"  {source} {kind}: {before!r} -> {after!r} x{len(lines)} (lines {shown})")
-    echo(f"\nproblems: {len(report['problems'])} ({report['warnings']} warnings)")
+    echo(f"\nproblems: {len(report['problems'])} ({report['warnings']} warnings, {report['notes']} notes on the "
+         "sources' own text)")
     for p in report["problems"]:
         echo(f"  {p['severity']}: {p['path']}:{p['line'] or ''}: {p['message']}")
 
@@ -293,7 +324,7 @@ def _styled(text: str, spans: list[tuple[int, int]]) -> str:
     for start, end in spans:
         if start < last:
             continue
-        out += [text[last:start], click.style(text[start:end], bold=True, fg="yellow")]
+        out += [text[last:start], style(text[start:end], bold=True, fg="yellow")]
         last = end
     return "".join(out + [text[last:]])
 
@@ -302,23 +333,23 @@ def _print_results(results: list[Any], understanding: Any, spec: Any, full: bool
     from kb.search import highlight_spans
 
     if not results:
-        click.echo("No ruling matches. Try fewer words, a card name, or `rulings search --explain`.")
+        say("No ruling matches. Try fewer words, a card name, or `rulings search --explain`.")
     for n, r in enumerate(results, 1):
         d = r.data
         head = f"{d['kind']}" + (f" {d['number']}" if d.get("number") else "")
         where = " > ".join(d["section"][-3:])
-        click.echo(click.style(f"{n:>2}. ", bold=True) + click.style(f"{d['source_title']}", fg="cyan")
+        say(style(f"{n:>2}. ", bold=True) + style(f"{d['source_title']}", fg="cyan")
                    + f" (edition {d['edition']}{'' if d['current'] else ', older edition'})")
-        click.echo(f"    {where}  [{head}]" + (f"  {' '.join(d['markers'])}" if d["markers"] else ""))
+        say(f"    {where}  [{head}]" + (f"  {' '.join(d['markers'])}" if d["markers"] else ""))
         text = d["text"] if full or len(d["text"]) <= 600 else d["text"][:600] + " ..."
         body = _styled(text, highlight_spans(text, understanding, spec))
-        click.echo("    " + body.replace("\n", "\n    "))
+        say("    " + body.replace("\n", "\n    "))
         also = f"  (also in {', '.join(r.also_in)})" if r.also_in else ""
-        click.echo(click.style(f"    id {d['id']}", dim=True) + also)
+        say(style(f"    id {d['id']}", dim=True) + also)
         if explain:
             parts = ", ".join(f"{name} {value:+g}" for name, value in r.why.items())
-            click.echo(click.style(f"    score {r.score:.2f} = exp({parts})", dim=True))
-            click.echo(click.style("    matched: " + (", ".join(r.matched) or "(by reference or name only)"), dim=True))
+            say(style(f"    score {r.score:.2f} = exp({parts})", dim=True))
+            say(style("    matched: " + (", ".join(r.matched) or "(by reference or name only)"), dim=True))
 
 
 @cli.command()
@@ -362,8 +393,8 @@ def _print_understanding(u: Any) -> None:
             ("terms", [f"{t}^{b:g}" for t, b in u.terms])]
     for label, values in rows:
         if values:
-            click.echo(click.style(f"{label}: ", bold=True) + ", ".join(values))
-    click.echo()
+            say(style(f"{label}: ", bold=True) + ", ".join(values))
+    say()
 
 
 @cli.command()
@@ -388,7 +419,7 @@ def ask(kb_dir: Path, limit: int) -> None:
         try:
             line = input("rulings> " if sys.stdin.isatty() else "").strip()
         except (EOFError, KeyboardInterrupt):
-            click.echo()
+            say()
             return
         if line.lower() in ("", "q", "quit", "exit"):
             return
@@ -397,7 +428,7 @@ def ask(kb_dir: Path, limit: int) -> None:
             if 1 <= n <= len(results):
                 _print_results([results[n - 1]], understanding, searcher.spec, full=True)
             else:
-                click.echo(f"Type a number from 1 to {len(results)}, or a new question.")
+                say(f"Type a number from 1 to {len(results)}, or a new question.")
             continue
         with translated():
             understanding = searcher.understand(line)
@@ -418,18 +449,20 @@ def eval_command(kb_dir: Path, file: Path, as_json: bool) -> None:
     if as_json:
         return emit_json(report)
     for r in report["misses"]:
-        click.echo(f"miss {r['id']} [{r['kind']}] rank {r['rank'] or '-'}: {r['query']}")
-    click.echo()
+        say(f"miss {r['id']} [{r['kind']}] rank {r['rank'] or '-'}: {r['query']}")
+    say()
     for kind, m in report["by_kind"].items():
-        click.echo(f"  {kind:<12} n={m['cases']:<3} hit@1 {m['hit@1']:.3f}  hit@5 {m['hit@5']:.3f}  MRR@10 {m['mrr@10']:.3f}")
+        say(f"  {kind:<12} n={m['cases']:<3} hit@1 {m['hit@1']:.3f}  hit@5 {m['hit@5']:.3f}  MRR@10 {m['mrr@10']:.3f}")
     m = report["overall"]
-    click.echo(f"{file.name}: {m['cases']} cases")
-    click.echo(f"hit@1 {m['hit@1']:.3f}  hit@5 {m['hit@5']:.3f}  MRR@10 {m['mrr@10']:.3f}")
+    say(f"{file.name}: {m['cases']} cases")
+    say(f"hit@1 {m['hit@1']:.3f}  hit@5 {m['hit@5']:.3f}  MRR@10 {m['mrr@10']:.3f}")
 
 
 @cli.command()
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=DEFAULT_SITE, show_default=True,
-              help="Folder to write the site into (replaced whole once the new site is complete).")
+@click.option("--out", type=click.Path(file_okay=False), default=str(DEFAULT_SITE), show_default=True,
+              callback=lambda ctx, param, value: folder(value, "--out", DEFAULT_SITE),
+              help="Folder to write the site into (replaced whole once the new site is complete; only a folder "
+                   "`rulings site` made, or an empty one).")
 @click.option("--strict", is_flag=True, help="Exit 1 on any broken internal link or anchor.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.pass_obj
@@ -444,13 +477,13 @@ def site(kb_dir: Path, out: Path, strict: bool, as_json: bool) -> None:
         report = build_site(kb_dir, out, strict=strict)
     if as_json:
         return emit_json({**asdict(report), "out": str(report.out)})
-    click.echo(f"Site written to {report.out}: {report.pages} pages, {report.files} files, "
-               f"{report.bytes / 1e6:.1f} MB ({report.gzip_bytes / 1e6:.1f} MB gzip) in {report.seconds:.1f} s")
-    click.echo(f"  search data {report.index_bytes / 1e6:.2f} MB ({report.index_gzip_bytes / 1e6:.2f} MB gzip); "
-               f"{report.links_checked} internal links checked, {len(report.broken)} broken")
+    say(f"Site written to {report.out}: {report.pages} pages, {report.files} files, "
+         f"{report.bytes / 1e6:.1f} MB ({report.gzip_bytes / 1e6:.1f} MB gzip) in {report.seconds:.1f} s")
+    say(f"  search data {report.index_bytes / 1e6:.2f} MB ({report.index_gzip_bytes / 1e6:.2f} MB gzip); "
+         f"{report.links_checked} internal links checked, {len(report.broken)} broken")
     for line in report.broken[:20]:
-        click.echo(f"  broken: {line}", err=True)
-    click.echo(f"  open {report.out / 'index.html'}")
+        say(f"  broken: {line}", err=True)
+    say(f"  open {report.out / 'index.html'}")
 
 
 def main() -> None:
@@ -460,8 +493,8 @@ def main() -> None:
     except Exception as exc:  # a bug, not bad input: say so in one line
         if os.environ.get("RULINGS_DEBUG"):
             raise
-        click.echo(f"Error: internal error ({exc.__class__.__name__}: {exc}); "
-                   "run again with RULINGS_DEBUG=1 and report the traceback", err=True)
+        click.echo(printable(f"Error: internal error ({exc.__class__.__name__}: {exc}); "
+                             "run again with RULINGS_DEBUG=1 and report the traceback"), err=True)
         sys.exit(1)
 
 
