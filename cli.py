@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import secrets
 import shutil
 import sys
 from collections.abc import Callable, Iterator
@@ -15,6 +16,8 @@ from typing import Any
 import click
 
 from kb import KbError, __version__
+from kb.inputs import DEFAULT_MAX_SOURCE_MB
+from kb.terminal import printable, valid_unicode
 
 DEFAULT_SOURCES = Path(__file__).resolve().parent / "rulings"
 DEFAULT_SITE = Path("build") / "site"
@@ -37,10 +40,33 @@ def fail(message: str, hint: str = "", *, as_json: bool = False, code: int = 1,
     --json one object {"error", "hint", ...}."""
     message = " ".join(message.split())
     if as_json:
-        click.echo(json.dumps({"error": message, "hint": hint, **(extra or {})}, ensure_ascii=False), err=True)
+        click.echo(valid_unicode(json.dumps({"error": message, "hint": hint, **(extra or {})}, ensure_ascii=False)),
+                   err=True)
     else:
-        click.echo(f"Error: {message}" + (f". {hint}" if hint else ""), err=True)
+        say(f"Error: {message}" + (f". {hint}" if hint else ""), err=True)
     raise click.exceptions.Exit(code)
+
+
+# -- terminal safety: every line for people goes out through say() -----------------------------------
+
+_OURS = f"\x00{secrets.token_hex(8)}\x00"
+"""Stands for ESC in the styles style() adds: no data can hold it, so say() restores ours only."""
+
+
+def style(text: str, **how: Any) -> str:
+    """click.style over text made printable, its escape codes marked as ours for say()."""
+    return click.style(printable(text), **how).replace("\x1b", _OURS)
+
+
+def shown(message: str) -> str:
+    """Text for people: any control character in it shown visibly (kb.terminal.printable), save the
+    styles style() added."""
+    return "\x1b".join(printable(part) for part in message.split(_OURS))
+
+
+def say(message: str = "", err: bool = False) -> None:
+    """Every line for people goes out here, made safe by shown()."""
+    click.echo(shown(message), err=err)
 
 
 @contextmanager
@@ -57,7 +83,8 @@ def translated(as_json: bool = False) -> Iterator[None]:
 
 
 def emit_json(data: Any) -> None:
-    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+    """JSON for programs: always valid UTF-8 (a lone surrogate becomes U+FFFD)."""
+    click.echo(valid_unicode(json.dumps(data, ensure_ascii=False, indent=2)))
 
 
 # -- output: wrapped to the terminal, coloured only where colour shows, paged when long --------------------
@@ -113,7 +140,7 @@ class Out:
 
     def __call__(self, text: str = "", indent: str = "", hang: str | None = None) -> None:
         """Add text: each of its lines wrapped and indented, continuations indented by hang."""
-        for line in text.split("\n"):
+        for line in shown(text).split("\n"):
             self.lines += wrap(line, self.width, indent, hang)
 
     def flush(self) -> None:
@@ -126,7 +153,7 @@ class Out:
                 text.count("\n") + 2 >= shutil.get_terminal_size().lines:
             click.echo_via_pager(text + "\n")
         else:
-            click.echo(text)
+            click.echo(text)  # already made safe line by line
 
 
 def pager_option(f: Callable[..., Any]) -> Callable[..., Any]:
@@ -159,8 +186,10 @@ def cli(ctx: click.Context, kb_dir: str | None) -> None:
 @cli.command()
 @click.option("--sources", type=click.Path(file_okay=False, path_type=Path), default=DEFAULT_SOURCES,
               show_default=True, help="Folder holding sources.toml and the documents.")
+@click.option("--max-source-mb", type=click.FloatRange(min=0, min_open=True), default=DEFAULT_MAX_SOURCE_MB,
+              show_default=True, help="The largest source file to read, in MB.")
 @click.pass_obj
-def build(kb_dir: Path, sources: Path) -> None:
+def build(kb_dir: Path, sources: Path, max_source_mb: float) -> None:
     """Parse every source in the manifest and write the knowledge base.
 
     The new knowledge base replaces the old one only when complete: a failed build leaves the
@@ -173,17 +202,17 @@ def build(kb_dir: Path, sources: Path) -> None:
 
     def progress(source: Any) -> None:
         if tty:
-            click.echo(f"  parsing {source.id:<10} {source.path}", err=True)
+            say(f"  parsing {source.id:<10} {source.path}", err=True)
 
     with translated():
-        report = run_build(sources, kb_dir, progress)
-    click.echo(f"Built {kb_dir.absolute()}:")
-    click.echo(f"  {'source':<10} {'rulings':>7} {'sections':>8} {'lines':>6} {'repairs':>7}  title")
+        report = run_build(sources, kb_dir, progress, max_source_mb)
+    say(f"Built {kb_dir.absolute()}:")
+    say(f"  {'source':<10} {'rulings':>7} {'sections':>8} {'lines':>6} {'repairs':>7}  title")
     for row in report.summary():
-        click.echo(f"  {row['source']:<10} {row['rulings']:>7} {row['sections']:>8} {row['lines']:>6} "
+        say(f"  {row['source']:<10} {row['rulings']:>7} {row['sections']:>8} {row['lines']:>6} "
                    f"{row['repairs']:>7}  {row['title']}")
     total = sum(int(str(r["rulings"])) for r in report.summary())
-    click.echo(f"  {total} rulings in all. `rulings check` audits every line; `rulings stats` counts by kind.")
+    say(f"  {total} rulings in all. `rulings check` audits every line; `rulings stats` counts by kind.")
 
 
 @cli.command()
@@ -198,14 +227,14 @@ def stats(kb_dir: Path, as_json: bool) -> None:
         info = about(kb_dir)
     if as_json:
         return emit_json(info)
-    click.echo(click.style("Knowledge base: ", bold=True) + f"{info['kb']} (built {info['built_at'] or 'at an unknown time'})")
-    click.echo()
+    say(style("Knowledge base: ", bold=True) + f"{info['kb']} (built {info['built_at'] or 'at an unknown time'})")
+    say()
     for s in info["sources"]:
         edition = "current" if s["current"] else "older edition"
-        click.echo(click.style(s["title"], bold=True) + f"  [{s['id']}, {s['game']}]")
-        click.echo(f"  edition {s['edition']} ({s['date'] or 'undated'}, {edition}); {s['line_count']} lines; "
+        say(style(s["title"], bold=True) + f"  [{s['id']}, {s['game']}]")
+        say(f"  edition {s['edition']} ({s['date'] or 'undated'}, {edition}); {s['line_count']} lines; "
                    f"{s['rulings']} rulings")
-        click.echo("  " + ", ".join(f"{k} {n}" for k, n in s["rulings_by_kind"].items()))
+        say("  " + ", ".join(f"{k} {n}" for k, n in s["rulings_by_kind"].items()))
 
 
 # -- the lookups: every ruling whole -------------------------------------------------------------------
@@ -226,7 +255,7 @@ def _head(r: dict[str, Any]) -> str:
 def _ruling(out: Out, r: dict[str, Any], indent: str = "  ", where: int = 2) -> None:
     """One ruling whole: its kind and number, where it stands, its id and lines, then its text."""
     path = " > ".join(r["section"][-where:])
-    out(f"[{_head(r)}] {path}  " + click.style(f"{r['id']} · {_lines(r)}", dim=True), indent, indent + "    ")
+    out(f"[{_head(r)}] {path}  " + style(f"{r['id']} · {_lines(r)}", dim=True), indent, indent + "    ")
     out(r["text"], indent + "  ")
 
 
@@ -234,9 +263,9 @@ def _groups(out: Out, title: str, groups: list[dict[str, Any]]) -> None:
     """Rulings by source under a bold title, each source with its edition and count."""
     if not groups:
         return
-    out(click.style(title, bold=True))
+    out(style(title, bold=True))
     for g in groups:
-        out(click.style(f" {g['source_title']} (edition {g['edition']}): {len(g['rulings'])}", fg="cyan"))
+        out(style(f" {g['source_title']} (edition {g['edition']}): {len(g['rulings'])}", fg="cyan"))
         for r in g["rulings"]:
             _ruling(out, r)
 
@@ -255,7 +284,7 @@ def _looked_up(as_json: bool, function: str, *args: Any) -> dict[str, Any] | Non
 
 def _read_as(out: Out, result: dict[str, Any]) -> None:
     if result.get("read_as"):
-        out(click.style(f"({result['read_as']})", dim=True))
+        out(style(f"({result['read_as']})", dim=True))
 
 
 @cli.command()
@@ -269,13 +298,13 @@ def show(kb_dir: Path, ruling_id: str, as_json: bool, no_pager: bool) -> None:
     if r is None:
         return
     out = Out(not no_pager)
-    out(click.style(_head(r), bold=True) + f"   {r['id']}")
+    out(style(_head(r), bold=True) + f"   {r['id']}")
     out(f"{r['source_title']} (edition {r['edition']}{'' if r['current'] else ', older edition'}), {_lines(r)}")
     if r["section"]:
         out(" > ".join(r["section"]))
     if r["markers"]:
         out("markers: " + ", ".join(r["markers"]))
-    out(click.style(f"on the site: {r['url']}", dim=True))
+    out(style(f"on the site: {r['url']}", dim=True))
     out()
     if r.get("card"):
         _face(out, r["card"])
@@ -283,13 +312,13 @@ def show(kb_dir: Path, ruling_id: str, as_json: bool, no_pager: bool) -> None:
         out(r["text"])
     if r["parent"]:
         out()
-        out(click.style("part of: ", bold=True) + f"{_head(r['parent'])} {r['parent']['id']}")
+        out(style("part of: ", bold=True) + f"{_head(r['parent'])} {r['parent']['id']}")
     if r["links"]:
         out()
     for kind, items in r["links"].items():
         shown = ", ".join(f"{i['target'] or '-'}" + (f" ({i['how']})" if i["how"] and kind in ("card", "edition", "older_editions", "section") else "")
                           for i in items[:30])
-        out(click.style(f"{LINK_LABELS.get(kind, kind)}: ", bold=True) + shown, "", "  ")
+        out(style(f"{LINK_LABELS.get(kind, kind)}: ", bold=True) + shown, "", "  ")
     out.flush()
 
 
@@ -298,7 +327,7 @@ def _face(out: Out, c: dict[str, Any]) -> None:
     from kb.cardface import CardFace
 
     face = CardFace(**c)
-    out(click.style(face.name, bold=True) + f"  {face.set_name} ({face.id})")
+    out(style(face.name, bold=True) + f"  {face.set_name} ({face.id})")
     out(face.kind_line(), "  ", "    ")
     if face.stat_line():
         out(face.stat_line(), "  ", "    ")
@@ -361,7 +390,7 @@ def term(kb_dir: Path, name: tuple[str, ...], as_json: bool, no_pager: bool) -> 
         return
     out = Out(not no_pager)
     _read_as(out, result)
-    out(click.style(result["term"], bold=True))
+    out(style(result["term"], bold=True))
     for r in result["definitions"]:
         _ruling(out, r)
     _groups(out, "Rulings under its heading", _by_source(result["rulings_by_term"]))
@@ -372,10 +401,10 @@ def term(kb_dir: Path, name: tuple[str, ...], as_json: bool, no_pager: bool) -> 
 def _numbered(result: dict[str, Any], no_pager: bool) -> None:
     out = Out(not no_pager)
     for r in result["rulings"]:
-        out(click.style(r["source_title"], fg="cyan") + f" (edition {r['edition']})")
+        out(style(r["source_title"], fg="cyan") + f" (edition {r['edition']})")
         _ruling(out, r)
     if result["parts"]:
-        out(click.style(f"Parts ({len(result['parts'])})", bold=True))
+        out(style(f"Parts ({len(result['parts'])})", bold=True))
         for r in result["parts"]:
             _ruling(out, r)
     _groups(out, "Cited by", result["cited_by"])
@@ -414,7 +443,7 @@ def export(kb_dir: Path) -> None:
 
     with translated():
         for row in run_export(kb_dir):
-            click.echo(json.dumps(row, ensure_ascii=False))
+            click.echo(valid_unicode(json.dumps(row, ensure_ascii=False)))
 
 
 @cli.command()
@@ -430,7 +459,7 @@ def check(kb_dir: Path, as_json: bool, strict: bool) -> None:
     if as_json:
         emit_json(report)
     else:
-        _print_check(report, click.echo)
+        _print_check(report, say)
     if strict and report["warnings"]:
         raise click.ClickException(f"{report['warnings']} warning(s) (--strict)")
 
@@ -448,7 +477,8 @@ def _print_check(report: dict[str, Any], echo: Callable[[str], None]) -> None:
     for (source, kind, before, after), lines in sorted(by_kind.items()):
         shown = ", ".join(map(str, lines[:8])) + (" ..." if len(lines) > 8 else "")
         echo(f"  {source} {kind}: {before!r} -> {after!r} x{len(lines)} (lines {shown})")
-    echo(f"\nproblems: {len(report['problems'])} ({report['warnings']} warnings)")
+    echo(f"\nproblems: {len(report['problems'])} ({report['warnings']} warnings, {report['notes']} notes on the "
+         "sources' own text)")
     for p in report["problems"]:
         echo(f"  {p['severity']}: {p['path']}:{p['line'] or ''}: {p['message']}")
 
@@ -461,7 +491,7 @@ def _styled(text: str, spans: list[tuple[int, int]]) -> str:
     for start, end in spans:
         if start < last:
             continue
-        out += [text[last:start], click.style(text[start:end], bold=True, fg="yellow")]
+        out += [text[last:start], style(text[start:end], bold=True, fg="yellow")]
         last = end
     return "".join(out + [text[last:]])
 
@@ -473,7 +503,7 @@ def _result(out: Out, n: int, r: Any, found: Any, full: bool = False, explain: b
     from kb.search import highlight_spans
 
     d = r.data
-    out(click.style(f"{n:>2}. ", bold=True) + click.style(d["source_title"], fg="cyan")
+    out(style(f"{n:>2}. ", bold=True) + style(d["source_title"], fg="cyan")
         + f" (edition {d['edition']}{'' if d['current'] else ', older edition'}) · {_lines(d)}", "", "    ")
     where = " > ".join(d["section"][-3:])
     out(f"{where}  [{_head(d)}]" + (f"  {' '.join(d['markers'])}" if d["markers"] else ""), "    ", "      ")
@@ -481,11 +511,11 @@ def _result(out: Out, n: int, r: Any, found: Any, full: bool = False, explain: b
     text, spans = (d["text"], spans) if full else excerpt(d["text"], spans)
     out(_styled(text, spans), "    ")
     also = f"  (also in {', '.join(r.also_in)})" if r.also_in else ""
-    out(click.style(f"id {d['id']}", dim=True) + also, "    ", "      ")
+    out(style(f"id {d['id']}", dim=True) + also, "    ", "      ")
     if explain:
         parts = ", ".join(f"{name} {value:+g}" for name, value in r.why.items())
-        out(click.style(f"score {r.score:.2f} = exp({parts})", dim=True), "    ", "      ")
-        out(click.style("matched: " + (", ".join(r.matched) or "(by reference or name only)"), dim=True), "    ", "      ")
+        out(style(f"score {r.score:.2f} = exp({parts})", dim=True), "    ", "      ")
+        out(style("matched: " + (", ".join(r.matched) or "(by reference or name only)"), dim=True), "    ", "      ")
 
 
 def _results(out: Out, found: Any, first: int = 1, full: bool = False, explain: bool = False) -> None:
@@ -532,7 +562,7 @@ def _print_understanding(out: Out, u: Any) -> None:
             ("terms", [f"{t}^{b:g}" for t, b in u.terms])]
     for label, values in rows:
         if values:
-            out(click.style(f"{label}: ", bold=True) + ", ".join(values), "", "  ")
+            out(style(f"{label}: ", bold=True) + ", ".join(values), "", "  ")
     out()
 
 
@@ -562,7 +592,7 @@ def ask(kb_dir: Path, limit: int) -> None:
         open_searcher(kb_dir)
     tty = sys.stdin.isatty()
     if tty:
-        click.echo('Ask a rules question. "help" or "?" for help, "q" to leave.')
+        say('Ask a rules question. "help" or "?" for help, "q" to leave.')
     out = Out(pager=False)
     question, found = "", None
     try:
@@ -570,7 +600,7 @@ def ask(kb_dir: Path, limit: int) -> None:
             try:
                 line = input("rulings> " if tty else "").strip()
             except EOFError:
-                click.echo()
+                say()
                 return
             word = line.lower()
             if word in ("q", "quit", "exit"):
@@ -578,10 +608,10 @@ def ask(kb_dir: Path, limit: int) -> None:
             if not line:
                 continue
             if word in ("help", "?", "h"):
-                click.echo(ASK_HELP)
+                say(ASK_HELP)
                 continue
             if (line.isdigit() or word == "more") and found is None:
-                click.echo("Ask a question first; a number then reads that result whole.")
+                say("Ask a question first; a number then reads that result whole.")
                 continue
             if line.isdigit():
                 n = int(line)
@@ -608,7 +638,7 @@ def ask(kb_dir: Path, limit: int) -> None:
                 out(f"Error: {exc}" + (f". {exc.hint}" if exc.hint else ""))
             out.flush()
     except KeyboardInterrupt:
-        click.echo()
+        say()
 
 
 @cli.command("eval")
@@ -624,18 +654,20 @@ def eval_command(kb_dir: Path, file: Path, as_json: bool) -> None:
     if as_json:
         return emit_json(report)
     for r in report["misses"]:
-        click.echo(f"miss {r['id']} [{r['kind']}] rank {r['rank'] or '-'}: {r['query']}")
-    click.echo()
+        say(f"miss {r['id']} [{r['kind']}] rank {r['rank'] or '-'}: {r['query']}")
+    say()
     for kind, m in report["by_kind"].items():
-        click.echo(f"  {kind:<12} n={m['cases']:<3} hit@1 {m['hit@1']:.3f}  hit@5 {m['hit@5']:.3f}  MRR@10 {m['mrr@10']:.3f}")
+        say(f"  {kind:<12} n={m['cases']:<3} hit@1 {m['hit@1']:.3f}  hit@5 {m['hit@5']:.3f}  MRR@10 {m['mrr@10']:.3f}")
     m = report["overall"]
-    click.echo(f"{file.name}: {m['cases']} cases")
-    click.echo(f"hit@1 {m['hit@1']:.3f}  hit@5 {m['hit@5']:.3f}  MRR@10 {m['mrr@10']:.3f}")
+    say(f"{file.name}: {m['cases']} cases")
+    say(f"hit@1 {m['hit@1']:.3f}  hit@5 {m['hit@5']:.3f}  MRR@10 {m['mrr@10']:.3f}")
 
 
 @cli.command()
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=DEFAULT_SITE, show_default=True,
-              help="Folder to write the site into (replaced whole once the new site is complete).")
+@click.option("--out", type=click.Path(file_okay=False), default=str(DEFAULT_SITE), show_default=True,
+              callback=lambda ctx, param, value: folder(value, "--out", DEFAULT_SITE),
+              help="Folder to write the site into (replaced whole once the new site is complete; only a folder "
+                   "`rulings site` made, or an empty one).")
 @click.option("--strict", is_flag=True, help="Exit 1 on any broken internal link or anchor.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.pass_obj
@@ -650,13 +682,20 @@ def site(kb_dir: Path, out: Path, strict: bool, as_json: bool) -> None:
         report = build_site(kb_dir, out, strict=strict)
     if as_json:
         return emit_json({**asdict(report), "out": str(report.out)})
-    click.echo(f"Site written to {report.out}: {report.pages} pages, {report.files} files, "
+    say(f"Site written to {report.out}: {report.pages} pages, {report.files} files, "
                f"{report.bytes / 1e6:.1f} MB ({report.gzip_bytes / 1e6:.1f} MB gzip) in {report.seconds:.1f} s")
-    click.echo(f"  search data {report.index_bytes / 1e6:.2f} MB ({report.index_gzip_bytes / 1e6:.2f} MB gzip); "
+    say(f"  search data {report.index_bytes / 1e6:.2f} MB ({report.index_gzip_bytes / 1e6:.2f} MB gzip); "
                f"{report.links_checked} internal links checked, {len(report.broken)} broken")
     for line in report.broken[:20]:
-        click.echo(f"  broken: {line}", err=True)
-    click.echo(f"  open {report.out / 'index.html'}")
+        say(f"  broken: {line}", err=True)
+    say(f"  open {report.out / 'index.html'}")
+
+
+def folder(value: str, option: str, example: Path) -> Path:
+    """A folder option's value; an empty one is refused (exit 2), as it would mean the current directory."""
+    if not value.strip():
+        fail(f"{option} is empty; give a folder, e.g. {option} {example}", code=2)
+    return Path(value)
 
 
 def main() -> None:
@@ -666,8 +705,8 @@ def main() -> None:
     except Exception as exc:  # a bug, not bad input: say so in one line
         if os.environ.get("RULINGS_DEBUG"):
             raise
-        click.echo(f"Error: internal error ({exc.__class__.__name__}: {exc}); "
-                   "run again with RULINGS_DEBUG=1 and report the traceback", err=True)
+        say(f"Error: internal error ({exc.__class__.__name__}: {exc}); "
+            "run again with RULINGS_DEBUG=1 and report the traceback", err=True)
         sys.exit(1)
 
 

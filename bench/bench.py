@@ -1,7 +1,8 @@
-"""Benchmark: cold search against bare Python, warm query time, build time, at 1x and a generated Nx corpus.
+"""Benchmark: cold search against bare Python, warm query time, build time, at 1x and a generated Nx corpus,
+and each parser's time against the length of a line.
 
 Every figure is a ratio or time measured in this one run with this interpreter, since machines
-here are noisy. Usage: python bench/bench.py [--scale 100] [--runs 15]
+here are noisy. Usage: python bench/bench.py [--scale 100] [--runs 15] [--parse-only]
 """
 
 from __future__ import annotations
@@ -101,13 +102,60 @@ def import_costs() -> list[tuple[str, int]]:
     return sorted(rows, key=lambda r: -r[1])[:10]
 
 
+PARSE_TARGETS = [("crf", "crf_excerpt.md"), ("coe_rules", "coe_excerpt.md"), ("rulebook", "rulebook_excerpt.md"),
+                 ("timing", "timing_excerpt.txt"), ("arda", "arda_excerpt.txt"), ("wiki", "wiki_excerpt.txt"),
+                 ("cards", "cards_excerpt.json")]
+LINE_TEXT = ("A company [CoE 2026] may tap (see Annotation 18, 2.IV.iii and rule 1.3.F5) - Gandalf (1R12) "
+             "<b>Unique.</b> «The hazard limit» PLAYER TURN @ See also Ally and Body Check; ")
+"""What a long line is made of: ruling-like text with the markers, numbers, tags and quotes the parsers look for."""
+
+
+def parse_scaling(sizes: tuple[int, ...] = (100_000, 1_000_000), runs: int = 3) -> dict[str, dict[str, float]]:
+    """Each parser's time on its excerpt (tests/data) with one line of each size added, no newline
+    in it, and the ratio of the largest to the smallest: a linear parser gives about the ratio of the
+    sizes (10 for 100 KB against 1 MB); a quadratic one, its square."""
+    sys.path.insert(0, str(ROOT))
+    from kb.model import Source
+    from kb.parsers import parse_document
+
+    report: dict[str, dict[str, float]] = {}
+    with tempfile.TemporaryDirectory(prefix="rulings-parse-") as folder:
+        for parser, name in PARSE_TARGETS:
+            original = (ROOT / "tests" / "data" / name).read_text("utf-8")
+            times = {}
+            for size in sizes:
+                line = (LINE_TEXT * (size // len(LINE_TEXT) + 1))[:size]
+                if parser == "cards":
+                    text = original.replace('"en": "<p>', '"en": "<p>' + line.replace('"', "'"), 1)
+                else:
+                    lines = original.split("\n")
+                    text = "\n".join(lines[:len(lines) // 2] + ["", line, ""] + lines[len(lines) // 2:])
+                path = Path(folder) / name
+                path.write_text(text, "utf-8")
+                source = Source("bench", "Bench", "meccg", "test", "1", "", "bench", name, parser)
+                best = float("inf")
+                for _ in range(runs):
+                    start = time.perf_counter()
+                    parse_document(source, path)
+                    best = min(best, time.perf_counter() - start)
+                times[f"{size // 1000}kb_s"] = round(best, 3)
+            small, large = times[f"{sizes[0] // 1000}kb_s"], times[f"{sizes[-1] // 1000}kb_s"]
+            report[parser] = {**times, "ratio": round(large / max(small, 1e-6), 1)}
+    return report
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--scale", type=int, default=100)
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--site-scale", type=int, default=10,
                         help="corpus size for the site measurement (100 writes about 1.6 GB of pages)")
+    parser.add_argument("--parse-only", action="store_true",
+                        help="only each parser's time against line length (100 KB against 1 MB)")
     args = parser.parse_args()
+    if args.parse_only:
+        print(json.dumps({"python": sys.version.split()[0], "parse_time_by_line_length": parse_scaling()}, indent=2))
+        return
     rulings = str(Path(sys.executable).with_name("rulings"))
     work = Path(tempfile.mkdtemp(prefix="rulings-bench-"))
     report: dict[str, object] = {"python": sys.version.split()[0]}
@@ -136,6 +184,7 @@ def measure(args: argparse.Namespace, rulings: str, work: Path, report: dict[str
     report["import_costs_us"] = import_costs()
     report["warm_query_1x_ms"] = round(warm_query_ms(work / "kb1", QUERIES), 2)
     report["site_1x"] = site_figures(work / "kb1", work / "site1")
+    report["parse_time_by_line_length"] = parse_scaling()
     if args.site_scale > 1:
         sources = make_corpus(args.site_scale, work / f"sources{args.site_scale}")
         subprocess.run([rulings, "--kb", str(work / "kbS"), "build", "--sources", str(sources)], check=True,

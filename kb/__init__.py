@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from kb.errors import KbBroken, KbError, KbMissing, ManifestError, NotFound, ParseError
+from kb.errors import ForeignFolder, KbBroken, KbError, KbMissing, ManifestError, NotFound, ParseError, WriteFailed
 
 __version__ = "0.1.0"
 
-__all__ = ["KbBroken", "KbError", "KbMissing", "ManifestError", "NotFound", "ParseError", "__version__"]
+__all__ = ["ForeignFolder", "KbBroken", "KbError", "KbMissing", "ManifestError", "NotFound", "ParseError", "WriteFailed",
+           "__version__"]

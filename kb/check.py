@@ -11,6 +11,9 @@ from kb.store import connect, query
 def check(kb_dir: Path) -> dict[str, Any]:
     """Per source: lines in total, stored, skipped (by reason), unaccounted; repairs; problems.
 
+    A problem is a warning (something to fix; `check --strict` fails on warnings) or a note about
+    the source's own text, kept as it is (a rule numbered out of sequence), which never fails.
+
     Stored lines are recomputed from the stored spans of rulings and section headings, so the
     audit checks the knowledge base itself, not what a parser claimed.
     """
@@ -48,4 +51,5 @@ def check(kb_dir: Path) -> dict[str, Any]:
     for p in query(conn, "select source, line, severity, message from problems"):
         report["problems"].append({**p, "path": paths.get(p["source"], "")})
     report["warnings"] = sum(1 for p in report["problems"] if p["severity"] == "warning")
+    report["notes"] = sum(1 for p in report["problems"] if p["severity"] == "note")
     return report

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import errno
+
 
 class KbError(Exception):
     """Base class: anything the CLI reports as a one-line error and exit 1."""
@@ -20,9 +22,13 @@ class ManifestError(KbError):
 
 
 class ParseError(KbError):
-    """A source document does not have the shape its parser expects."""
+    """A source document does not have the shape its parser expects.
 
-    def __init__(self, path: str, line: int | None, expected: str, found: str = "") -> None:
+    The message names the file, the line and what was expected; `found` says what was there
+    instead ("an empty file"), and `text`, when given, is the offending line, quoted shortened.
+    """
+
+    def __init__(self, path: str, line: int | None, expected: str, found: str = "", *, text: str | None = None) -> None:
         self.path = path
         self.line = line
         self.expected = expected
@@ -30,8 +36,21 @@ class ParseError(KbError):
         where = f"{path}:{line}" if line else path
         message = f"{where}: expected {expected}"
         if found:
-            message += f", found {found!r}"
+            message += f", found {found}"
+        if text is not None:
+            message += f"{':' if found else ', found'} {quote(text)}"
         super().__init__(message)
+
+
+QUOTED = 60
+"""The most of a source line an error message quotes."""
+
+
+def quote(text: str, limit: int = QUOTED) -> str:
+    """The first line of text, shortened to `limit` characters and quoted as Python would (escapes
+    visible): quote("a\x1bb\nmore") == "'a\\x1bb'"."""
+    line = text.split("\n", 1)[0]
+    return repr(line if len(line) <= limit else line[:limit] + "…")
 
 
 class KbMissing(KbError):
@@ -60,3 +79,32 @@ class Ambiguous(NotFound):
     def __init__(self, message: str, candidates: list[dict[str, str]], hint: str = "") -> None:
         super().__init__(message, hint=hint)
         self.candidates = candidates
+
+
+class ForeignFolder(KbError):
+    """A folder rulings would write into holds things rulings did not make (kb.owned)."""
+
+
+class WriteFailed(KbError):
+    """Output could not be written (disk full, permission denied, read-only file system)."""
+
+    @classmethod
+    def of(cls, exc: BaseException, what: str, folder: object, writable: object, again: str, kept: str) -> WriteFailed:
+        """The one line for a failed write of `what` into `folder`: what went wrong, what to do
+        (free space; make `writable` writable), what is kept.
+
+        WriteFailed.of(OSError(28, "No space left on device"), "the knowledge base", "build/kb", "build/kb",
+        "run `rulings build` again", "the previous knowledge base still answers") says "cannot write the
+        knowledge base in build/kb: the disk is full; free some space and run `rulings build` again
+        (the previous knowledge base still answers)".
+        """
+        number = getattr(exc, "errno", None)
+        text = str(exc).lower()
+        if number in (errno.ENOSPC, errno.EDQUOT) or "disk is full" in text:
+            problem, advice = "the disk is full", f"free some space and {again}"
+        elif number in (errno.EACCES, errno.EPERM, errno.EROFS) or "readonly" in text or "read-only" in text:
+            problem, advice = "permission denied", f"make {writable} writable (or choose another folder) and {again}"
+        else:
+            reason = getattr(exc, "strerror", None) or str(exc) or exc.__class__.__name__
+            problem, advice = reason.rstrip("."), again
+        return cls(f"cannot write {what} in {folder}: {problem}; {advice} ({kept})")

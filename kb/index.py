@@ -17,7 +17,7 @@ from whoosh import fields, index, qparser, query, scoring
 from whoosh.analysis import CharsetFilter, Filter, LowercaseFilter, RegexTokenizer, StemFilter, StopFilter
 from whoosh.support.charset import accent_map
 
-from kb.errors import KbBroken, QueryError
+from kb.errors import KbBroken, QueryError, quote
 from kb.query import PREFIXES, TOKEN
 
 class CompoundFilter(Filter):  # type: ignore[misc]
@@ -126,10 +126,72 @@ class Index:
 
     def search_raw(self, text: str, *, limit: int, games: Iterable[str] = (), sources: Iterable[str] = ()) -> list[Hit]:
         """Hits for whoosh query syntax typed by the user (--raw); QueryError on bad syntax."""
+        check_raw(text, [name for name, field in self._ix.schema.items() if field.format is None])
         parser = qparser.MultifieldParser(["title", "section", "text"], self._ix.schema)
         parser.remove_plugin_class(qparser.WildcardPlugin)
         q = parser.parse(text)
         if any(isinstance(node, query.qcore._NullQuery) for node in [q]) or "Error" in type(q).__name__:
-            raise QueryError(f"cannot parse {text!r} as a query; try again without --raw")
-        results = self._searcher.search(q, limit=limit, filter=self._allowed(tuple(games), tuple(sources)))
-        return [Hit(r["id"], float(r.score), json.loads(r["data"])) for r in results]
+            raise QueryError(f"--raw query {quote(text)} leaves nothing to search for (only stop words or "
+                             "operators); try again without --raw")
+        try:
+            results = self._searcher.search(q, limit=limit, filter=self._allowed(tuple(games), tuple(sources)))
+            return [Hit(r["id"], float(r.score), json.loads(r["data"])) for r in results]
+        except Exception as exc:  # whoosh raises many kinds for a query it cannot run
+            raise QueryError(f"--raw query {quote(text)} cannot be run ({exc.__class__.__name__}); "
+                             "try again without --raw") from exc
+
+
+BINARY = ("AND", "OR", "ANDNOT", "ANDMAYBE")
+OPENS = {"(": ")", "[": "]}", "{": "]}"}
+
+
+def check_raw(text: str, unsearchable: Iterable[str] = ()) -> None:
+    """QueryError naming the position (from 1) of the first syntax error of a --raw query, which
+    whoosh's parser would otherwise drop or read as words: an unclosed quote, bracket or range, a
+    closing one without its opening, an operator with nothing on one side, a field that holds no
+    words. check_raw('text:"strike') says: position 6, a quote is opened and not closed."""
+    def fail(at: int, problem: str) -> QueryError:
+        return QueryError(f"--raw query {quote(text)}, position {at + 1}: {problem}; fix it, or try again "
+                          "without --raw")
+
+    stored = set(unsearchable)
+    opened: list[tuple[str, int]] = []
+    words: list[tuple[str, int]] = []
+    i = 0
+    while i < len(text):
+        c = text[i]
+        if c == '"':
+            end = text.find('"', i + 1)
+            if end < 0:
+                raise fail(i, "a quote is opened and not closed")
+            words.append(('"', i))
+            i = end + 1
+            continue
+        if c in OPENS:
+            opened.append((c, i))
+        elif c in ")]}":
+            if not opened or c not in OPENS[opened[-1][0]]:
+                raise fail(i, f"{c!r} closes nothing")
+            opened.pop()
+        elif not c.isspace():
+            end = i
+            while end < len(text) and not text[end].isspace() and text[end] not in '"()[]{}':
+                end += 1
+            word = text[i:end]
+            field = word.split(":", 1)[0] if ":" in word else ""
+            if field in stored:
+                raise fail(i, f"field {field!r} holds no words to search")
+            words.append((word, i))
+            i = end
+            continue
+        i += 1
+    if opened:
+        c, at = opened[-1]
+        raise fail(at, f"{c!r} is opened and not closed")
+    for n, (word, at) in enumerate(words):
+        before = words[n - 1][0] if n else None
+        after = words[n + 1][0] if n + 1 < len(words) else None
+        if word in BINARY and (before is None or after is None or before in BINARY or before == "NOT"):
+            raise fail(at, f"{word} needs something on each side")
+        if word == "NOT" and (after is None or after in BINARY):
+            raise fail(at, "NOT needs something after it")

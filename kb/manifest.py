@@ -2,48 +2,99 @@
 
 from __future__ import annotations
 
+import stat
 import tomllib
 from pathlib import Path
 
-from kb.errors import ManifestError
+from kb.errors import ManifestError, ParseError, quote
+from kb.inputs import kind_of, read_bytes, too_large
+from kb.inputs import max_bytes as max_bytes_in_force
 from kb.model import Source
 from kb.parsers import PARSERS
+from kb.parsers.blocks import position
 
 MANIFEST = "sources.toml"
 REQUIRED = ("id", "title", "game", "kind", "edition", "date", "origin", "path", "parser")
 GAMES = ("meccg", "lotr-tcg")
+MANIFEST_MAX = 4 * 1024 * 1024
+"""The largest manifest read (or the source cap, if larger): the bundled one is 3 KB."""
 
 
-def read_manifest(sources_dir: Path) -> list[Source]:
-    """The sources of `sources_dir`/sources.toml, checked: ManifestError names the entry at fault."""
+def read_manifest(sources_dir: Path, max_bytes: int | None = None) -> list[Source]:
+    """The sources of `sources_dir`/sources.toml, checked: ManifestError names the entry at fault.
+
+    Every entry's path, symbolic links followed, must lead to a regular file inside the sources
+    folder, of at most max_bytes (default: the cap of kb.inputs); the manifest itself must be a
+    regular file. One bad entry refuses the whole manifest, so nothing is built from it.
+    """
+    limit = max_bytes_in_force() if max_bytes is None else max_bytes
     path = sources_dir / MANIFEST
+    if not path.exists() and not path.is_symlink():
+        raise ManifestError(f"{path}: no manifest here (is --sources the rulings/ folder?)")
     try:
-        data = tomllib.loads(path.read_text("utf-8"))
-    except FileNotFoundError as exc:
-        raise ManifestError(f"{path}: no manifest here (is --sources the rulings/ folder?)") from exc
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ManifestError(f"{path}: cannot read the manifest: {exc}") from exc
+        raw = read_bytes(path, max(limit, MANIFEST_MAX))
+    except ParseError as exc:
+        raise ManifestError(f"{exc} (the manifest)") from exc
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line, column = position(raw, exc.start)
+        raise ManifestError(f"{path}:{line}: expected UTF-8 text, found byte 0x{raw[exc.start]:02X} at column "
+                            f"{column} (convert the manifest to UTF-8)") from exc
+    try:
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ManifestError(f"{path}: not valid TOML: {exc}") from exc
     entries = data.get("source")
     if not isinstance(entries, list) or not entries:
         raise ManifestError(f"{path}: expected [[source]] entries, found none")
+    starts = [n for n, line in enumerate(text.split("\n"), start=1) if line.strip().startswith("[[source]]")]
+    root = sources_dir.resolve()
     sources: list[Source] = []
     seen: set[str] = set()
     for n, entry in enumerate(entries, start=1):
-        where = f"{path}: [[source]] entry {n}"
+        at = f":{starts[n - 1]}" if len(starts) == len(entries) else ""
+        where = f"{path}{at}: [[source]] entry {n}"
+        if not isinstance(entry, dict):
+            raise ManifestError(f"{where}: expected a table of id, title, ...")
         missing = [key for key in REQUIRED if not isinstance(entry.get(key), str)]
         if missing:
             raise ManifestError(f"{where}: missing or not text: {', '.join(missing)}")
+        where += f" ({quote(entry['id'])})"
         if entry["id"] in seen:
-            raise ManifestError(f"{where}: duplicate id {entry['id']!r}")
+            raise ManifestError(f"{where}: duplicate id")
         if entry["game"] not in GAMES:
-            raise ManifestError(f"{where}: game must be one of {', '.join(GAMES)}, found {entry['game']!r}")
+            raise ManifestError(f"{where}: game must be one of {', '.join(GAMES)}, found {quote(entry['game'])}")
         if entry["parser"] not in PARSERS:
-            raise ManifestError(f"{where}: unknown parser {entry['parser']!r}; known: {', '.join(PARSERS)}")
-        file = sources_dir / entry["path"]
-        if not file.is_file():
-            raise ManifestError(f"{where} ({entry['id']}): file {file} does not exist")
+            raise ManifestError(f"{where}: unknown parser {quote(entry['parser'])}; known: {', '.join(PARSERS)}")
+        check_file(where, sources_dir, root, entry["path"], limit)
         seen.add(entry["id"])
         sources.append(Source(**{key: entry[key] for key in REQUIRED}, current=bool(entry.get("current", True))))
     return sources
+
+
+def check_file(where: str, sources_dir: Path, root: Path, relative: str, limit: int) -> None:
+    """A manifest path must lead (symbolic links followed) to a regular file inside the sources
+    folder `root`, of at most `limit` bytes; ManifestError saying which and what to do otherwise."""
+    file = sources_dir / relative
+    try:
+        target = file.resolve()
+    except (OSError, RuntimeError) as exc:  # a loop of symbolic links
+        raise ManifestError(f"{where}: path {quote(relative, 400)} cannot be followed ({exc.__class__.__name__})") from exc
+    if Path(relative).is_absolute():
+        raise ManifestError(f"{where}: path {quote(relative, 400)} is absolute; give a path inside the sources folder "
+                            f"{root} (copy the file there)")
+    if not target.is_relative_to(root):
+        how = "" if ".." in Path(relative).parts else " through a symbolic link"
+        raise ManifestError(f"{where}: path {quote(relative, 400)} leads outside the sources folder {root}{how}; a "
+                            "source must be a file inside it (copy the file there)")
+    try:
+        info = target.stat()
+    except FileNotFoundError as exc:
+        raise ManifestError(f"{where}: file {file} does not exist") from exc
+    except OSError as exc:
+        raise ManifestError(f"{where}: file {file} cannot be read ({exc.strerror})") from exc
+    if not stat.S_ISREG(info.st_mode):
+        raise ManifestError(f"{where}: {file} is {kind_of(info.st_mode)}, not a regular file")
+    if info.st_size > limit:
+        raise ManifestError(f"{where}: {file} is {too_large(info.st_size, limit)}")

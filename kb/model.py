@@ -138,11 +138,14 @@ class Repair:
 
 @dataclass(frozen=True, slots=True)
 class Problem:
-    """A warning found while parsing: kept, reported by `rulings check`."""
+    """A warning or note found while parsing: kept, reported by `rulings check`."""
 
     source: str
     line: int | None
     message: str
+    severity: str = "warning"
+    """"warning": something to fix (`rulings check --strict` fails on it); "note": a remark about the
+    source's own text, which is kept as it is (a rule numbered out of sequence)."""
 
 
 @dataclass(slots=True)

@@ -111,8 +111,10 @@ class Lexicon:
 def _capitalised_mid_sentence(text: str, token: str, start: int) -> bool:
     if not token[:1].isupper():
         return False
-    before = text[:start].rstrip()
-    return bool(before) and before[-1] not in ".!?:•\n«“\"("
+    i = start  # the character before the token, spaces skipped (text[:start] copied the text per token)
+    while i > 0 and text[i - 1].isspace():
+        i -= 1
+    return i > 0 and text[i - 1] not in ".!?:•\n«“\"("
 
 
 def build_lexicon(card_names: Iterable[tuple[str, str]], titles: Iterable[str], texts: Iterable[str]) -> Lexicon:

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from kb import __version__
+from kb.inputs import DEFAULT_MAX_SOURCE_MB, MB, size_limit
 from kb.manifest import read_manifest
 from kb.model import ParsedDocument, Source
 from kb.parsers import parse_document
@@ -55,17 +56,21 @@ def search_spec(documents: list[ParsedDocument], lexicon: Lexicon, xref: Xref, p
                       {"COVERAGE_FLOOR": COVERAGE_FLOOR})
 
 
-def build(sources_dir: Path, kb_dir: Path, progress: Progress | None = None) -> BuildReport:
+def build(sources_dir: Path, kb_dir: Path, progress: Progress | None = None,
+          max_source_mb: float = DEFAULT_MAX_SOURCE_MB) -> BuildReport:
     """Parse every source the manifest lists and write a new knowledge base into kb_dir.
 
     Nothing is written until every source has parsed; the new database replaces the old one only
-    once complete. Raises KbError subclasses (ManifestError, ParseError) on bad input.
+    once complete. Only files inside sources_dir are read, regular files of at most max_source_mb.
+    Raises KbError subclasses (ManifestError, ParseError, ForeignFolder, WriteFailed).
     """
     report = BuildReport(kb_dir)
-    for source in read_manifest(sources_dir):
-        if progress:
-            progress(source)
-        report.documents.append(parse_document(source, sources_dir / source.path))
+    limit = int(max_source_mb * MB)
+    with size_limit(limit):
+        for source in read_manifest(sources_dir, limit):
+            if progress:
+                progress(source)
+            report.documents.append(parse_document(source, sources_dir / source.path))
     lexicon = make_lexicon(report.documents)
     report.xref = cross_reference(report.documents, lexicon)
     passages = units(report.documents, lexicon)

@@ -18,8 +18,9 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from kb.errors import KbBroken, KbMissing
+from kb.errors import KbBroken, KbMissing, WriteFailed
 from kb.model import ParsedDocument
+from kb.owned import claim, die_at, left_over, mark, read_mark, remove
 
 if TYPE_CHECKING:
     from kb.xref import Xref
@@ -40,7 +41,7 @@ cards(ruling_id (key), id (the database's card id), set_code, set_name, name, na
       text_html, attributes JSON)
 skipped(source, line_start, line_end, reason)
 repairs(source, line, kind, before, after)
-problems(source, line, severity, message)
+problems(source, line, severity, message)   severity warning, or note (about the source's own text)
 links(ruling_id, kind, target, how)    cross-references: kind card (how about|mention|card), phase
                                        (section|text), term, annotation / rule (cites), section (a
                                        "See also" target), edition (same|reworded|absent, older -> current)
@@ -92,7 +93,7 @@ def _rows(docs: list[ParsedDocument]) -> dict[str, list[dict[str, Any]]]:
                               for k in doc.skipped]
         tables["repairs"] += [{"source": s.id, "line": p.line, "kind": p.kind, "before": p.before, "after": p.after}
                               for p in doc.repairs]
-        tables["problems"] += [{"source": s.id, "line": p.line, "severity": "warning", "message": p.message}
+        tables["problems"] += [{"source": s.id, "line": p.line, "severity": p.severity, "message": p.message}
                                for p in doc.problems]
     return tables
 
@@ -105,7 +106,7 @@ def write_database(db_path: Path, docs: list[ParsedDocument], version: str, xref
     keys = {"sources": "id", "sections": "id", "rulings": "id", "cards": "ruling_id"}
     tables = _rows(docs)
     if xref is not None:
-        tables["problems"] += [{"source": p.source, "line": p.line, "severity": "warning", "message": p.message}
+        tables["problems"] += [{"source": p.source, "line": p.line, "severity": p.severity, "message": p.message}
                                for p in xref.problems]
     for name, rows in tables.items():
         # created with their columns first, so a table with no rows (no card database, say) still has them
@@ -135,84 +136,73 @@ def write_database(db_path: Path, docs: list[ParsedDocument], version: str, xref
 
 # -- the knowledge base directory -----------------------------------------------------------------
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 def clean_stale(kb_dir: Path) -> list[Path]:
-    """Remove what killed builds left (temporary folders of dead processes) and old builds.
+    """Remove what rulings itself left in its knowledge-base folder: builds of killed processes, and
+    complete builds older than the one before the current one. Only folders carrying the build
+    marker (kb.owned) are touched, and only in a folder carrying the knowledge-base marker.
 
     The build before the current one is kept, so a reader that opened it just before a swap can
     finish its answer.
     """
     removed: list[Path] = []
-    if not kb_dir.is_dir():
+    if read_mark(kb_dir, "kb") is None:
         return removed
     current = (kb_dir / CURRENT).resolve() if (kb_dir / CURRENT).exists() else None
-    builds = sorted((e for e in kb_dir.iterdir() if e.name.startswith("build-") and e.resolve() != current),
-                    key=lambda e: e.stat().st_mtime)
-    keep = set(builds[-1:])
+    complete: list[Path] = []
     for entry in kb_dir.iterdir():
-        name = entry.name
-        if name.startswith(".tmp-"):
-            pid = name.split("-")[1]
-            if pid.isdigit() and not _alive(int(pid)):
-                if entry.is_dir() and not entry.is_symlink():
-                    shutil.rmtree(entry, ignore_errors=True)
-                else:  # a file, or the link a build killed before its swap left (rmtree refuses links)
-                    entry.unlink(missing_ok=True)
+        m = read_mark(entry, "build")
+        if m is None:
+            continue  # not ours, whatever its name
+        if m.pid is not None:
+            if left_over(entry, "build") and remove(entry, "build"):
                 removed.append(entry)
-        elif name.startswith("build-") and entry.resolve() != current and current is not None and entry not in keep:
-            shutil.rmtree(entry, ignore_errors=True)
-            removed.append(entry)
+        elif entry.resolve() != current:
+            complete.append(entry)
+    if current is not None:
+        complete.sort(key=lambda e: e.stat().st_mtime)
+        for entry in complete[:-1]:
+            if remove(entry, "build"):
+                removed.append(entry)
     return removed
-
-
-KILL_POINTS = ("started", "written", "renamed", "linked")
-"""Where a build may be made to die (RULINGS_KILL_AT=point, for the tests of killed builds): after
-its temporary folder is made, once everything is written in it, once it is renamed into place,
-and once the new `current` link is made but not yet swapped in."""
-
-
-def _die_at(point: str) -> None:
-    """SIGKILL this process here when RULINGS_KILL_AT names this point (a test's switch)."""
-    if os.environ.get("RULINGS_KILL_AT") == point:
-        import signal
-
-        os.kill(os.getpid(), signal.SIGKILL)
 
 
 @contextmanager
 def new_build(kb_dir: Path) -> Iterator[Path]:
     """A fresh folder to build into; on success it becomes the current knowledge base atomically.
 
-    On any exception the folder is removed and the current knowledge base is left as it was.
+    kb_dir must be empty, absent, or a knowledge-base folder rulings made (ForeignFolder otherwise).
+    On any exception the folder is removed and the current knowledge base is left as it was; a
+    failure to write (disk full, permission denied) is WriteFailed, one line.
     """
-    kb_dir.mkdir(parents=True, exist_ok=True)
-    clean_stale(kb_dir)
-    tmp = kb_dir / f".tmp-{os.getpid()}-{time.time_ns()}"
-    tmp.mkdir()
+    tmp: Path | None = None
     try:
-        _die_at("started")
+        advice = "choose another --kb, or empty it"
+        if (kb_dir / CURRENT).is_symlink():
+            advice = "if an older rulings made it, remove it and run `rulings build` again; else choose another --kb"
+        claim(kb_dir, "kb", advice)
+        clean_stale(kb_dir)
+        tmp = kb_dir / f".tmp-{os.getpid()}-{time.time_ns()}"
+        tmp.mkdir()
+        mark(tmp, "build", os.getpid())
+        die_at("started")
         yield tmp
-        _die_at("written")
+        die_at("written")
+        mark(tmp, "build")
         final = kb_dir / f"build-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}-{time.time_ns() % 10**6}"
         tmp.rename(final)
-        _die_at("renamed")
-        link = kb_dir / f".tmp-{os.getpid()}-link"
-        link.unlink(missing_ok=True)
+        tmp = None
+        die_at("renamed")
+        link = final / ".current-link"  # made inside our own folder, so a kill cannot strand it
         link.symlink_to(final.name)
-        _die_at("linked")
+        die_at("linked")
         os.replace(link, kb_dir / CURRENT)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
+    except (OSError, sqlite3.Error) as exc:
+        writable = kb_dir if kb_dir.is_dir() else next(p for p in kb_dir.parents if p.is_dir())
+        raise WriteFailed.of(exc, "the knowledge base", kb_dir, writable, "run `rulings build` again",
+                             "the previous knowledge base still answers") from exc
+    finally:
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
     clean_stale(kb_dir)
 
 

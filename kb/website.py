@@ -15,7 +15,6 @@ import json
 import os
 import posixpath
 import re
-import shutil
 import time
 from collections import defaultdict
 from collections.abc import Iterator
@@ -32,7 +31,6 @@ from kb.store import CURRENT, LEXICON, connect, query
 from kb.urls import Urls, anchor
 
 SITE_DIR = Path(__file__).resolve().parent.parent / "site"
-MARKER = ".rulings-site"
 SPLIT_OVER = 250
 """A document with more rulings than this gets one page per top-level section."""
 EXCERPT = 220
@@ -71,6 +69,8 @@ class Corpus:
     cards: dict[str, list[dict[str, Any]]]
     terms: list[dict[str, Any]]
     lexicon: Lexicon
+    notes: dict[str, list[str]] = field(default_factory=dict)
+    """ruling id -> the notes `rulings check` makes on its source text (a rule numbered out of sequence)."""
 
 
 def read_corpus(kb_dir: Path) -> Corpus:
@@ -97,10 +97,23 @@ def read_corpus(kb_dir: Path) -> Corpus:
     lexicon_file = kb_dir / CURRENT / LEXICON
     try:
         lexicon = Lexicon.from_json(json.loads(lexicon_file.read_text("utf-8")))
-    except (OSError, ValueError, KeyError) as exc:
-        raise SiteError(f"{lexicon_file}: cannot read the card lexicon ({exc}); run `rulings build`") from exc
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise SiteError(f"{lexicon_file}: cannot read the card lexicon ({exc.__class__.__name__}: {exc}); "
+                        "run `rulings build`") from exc
     return Corpus(sources, {r["id"]: r for r in rows}, dict(sections), dict(links), dict(backlinks), dict(cards),
-                  terms, lexicon)
+                  terms, lexicon, notes_by_ruling(query(conn, "select source, line, message from problems "
+                                                             "where severity = 'note'"), rows))
+
+
+def notes_by_ruling(notes: list[dict[str, Any]], rulings: list[dict[str, Any]]) -> dict[str, list[str]]:
+    """Each note on a source line, given to the ruling whose lines hold it."""
+    out: dict[str, list[str]] = defaultdict(list)
+    for note in notes:
+        for r in rulings:
+            if r["source"] == note["source"] and r["line_start"] <= (note["line"] or 0) <= r["line_end"]:
+                out[r["id"]].append(note["message"])
+                break
+    return dict(out)
 
 
 # -- planning: every page and every ruling's home --------------------------------------------------
@@ -217,7 +230,7 @@ class Site:
                 "markers": r["markers"], "section": r["section"], "text": text, "full": full,
                 "source": source, "lines": (r["line_start"], r["line_end"]),
                 "permalink": self.ruling_href(page, r["id"]), "on_home": self.home[r["id"]] == page,
-                "links": self.link_groups(page, r) if full else []}
+                "links": self.link_groups(page, r) if full else [], "notes": self.c.notes.get(r["id"], []) if full else []}
 
     def link_groups(self, page: str, r: dict[str, Any]) -> list[tuple[str, list[tuple[str, str]]]]:
         """(label, [(text, href)]) for every cross-reference of a ruling, in a fixed order."""
@@ -534,44 +547,85 @@ def render_files(kb_dir: Path, templates: Path = SITE_DIR) -> Iterator[tuple[str
 
 
 def build_site(kb_dir: Path, out: Path, strict: bool = False) -> SiteReport:
-    """Render, check and write the site into out (replaced whole, only once complete)."""
+    """Render, check and write the site into out (replaced whole, only once complete).
+
+    out must be absent, empty or a site rulings made (kb.owned); the new site is written into a
+    marked folder beside it, and what a killed run left there is removed first. A failure to write
+    (disk full, permission denied) is WriteFailed, one line, with the previous site in place.
+    """
+    from kb.errors import ForeignFolder, WriteFailed
+    from kb.owned import check_replaceable, die_at, left_over, mark, read_mark, remove
+
     started = time.perf_counter()
-    out = out.resolve()
-    if out.exists() and (not out.is_dir() or (any(out.iterdir()) and not (out / MARKER).exists())):
-        raise SiteError(f"{out} exists and is not a site made by rulings; choose another --out or remove it")
+    out = out.absolute()
+    check_replaceable(out, "site", "choose another --out, or empty it")
     report = SiteReport(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.parent / f".{out.name}.tmp-{os.getpid()}"
-    shutil.rmtree(tmp, ignore_errors=True)
-    links = LinkIndex()
+    old = out.parent / f".{out.name}.old-{os.getpid()}"
+    made = False
     try:
-        # pages are written as they are rendered (memory stays bounded); the site is swapped in only
-        # once every link has been checked
-        for path, text in render_files(kb_dir):
-            target = (tmp / path).resolve()
-            if not target.is_relative_to(tmp.resolve()):
-                raise SiteError(f"page path {path!r} would leave the output folder")
-            target.parent.mkdir(parents=True, exist_ok=True)
-            data = text.encode("utf-8")
-            target.write_bytes(data)
-            links.add(path, text)
-            report.files += 1
-            report.pages += path.endswith(".html")
-            report.bytes += len(data)
-            report.gzip_bytes += len(gzip.compress(data, 6))
-            if path == "assets/search-data.js":
-                report.index_bytes, report.index_gzip_bytes = len(data), len(gzip.compress(data, 6))
-        report.links_checked, report.broken = links.check()
+        out.parent.mkdir(parents=True, exist_ok=True)
+        for entry in sorted(out.parent.iterdir()):
+            if entry.name.startswith(f".{out.name}.") and left_over(entry, "site"):
+                if entry.name.startswith(f".{out.name}.old-") and not out.exists():
+                    entry.rename(out)  # a run killed between its two renames: the previous site comes back
+                    mark(out, "site")
+                else:
+                    remove(entry, "site")  # a killed run's half-written site
+        for mine in (tmp, old):
+            if mine.exists() and not remove(mine, "site"):
+                raise ForeignFolder(f"{mine} is in the way and rulings did not make it; remove it")
+        tmp.mkdir()
+        made = True
+        mark(tmp, "site", os.getpid())
+        _write_site(kb_dir, tmp, report)
         if strict and report.broken:
             raise SiteError(f"{len(report.broken)} broken internal links, first: {report.broken[0]}")
-        (tmp / MARKER).write_text("made by `rulings site`; replaced whole on every run\n", "utf-8")
-        old = out.parent / f".{out.name}.old-{os.getpid()}"
+        die_at("site-written")  # the new site stays marked as being written until it is in place
         if out.exists():
+            if read_mark(out, "site") is not None:
+                mark(out, "site", os.getpid())  # being replaced: a kill from here on leaves it recognisable
             out.rename(old)
-        tmp.rename(out)
-        shutil.rmtree(old, ignore_errors=True)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
+            die_at("site-moved")
+            try:
+                tmp.rename(out)
+            except OSError:
+                old.rename(out)
+                raise
+            if not remove(old, "site"):
+                old.rmdir()  # the empty folder that was there
+        else:
+            tmp.rename(out)
+        made = False
+        mark(out, "site")
+    except OSError as exc:
+        writable = out.parent if out.parent.is_dir() else next(p for p in out.parents if p.is_dir())
+        raise WriteFailed.of(exc, "the site", out, writable, "run `rulings site` again",
+                             "the previous site is still in place") from exc
+    finally:
+        if made:
+            remove(tmp, "site")
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _write_site(kb_dir: Path, folder: Path, report: SiteReport) -> None:
+    """Write every file of the site into folder, counting them into report, and check every link."""
+    links = LinkIndex()
+    # pages are written as they are rendered (memory stays bounded); the caller swaps the site in
+    # only once every link has been checked
+    for path, text in render_files(kb_dir):
+        target = (folder / path).resolve()
+        if not target.is_relative_to(folder.resolve()):
+            raise SiteError(f"page path {path!r} would leave the output folder")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        data = text.encode("utf-8")
+        target.write_bytes(data)
+        links.add(path, text)
+        report.files += 1
+        report.pages += path.endswith(".html")
+        report.bytes += len(data)
+        report.gzip_bytes += len(gzip.compress(data, 6))
+        if path == "assets/search-data.js":
+            report.index_bytes, report.index_gzip_bytes = len(data), len(gzip.compress(data, 6))
+    report.links_checked, report.broken = links.check()

@@ -132,7 +132,9 @@ def detect_numbers(doc: ParsedDocument, r: Ruling, ctx: Context) -> list[Link]:
     return links
 
 
-SEE_ALSO = re.compile(r"^\W*See(?: also)?\s+(.*?)\.?\s*$", re.I | re.S)
+SEE_ALSO = re.compile(r"^\W*See(?: also)?\s+(.*)$", re.I | re.S)
+"""The body is taken whole, then its closing full stop and spaces cut off (see_also_body): a lazy
+(.*?)\\.?\\s*$ backtracks over every run of spaces."""
 
 
 def split_see_also(text: str) -> list[list[str]]:
@@ -142,18 +144,19 @@ def split_see_also(text: str) -> list[list[str]]:
     m = SEE_ALSO.match(text.split("\n")[0])
     if not m:
         return []
-    body = m.group(1)
+    body = m.group(1).rstrip()
+    body = body[:-1] if body.endswith(".") else body
     if (inside := re.match(r"^(.*) in (.*)$", body)) and title_key(inside.group(2)) in {title_key(p) for p in PARTS}:
         body = f"{inside.group(2)}, {inside.group(1)}"
     groups: list[str] = []
     for chunk in re.split(r";\s*(?:and\s+)?", body):
-        pieces = re.split(r"\s+and\s+(?=(?:" + "|".join(re.escape(p) for p in PARTS) + r")\b)", chunk, flags=re.I)
+        pieces = re.split(r"(?<!\s)\s+and\s+(?=(?:" + "|".join(re.escape(p) for p in PARTS) + r")\b)", chunk, flags=re.I)
         groups += [p.strip() for p in pieces if p.strip()]
     paths: list[list[str]] = []
     for group in groups:
         items = [i.strip() for i in group.split(",")]
         *prefix, last = items
-        for leaf in re.split(r"\s+and\s+", last):
+        for leaf in re.split(r"(?<!\s)\s+and\s+", last):  # (?<!\s): from the first space of a run only
             paths.append(prefix + [leaf])
     return paths
 
@@ -166,13 +169,12 @@ def detect_see_also(doc: ParsedDocument, r: Ruling, ctx: Context) -> list[Link]:
     assert isinstance(sections, dict) and isinstance(current_crf, list)
     links = []
     order = dict.fromkeys((doc.source.id, *current_crf, *sections))
-    candidates = [s for source in order for s in sections.get(source, [])]
+    candidates = [(s, [title_key(t) for t in s.path]) for source in order for s in sections.get(source, [])]
     for path in split_see_also(r.text):
         wanted = [title_key(p) for p in path]
         target = None
         for exact in (True, False):
-            for s in candidates:
-                keys = [title_key(t) for t in s.path]
+            for s, keys in candidates:
                 last = keys[-1] if keys else ""
                 fits = last == wanted[-1] if exact else set(wanted[-1].split()) <= set(last.split())
                 if keys and fits and _subsequence(wanted[:-1], keys[:-1]):

@@ -50,3 +50,61 @@ def sources_copy(tmp_path: Path) -> Path:
     for f in target.rglob("*"):
         f.chmod(0o644 if f.is_file() else 0o755)
     return target
+
+
+TINY_MANIFEST = """\
+[[source]]
+id = "crf-x"
+title = "CRF excerpt"
+game = "meccg"
+kind = "CRF"
+edition = "1"
+date = "2026-01-01"
+origin = "tests/data"
+path = "meccg/crf.md"
+parser = "crf"
+
+[[source]]
+id = "coe-x"
+title = "CoE rules excerpt"
+game = "meccg"
+kind = "official rules"
+edition = "1"
+date = "2026-01-01"
+origin = "tests/data"
+path = "meccg/coe.md"
+parser = "coe_rules"
+
+[[source]]
+id = "cards"
+title = "Cards excerpt"
+game = "meccg"
+kind = "card database"
+edition = "1"
+date = "2026-01-01"
+origin = "tests/data"
+path = "meccg/cards.json"
+parser = "cards"
+"""
+
+
+def write_tiny_sources(folder: Path) -> Path:
+    """A sources folder of three hand-made excerpts (CRF, CoE rules, cards): builds in a second."""
+    (folder / "meccg").mkdir(parents=True)
+    shutil.copy(DATA / "crf_excerpt.md", folder / "meccg" / "crf.md")
+    shutil.copy(DATA / "coe_order_excerpt.md", folder / "meccg" / "coe.md")
+    shutil.copy(DATA / "cards_excerpt.json", folder / "meccg" / "cards.json")
+    (folder / "sources.toml").write_text(TINY_MANIFEST, "utf-8")
+    return folder
+
+
+@pytest.fixture(scope="session")
+def tiny(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path]:
+    """(sources, knowledge base, site) of the tiny corpus, built once: copy them before changing them."""
+    from kb.website import build_site
+
+    base = tmp_path_factory.mktemp("tiny")
+    sources = write_tiny_sources(base / "rulings")
+    build(sources, base / "kb")
+    build_site(base / "kb", base / "site")
+    return sources, base / "kb", base / "site"

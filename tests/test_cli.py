@@ -131,24 +131,24 @@ def test_rebuilds_keep_the_current_and_the_previous_build(tmp_path: Path, built:
     for _ in range(2):
         assert _build(built[0], kb_dir).exit_code == 0
     names = sorted(p.name for p in kb_dir.iterdir())
-    assert len(names) == 3 and names[-1] == "current" and first not in names
+    assert len(names) == 4 and names[0] == ".rulings-kb" and names[-1] == "current" and first not in names
 
 
 def test_killed_builds_lose_nothing(tmp_path: Path, built: tuple[Path, Path]) -> None:
-    """A build SIGKILLed at each point of its swap (kb.store.KILL_POINTS): the previous knowledge
+    """A build SIGKILLed at each point of its swap (kb.owned.KILL_POINTS): the previous knowledge
     base answers after each, and the next build leaves no temporary files behind."""
     import os
     import signal
     import subprocess
     import sys
 
-    from kb.store import KILL_POINTS
+    from kb.owned import KILL_POINTS
 
     kb_dir = tmp_path / "kb"
     shutil.copytree(built[1], kb_dir, symlinks=True)
     before = run("--kb", str(kb_dir), "stats", "--json").output
     command = [sys.executable, "-c", "import cli; cli.cli()", "--kb", str(kb_dir), "build", "--sources", str(built[0])]
-    for point in KILL_POINTS:
+    for point in KILL_POINTS["kb"]:
         proc = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT,
                               env={**os.environ, "RULINGS_KILL_AT": point}, timeout=300)
         assert proc.returncode == -signal.SIGKILL, point  # it died where it was told to

@@ -13,6 +13,7 @@ from collections import Counter
 from pathlib import Path
 
 from kb.errors import ParseError
+from kb.inputs import read_bytes
 from kb.model import ParsedDocument, Source, Span
 from kb.parsers.blocks import read_lines
 from kb.parsers.document import DocumentBuilder
@@ -29,6 +30,9 @@ NOTE_KINDS = {"designer notes": "designer-note", "clarification": "clarification
 MAX_WORD = 30
 """Longer "words" are damage of another kind (or hostile input); they are not repaired."""
 SENTENCE = re.compile(r"(?<=[.!?»”])\s+")
+MAX_HEADING_WORDS = 24
+"""A run of capitals longer than this is not a heading (the longest, doubled fragments and all, has
+11 words): the heading clean-up compares every word with its neighbours until nothing changes."""
 
 
 class Vocabulary:
@@ -46,6 +50,7 @@ class Vocabulary:
         for text in extra:
             self.targets.update(w.lower() for w in WORD.findall(text))
         self.small_caps: dict[str, str] = {}
+        self._ligatures: dict[str, str | None] = {}
         own = Counter({w: c for w, c in self.targets.items() if w not in self.counts})
         for word, _ in self.counts.most_common() + own.most_common():
             bare = re.sub("ffi|ffl|ff|fi|fl", "", word)
@@ -60,13 +65,15 @@ class Vocabulary:
         return word in self.targets or (word.endswith("s") and word[:-1] in self.targets)
 
     def ligature(self, word: str) -> str | None:
-        """The word with its lost ligature put back, if exactly one corpus word fits."""
+        """The word with its lost ligature put back, if exactly one corpus word fits (remembered:
+        a document repeats its words)."""
         lower = word.lower()
-        found = {lower[:i] + lig + lower[i:] for i in range(len(lower) + 1) for lig in LIGATURES}
-        found = {c for c in found if self._target(c)}
-        if len(found) != 1:
-            return None
-        return _same_case(word, found.pop())
+        if lower not in self._ligatures:
+            found = {lower[:i] + lig + lower[i:] for i in range(len(lower) + 1) for lig in LIGATURES}
+            found = {c for c in found if self._target(c)}
+            self._ligatures[lower] = found.pop() if len(found) == 1 else None
+        fixed = self._ligatures[lower]
+        return None if fixed is None else _same_case(word, fixed)
 
     def small_capitals(self, word: str) -> str | None:
         """The word whose small-caps letters were lost ("Utap" -> "Untap"), if the corpus knows one."""
@@ -85,14 +92,20 @@ def _same_case(model: str, word: str) -> str:
 
 
 def corpus_vocabulary(path: Path, own: str = "") -> Vocabulary:
-    """The vocabulary of the other text documents in the same folder as `path` (and `own` text)."""
+    """The vocabulary of the other text documents in the same folder as `path` (and `own` text).
+
+    Only regular files within the size cap whose real place is that folder are read: a symbolic
+    link leading elsewhere, a pipe or a device is passed over.
+    """
     texts = []
+    folder = path.parent.resolve()
     for other in sorted(path.parent.iterdir()):
-        if other != path and other.suffix in (".md", ".txt") and other.is_file():
-            try:
-                texts.append(other.read_text("utf-8", errors="replace"))
-            except OSError:
-                continue
+        if other == path or other.suffix not in (".md", ".txt") or other.resolve().parent != folder:
+            continue
+        try:
+            texts.append(read_bytes(other).decode("utf-8", errors="replace"))
+        except ParseError:
+            continue
     return Vocabulary(texts, [own])
 
 
@@ -145,7 +158,7 @@ def split_heading(text: str) -> tuple[str, str]:
         n -= 1
     heading = tokens[:n]
     letters = sum(sum(c.isalpha() for c in t) for t in heading)
-    if letters < 4 or (len(heading) == 1 and len(heading[0]) < 4):
+    if letters < 4 or (len(heading) == 1 and len(heading[0]) < 4) or len(heading) > MAX_HEADING_WORDS:
         return "", text
     return " ".join(heading), " ".join(tokens[n:])
 

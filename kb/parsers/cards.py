@@ -8,12 +8,13 @@ import re
 from pathlib import Path
 from typing import Any
 
-from kb.errors import ParseError
+from kb.errors import ParseError, quote
 from kb.model import Card, ParsedDocument, Source, Span
 from kb.parsers.blocks import read_lines
 from kb.parsers.document import DocumentBuilder
 
-TAG = re.compile(r"<[^>]+>")
+TAG = re.compile(r"<[^<>]+>")
+"""A tag ends before the next "<", so a run of "<" without ">" is not scanned from each to its end."""
 PARAGRAPH_END = re.compile(r"</p>\s*|<br\s*/?>", re.I)
 
 
@@ -37,13 +38,13 @@ def _card_spans(lines: list[str], path: Path, ids: list[str]) -> dict[str, Span]
             while j < len(lines) and lines[j].rstrip().rstrip(",") != close:
                 j += 1
             if j == len(lines):
-                raise ParseError(str(path), i + 1, f"the closing brace of card {m.group(2)}")
+                raise ParseError(str(path), i + 1, f"the closing brace of card {quote(m.group(2))}")
             spans[m.group(2)] = Span(i + 1, j + 1)
             i = j
         i += 1
     missing = wanted - set(spans)
     if missing:
-        raise ParseError(str(path), None, "one pretty-printed object per card", f"no lines for {sorted(missing)[:3]}")
+        raise ParseError(str(path), None, "one pretty-printed object per card", f"no lines for {', '.join(quote(m) for m in sorted(missing)[:3])}")
     return spans
 
 
@@ -64,7 +65,7 @@ def _check_card(path: Path, lines: list[str], key: str, card: object) -> None:
             problem = "with names as text"
     if problem:
         line = next((n for n, text in enumerate(lines, 1) if f'"{key}":' in text), None)
-        raise ParseError(str(path), line, f"card {key!r} {problem}")
+        raise ParseError(str(path), line, f"card {quote(key)} {problem}")
 
 
 def parse_cards(source: Source, path: Path) -> ParsedDocument:
@@ -79,7 +80,7 @@ def parse_cards(source: Source, path: Path) -> ParsedDocument:
     cards: list[tuple[dict[str, Any], dict[str, Any]]] = []
     for code, card_set in data.items():
         if not isinstance(card_set, dict) or not isinstance(card_set.get("cards"), dict):
-            raise ParseError(str(path), None, f"set {code!r} with a 'cards' object")
+            raise ParseError(str(path), None, f"set {quote(code)} with a 'cards' object")
         for key, card in card_set["cards"].items():
             _check_card(path, lines, key, card)
             cards.append((card_set, card))
@@ -89,7 +90,7 @@ def parse_cards(source: Source, path: Path) -> ParsedDocument:
         span = spans[card["id"]]
         names = {lang: name for lang, name in (card.get("name") or {}).items() if name}
         if "en" not in names:
-            raise ParseError(str(path), span.start, f"an English name for card {card['id']}")
+            raise ParseError(str(path), span.start, f"an English name for card {quote(card['id'])}")
         text_html = str((card.get("text") or {}).get("en") or "")
         set_names = card_set.get("name")
         set_name = str(set_names.get("en", card["set"])) if isinstance(set_names, dict) else card["set"]

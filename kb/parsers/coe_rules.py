@@ -7,6 +7,7 @@ from pathlib import Path
 
 from kb.errors import ParseError
 from kb.model import ParsedDocument, Ruling, Source
+from kb.numbering import Numbered, check_numbering
 from kb.parsers.blocks import read_lines, walk
 from kb.parsers.document import DocumentBuilder, find_markers
 
@@ -79,6 +80,7 @@ def parse_coe_rules(source: Source, path: Path) -> ParsedDocument:
     b = DocumentBuilder(source, lines)
     last: Ruling | None = None
     numbered = 0
+    order: list[Numbered] = []
     for block in walk(lines):
         text = block.text
         if block.kind == "heading":
@@ -111,6 +113,7 @@ def parse_coe_rules(source: Source, path: Path) -> ParsedDocument:
             body = text[m.end():]
             last = b.add("rule", body, block.span, number=m.group(1), markers=find_markers(body),
                          section=rule_section(numbered, numbers, paths, b.path))
+            order.append(Numbered(m.group(1), block.span.start))
             numbered += 1
         elif m := CHANGE_LOG.match(text):
             last = b.add("change-log", text, block.span, markers=(f"date:{m.group(1)}",))
@@ -122,4 +125,6 @@ def parse_coe_rules(source: Source, path: Path) -> ParsedDocument:
             last = b.add("guidance", text, block.span)
     if numbered == 0:
         raise ParseError(str(path), None, "numbered rules such as **1.1**", "none")
+    for note in check_numbering(order):
+        b.note(note.line, note.message)
     return b.finish()

@@ -16,11 +16,11 @@ PARTS = ("introduction", "contents", "turn sequence rulings", "rulings by term",
 CHANGES = re.compile(r"^changes from (?:crf|previous)", re.I)
 PROSE_PARTS = ("introduction",)
 ANNOTATION = re.compile(r"^\W*Annotation\s+(\d+[a-z]?)\b\s*(?:\([^)]*\))?\s*:", re.I)
-ERRATUM = re.compile(r"^\W*(?:@\s*)?\W*(?:rules|card)\s+erratum", re.I)
+ERRATUM = re.compile(r"^\W*(?:rules|card)\s+erratum", re.I)
+"""(@ and spaces are \\W already: "^\\W*(?:@\\s*)?\\W*" said the same, backtracking quadratically.)"""
 SEE_ALSO = re.compile(r"^\W*see\b", re.I)
 RESIDUE_LINE = re.compile(r"^\d{4}\s+(?:&bull;|•)\s+Developed by", re.I)
 RESIDUE_ITEMS = {"disclaimer", "contact", "about us", ""}
-FRONT_TITLE = re.compile(r"^title:\s*(.+?)\s*$", re.M)
 
 
 def crf_kind(text: str) -> tuple[str, str | None]:
@@ -37,18 +37,22 @@ def crf_kind(text: str) -> tuple[str, str | None]:
 LIST_ITEM_START = re.compile(r"^(?:[A-Z][a-z]+ly\s+[a-z]+s|[A-Z][a-z]+s)\b")
 
 
+THAT_LIST = re.compile(r"\bthat:\s*$")
+
+
 def completes_that_list(previous: str, text: str) -> bool:
     """A bullet that finishes a list opened by "... that:" ("Taps a company's site." after
-    "A card cannot be revealed that:"), which the scrape flattened into separate bullets."""
-    return bool(re.search(r"\bthat:\s*$", previous.split("\n\n")[0]) and LIST_ITEM_START.match(text))
+    "A card cannot be revealed that:"), which the scrape flattened into separate bullets.
+    `previous` is the first paragraph of the ruling before."""
+    return bool(THAT_LIST.search(previous) and LIST_ITEM_START.match(text))
 
 
 def front_matter_title(block: Block, path: Path) -> tuple[str, int]:
     """The title: of Jekyll front matter and its line number, or a ParseError."""
-    m = FRONT_TITLE.search(block.text)
-    if not m:
-        raise ParseError(str(path), block.span.start, "a 'title:' line in the front matter")
-    return m.group(1), block.span.start + 1 + block.text[: m.start()].count("\n")
+    for offset, line in enumerate(block.text.split("\n")):
+        if line.startswith("title:") and line[6:].strip():
+            return line[6:].strip(), block.span.start + 1 + offset
+    raise ParseError(str(path), block.span.start, "a 'title:' line in the front matter")
 
 
 def parse_crf(source: Source, path: Path) -> ParsedDocument:
@@ -56,6 +60,8 @@ def parse_crf(source: Source, path: Path) -> ParsedDocument:
     lines = read_lines(path)
     b = DocumentBuilder(source, lines)
     last: Ruling | None = None  # the ruling a continuation paragraph or nested bullet extends
+    lead = ""  # its first paragraph
+    unclosed = 0  # how many more « than » its text has (kept as it grows: counting anew is quadratic)
     in_residue = False
     part = ""
     headings = 0
@@ -97,7 +103,7 @@ def parse_crf(source: Source, path: Path) -> ParsedDocument:
             if block.text.startswith("Source:"):
                 b.skip(block.span, "source address (recorded in the manifest)")
                 continue
-            raise ParseError(str(path), block.span.start, "a heading before the first text", block.text[:60])
+            raise ParseError(str(path), block.span.start, "a heading before the first text", text=block.text)
         if part == "contents":
             b.skip(block.span, "table of contents (the headings themselves are stored)")
             continue
@@ -109,17 +115,19 @@ def parse_crf(source: Source, path: Path) -> ParsedDocument:
         attaches = last is not None and not prose and (
             (block.kind == "bullet" and block.level > 0)
             or block.kind == "paragraph"
-            or last.text.count("«") > last.text.count("»")
-            or (block.kind == "bullet" and completes_that_list(last.text, text))
+            or unclosed > 0
+            or (block.kind == "bullet" and completes_that_list(lead, text))
         )
         if attaches and last is not None:
             last = b.extend(last, text, block.span)
+            unclosed += text.count("«") - text.count("»")
             continue
         if prose:
             b.add("note", text, block.span)
             continue
         kind, number = crf_kind(text)
         last = b.add(kind, text, block.span, number=number)
+        lead, unclosed = text, text.count("«") - text.count("»")
     if headings == 0:
         raise ParseError(str(path), None, "CRF headings (## Part, ### Section)", "no heading at all")
     return b.finish()

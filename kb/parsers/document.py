@@ -16,8 +16,10 @@ MARKER_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("card-erratum", re.compile(r"\bcard\s+erratum\b", re.I)),
     ("standard-rules-only", re.compile(r"\bstandard rules only\s*:", re.I)),
 )
-TAG = re.compile(r"\[((?:CoE|COE|ICE|Van|Ruled by)[^\]]*)\]")
-DATE_TAG = re.compile(r"\[(effective [^\]]+)\]", re.I)
+TAG = re.compile(r"\[((?:CoE|COE|ICE|Van|Ruled by)[^\[\]]*)\]")
+DATE_TAG = re.compile(r"\[(effective [^\[\]]+)\]", re.I)
+# A tag ends at the next bracket of either kind, so each "[" scans only up to the next one: with
+# [^\]]* a line of "[CoE [CoE ..." without "]" is scanned from every "[" to its end (quadratic).
 ALIGNMENT_TAG = re.compile(r"\[(HERO|MINION|FALLEN-WIZARD|BALROG)\]")
 
 
@@ -52,6 +54,10 @@ class DocumentBuilder:
         self._stack: list[tuple[float, str]] = []
         self._ids: Counter[str] = Counter()
         self._order = 0
+        self._at: dict[str, int] = {}
+        """Where each ruling (by its temporary id) is in doc.rulings."""
+        self._more: dict[str, list[str]] = {}
+        """The continuations of each extended ruling, joined to its text in finish()."""
 
     # -- sections ---------------------------------------------------------------------------
     @property
@@ -95,22 +101,37 @@ class DocumentBuilder:
             markers=find_markers(text) if markers is None else markers,
             order=self._order, title=title, parent=parent,
         )
+        self._at[ruling.id] = len(self.doc.rulings)
         self.doc.rulings.append(ruling)
         return ruling
 
     def extend(self, ruling: Ruling, text: str, span: Span) -> Ruling:
-        """Grow a stored ruling by a continuation (a paragraph or nested list after a bullet)."""
-        whole = Span(ruling.span.start, span.end)
-        new_text = ruling.text + "\n\n" + text
-        new = replace(ruling, text=new_text, span=whole, raw=self.raw(whole), markers=find_markers(new_text))
-        self.doc.rulings[self.doc.rulings.index(ruling)] = new
+        """Grow a stored ruling by a continuation (a paragraph or nested list after a bullet).
+
+        The ruling returned has the whole span; its text (paragraphs joined by a blank line), raw
+        lines and markers (found in the whole text) are completed once, by finish() or update():
+        doing it on every continuation made a ruling of many lines quadratic to read.
+        """
+        new = replace(ruling, span=Span(ruling.span.start, span.end))
+        self.doc.rulings[self._at[ruling.id]] = new
+        self._more.setdefault(ruling.id, []).append(text)
         return new
 
     def update(self, ruling: Ruling, **changes: object) -> Ruling:
         """Swap a stored ruling for a changed copy (markers learnt from a later line, ...)."""
-        new = replace(ruling, **changes)  # type: ignore[arg-type]
-        self.doc.rulings[self.doc.rulings.index(ruling)] = new
+        current = self._complete(self.doc.rulings[self._at[ruling.id]])
+        new = replace(current, **changes)  # type: ignore[arg-type]
+        self.doc.rulings[self._at[ruling.id]] = new
         return new
+
+    def _complete(self, ruling: Ruling) -> Ruling:
+        """A ruling with its continuations joined to its text, its raw lines and markers brought up
+        to date (itself, if it has none)."""
+        more = self._more.pop(ruling.id, None)
+        if not more:
+            return ruling
+        text = "\n\n".join([ruling.text, *more])
+        return replace(ruling, text=text, raw=self.raw(ruling.span), markers=find_markers(text))
 
     def child_level(self) -> float:
         """The level for a heading one half-level below the deepest real heading open."""
@@ -136,6 +157,10 @@ class DocumentBuilder:
         """Record a warning."""
         self.doc.problems.append(Problem(self.source.id, line, message))
 
+    def note(self, line: int, message: str) -> None:
+        """Record a note about the source's own text (kept as it is; not a warning)."""
+        self.doc.problems.append(Problem(self.source.id, line, message, "note"))
+
     def finish(self) -> ParsedDocument:
         """Give every ruling its stable id, skip blank lines nothing covers, return the document.
 
@@ -143,6 +168,7 @@ class DocumentBuilder:
         stays the same across rebuilds and edits elsewhere in the file; a second identical ruling in
         the same section gets "-2".
         """
+        self.doc.rulings = [self._complete(r) for r in self.doc.rulings]
         final: dict[str, str] = {}
         for r in self.doc.rulings:
             if r.id.startswith("key-"):

@@ -40,7 +40,7 @@ def parse_rulebook(source: Source, path: Path) -> ParsedDocument:
             seen_title = True
             continue
         if not seen_title:
-            raise ParseError(str(path), block.span.start, "Jekyll front matter with a title", block.text[:60])
+            raise ParseError(str(path), block.span.start, "Jekyll front matter with a title", text=block.text)
         if block.kind == "heading":
             last = None
             b.open_section(text, 2, block.span)

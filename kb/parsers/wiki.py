@@ -11,9 +11,32 @@ from kb.parsers.blocks import read_lines, walk
 from kb.parsers.document import DocumentBuilder, find_markers
 
 CITATION = re.compile(r"^(.{1,40}?) section$", re.I)
-CARD_REF = re.compile(r"([A-Z][\w’' -]*?)\s\((\d{1,2}[CURSPM]\d{1,3})\)")
+NAME_RUN = re.compile(r"[\w’' -]+")
+"""A run of the characters a card name is made of."""
+CARD_CODE = re.compile(r"\((\d{1,2}[CURSPM]\d{1,3})\)")
+"""A card code in brackets, "(1R12)", right after a name and one space."""
 HEADER = (("From ", "wiki page header"), ("Revision as of", "wiki revision line (edition recorded in the manifest)"))
 NAV_START = "Card Layout"
+
+
+def card_refs(text: str) -> list[tuple[str, str]]:
+    """The cards a quote names with their codes: card_refs("play Gandalf (1R12) now") ==
+    [("Gandalf", "1R12")]. A name runs from the first capital of the run of name characters before
+    the code. (The pattern ([A-Z][\\w’' -]*?)\\s\\((code)\\) said the same, but tried every
+    capital of a long paragraph against the rest of it: quadratic.)"""
+    found = []
+    for run in NAME_RUN.finditer(text):
+        end = run.end()
+        if run.group(0).endswith(" ") and (code := CARD_CODE.match(text, end)):
+            end -= 1
+        elif end < len(text) and text[end].isspace() and (code := CARD_CODE.match(text, end + 1)):
+            pass
+        else:
+            continue
+        first = next((i for i in range(run.start(), end) if "A" <= text[i] <= "Z"), None)
+        if first is not None:
+            found.append((text[first:end], code.group(1)))
+    return found
 
 
 def parse_wiki(source: Source, path: Path) -> ParsedDocument:
@@ -45,7 +68,7 @@ def parse_wiki(source: Source, path: Path) -> ParsedDocument:
         if block.kind == "paragraph" and not b.path and len(text) < 40 and not text.endswith((".", "]")):
             b.open_section(text, 1, block.span)
             continue
-        markers = find_markers(text) + tuple(f"card:{code} {name.strip()}" for name, code in CARD_REF.findall(text))
+        markers = find_markers(text) + tuple(f"card:{code} {name.strip()}" for name, code in card_refs(text))
         kind = "editorial-note" if text.startswith("[") and text.endswith("]") else "rule"
         ruling = b.add(kind, text, block.span, markers=markers)
         if kind == "rule":

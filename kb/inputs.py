@@ -1,0 +1,86 @@
+"""Input files read safely: regular files only (a pipe or device is refused, never waited on), up to a size cap."""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from pathlib import Path
+
+from kb.errors import ParseError
+
+MB = 1024 * 1024
+DEFAULT_MAX_SOURCE_MB = 64
+"""The largest source `rulings build` reads unless told otherwise (--max-source-mb); the card
+database, the largest bundled source, is about 4 MB."""
+
+_limit: ContextVar[int] = ContextVar("max_source_bytes", default=DEFAULT_MAX_SOURCE_MB * MB)
+
+
+@contextmanager
+def size_limit(max_bytes: int) -> Iterator[None]:
+    """Within the block, read_bytes refuses files over max_bytes."""
+    token = _limit.set(max_bytes)
+    try:
+        yield
+    finally:
+        _limit.reset(token)
+
+
+def max_bytes() -> int:
+    """The size cap in force (see size_limit)."""
+    return _limit.get()
+
+
+def size_text(size: float) -> str:
+    """A size for people: size_text(250 * MB) == "250.0 MB", size_text(1536) == "1.5 KB"."""
+    return f"{size / MB:.1f} MB" if size >= MB else f"{size / 1024:.1f} KB"
+
+
+def too_large(size: int, limit: int) -> str:
+    """What to say about a file of `size` bytes over the cap: "250.0 MB, over the 64.0 MB limit ..."."""
+    return (f"{size_text(size)}, over the {size_text(limit)} limit for a source; if it really is one, "
+            f"raise the limit: rulings build --max-source-mb {int(size / MB) + 1}")
+
+
+def kind_of(mode: int) -> str:
+    """What a file that is not a regular file is, in words."""
+    for test, name in ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a named pipe (FIFO)"),
+                       (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device")):
+        if test(mode):
+            return name
+    return "not a regular file"
+
+
+def read_bytes(path: Path, limit: int | None = None) -> bytes:
+    """The bytes of a regular file of at most `limit` bytes (default: the cap in force); ParseError
+    naming the file otherwise. The file is opened without blocking, so a named pipe is refused
+    rather than waited on."""
+    limit = max_bytes() if limit is None else limit
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except FileNotFoundError as exc:
+        raise ParseError(str(path), None, "a file", "nothing there") from exc
+    except OSError as exc:
+        raise ParseError(str(path), None, "a readable file", exc.strerror or exc.__class__.__name__) from exc
+    with os.fdopen(fd, "rb", buffering=0) as f:
+        try:
+            info = os.fstat(f.fileno())
+            if not stat.S_ISREG(info.st_mode):
+                raise ParseError(str(path), None, "a regular file", kind_of(info.st_mode))
+            if info.st_size > limit:
+                raise ParseError(str(path), None, "a source file", too_large(info.st_size, limit))
+            chunks, size = [], 0
+            while size <= limit:
+                chunk = f.read(min(MB, limit + 1 - size))
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                size += len(chunk)
+        except OSError as exc:
+            raise ParseError(str(path), None, "a readable file", exc.strerror or exc.__class__.__name__) from exc
+    if size > limit:
+        raise ParseError(str(path), None, "a source file", too_large(size, limit))
+    return b"".join(chunks)

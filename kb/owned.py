@@ -1,0 +1,121 @@
+"""Folders rulings made: each carries a marker file, and only marked folders are replaced or removed.
+
+`rulings build` marks the knowledge-base folder (`.rulings-kb`) and every build inside it
+(`.rulings-build`); `rulings site` marks the site (`.rulings-site`). A folder still being written
+names its process in the marker, so what a killed run left is recognised (marker, and that process
+gone) and removed by the next run. A name alone (`build-*`, `.tmp-*`) is never a reason to delete.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from kb.errors import ForeignFolder
+
+MARKERS = {"kb": ".rulings-kb", "build": ".rulings-build", "site": ".rulings-site"}
+"""The marker file of each kind of folder."""
+MADE_BY = {"kb": "rulings build", "build": "rulings build", "site": "rulings site"}
+NOUNS = {"kb": "a knowledge-base folder", "build": "a build", "site": "a site"}
+MAX_MARKER = 4096
+
+
+@dataclass(frozen=True, slots=True)
+class Mark:
+    """What a folder's marker says."""
+
+    kind: str
+    """kb, build or site."""
+    pid: int | None
+    """The process writing the folder, until it is complete (None once complete)."""
+
+
+def marker(folder: Path, kind: str) -> Path:
+    """The marker file of a folder of this kind."""
+    return folder / MARKERS[kind]
+
+
+def mark(folder: Path, kind: str, pid: int | None = None) -> None:
+    """Write (or rewrite) the marker: mark(tmp, "build", os.getpid()) while writing, mark(tmp, "build") once complete."""
+    text = f"made by `{MADE_BY[kind]}`, which replaces or removes only folders holding this file\n"
+    if pid is not None:
+        text += f"being written by process {pid}\n"
+    marker(folder, kind).write_text(text, "utf-8")
+
+
+def read_mark(folder: Path, kind: str) -> Mark | None:
+    """The mark of a real folder (not a link to one) of this kind, or None when it has none."""
+    path = marker(folder, kind)
+    try:
+        if folder.is_symlink() or not folder.is_dir() or path.is_symlink() or not path.is_file():
+            return None
+        with path.open("rb") as f:
+            text = f.read(MAX_MARKER).decode("utf-8", "replace")
+    except OSError:
+        return None
+    pid = None
+    for line in text.splitlines():
+        if line.startswith("being written by process ") and line.split()[-1].isdigit():
+            pid = int(line.split()[-1])
+    return Mark(kind, pid)
+
+
+def alive(pid: int) -> bool:
+    """Whether a process with this id is running (on this machine)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return True
+    return True
+
+
+def left_over(folder: Path, kind: str) -> bool:
+    """Whether a folder is one a killed run left: marked as being written by a process now gone."""
+    m = read_mark(folder, kind)
+    return m is not None and m.pid is not None and m.pid != os.getpid() and not alive(m.pid)
+
+
+def remove(folder: Path, kind: str) -> bool:
+    """Delete a folder if it carries the marker of this kind; returns whether it did."""
+    if read_mark(folder, kind) is None:
+        return False
+    shutil.rmtree(folder, ignore_errors=True)
+    return True
+
+
+def check_replaceable(folder: Path, kind: str, advice: str) -> None:
+    """ForeignFolder (with `advice`, e.g. "choose another --kb, or empty it") unless the folder is
+    absent, empty, or marked as this kind: a file, a link or a folder holding other things is refused."""
+    if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
+        raise ForeignFolder(f"{folder} is not a folder; {advice}")
+    if read_mark(folder, kind) is None and folder.is_dir() and any(folder.iterdir()):
+        raise ForeignFolder(f"{folder} is not {NOUNS[kind]} made by rulings (it has no {MARKERS[kind]} file, "
+                            f"which `{MADE_BY[kind]}` writes in the folders it makes); {advice}")
+
+
+def claim(folder: Path, kind: str, advice: str) -> None:
+    """Make a folder of this kind, or take an existing one that is empty or already marked
+    (ForeignFolder otherwise, see check_replaceable)."""
+    check_replaceable(folder, kind, advice)
+    if read_mark(folder, kind) is None:
+        folder.mkdir(parents=True, exist_ok=True)
+        mark(folder, kind)
+
+
+KILL_POINTS = {"kb": ("started", "written", "renamed", "linked"), "site": ("site-written", "site-moved")}
+"""Where a build or a site run may be made to die (RULINGS_KILL_AT=point), for the tests of killed
+runs: a build after making its temporary folder, once everything is written in it, once it is
+renamed into place, once its new `current` link is made; a site run once the new site is written,
+and once the old site is moved aside."""
+
+
+def die_at(point: str) -> None:
+    """SIGKILL this process here when RULINGS_KILL_AT names this point (a test's switch)."""
+    if os.environ.get("RULINGS_KILL_AT") == point:
+        import signal
+
+        os.kill(os.getpid(), signal.SIGKILL)

@@ -1,0 +1,333 @@
+"""Every failure a user can cause, and the one line it gets: a sentence on stderr, exit 1, no
+traceback, and nothing lost (the previous knowledge base and site answer as before)."""
+
+from __future__ import annotations
+
+import errno
+import hashlib
+import os
+import shutil
+import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cli import cli
+
+
+@dataclass
+class Env:
+    """A writable copy of the tiny corpus, knowledge base and site, and a folder for anything else."""
+
+    sources: Path
+    kb: Path
+    site: Path
+    tmp: Path
+    monkeypatch: pytest.MonkeyPatch
+
+    def fill(self, text: str) -> str:
+        build = (self.kb / "current").resolve()  # the current build's own folder
+        return text.format(sources=self.sources, kb=self.kb, site=self.site, tmp=self.tmp, build=build)
+
+
+Cause = Callable[[Env], None]
+
+
+# -- causes ---------------------------------------------------------------------------------------
+
+def nothing(env: Env) -> None:
+    pass
+
+
+def raises(target: str, exc: BaseException) -> Cause:
+    """The function `target` ("module.name") raises exc when called: a write failing at a known point."""
+    def cause(env: Env) -> None:
+        def fail(*args: object, **kwargs: object) -> None:
+            raise exc
+        env.monkeypatch.setattr(target, fail)
+    return cause
+
+
+def site_write_fails(code: int, text: str) -> Cause:
+    """Writing a page of the new site fails (disk full: the 5th page; permission denied: the first)."""
+    def cause(env: Env) -> None:
+        original = Path.write_bytes
+        calls = []
+
+        def write_bytes(self: Path, data: bytes) -> int:
+            if ".site.tmp-" in str(self):
+                calls.append(self)
+                if len(calls) >= (5 if code == errno.ENOSPC else 1):
+                    raise OSError(code, text, str(self))
+            return original(self, data)
+        env.monkeypatch.setattr(Path, "write_bytes", write_bytes)
+    return cause
+
+
+def write(relative: str, data: bytes | str) -> Cause:
+    """A file of the corpus (sources/...), knowledge base (kb/current/...) or elsewhere (tmp/...) holds data."""
+    def cause(env: Env) -> None:
+        root, _, rest = relative.partition("/")
+        path = {"sources": env.sources, "kb": env.kb, "tmp": env.tmp}[root] / rest
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data if isinstance(data, bytes) else data.encode("utf-8"))
+    return cause
+
+
+def manifest_path(path: str) -> Cause:
+    """The CRF entry of the manifest gives this path."""
+    def cause(env: Env) -> None:
+        manifest = env.sources / "sources.toml"
+        manifest.write_text(manifest.read_text("utf-8").replace('"meccg/crf.md"', f'"{env.fill(path)}"'), "utf-8")
+    return cause
+
+
+def symlink_out(env: Env) -> None:
+    (env.tmp / "secret.md").write_text("# secret\n\n## Part\n\n- the user's own file\n", "utf-8")
+    (env.sources / "meccg" / "crf.md").unlink()
+    (env.sources / "meccg" / "crf.md").symlink_to(env.tmp / "secret.md")
+
+
+def fifo(relative: str) -> Cause:
+    def cause(env: Env) -> None:
+        path = env.sources / relative
+        path.unlink()
+        os.mkfifo(path)
+    return cause
+
+
+def folder_instead(env: Env) -> None:
+    (env.sources / "meccg" / "crf.md").unlink()
+    (env.sources / "meccg" / "crf.md").mkdir()
+
+
+def damage_kb(name: str, data: bytes | None) -> Cause:
+    """A file of the current knowledge base damaged (data) or missing (None)."""
+    def cause(env: Env) -> None:
+        for path in [env.kb / "current" / n for n in name.split("+")]:
+            if data is None:
+                shutil.rmtree(path) if path.is_dir() else path.unlink()
+            else:
+                path.write_bytes(data)
+    return cause
+
+
+def schema_version(env: Env) -> None:
+    conn = sqlite3.connect(env.kb / "current" / "rulings.db")
+    conn.execute("update meta set value = '1' where key = 'schema_version'")
+    conn.commit()
+    conn.close()
+
+
+def dangling_current(env: Env) -> None:
+    target = (env.kb / "current").resolve()
+    shutil.rmtree(target)
+
+
+def data_file(name: str, text: str) -> Cause:
+    """kb/data/NAME.toml holds text (the shipped files are left alone: the package's data is read
+    from a copy)."""
+    def cause(env: Env) -> None:
+        import importlib.resources
+
+        import kb.ranking
+
+        copy = env.tmp / "package"
+        shutil.copytree(Path(kb.ranking.__file__).parent / "data", copy / "data")
+        (copy / "data" / f"{name}.toml").write_text(text, "utf-8")
+        env.monkeypatch.setattr(importlib.resources, "files", lambda package: copy)
+        kb.ranking.weights.cache_clear()
+        env.monkeypatch.setattr(kb.ranking, "weights", kb.ranking.weights)  # cleared again when undone
+    return cause
+
+
+def foreign_folder(name: str) -> Cause:
+    def cause(env: Env) -> None:
+        (env.tmp / name).mkdir()
+        (env.tmp / name / "notes.txt").write_text("mine", "utf-8")
+    return cause
+
+
+def empty_env(env: Env) -> None:
+    env.monkeypatch.setenv("RULINGS_KB", "")
+
+
+BUILD = "--kb {kb} build --sources {sources}"
+DISK_FULL = OSError(errno.ENOSPC, "No space left on device")
+DENIED = PermissionError(errno.EACCES, "Permission denied")
+KEPT_KB = "the previous knowledge base still answers"
+
+# (what happened, command, cause, the line on stderr after "Error: ")
+CASES: list[tuple[str, str, Cause, str]] = [
+    # writing fails
+    ("build: disk full", BUILD, raises("kb.pipeline.write_spec", DISK_FULL),
+     f"cannot write the knowledge base in {{kb}}: the disk is full; free some space and run `rulings build` again ({KEPT_KB})"),
+    ("build: disk full in SQLite", BUILD, raises("kb.pipeline.write_database", sqlite3.OperationalError("database or disk is full")),
+     f"cannot write the knowledge base in {{kb}}: the disk is full; free some space and run `rulings build` again ({KEPT_KB})"),
+    ("build: permission denied", BUILD, raises("kb.pipeline.build_index", DENIED),
+     f"cannot write the knowledge base in {{kb}}: permission denied; make {{kb}} writable (or choose another folder) and "
+     f"run `rulings build` again ({KEPT_KB})"),
+    ("site: disk full", "--kb {kb} site --out {site}", site_write_fails(errno.ENOSPC, "No space left on device"),
+     "cannot write the site in {site}: the disk is full; free some space and run `rulings site` again (the previous site "
+     "is still in place)"),
+    ("site: permission denied", "--kb {kb} site --out {site}", site_write_fails(errno.EACCES, "Permission denied"),
+     "cannot write the site in {site}: permission denied; make {tmp} writable (or choose another folder) and run "
+     "`rulings site` again (the previous site is still in place)"),
+    # folders rulings did not make
+    ("build: --kb holds other files", "--kb {tmp}/mine build --sources {sources}", foreign_folder("mine"),
+     "{tmp}/mine is not a knowledge-base folder made by rulings (it has no .rulings-kb file, which `rulings build` writes "
+     "in the folders it makes); choose another --kb, or empty it"),
+    ("build: --kb is empty", "--kb  build --sources {sources}", nothing, "--kb is empty; give a folder, e.g. --kb build/kb, or leave it out"),
+    ("build: RULINGS_KB is empty", "build --sources {sources}", empty_env,
+     "RULINGS_KB is set but empty; unset it (unset RULINGS_KB) or set it to a folder"),
+    ("site: --out holds other files", "--kb {kb} site --out {tmp}/mine", foreign_folder("mine"),
+     "{tmp}/mine is not a site made by rulings (it has no .rulings-site file, which `rulings site` writes in the folders "
+     "it makes); choose another --out, or empty it"),
+    ("site: --out is empty", "--kb {kb} site --out ", nothing, "--out is empty; give a folder, e.g. --out build/site"),
+    # sources: only regular files inside the sources folder, up to the cap, in UTF-8
+    ("build: path leads out", BUILD, manifest_path("../outside.md"),
+     "{sources}/sources.toml:1: [[source]] entry 1 ('crf-x'): path '../outside.md' leads outside the sources folder "
+     "{sources}; a source must be a file inside it (copy the file there)"),
+    ("build: absolute path", BUILD, manifest_path("{tmp}/secret.md"),
+     "{sources}/sources.toml:1: [[source]] entry 1 ('crf-x'): path '{tmp}/secret.md' is absolute; give a path inside "
+     "the sources folder {sources} (copy the file there)"),
+    ("build: symbolic link out", BUILD, symlink_out,
+     "{sources}/sources.toml:1: [[source]] entry 1 ('crf-x'): path 'meccg/crf.md' leads outside the sources folder "
+     "{sources} through a symbolic link; a source must be a file inside it (copy the file there)"),
+    ("build: manifest is a FIFO", BUILD, fifo("sources.toml"),
+     "{sources}/sources.toml: expected a regular file, found a named pipe (FIFO) (the manifest)"),
+    ("build: source is a FIFO", BUILD, fifo("meccg/crf.md"),
+     "{sources}/sources.toml:1: [[source]] entry 1 ('crf-x'): {sources}/meccg/crf.md is a named pipe (FIFO), not a "
+     "regular file"),
+    ("build: source is a folder", BUILD, folder_instead,
+     "{sources}/sources.toml:1: [[source]] entry 1 ('crf-x'): {sources}/meccg/crf.md is a folder, not a regular file"),
+    ("build: source over the cap", BUILD + " --max-source-mb 0.0001", nothing,
+     "{sources}/sources.toml:1: [[source]] entry 1 ('crf-x'): {sources}/meccg/crf.md is 1.0 KB, over the 0.1 KB "
+     "limit for a source; if it really is one, raise the limit: rulings build --max-source-mb 1"),
+    ("build: missing source", BUILD, manifest_path("meccg/gone.md"),
+     "{sources}/sources.toml:1: [[source]] entry 1 ('crf-x'): file {sources}/meccg/gone.md does not exist"),
+    ("build: invalid UTF-8", BUILD, write("sources/meccg/crf.md", b"# CRF\n\n## Turn Sequence Rulings\n- r\xe8gle\n"),
+     "{sources}/meccg/crf.md:4: expected UTF-8 text, found byte 0xE8 at column 4, which UTF-8 does not allow there "
+     "(is it Latin-1? convert it to UTF-8)"),
+    ("build: UTF-16", BUILD, write("sources/meccg/crf.md", "# CRF\n".encode("utf-16")),
+     "{sources}/meccg/crf.md:1: expected UTF-8 text, found a UTF-16 file (convert it to UTF-8)"),
+    ("build: binary", BUILD, write("sources/meccg/crf.md", b"# CRF\n\n\x00\x01"),
+     "{sources}/meccg/crf.md:3: expected text, found binary data (a NUL byte at column 1)"),
+    ("build: empty source", BUILD, write("sources/meccg/crf.md", b"\n"),
+     "{sources}/meccg/crf.md: expected a non-empty document, found an empty file"),
+    ("build: text before any heading", BUILD, write("sources/meccg/crf.md", "just text \x1b]0;x\x07 " + "y" * 200),
+     "{sources}/meccg/crf.md:1: expected a heading before the first text, found 'just text \\x1b]0;x\\x07 "
+     + "y" * 43 + "…'"),
+    ("build: manifest not TOML", BUILD, write("sources/sources.toml", "[[source]\n"),
+     "{sources}/sources.toml: not valid TOML: Expected ']]' at the end of an array declaration (at line 1, column 9)"),
+    ("build: manifest not UTF-8", BUILD, write("sources/sources.toml", b"# caf\xe9\n"),
+     "{sources}/sources.toml:1: expected UTF-8 text, found byte 0xE9 at column 6 (convert the manifest to UTF-8)"),
+    ("build: manifest entry incomplete", BUILD, write("sources/sources.toml", '[[source]]\nid = "x"\n'),
+     "{sources}/sources.toml:1: [[source]] entry 1: missing or not text: title, game, kind, edition, date, origin, "
+     "path, parser"),
+    # the knowledge base damaged, missing or of another version
+    ("stats: no knowledge base", "--kb {tmp}/none stats", nothing,
+     "no knowledge base at {tmp}/none (run `rulings build` first, or pass --kb DIR)"),
+    ("stats: database damaged", "--kb {kb} stats", damage_kb("rulings.db", b"SQLite format 3\x00" + b"\x07" * 3000),
+     "the knowledge base at {kb} is damaged (file is not a database); run `rulings build` to rebuild it"),
+    ("stats: database truncated", "--kb {kb} stats", damage_kb("rulings.db", b"SQLite format 3\x00"),
+     "the knowledge base at {kb} is damaged (file is not a database); run `rulings build` to rebuild it"),
+    ("stats: another schema version", "--kb {kb} stats", schema_version,
+     "the knowledge base at {kb} has schema version 1, this rulings needs 2; run `rulings build` to rebuild it"),
+    ("stats: current build gone", "--kb {kb} stats", dangling_current,
+     "no knowledge base at {kb} (run `rulings build` first, or pass --kb DIR)"),
+    ("search: search data damaged", "--kb {kb} search strike", damage_kb("search.json+search.marshal", b"{\x07garbage"),
+     "the search data at {build}/search.json is damaged (JSONDecodeError); run `rulings build` to rebuild it"),
+    ("search: search data missing", "--kb {kb} search strike", damage_kb("search.json+search.marshal", None),
+     "no knowledge base at {kb} (run `rulings build` first, or pass --kb DIR)"),
+    ("search --raw: index damaged", "--kb {kb} search --raw strike", damage_kb("index", None),
+     "the search index at {build}/index cannot be opened (EmptyIndexError); run `rulings build` to rebuild it"),
+    ("site: lexicon damaged", "--kb {kb} site --out {site}", damage_kb("lexicon.json", b"[]"),
+     "{kb}/current/lexicon.json: cannot read the card lexicon (TypeError: list indices must be integers or slices, not "
+     "str); run `rulings build`"),
+    ("site: lexicon missing", "--kb {kb} site --out {site}", damage_kb("lexicon.json", None),
+     "{kb}/current/lexicon.json: cannot read the card lexicon (FileNotFoundError: [Errno 2] No such file or directory: "
+     "'{kb}/current/lexicon.json'); run `rulings build`"),
+    # the data files shipped in kb/data
+    ("search: ranking.toml damaged", "--kb {kb} search strike", data_file("ranking", "[weights\n"),
+     "kb/data/ranking.toml: not valid TOML (Expected ']' at the end of a table declaration (at line 1, column 9))"),
+    ("build: synonyms.toml damaged", BUILD, data_file("synonyms", 'cancel = "negate"\ntap =\n'),
+     "kb/data/synonyms.toml: not valid TOML (Invalid value (at line 2, column 6)); fix the line it names"),
+    ("term: abbreviations.toml damaged", "--kb {kb} term GI", data_file("abbreviations", "GI = 1\n"),
+     "kb/data/abbreviations.toml: expected phrase = \"words\", found other values for ['GI']"),
+    # question files for eval
+    ("eval: not JSON", "--kb {kb} eval {tmp}/q.jsonl", write("tmp/q.jsonl", '{"query": "x", "gold": ["y"]}\n{oops\n'),
+     "{tmp}/q.jsonl:2: expected a JSON object (Expecting property name enclosed in double quotes)"),
+    ("eval: no gold", "--kb {kb} eval {tmp}/q.jsonl", write("tmp/q.jsonl", '{"query": "x"}\n'),
+     "{tmp}/q.jsonl:1: expected an object with 'query' and a 'gold' list"),
+    ("eval: not UTF-8", "--kb {kb} eval {tmp}/q.jsonl", write("tmp/q.jsonl", b'{"query": "\xff"}\n'),
+     "{tmp}/q.jsonl: cannot read ('utf-8' codec can't decode byte 0xff in position 11: invalid start byte)"),
+    # --raw query syntax
+    ("search --raw: open quote", "--kb {kb} search --raw text:\"strike", nothing,
+     "--raw query 'text:\"strike', position 6: a quote is opened and not closed; fix it, or try again without --raw"),
+    ("search --raw: open bracket", "--kb {kb} search --raw strike AND (roll OR hazard", nothing,
+     "--raw query 'strike AND (roll OR hazard', position 12: '(' is opened and not closed; fix it, or try again "
+     "without --raw"),
+    ("search --raw: stray bracket", "--kb {kb} search --raw strike]", nothing,
+     "--raw query 'strike]', position 7: ']' closes nothing; fix it, or try again without --raw"),
+    ("search --raw: dangling AND", "--kb {kb} search --raw strike AND", nothing,
+     "--raw query 'strike AND', position 8: AND needs something on each side; fix it, or try again without --raw"),
+    ("search --raw: stored field", "--kb {kb} search --raw data:x", nothing,
+     "--raw query 'data:x', position 1: field 'data' holds no words to search; fix it, or try again without --raw"),
+]
+
+
+def tree(folder: Path) -> dict[str, str]:
+    """Every file under a folder (links followed) and a hash of its bytes."""
+    if not folder.exists():
+        return {}
+    return {str(p.relative_to(folder)): hashlib.sha1(p.read_bytes()).hexdigest()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+@pytest.mark.parametrize("command, cause, message", [c[1:] for c in CASES], ids=[c[0] for c in CASES])
+def test_every_failure_is_one_line(tiny: tuple[Path, Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                   command: str, cause: Cause, message: str) -> None:
+    env = Env(tmp_path / "rulings", tmp_path / "kb", tmp_path / "site", tmp_path, monkeypatch)
+    shutil.copytree(tiny[0], env.sources)
+    shutil.copytree(tiny[1], env.kb, symlinks=True)
+    shutil.copytree(tiny[2], env.site)
+    kb_before, site_before = tree(env.kb), tree(env.site)
+    cause(env)
+    damaged = tree(env.kb)
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(cli, _args(env.fill(command)), catch_exceptions=False)
+    monkeypatch.undo()
+    code = 2 if " is empty" in message or "set but empty" in message else 1  # an empty folder name: a usage error
+    assert (result.exit_code, result.stderr, result.stdout) == (code, "Error: " + env.fill(message) + "\n", "")
+    # nothing lost: what was there is as it was (a damaged knowledge base stays as damaged), nothing half-made is left
+    assert tree(env.kb) == damaged and (damaged != kb_before or tree(env.kb) == kb_before)
+    assert tree(env.site) == site_before
+    assert not [p for p in tmp_path.rglob(".tmp-*")] and not [p for p in tmp_path.glob(".site.*")]
+
+
+def _args(command: str) -> list[str]:
+    """The words of a command line; an option given as the last word, or twice-spaced, has an empty value."""
+    words = command.split(" ")
+    out: list[str] = []
+    i = 0
+    while i < len(words):
+        if words[i] == "" and out and out[-1].startswith("--"):
+            out.append("")
+            i += 1
+            continue
+        if words[i]:
+            out.append(words[i])
+        i += 1
+    return out
+
+
+def test_every_failure_kind_of_the_issue_is_in_the_table() -> None:
+    names = " ".join(c[0] for c in CASES)
+    for kind in ("disk full", "permission denied", "invalid UTF-8", "database damaged", "another schema version",
+                 "lexicon damaged", "ranking.toml damaged", "eval: not JSON", "search --raw", "path leads out",
+                 "FIFO", "over the cap", "--kb is empty", "--kb holds other files"):
+        assert kind in names, kind
