@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from kb.errors import KbMissing, QueryError
-from kb.query import TOKEN, Understanding, analyze_word, fold, understand
+from kb.query import TOKEN, Understanding, analyze_word, clean, fold, understand
 from kb.ranking import QueryContext, contributions, features, score, weights
 from kb.searchspec import SPEC, SearchSpec, plain_sum
 from kb.store import CURRENT, INDEX_DIR
@@ -136,8 +136,8 @@ class Searcher:
                raw: bool = False) -> list[Result]:
         """The best `limit` rulings for a query, one per wording, current editions first."""
         limit = max(1, min(limit, 200))
-        if raw:
-            return self.search_raw(query, limit=limit, game=game, source=source)
+        if raw:  # capped as any query is: whoosh's parser slows with length (100 KB took 75 s)
+            return self.search_raw(clean(query), limit=limit, game=game, source=source)
         found = self.candidates(query, max(self.candidate_count, limit * 4 + 20), game=game, source=source)
         results = self.rank(found, limit, source, weights())
         for r in results:
