@@ -1,4 +1,4 @@
-"""Where each ruling and card lives on the static site, planned as kb.website plans its pages, without building it."""
+"""Where each ruling and card lives on the static site: the one plan kb.website builds on and the lookups read."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from kb.store import query
 from kb.urls import Urls, anchor
 
 SPLIT_OVER = 250
-"""kb.website.SPLIT_OVER: a document with more rulings than this gets one page per top-level section."""
+"""A document with more rulings than this gets one page per top-level section."""
 
 
 @dataclass(slots=True)
@@ -25,17 +25,14 @@ class Addresses:
     """a card's ruling id -> its English name."""
 
     @classmethod
-    def read(cls, conn: sqlite3.Connection) -> Addresses:
-        """The site's plan from the knowledge base: pages registered in the order kb.website registers
-        them, so two names with the same slug get the same suffixes as on the site."""
+    def plan(cls, sources: list[dict[str, Any]], counts: dict[str, int], tops: dict[str, list[str]],
+             cards: dict[str, str]) -> Addresses:
+        """The site's plan: every document (and, for a long one, each top-level part) and every card
+        registered in this order, so two names with the same slug get the same suffixes wherever
+        the plan is made. counts: rulings per source; tops: each source's top-level section titles
+        in order; cards: a card's ruling id -> its English name."""
         a = cls()
-        counts = {r["source"]: r["n"] for r in query(conn, "select source, count(*) as n from rulings group by source")}
-        tops: dict[str, list[str]] = {}
-        for sec in query(conn, "select source, titles from sections order by ord"):
-            part = sec["titles"][0]
-            if part not in tops.setdefault(sec["source"], []):
-                tops[sec["source"]].append(part)
-        for s in query(conn, "select id, parser from sources order by rowid"):
+        for s in sources:
             a.urls.document(s["id"])
             if s["parser"] == "cards":
                 a.cards_source.add(s["id"])
@@ -44,11 +41,22 @@ class Addresses:
             a.split[s["id"]] = counts.get(s["id"], 0) > SPLIT_OVER and len(parts) > 1
             for part in parts if a.split[s["id"]] else []:
                 a.urls.document(s["id"], part)
-        cards = query(conn, "select ruling_id, name from cards")
-        for name in sorted({c["name"] for c in cards}):
+        for name in sorted(set(cards.values())):
             a.urls.card(name)
-        a.card_of = {c["ruling_id"]: c["name"] for c in cards}
+        a.card_of = dict(cards)
         return a
+
+    @classmethod
+    def read(cls, conn: sqlite3.Connection) -> Addresses:
+        """The site's plan from the knowledge base, without building the site."""
+        counts = {r["source"]: r["n"] for r in query(conn, "select source, count(*) as n from rulings group by source")}
+        tops: dict[str, list[str]] = {}
+        for sec in query(conn, "select source, titles from sections order by ord"):
+            part = sec["titles"][0]
+            if part not in tops.setdefault(sec["source"], []):
+                tops[sec["source"]].append(part)
+        cards = {c["ruling_id"]: c["name"] for c in query(conn, "select ruling_id, name from cards")}
+        return cls.plan(query(conn, "select id, parser from sources order by rowid"), counts, tops, cards)
 
     def page(self, ruling: dict[str, Any]) -> str:
         """The page a ruling lives on: its card's page, or its document's (part's) page."""

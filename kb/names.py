@@ -10,8 +10,6 @@ from typing import Any
 
 from kb.query import fold as fold, not_names  # fold is re-exported: names are folded the one way
 
-WORDS = re.compile(r"[a-z0-9]+")
-MAX_NAME_WORDS = 7
 
 
 APOSTROPHES = re.compile(r"['’‘`´ʹ]")
@@ -28,10 +26,9 @@ def fold_word(word: str) -> str:
 
 @dataclass(slots=True)
 class Lexicon:
-    """Card names (every language, folded) -> English names, and the corpus's words for spelling."""
+    """Card names (every language, folded) -> English names, and the words the corpus writes in lower case."""
 
     names: dict[str, list[str]] = field(default_factory=dict)
-    words: dict[str, int] = field(default_factory=dict)
     lowercase: set[str] = field(default_factory=set)
     game_words: set[str] = field(default_factory=set)
     """Folded words that name a card but in rulings mean a race or a kind of player ("Hobbits", "Sauron")."""
@@ -45,21 +42,18 @@ class Lexicon:
             self._starts[first] = max(self._starts.get(first, 0), len(rest) + 1)
 
     def add_words(self, text: str) -> None:
-        for w in WORDS.findall(fold(text)):
-            if len(w) >= 3 and not w.isdigit():
-                self.words[w] = self.words.get(w, 0) + 1
+        """Note the words a text writes in lower case (a one-word card name used so is an ordinary word)."""
         self.lowercase.update(re.findall(r"(?<![\w’'-])[a-z]{3,}(?![\w’'-])", text))
 
     def to_json(self) -> dict[str, object]:
-        return {"names": self.names, "words": self.words, "lowercase": sorted(self.lowercase),
+        return {"names": self.names, "lowercase": sorted(self.lowercase),
                 "game_words": sorted(self.game_words)}
 
     @classmethod
     def from_json(cls, data: dict[str, object]) -> Lexicon:
-        words: Any = data["words"]
         lowercase: Any = data.get("lowercase", ())
         game: Any = data.get("game_words", ())
-        lex = cls({}, dict(words), set(lowercase), set(game))
+        lex = cls({}, set(lowercase), set(game))
         for key, canonicals in dict(data["names"]).items():  # type: ignore[call-overload]
             for canonical in canonicals:
                 lex.add_name(key, canonical)

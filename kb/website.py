@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from kb.addresses import Addresses
 from kb.errors import KbError
 from kb.names import PHASE_NAMES, Lexicon, fold
 from kb.render import Span, SpanFinder, TextRenderer
@@ -31,8 +32,6 @@ from kb.store import CURRENT, LEXICON, connect, query
 from kb.urls import Urls, anchor
 
 SITE_DIR = Path(__file__).resolve().parent.parent / "site"
-SPLIT_OVER = 250
-"""A document with more rulings than this gets one page per top-level section."""
 EXCERPT = 220
 PHASE_ORDER = list(PHASE_NAMES)
 
@@ -133,7 +132,6 @@ class Site:
 
     def __init__(self, corpus: Corpus) -> None:
         self.c = corpus
-        self.urls = Urls()
         self.home: dict[str, str] = {}
         """ruling id -> the page it lives on."""
         self.section_home: dict[str, str] = {}
@@ -148,26 +146,20 @@ class Site:
         self.by_source: dict[str, list[dict[str, Any]]] = defaultdict(list)
         for r in c.rulings.values():
             self.by_source[r["source"]].append(r)
+        tops = {s["id"]: list(dict.fromkeys(sec["titles"][0] for sec in c.sections.get(s["id"], [])))
+                for s in c.sources}
+        counts = {sid: len(rulings) for sid, rulings in self.by_source.items()}
+        cards = {card["ruling_id"]: name for name in c.cards for card in c.cards[name]}
+        self.addresses = Addresses.plan(c.sources, counts, tops, cards)
+        self.urls = self.addresses.urls
         self.parts: dict[str, list[str]] = {}
         for s in c.sources:
-            rulings = self.by_source.get(s["id"], [])
-            self.urls.document(s["id"])
-            if s["parser"] == "cards":
-                self.parts[s["id"]] = []
-                continue
-            tops = list(dict.fromkeys(sec["titles"][0] for sec in c.sections.get(s["id"], [])))
-            split = len(rulings) > SPLIT_OVER and len(tops) > 1
-            self.parts[s["id"]] = tops if split else []
+            split = self.addresses.split.get(s["id"], False)
+            self.parts[s["id"]] = tops[s["id"]] if split else []
             for sec in c.sections.get(s["id"], []):
-                part = sec["titles"][0] if split else ""
-                self.section_home[sec["id"]] = self.urls.document(s["id"], part)
-            for r in rulings:
-                part = r["section"][0] if split and r["section"] else ""
-                self.home[r["id"]] = self.urls.document(s["id"], part)
-        for name in sorted(c.cards):
-            page = self.urls.card(name)
-            for card in c.cards[name]:
-                self.home[card["ruling_id"]] = page
+                self.section_home[sec["id"]] = self.urls.document(s["id"], sec["titles"][0] if split else "")
+        for r in c.rulings.values():
+            self.home[r["id"]] = self.addresses.page(r)
         for t in c.terms:
             self.urls.term(t["name"])
         for p in PHASE_NAMES:

@@ -384,3 +384,30 @@ def test_the_council_of_elrond_is_no_mention_of_elrond(real_kb: Path) -> None:
     texts = [t for (t,) in db.execute("select r.text from links l join rulings r on r.id = l.ruling_id "
                                       "where l.kind = 'card' and l.target = 'Elrond'")]
     assert texts and not any("Council of Elrond" in t and t.count("Elrond") == 1 for t in texts)
+
+
+def test_a_damaged_marshal_copy_falls_back_to_the_json(real_kb: Path, tmp_path: Path) -> None:
+    """The marshal copy is only a faster read: damaged, the search data's JSON answers the same."""
+    import shutil
+
+    from kb.searchspec import SPEC, SPEC_CACHE
+
+    kb_dir = tmp_path / "kb"
+    shutil.copytree(real_kb, kb_dir, symlinks=True)
+    folder = (kb_dir / "current").resolve()
+    expected = [r.id for r in Searcher.open(real_kb).search("annotation 13", limit=3)]
+    (folder / SPEC_CACHE).write_bytes(b"\x00not marshal")
+    assert [r.id for r in Searcher.open(kb_dir).search("annotation 13", limit=3)] == expected
+    (folder / SPEC).write_text("{", "utf-8")
+    result = CliRunner().invoke(cli, ["--kb", str(kb_dir), "search", "annotation 13"])
+    assert result.exit_code == 1 and "run `rulings build`" in result.stderr and "Traceback" not in result.output
+
+
+def test_the_tuner_names_an_unknown_setting(real_kb: Path) -> None:
+    for setting, message in (("heading=0.3", "unknown setting 'heading'; known: section, parent, title"),
+                             ("section=lots", "'section=lots': expected NAME=NUMBER, e.g. section=0.5")):
+        run = subprocess.run([sys.executable, str(ROOT / "tools" / "tune_ranking.py"), "--kb", str(real_kb),
+                              str(ROOT / "tests" / "data" / "crf_excerpt.md"), "--no-fit", "--unit", setting],
+                             capture_output=True, text=True)
+        assert run.returncode == 1 and "Traceback" not in run.stderr
+        assert run.stderr.strip().splitlines()[-1] == f"tune_ranking: {message}"

@@ -209,7 +209,10 @@ def settings(values: list[str], known: dict[str, float]) -> dict[str, float]:
         key, _, value = item.partition("=")
         if key not in known:
             raise KbError(f"unknown setting {key!r}; known: {', '.join(known)}")
-        out[key] = float(value)
+        try:
+            out[key] = float(value)
+        except ValueError as exc:
+            raise KbError(f"{item!r}: expected NAME=NUMBER, e.g. {key}=0.5") from exc
     return out
 
 
