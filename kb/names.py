@@ -51,6 +51,8 @@ class Lexicon:
 
     @classmethod
     def from_json(cls, data: dict[str, object]) -> Lexicon:
+        if not isinstance(data, dict) or not isinstance(data.get("names"), dict):
+            raise ValueError("expected an object with a 'names' table")
         lowercase: Any = data.get("lowercase", ())
         game: Any = data.get("game_words", ())
         lex = cls({}, set(lowercase), set(game))

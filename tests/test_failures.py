@@ -246,8 +246,8 @@ CASES: list[tuple[str, str, Cause, str]] = [
     ("search --raw: index damaged", "--kb {kb} search --raw strike", damage_kb("index", None),
      "the search index at {build}/index cannot be opened (EmptyIndexError); run `rulings build` to rebuild it"),
     ("site: lexicon damaged", "--kb {kb} site --out {site}", damage_kb("lexicon.json", b"[]"),
-     "{kb}/current/lexicon.json: cannot read the card lexicon (TypeError: list indices must be integers or slices, not "
-     "str); run `rulings build`"),
+     "{kb}/current/lexicon.json: cannot read the card lexicon (ValueError: expected an object with a 'names' table); "
+     "run `rulings build`"),
     ("site: lexicon missing", "--kb {kb} site --out {site}", damage_kb("lexicon.json", None),
      "{kb}/current/lexicon.json: cannot read the card lexicon (FileNotFoundError: [Errno 2] No such file or directory: "
      "'{kb}/current/lexicon.json'); run `rulings build`"),
