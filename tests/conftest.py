@@ -16,6 +16,7 @@ from kb.pipeline import build
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ROOT / "rulings"
 DATA = Path(__file__).resolve().parent / "data"
+CHROMIUM = Path("/usr/bin/chromium")
 
 # Tests never touch the user's own knowledge base: the default location (the user data folder) is
 # a temporary one, for this process and every command it starts.
@@ -108,3 +109,32 @@ def tiny(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path]:
     build(sources, base / "kb")
     build_site(base / "kb", base / "site")
     return sources, base / "kb", base / "site"
+
+
+@pytest.fixture(scope="session")
+def real_site(real_kb: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The static site built once from the real knowledge base (strict: no broken link)."""
+    from kb.website import build_site
+
+    out = tmp_path_factory.mktemp("site") / "site"
+    report = build_site(real_kb, out, strict=True)
+    if report.broken:
+        raise RuntimeError(f"the real site has broken links: {report.broken[:5]}")
+    return out
+
+
+@pytest.fixture(scope="session")
+def browser():  # type: ignore[no-untyped-def]
+    """Debian's headless Chromium, started once per session (never a downloaded browser)."""
+    if not CHROMIUM.exists():
+        if os.environ.get("CI"):
+            pytest.fail("Debian's chromium is not installed (.ci/run installs it)")
+        pytest.skip("needs Debian's chromium (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=[
+            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+            "--disable-sync", "--no-first-run"])
+        yield b
+        b.close()

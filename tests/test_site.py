@@ -23,9 +23,8 @@ from kb.render import TextRenderer, linked
 from kb.urls import Urls, slug
 from kb.website import build_site, check_links, render_files
 
-from .conftest import ROOT
+from .conftest import CHROMIUM, ROOT
 
-CHROMIUM = Path("/usr/bin/chromium")
 EVAL = ROOT.parent / "shared" / "eval"
 
 
@@ -79,14 +78,6 @@ def test_link_checker_finds_missing_pages_and_anchors() -> None:
 
 
 # -- the real corpus ---------------------------------------------------------------------------------
-
-@pytest.fixture(scope="session")
-def real_site(real_kb: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("site") / "site"
-    report = build_site(real_kb, out, strict=True)
-    assert report.broken == []
-    return out
-
 
 def test_every_ruling_is_anchored_once_and_every_link_resolves(real_kb: Path, real_site: Path) -> None:
     files = {p.relative_to(real_site).as_posix(): p.read_text("utf-8") for p in real_site.rglob("*")
@@ -173,22 +164,6 @@ def test_site_without_a_knowledge_base_says_what_to_run(tmp_path: Path) -> None:
 
 
 # -- in a real browser -------------------------------------------------------------------------------
-
-@pytest.fixture(scope="module")
-def browser():  # type: ignore[no-untyped-def]
-    if not CHROMIUM.exists():
-        if os.environ.get("CI"):
-            pytest.fail("Debian's chromium is not installed (.ci/run installs it)")
-        pytest.skip("needs Debian's chromium (apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-            "--disable-sync", "--no-first-run"])
-        yield b
-        b.close()
-
 
 def _open(browser, url: str, width: int = 1280):  # type: ignore[no-untyped-def]
     page = browser.new_page(viewport={"width": width, "height": 900})
