@@ -23,7 +23,7 @@ from kb.render import TextRenderer, linked
 from kb.urls import Urls, slug
 from kb.website import build_site, check_links, render_files
 
-from .conftest import CHROMIUM, ROOT
+from .conftest import ROOT
 
 EVAL = ROOT.parent / "shared" / "eval"
 
