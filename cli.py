@@ -358,6 +358,73 @@ def card(kb_dir: Path, name: tuple[str, ...], as_json: bool, no_pager: bool) -> 
     out.flush()
 
 
+@cli.command()
+@click.argument("file", metavar="FILE")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON (rulings in the ruling shape).")
+@click.option("--mentions", is_flag=True, help="List the rulings that mention each card, not just their number.")
+@click.option("--html", "html_out", type=click.Path(dir_okay=False, path_type=Path), metavar="OUT",
+              help="Also write the report as one printable HTML page to OUT (a new file, or one this option made).")
+@pager_option
+@click.pass_obj
+def deck(kb_dir: Path, file: str, as_json: bool, mentions: bool, html_out: Path | None, no_pager: bool) -> None:
+    """Check a decklist (FILE, or - for standard input): each card's errata, CRF rulings and mentions.
+    Exit 0 when every name is a card, 3 when some are not (they are listed with suggestions)."""
+    from kb.deck import check_deck, exit_code, miss_line, sections_text
+
+    with translated(as_json):
+        report = check_deck(kb_dir, file, mentions=mentions, html_out=html_out)
+    if as_json:
+        emit_json(report)
+    elif report["written"]:
+        say(f"Wrote {report['written']}: {len(report['cards']) + len(report['quiet'])} cards, "
+            f"{len(report['not_found'])} names not found.")
+    else:
+        out = Out(not no_pager)
+        crf = report["crf"] or {"title": "no CRF", "edition": "-"}
+        out(style(f"Deck check of {report['deck']}", bold=True) + f": {len(report['cards']) + len(report['quiet'])} "
+            f"cards ({report['copies']} copies) on {report['lines']} lines · {crf['title']} edition {crf['edition']} · "
+            f"{report['date']}")
+        for warning in report["warnings"]:
+            out(style(f"note: {warning}", dim=True))
+        for entry in report["cards"]:
+            out()
+            kind = " · " + ", ".join(dict.fromkeys(f"{c['alignment'] or ''} {c['type'] or ''}".strip()
+                                                   for c in entry["cards"]))
+            out(style(f"{entry['name']} ×{entry['count']}", bold=True) + f"  {sections_text(entry)}{kind}", "", "  ")
+            for read_as in entry["read_as"]:
+                out(style(f"({read_as})", dim=True), "  ")
+            for title, rulings in (("Errata", entry["errata"]), ("CRF rulings", entry["rulings"])):
+                if rulings:
+                    out(style(f"{title} ({len(rulings)})", fg="cyan"), " ")
+                for r in rulings:
+                    out(f"[{_head(r)}] " + style(f"{r['source_title']} · {r['id']} · {_lines(r)}", dim=True), "  ", "      ")
+                    out(r["text"], "    ")
+            if entry.get("mentioned_in"):
+                _groups(out, f" Mentioned in {entry['mentions']} other rulings", entry["mentioned_in"])
+            elif entry["mentions"]:
+                out(f"Mentioned in {entry['mentions']} other ruling{'s' if entry['mentions'] > 1 else ''} "
+                    "(--mentions lists them).", " ")
+        if report["quiet"]:
+            out()
+            out(style(f"Nothing to say ({len(report['quiet'])}): ", bold=True)
+                + ", ".join(f"{q['name']} ×{q['count']}" for q in report["quiet"]), "", "  ")
+        if report["not_found"]:
+            out()
+            out(style(f"Not found ({len(report['not_found'])}):", bold=True))
+            for miss in report["not_found"][:50]:
+                out(miss_line(miss), "  ", "    ")
+            if len(report["not_found"]) > 50:
+                out(f"... and {len(report['not_found']) - 50} more (--json lists them all)", "  ")
+        out.flush()
+    if exit_code(report):
+        lines = sorted(n for miss in report["not_found"] for n in miss["lines"])
+        shown = ", ".join(map(str, lines[:8])) + (" ..." if len(lines) > 8 else "")
+        if not as_json:
+            say(f"Error: {len(report['not_found'])} names match no card (line{'s' if len(lines) > 1 else ''} {shown}); "
+                "correct them (see the suggestions) and check again", err=True)
+        raise click.exceptions.Exit(exit_code(report))
+
+
 def _by_source(rulings: list[dict[str, Any]]) -> list[dict[str, Any]]:
     from kb.lookup import group_by_source
 

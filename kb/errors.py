@@ -85,6 +85,10 @@ class ForeignFolder(KbError):
     """A folder rulings would write into holds things rulings did not make (kb.owned)."""
 
 
+class ForeignFile(KbError):
+    """A file rulings would write over is not one it made, or is a folder or a link (kb.deck.write_page)."""
+
+
 class WriteFailed(KbError):
     """Output could not be written (disk full, permission denied, read-only file system)."""
 

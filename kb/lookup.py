@@ -65,6 +65,15 @@ class Shaper:
                                 f"where r.id in ({marks}) order by s.current desc, s.rowid, r.ord", tuple(ids))
         return [self.ruling(r) for r in rows]
 
+    def ordered(self, ids: list[str]) -> list[str]:
+        """Ruling ids in the order rulings() gives them (current editions first, then source and document order)."""
+        if not ids:
+            return []
+        marks = ",".join("?" * len(ids))
+        return [r["id"] for r in query(self.conn, f"select r.id from rulings r join sources s on s.id = r.source "
+                                                  f"where r.id in ({marks}) order by s.current desc, s.rowid, r.ord",
+                                       tuple(ids))]
+
     def card(self, row: dict[str, Any]) -> dict[str, Any]:
         """A card row in the one card shape (kb/data/schema/card.json)."""
         return CardFace.of(row, self.addresses.card(row["name"])).to_json()
@@ -178,16 +187,33 @@ def card(kb_dir: Path, name: str) -> dict[str, Any]:
         versions.setdefault(c["name"], []).append(c)
     match = resolve.card(name, SearchSpec.load(kb_dir / CURRENT / SPEC), versions)
     english = sorted(match.names)
-    marks = ",".join("?" * len(english))
-    faces = shaper.cards(f"name in ({marks})", tuple(english))
-    links = query(conn, f"select ruling_id, how from links where kind = 'card' and target in ({marks})", tuple(english))
+    found = card_rulings(conn, shaper, english)
+    return {"query": name, "read_as": match.read_as, "names": english,
+            "cards": [f.to_json() for f in shaper.cards(f"name in ({','.join('?' * len(english))})", tuple(english))],
+            "errata": found.errata, "rulings": found.rulings,
+            "mentioned_in": group_by_source(shaper.rulings(found.mentions))}
+
+
+@dataclass(frozen=True, slots=True)
+class CardRulings:
+    """What the knowledge base says about a card: its errata and its own rulings (in the ruling
+    shape), and the ids of the other rulings that mention it."""
+
+    errata: list[dict[str, Any]]
+    rulings: list[dict[str, Any]]
+    mentions: list[str]
+
+
+def card_rulings(conn: sqlite3.Connection, shaper: Shaper, names: list[str]) -> CardRulings:
+    """The errata, rulings and mentions (ordered as rulings are) of the cards of these English names (`rulings card` and
+    `rulings deck` both show these, in this order)."""
+    marks = ",".join("?" * len(names))
+    links = query(conn, f"select ruling_id, how from links where kind = 'card' and target in ({marks})", tuple(names))
     own = [r["ruling_id"] for r in links if r["how"] == "about"]
     mentions = [r["ruling_id"] for r in links if r["how"] == "mention" and r["ruling_id"] not in own]
     about_it = shaper.rulings(list(dict.fromkeys(own)))
-    return {"query": name, "read_as": match.read_as, "names": english, "cards": [f.to_json() for f in faces],
-            "errata": [r for r in about_it if r["kind"] == "erratum"],
-            "rulings": [r for r in about_it if r["kind"] != "erratum"],
-            "mentioned_in": group_by_source(shaper.rulings(list(dict.fromkeys(mentions))))}
+    return CardRulings([r for r in about_it if r["kind"] == "erratum"], [r for r in about_it if r["kind"] != "erratum"],
+                       shaper.ordered(list(dict.fromkeys(mentions))))
 
 
 def phase(kb_dir: Path, name: str) -> dict[str, Any]:

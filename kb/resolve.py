@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from kb.errors import Ambiguous, NotFound, Refused
@@ -144,32 +144,57 @@ def describe(candidates: list[dict[str, str]]) -> str:
     return ", ".join(f"{c['name']} ({c['set_name']}, {c['alignment']} {c['type']})" for c in candidates)
 
 
-def card(typed: str, vocab: SearchSpec, versions: Mapping[str, list[dict[str, Any]]]) -> CardMatch:
+@dataclass(frozen=True, slots=True)
+class CardReading:
+    """What a typed card name was read as, without raising: the card(s) meant, or the choices it
+    leaves, or nothing (then the suggestions)."""
+
+    names: list[str]
+    """The English names meant (one card, or the versions a name stands for); empty when ambiguous or unknown."""
+    read_as: str = ""
+    """"" for an exact name (any language); else what was understood ("'morgul knive' read as Morgul-knife")."""
+    choices: list[str] = field(default_factory=list)
+    """The cards an ambiguous name could be (at most MAX_CHOICES)."""
+
+
+def read_card(typed: str, vocab: SearchSpec, index: NameIndex | None = None) -> CardReading:
     """The card(s) a typed name means, in any language, forgiving accents, hyphens, plurals and typos.
 
     An exact name (folded) wins; then a near spelling ("morgul knive"); then the one card whose
     name holds every word typed ("khamul easterling"). A name that begins several cards ("khamul")
+    gives their choices; nothing near gives an empty reading (NameIndex.rank suggests names).
+    site/assets/search.js's read_card executes the same steps.
+    """
+    key = fold(typed)
+    if not key or len(key) > MAX_NAME:
+        return CardReading([])
+    exact = vocab.card_names(key)
+    if exact:
+        return CardReading(list(exact))
+    near = near_name(key, vocab)
+    if not near:
+        near = (index or NameIndex(vocab.raw["names"])).all_words_in_one(typed)
+    if len(near) == 1:
+        return CardReading(list(near), f"{quoted(typed)} read as {near[0]}")
+    return CardReading([], choices=list(near) if len(near) <= MAX_CHOICES else [])
+
+
+def card(typed: str, vocab: SearchSpec, versions: Mapping[str, list[dict[str, Any]]]) -> CardMatch:
+    """The card(s) a typed name means (read_card); a name that begins several cards ("khamul")
     raises Ambiguous listing them with set and type; nothing near raises NotFound with suggestions.
     """
     typed = require(typed, "card name", 'rulings card "Gandalf"')
     key = fold(typed)
     if not key or len(key) > MAX_NAME:
         raise NotFound(f"no card named {quoted(typed)}", hint=f"Search the rulings instead: `rulings search {quoted(typed)}`.")
-    exact = vocab.card_names(key)
-    if exact:
-        return CardMatch(list(exact))
     index = NameIndex(vocab.raw["names"])
-    near = near_name(key, vocab)
-    if len(near) == 1:
-        return CardMatch(list(near), f"{quoted(typed)} read as {near[0]}")
-    if not near:
-        near = index.all_words_in_one(typed)
-        if len(near) == 1:
-            return CardMatch(near, f"{quoted(typed)} read as {near[0]}")
-    if near and len(near) <= MAX_CHOICES:
-        candidates = card_candidates(near, versions)
-        first = near[0]
-        raise Ambiguous(f"{quoted(typed)} could be {len(near)} cards: {describe(candidates)}", candidates,
+    reading = read_card(typed, vocab, index)
+    if reading.names:
+        return CardMatch(reading.names, reading.read_as)
+    if reading.choices:
+        candidates = card_candidates(reading.choices, versions)
+        first = reading.choices[0]
+        raise Ambiguous(f"{quoted(typed)} could be {len(reading.choices)} cards: {describe(candidates)}", candidates,
                         hint=f'Name one, e.g. `rulings card "{first}"`.')
     suggested = index.rank(typed)
     hint = f"Did you mean {listed(suggested)}? " if suggested else ""

@@ -278,6 +278,7 @@ class Site:
     def pages(self) -> Iterator[Page]:
         """Every page, one at a time (each is rendered and written before the next is made)."""
         yield from (self.home_page(), self.search_page(), self.credits_page())
+        yield Page("deck.html", "deck.html", "Deck check")  # the deck page: kb/deck.py, site/assets/deck.js
         for s in self.c.sources:
             yield from self.document_pages(s)
         yield from (self.card_page(name) for name in sorted(self.c.cards))
@@ -536,6 +537,10 @@ def render_files(kb_dir: Path, templates: Path = SITE_DIR) -> Iterator[tuple[str
     # "<\/" inside JSON strings is "</": the data can never close a script element, even inlined
     data = json.dumps(browser_data(kb_dir, site), ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
     yield "assets/search-data.js", f"window.RULINGS_DATA={data};\n"
+    # the deck page's own data (kb.deck.deck_data): how lists are read, and each card's rulings
+    from kb.deck import deck_data
+    deck = json.dumps(deck_data(kb_dir), ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+    yield "assets/deck-data.js", f"window.RULINGS_DECK={deck};\n"
 
 
 def build_site(kb_dir: Path, out: Path, strict: bool = False) -> SiteReport:

@@ -416,6 +416,116 @@
     return names;
   };
 
+  // -- kb.resolve: a typed card name read, and the nearest names suggested (the deck page uses these) --
+
+  /* kb.resolve._close: whether a and b are within limit edits; cheap tests first */
+  function close(a, b, limit) {
+    if (Math.abs(a.length - b.length) > limit || !b || (a[0] !== b[0] && a[a.length - 1] !== b[b.length - 1])) return false;
+    return distance(a, b, limit) <= limit;
+  }
+
+  /* kb.resolve.NameIndex: folded names -> what they stand for, searched for the names nearest a misspelling */
+  function NameIndex(keys) {
+    this.keys = keys;
+    this._words = null;
+  }
+  NameIndex.prototype.words = function () {
+    if (this._words === null) {
+      var words = this._words = new Map();
+      Object.keys(this.keys).forEach(function (key) {
+        key.split(" ").forEach(function (w) {
+          if (!words.has(w)) words.set(w, new Set());
+          words.get(w).add(key);
+        });
+      });
+    }
+    return this._words;
+  };
+  /* _near_words: the name words a typed word may mean, with their distance */
+  NameIndex.prototype.near_words = function (w) {
+    var words = this.words();
+    if (w.length < 3) return words.has(w) ? [[w, 0]] : [];
+    var limit = w.length < 5 ? 0 : w.length < 9 ? 1 : 2, out = [];
+    words.forEach(function (_, word) {
+      if (word === w || (w.length >= 4 && word.startsWith(w))) out.push([word, 0]);
+      else if (limit && close(w, word, limit)) out.push([word, distance(w, word, limit)]);
+    });
+    return out;
+  };
+  /* rank: the display names nearest to typed, best first */
+  NameIndex.prototype.rank = function (typed, n) {
+    n = n === undefined ? 5 : n;
+    var key = fold(typed), self = this;
+    if (!key || key.length > 120) return [];
+    var best = new Map();
+    function offer(k, score) {
+      own(self.keys, k).forEach(function (name) {
+        if (!best.has(name) || tupleLess(score, best.get(name))) best.set(name, score);
+      });
+    }
+    var limit = Math.max(1, Math.floor(key.length / 5)), compact = key.split(" ").join("");
+    Object.keys(this.keys).forEach(function (k) {
+      if (k.startsWith(key) || (k.length >= 4 && key.startsWith(k)) || k.split(" ").join("").startsWith(compact)) {
+        offer(k, [0, Math.abs(k.length - key.length), 0]);
+      } else if (close(key, k, limit)) {
+        offer(k, [1, distance(key, k, limit), 0]);
+      }
+    });
+    var hits = new Map();
+    key.split(" ").forEach(function (w) {
+      self.near_words(w).forEach(function (wd) {
+        self.words().get(wd[0]).forEach(function (k) {
+          var h = hits.get(k);
+          if (!h) hits.set(k, h = [0, 0]);
+          h[0] += 1;
+          h[1] += wd[1];
+        });
+      });
+    });
+    hits.forEach(function (h, k) { offer(k, [2, -h[0], h[1] * 100 + k.length]); });
+    return Array.from(best.keys()).sort(function (x, y) {
+      return tupleLess(best.get(x), best.get(y)) ? -1 : tupleLess(best.get(y), best.get(x)) ? 1 : cmpStr(fold(x), fold(y));
+    }).slice(0, n);
+  };
+  /* all_words_in_one: the display names whose words hold every typed word */
+  NameIndex.prototype.all_words_in_one = function (typed) {
+    var self = this, words = fold(typed).split(" ").filter(function (w) { return w.length >= 3; });
+    if (!words.length) return [];
+    var common = null;
+    words.forEach(function (w) {
+      var found = new Set();
+      self.near_words(w).forEach(function (wd) { self.words().get(wd[0]).forEach(function (k) { found.add(k); }); });
+      common = common === null ? found : new Set(Array.from(common).filter(function (k) { return found.has(k); }));
+    });
+    var names = new Set();
+    common.forEach(function (k) { own(self.keys, k).forEach(function (name) { names.add(name); }); });
+    return Array.from(names).sort(function (x, y) { return cmpStr(fold(x), fold(y)); });
+  };
+
+  /* kb.resolve.read_card: the card(s) a typed name means (names), the choices an ambiguous one leaves,
+   * or nothing; read_as says how it was read when not exactly */
+  function read_card(searcher, typed, index) {
+    var key = fold(typed);
+    if (!key || key.length > 120) return {names: [], read_as: "", choices: []};
+    var exact = searcher.card_names(key);
+    if (exact) return {names: exact.slice(), read_as: "", choices: []};
+    var near = searcher.near_name(key);
+    if (!near.length) near = (index || new NameIndex(searcher.spec.names)).all_words_in_one(typed);
+    if (near.length === 1) return {names: near.slice(), read_as: quoted(typed) + " read as " + near[0], choices: []};
+    return {names: [], read_as: "", choices: near.length <= 8 ? near.slice() : []};
+  }
+
+  /* kb.resolve.quoted: user text for a message, one line, quoted (Python's repr of a str), cut short */
+  function quoted(text, limit) {
+    limit = limit === undefined ? 40 : limit;
+    var flat = pySplit(text).join(" ");
+    if (cpLen(flat) > limit) flat = Array.from(flat).slice(0, limit).join("") + "...";
+    var q = flat.indexOf("'") >= 0 && flat.indexOf('"') < 0 ? '"' : "'";
+    var body = flat.replace(/\\/g, "\\\\");
+    if (q === "'") body = body.replace(/'/g, "\\'");
+    return q + body + q;
+  }
+
   /* understand: references, cards, abbreviations, synonyms, typos, question words -> weighted terms */
   Searcher.prototype.understand = function (query) {
     var self = this, R = this.rules, W = this.W, m;
@@ -854,7 +964,7 @@
   }
 
   var api = {Searcher: Searcher, clean: clean, strip_marks: strip_marks, fold: fold, fold_key: fold_key,
-    distance: distance};
+    distance: distance, NameIndex: NameIndex, read_card: read_card, quoted: quoted};
   if (typeof module === "object" && module.exports) {
     module.exports = api;
   } else if (root.document) {
