@@ -30,7 +30,7 @@ from kb.store import CURRENT, connect, query
 
 MAX_DECK_BYTES = 4 * MB
 """A larger input is no decklist (10,000 lines of card names are about 300 KB)."""
-MAX_NEAR = 200
+MAX_NEAR = 50
 """At most this many different names not spelt exactly are read for near spellings and given
 suggestions (each costs a pass over every card name); the rest are listed as not found. This keeps
 a huge list of garbage linear."""
@@ -109,12 +109,11 @@ def check_deck(kb_dir: Path, file: str, *, mentions: bool = False, html_out: Pat
     return report
 
 
-def read_names(lines: list[DeckLine], spec: SearchSpec) -> dict[str, CardReading]:
+def read_names(lines: list[DeckLine], spec: SearchSpec, index: NameIndex) -> dict[str, CardReading]:
     """Each different name of the card lines (folded) read as a card name: exactly, or (for the first
     MAX_NEAR names not spelt exactly) by kb.resolve.read_card's near spellings. The browser's deck
     page reads them the same way (site/assets/deck.js read_names)."""
     readings: dict[str, CardReading] = {}
-    index = NameIndex(spec.raw["names"])
     near = 0
     for line in lines:
         key = fold(line.name)
@@ -146,7 +145,8 @@ def deck_report(kb_dir: Path, text: str, name: str = "deck", *, mentions: bool =
     conn = connect(kb_dir)
     shaper = Shaper(conn)
     spec = SearchSpec.load(kb_dir / CURRENT / SPEC)
-    readings = read_names(cards, spec)
+    index = NameIndex(spec.raw["names"])
+    readings = read_names(cards, spec, index)
     found: dict[tuple[str, ...], dict[str, Any]] = {}
     missed: dict[str, dict[str, Any]] = {}
     for line in cards:
@@ -171,7 +171,6 @@ def deck_report(kb_dir: Path, text: str, name: str = "deck", *, mentions: bool =
         first = next(iter(missed.values()))
         raise Refused(f"{name}: no line names a card ({len(cards)} card lines; line {first['lines'][0]} reads "
                       f"{quoted(first['name'])})", hint=EXAMPLE)
-    index = NameIndex(spec.raw["names"])
     for key, miss in missed.items():
         if readings[key].read_as != "not read for near spellings" and not miss["choices"]:
             miss["suggestions"] = index.rank(miss["name"])

@@ -42,6 +42,8 @@ class NameIndex:
     keys: Mapping[str, list[str]]
     """A folded name -> the display names it stands for."""
     _words: dict[str, set[str]] | None = None
+    _near: dict[str, list[tuple[str, int]]] = field(default_factory=dict)
+    """_near_words' answers, by typed word (rank and all_words_in_one ask for the same words)."""
 
     def words(self) -> dict[str, set[str]]:
         if self._words is None:
@@ -54,6 +56,8 @@ class NameIndex:
     def _near_words(self, w: str) -> list[tuple[str, int]]:
         """The name words a typed word may mean, with their distance: itself, a word it begins (four
         letters or more), or a typo of it (one edit from five letters, two from nine)."""
+        if w in self._near:
+            return self._near[w]
         if len(w) < 3:
             return [(w, 0)] if w in self.words() else []
         limit = 0 if len(w) < 5 else 1 if len(w) < 9 else 2
@@ -63,6 +67,7 @@ class NameIndex:
                 out.append((word, 0))
             elif limit and _close(w, word, limit):
                 out.append((word, distance(w, word, limit)))
+        self._near[w] = out
         return out
 
     def rank(self, typed: str, n: int = SUGGESTIONS) -> list[str]:
