@@ -376,8 +376,8 @@ def deck(kb_dir: Path, file: str, as_json: bool, mentions: bool, html_out: Path 
     if as_json:
         emit_json(report)
     elif report["written"]:
-        say(f"Wrote {report['written']}: {len(report['cards']) + len(report['quiet'])} cards, "
-            f"{len(report['not_found'])} names not found.")
+        say(f"Wrote {report['written']}: {_count(len(report['cards']) + len(report['quiet']), 'card')}, "
+            f"{_count(len(report['not_found']), 'name')} not found.")
     else:
         out = Out(not no_pager)
         crf = report["crf"] or {"title": "no CRF", "edition": "-"}
@@ -420,9 +420,15 @@ def deck(kb_dir: Path, file: str, as_json: bool, mentions: bool, html_out: Path 
         lines = sorted(n for miss in report["not_found"] for n in miss["lines"])
         shown = ", ".join(map(str, lines[:8])) + (" ..." if len(lines) > 8 else "")
         if not as_json:
-            say(f"Error: {len(report['not_found'])} names match no card (line{'s' if len(lines) > 1 else ''} {shown}); "
-                "correct them (see the suggestions) and check again", err=True)
+            say(f"Error: {_count(len(report['not_found']), 'name')} match{'es' if len(report['not_found']) == 1 else ''} "
+                f"no card (line{'s' if len(lines) > 1 else ''} {shown}); "
+                "fix the names listed (see the suggestions) and check again", err=True)
         raise click.exceptions.Exit(exit_code(report))
+
+
+def _count(n: int, noun: str) -> str:
+    """_count(1, "card") == "1 card", _count(2, "card") == "2 cards"."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def _by_source(rulings: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -37,6 +37,8 @@ a huge list of garbage linear."""
 MANY_COPIES = 500
 """More copies than this is more than a deck: the report says so (and checks it all the same)."""
 EXAMPLE = 'Write one card a line, e.g. "2 Gandalf", "Gandalf x2" or "Gandalf [TW]".'
+NOT_NEAR = "not read for near spellings"
+"""The reading of a name beyond the first MAX_NEAR not spelt exactly."""
 EXIT_NOT_FOUND = 3
 """`rulings deck`'s exit code when the report is made but some names match no card."""
 NUL = b"\x00"
@@ -126,7 +128,7 @@ def read_names(lines: list[DeckLine], spec: SearchSpec, index: NameIndex) -> dic
             near += 1
             readings[key] = read_card(line.name, spec, index)
         else:
-            readings[key] = CardReading([], "not read for near spellings")
+            readings[key] = CardReading([], NOT_NEAR)
     return readings
 
 
@@ -153,8 +155,8 @@ def deck_report(kb_dir: Path, text: str, name: str = "deck", *, mentions: bool =
         key = fold(line.name)
         reading = readings[key]
         if not reading.names:
-            miss = missed.setdefault(key, {"name": line.name, "lines": [], "count": 0,
-                                           "choices": reading.choices, "suggestions": []})
+            miss = missed.setdefault(key, {"name": line.name, "lines": [], "count": 0, "choices": reading.choices,
+                                           "suggestions": [], "looked_near": reading.read_as != NOT_NEAR})
             miss["lines"].append(line.number)
             miss["count"] += line.count
             continue
@@ -172,7 +174,7 @@ def deck_report(kb_dir: Path, text: str, name: str = "deck", *, mentions: bool =
         raise Refused(f"{name}: no line names a card ({len(cards)} card lines; line {first['lines'][0]} reads "
                       f"{quoted(first['name'])})", hint=EXAMPLE)
     for key, miss in missed.items():
-        if readings[key].read_as != "not read for near spellings" and not miss["choices"]:
+        if miss["looked_near"] and not miss["choices"]:
             miss["suggestions"] = index.rank(miss["name"])
     said: list[dict[str, Any]] = []
     quiet: list[dict[str, Any]] = []
@@ -187,7 +189,7 @@ def deck_report(kb_dir: Path, text: str, name: str = "deck", *, mentions: bool =
     copies = sum(line.count for line in cards)
     warnings = [f"{copies} copies on {len(lines)} lines: more than a deck; every card is checked all the same"] \
         if copies > MANY_COPIES else []
-    skipped = len(missed) - sum(1 for k in missed if readings[k].read_as != "not read for near spellings")
+    skipped = sum(1 for miss in missed.values() if not miss["looked_near"])
     if skipped:
         warnings.append(f"{skipped} names were not read for near spellings (only the first {MAX_NEAR} are)")
     return {"deck": name, "date": time.strftime("%Y-%m-%d"), **_editions(conn), "lines": len(lines),

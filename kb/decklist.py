@@ -137,10 +137,11 @@ def read_line(number: int, raw: str, section: str, sideboard: bool) -> DeckLine:
 
 
 def read_lines(text: str) -> list[DeckLine]:
-    """Every line of a decklist read, each in the section the headers above it give."""
+    """Every line of a decklist read (a byte-order mark before the first left out), each in the section
+    the headers above it give."""
     out = []
     section, sideboard = "", False
-    for number, raw in enumerate(split_lines(text), 1):
+    for number, raw in enumerate(split_lines(text.removeprefix("\ufeff")), 1):
         line = read_line(number, raw, section, sideboard)
         if line.kind == "header":
             section, sideboard = line.section, line.sideboard

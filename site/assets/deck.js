@@ -76,7 +76,7 @@
   /* kb.decklist.read_lines */
   function read_lines(text, deck) {
     var P = patterns(deck), out = [], section = "", sideboard = false;
-    split_lines(text, P).forEach(function (raw, i) {
+    split_lines(text.replace(/^\ufeff/, ""), P).forEach(function (raw, i) {
       var l = read_line(i + 1, raw, section, sideboard, deck, P);
       if (l.kind === "header") { section = l.section; sideboard = l.sideboard; }
       out.push(l);
@@ -139,7 +139,8 @@
     cards.forEach(function (l) {
       var key = S.fold(l.name), reading = readings.get(key);
       if (!reading.names.length) {
-        if (!missed.has(key)) missed.set(key, {name: l.name, lines: [], count: 0, choices: reading.choices, suggestions: []});
+        if (!missed.has(key)) missed.set(key, {name: l.name, lines: [], count: 0, choices: reading.choices, suggestions: [],
+          looked_near: reading.read_as !== NOT_NEAR});
         var miss = missed.get(key);
         miss.lines.push(l.number);
         miss.count += l.count;
@@ -162,8 +163,8 @@
         S.quoted(first.name) + ")."};
     }
     var skipped = 0;
-    missed.forEach(function (miss, key) {
-      if (readings.get(key).read_as === NOT_NEAR) skipped += 1;
+    missed.forEach(function (miss) {
+      if (!miss.looked_near) skipped += 1;
       else if (!miss.choices.length) miss.suggestions = index.rank(miss.name);
     });
     var said = [], quiet = [];

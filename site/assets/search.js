@@ -515,6 +515,9 @@
     return {names: [], read_as: "", choices: near.length <= 8 ? near.slice() : []};
   }
 
+  /* what Python's str.isprintable() refuses: other, separator (but the space) */
+  var NOT_PRINTABLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}]|(?! )\p{Zs}/gu;
+
   /* kb.resolve.quoted: user text for a message, one line, quoted (Python's repr of a str), cut short */
   function quoted(text, limit) {
     limit = limit === undefined ? 40 : limit;
@@ -523,6 +526,11 @@
     var q = flat.indexOf("'") >= 0 && flat.indexOf('"') < 0 ? '"' : "'";
     var body = flat.replace(/\\/g, "\\\\");
     if (q === "'") body = body.replace(/'/g, "\\'");
+    body = body.replace(NOT_PRINTABLE, function (c) {  // as repr() shows what str.isprintable() refuses
+      var n = c.codePointAt(0), hex = n.toString(16);
+      return n < 0x100 ? "\\x" + ("0" + hex).slice(-2) : n < 0x10000 ? "\\u" + ("000" + hex).slice(-4)
+        : "\\U" + ("0000000" + hex).slice(-8);
+    });
     return q + body + q;
   }
 
