@@ -2,7 +2,7 @@
 and each parser's time against the length of a line.
 
 Every figure is a ratio or time measured in this one run with this interpreter, since machines
-here are noisy. Usage: python bench/bench.py [--scale 100] [--runs 15] [--parse-only]
+here are noisy. Usage: python bench/bench.py [--scale 100] [--runs 15] [--parse-only] [--deck-only]
 """
 
 from __future__ import annotations
@@ -144,6 +144,26 @@ def parse_scaling(sizes: tuple[int, ...] = (100_000, 1_000_000), runs: int = 3) 
     return report
 
 
+def deck_scaling(rulings: str, kb_dir: Path, work: Path, runs: int) -> dict[str, float]:
+    """`rulings deck` wall time (ms) on lists of 100, 1,000 and 10,000 lines: the hero test deck repeated,
+    every tenth line a different misspelt name (so near-spelling reading and its cap are paid for)."""
+    deck = (ROOT / "tests" / "data" / "decks" / "hero.txt").read_text("utf-8").splitlines()
+    out: dict[str, float] = {}
+    for n in (100, 1_000, 10_000):
+        lines = [f"Gandalv Wizzard{i}" if i % 10 == 9 else deck[i % len(deck)] for i in range(n)]
+        path = work / f"deck{n}.txt"
+        path.write_text("\n".join(lines), "utf-8")
+        times = []
+        for _ in range(max(3, runs // 5)):
+            start = time.perf_counter()
+            subprocess.run([rulings, "--kb", str(kb_dir), "deck", str(path), "--json"], stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL)  # exit 3: the misspelt names match no card
+            times.append(time.perf_counter() - start)
+        out[f"{n}_lines_ms"] = round(statistics.median(times) * 1000, 1)
+    out["ratio_10000_to_1000"] = round(out["10000_lines_ms"] / out["1000_lines_ms"], 2)
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--scale", type=int, default=100)
@@ -152,6 +172,8 @@ def main() -> None:
                         help="corpus size for the site measurement (100 writes about 1.6 GB of pages)")
     parser.add_argument("--parse-only", action="store_true",
                         help="only each parser's time against line length (100 KB against 1 MB)")
+    parser.add_argument("--deck-only", action="store_true",
+                        help="only `rulings deck` on lists of 100, 1,000 and 10,000 lines (after one 1x build)")
     args = parser.parse_args()
     if args.parse_only:
         print(json.dumps({"python": sys.version.split()[0], "parse_time_by_line_length": parse_scaling()}, indent=2))
@@ -160,7 +182,12 @@ def main() -> None:
     work = Path(tempfile.mkdtemp(prefix="rulings-bench-"))
     report: dict[str, object] = {"python": sys.version.split()[0]}
     try:
-        measure(args, rulings, work, report)
+        if args.deck_only:
+            subprocess.run([rulings, "--kb", str(work / "kb1"), "build", "--sources", str(ROOT / "rulings")],
+                           check=True, stdout=subprocess.DEVNULL)
+            report["deck_time_by_list_length"] = deck_scaling(rulings, work / "kb1", work, args.runs)
+        else:
+            measure(args, rulings, work, report)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     print(json.dumps(report, indent=2))
@@ -185,6 +212,7 @@ def measure(args: argparse.Namespace, rulings: str, work: Path, report: dict[str
     report["warm_query_1x_ms"] = round(warm_query_ms(work / "kb1", QUERIES), 2)
     report["site_1x"] = site_figures(work / "kb1", work / "site1")
     report["parse_time_by_line_length"] = parse_scaling()
+    report["deck_time_by_list_length"] = deck_scaling(rulings, work / "kb1", work, args.runs)
     if args.site_scale > 1:
         sources = make_corpus(args.site_scale, work / f"sources{args.site_scale}")
         subprocess.run([rulings, "--kb", str(work / "kbS"), "build", "--sources", str(sources)], check=True,

@@ -151,6 +151,12 @@ def foreign_folder(name: str) -> Cause:
     return cause
 
 
+def deck_and_notes(env: Env) -> None:
+    """A decklist of the tiny corpus's cards, and a page of the user's own where --html may point."""
+    (env.tmp / "deck.txt").write_text("Hazards:\n2 Adunaphel\n", "utf-8")
+    (env.tmp / "notes.html").write_text("<p>my notes</p>", "utf-8")
+
+
 def empty_env(env: Env) -> None:
     env.monkeypatch.setenv("RULINGS_KB", "")
 
@@ -265,6 +271,16 @@ CASES: list[tuple[str, str, Cause, str]] = [
      "{tmp}/q.jsonl:1: expected an object with 'query' and a 'gold' list"),
     ("eval: not UTF-8", "--kb {kb} eval {tmp}/q.jsonl", write("tmp/q.jsonl", b'{"query": "\xff"}\n'),
      "{tmp}/q.jsonl: cannot read ('utf-8' codec can't decode byte 0xff in position 11: invalid start byte)"),
+    # rulings deck --html (the refusals of a decklist itself, exit 2, are tabled in tests/test_deck.py)
+    ("deck: --html over a file it did not make", "--kb {kb} deck {tmp}/deck.txt --html {tmp}/notes.html",
+     deck_and_notes, "{tmp}/notes.html exists and `rulings deck --html` did not make it; it is left as it is. "
+     "Name a new file, or remove that one first."),
+    ("deck: --html disk full", "--kb {kb} deck {tmp}/deck.txt --html {tmp}/deck.html",
+     lambda env: (deck_and_notes(env), raises("kb.deck.os.replace", DISK_FULL)(env)),
+     "cannot write the deck page in {tmp}/deck.html: the disk is full; free some space and run `rulings deck "
+     "--html` again (nothing else was written)"),
+    ("deck: no knowledge base", "--kb {tmp}/none deck {tmp}/deck.txt", deck_and_notes,
+     "no knowledge base at {tmp}/none (run `rulings build` first, or pass --kb DIR)"),
     # --raw query syntax
     ("search --raw: open quote", "--kb {kb} search --raw text:\"strike", nothing,
      "--raw query 'text:\"strike', position 6: a quote is opened and not closed; fix it, or try again without --raw"),
