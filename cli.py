@@ -369,15 +369,15 @@ def card(kb_dir: Path, name: tuple[str, ...], as_json: bool, no_pager: bool) -> 
 def deck(kb_dir: Path, file: str, as_json: bool, mentions: bool, html_out: Path | None, no_pager: bool) -> None:
     """Check a decklist (FILE, or - for standard input): each card's errata, CRF rulings and mentions.
     Exit 0 when every name is a card, 3 when some are not (they are listed with suggestions)."""
-    from kb.deck import check_deck, exit_code, miss_line, sections_text
+    from kb.deck import check_deck, counted, exit_code, miss_line, sections_text
 
     with translated(as_json):
         report = check_deck(kb_dir, file, mentions=mentions, html_out=html_out)
     if as_json:
         emit_json(report)
     elif report["written"]:
-        say(f"Wrote {report['written']}: {_count(len(report['cards']) + len(report['quiet']), 'card')}, "
-            f"{_count(len(report['not_found']), 'name')} not found.")
+        say(f"Wrote {report['written']}: {counted(len(report['cards']) + len(report['quiet']), 'card')}, "
+            f"{counted(len(report['not_found']), 'name')} not found.")
     else:
         out = Out(not no_pager)
         crf = report["crf"] or {"title": "no CRF", "edition": "-"}
@@ -402,8 +402,7 @@ def deck(kb_dir: Path, file: str, as_json: bool, mentions: bool, html_out: Path 
             if entry.get("mentioned_in"):
                 _groups(out, f" Mentioned in {entry['mentions']} other rulings", entry["mentioned_in"])
             elif entry["mentions"]:
-                out(f"Mentioned in {entry['mentions']} other ruling{'s' if entry['mentions'] > 1 else ''} "
-                    "(--mentions lists them).", " ")
+                out(f"Mentioned in {counted(entry['mentions'], 'other ruling')} (--mentions lists them).", " ")
         if report["quiet"]:
             out()
             out(style(f"Nothing to say ({len(report['quiet'])}): ", bold=True)
@@ -420,15 +419,10 @@ def deck(kb_dir: Path, file: str, as_json: bool, mentions: bool, html_out: Path 
         lines = sorted(n for miss in report["not_found"] for n in miss["lines"])
         shown = ", ".join(map(str, lines[:8])) + (" ..." if len(lines) > 8 else "")
         if not as_json:
-            say(f"Error: {_count(len(report['not_found']), 'name')} match{'es' if len(report['not_found']) == 1 else ''} "
+            say(f"Error: {counted(len(report['not_found']), 'name')} match{'es' if len(report['not_found']) == 1 else ''} "
                 f"no card (line{'s' if len(lines) > 1 else ''} {shown}); "
                 "fix the names listed (see the suggestions) and check again", err=True)
         raise click.exceptions.Exit(exit_code(report))
-
-
-def _count(n: int, noun: str) -> str:
-    """_count(1, "card") == "1 card", _count(2, "card") == "2 cards"."""
-    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def _by_source(rulings: list[dict[str, Any]]) -> list[dict[str, Any]]:

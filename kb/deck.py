@@ -220,6 +220,11 @@ def sections_text(entry: dict[str, Any]) -> str:
                      for s in entry["sections"])
 
 
+def counted(n: int, noun: str, plural: str = "") -> str:
+    """counted(1, "card") == "1 card", counted(2, "card") == "2 cards", counted(2, "copy", "copies") == "2 copies"."""
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"
+
+
 def exit_code(report: dict[str, Any]) -> int:
     """0 when every name was found, EXIT_NOT_FOUND when some match no card."""
     return EXIT_NOT_FOUND if report["not_found"] else 0
@@ -255,8 +260,9 @@ def deck_page(report: dict[str, Any]) -> str:
              f"<title>Deck check: {e(report['deck'])}</title><style>{PRINT_CSS}</style></head><body>",
              f"<h1>Deck check: {e(report['deck'])}</h1>",
              f'<p class="meta">Checked {e(report["date"])} against {e(edition)}; knowledge base built '
-             f'{e(report["built_at"] or "at an unknown time")}. {len(report["cards"]) + len(report["quiet"])} cards, '
-             f'{report["copies"]} copies, {len(report["not_found"])} names not found.</p>']
+             f'{e(report["built_at"] or "at an unknown time")}. '
+             f'{counted(len(report["cards"]) + len(report["quiet"]), "card")}, {counted(report["copies"], "copy", "copies")}, '
+             f'{counted(len(report["not_found"]), "name")} not found.</p>']
     parts += [f'<p class="meta">{e(w)}</p>' for w in report["warnings"]]
     parts.append("<section><h2>Cards with errata, rulings or mentions</h2>")
     for entry in report["cards"]:
@@ -269,7 +275,7 @@ def deck_page(report: dict[str, Any]) -> str:
             if rulings:
                 parts.append(f"<h4>{title} ({len(rulings)})</h4>" + "".join(_ruling_html(r) for r in rulings))
         if entry["mentions"]:
-            parts.append(f'<p>Mentioned in {entry["mentions"]} other rulings.</p>')
+            parts.append(f'<p>Mentioned in {counted(entry["mentions"], "other ruling")}.</p>')
             for group in entry.get("mentioned_in", []):
                 parts += [_ruling_html(r) for r in group["rulings"]]
         parts.append("</div>")

@@ -360,7 +360,7 @@ def test_deck_page_in_a_browser_from_a_link(browser, real_site: Path) -> None:  
     page.wait_for_selector(".deck-card")
     assert page.input_value("#decklist") == HERO.read_text("utf-8")
     status = page.inner_text("#deck-status")
-    assert status.startswith("30 cards (") and "1 names match no card" in status
+    assert status.startswith("30 cards (") and "1 name matches no card" in status
     lucky = page.locator(".deck-card", has_text="Lucky Search")
     assert "Errata (1)" in lucky.inner_text() and lucky.locator("a").first.get_attribute("href") == "card/lucky-search.html"
     assert "Gandalf the Wizard" in page.inner_text(".deck-missing")

@@ -185,6 +185,9 @@
 
   // -- the page ---------------------------------------------------------------------------------------
 
+  /* kb.deck.counted */
+  function counted(n, noun, plural) { return n + " " + (n === 1 ? noun : plural || noun + "s"); }
+
   /* kb.deck.sections_text */
   function sections_text(entry) {
     return entry.sections.map(function (s) {
@@ -237,9 +240,10 @@
     var report = deck_report(text, searcher, deck);
     if (report.error) { status.textContent = report.error + " Write one card a line, e.g. \"2 Gandalf\", \"Gandalf x2\" or \"Gandalf [TW]\"."; return; }
     var n = report.cards.length + report.quiet.length;
-    status.textContent = n + " cards (" + report.copies + " copies) on " + report.lines + " lines" +
+    status.textContent = counted(n, "card") + " (" + counted(report.copies, "copy", "copies") + ") on " + counted(report.lines, "line") +
       (deck.crf ? " · " + deck.crf.title + " edition " + deck.crf.edition : "") + " · " +
-      (report.not_found.length ? report.not_found.length + " names match no card." : "every name is a card.");
+      (report.not_found.length ? counted(report.not_found.length, "name") + (report.not_found.length === 1 ? " matches" : " match") +
+        " no card." : "every name is a card.");
     report.warnings.forEach(function (w) { out.appendChild(el("p", "where", "note: " + w)); });
     report.cards.forEach(function (entry) {
       var sec = el("section", "deck-card"), h = el("h3");
@@ -252,7 +256,7 @@
       if (entry.rulings.length) sec.appendChild(rulings(searcher, "CRF rulings", entry.rulings));
       if (entry.mentions) {
         var more = el("details", "mentions");
-        more.appendChild(el("summary", "", "Mentioned in " + entry.mentions + " other ruling" + (entry.mentions > 1 ? "s" : "")));
+        more.appendChild(el("summary", "", "Mentioned in " + counted(entry.mentions, "other ruling")));
         var list = el("ul", "results");
         more.addEventListener("toggle", function () {
           if (more.open && !list.childNodes.length) entry.mentioned_in.forEach(function (d) { list.appendChild(ruling(searcher, d)); });
