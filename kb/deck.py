@@ -192,6 +192,13 @@ def deck_report(kb_dir: Path, text: str, name: str = "deck", *, mentions: bool =
     skipped = sum(1 for miss in missed.values() if not miss["looked_near"])
     if skipped:
         warnings.append(f"{skipped} names were not read for near spellings (only the first {MAX_NEAR} are)")
+    for line in cards:
+        names = tuple(sorted(readings[fold(line.name)].names))
+        if line.set_code and names:
+            printed = sorted({c["set_code"] for c in found[names]["cards"]})
+            if line.set_code not in printed:
+                warnings.append(f"line {line.number}: {found[names]['name']} has no printing in {line.set_code} "
+                                f"(printed in {', '.join(printed)})")
     return {"deck": name, "date": time.strftime("%Y-%m-%d"), **_editions(conn), "lines": len(lines),
             "card_lines": len(cards), "copies": copies, "warnings": warnings, "cards": said, "quiet": quiet,
             "not_found": list(missed.values()), "written": None}
@@ -345,13 +352,17 @@ def write_page(path: Path, text: str) -> Path:
 
 def deck_data(kb_dir: Path) -> dict[str, Any]:
     """What site/assets/deck.js needs beside the search data: how to read a list (kb.decklist), the
-    limits, and for every card with anything to say [errata, rulings, mentions], each a list of
-    indexes into the search data's documents, in the order `rulings deck` gives them."""
+    limits, for every card with anything to say [errata, rulings, mentions], each a list of indexes
+    into the search data's documents, in the order `rulings deck` gives them, and every card's sets."""
     conn = connect(kb_dir)
     shaper = Shaper(conn)
     spec = SearchSpec.load(kb_dir / CURRENT / SPEC)
     position = {doc[0]: n for n, doc in enumerate(spec.raw["docs"])}
     cards: dict[str, list[list[int]]] = {}
+    sets: dict[str, list[str]] = {}
+    for row in query(conn, "select name, set_code from cards order by name, set_code"):
+        if row["set_code"] not in sets.setdefault(row["name"], []):
+            sets[row["name"]].append(row["set_code"])
     for row in query(conn, "select distinct name from cards order by name"):
         about = card_rulings(conn, shaper, [row["name"]])
         lists = [[position[r["id"]] for r in about.errata if r["id"] in position],
@@ -360,4 +371,4 @@ def deck_data(kb_dir: Path) -> dict[str, Any]:
         if any(lists):
             cards[row["name"]] = lists
     return {**browser_rules(), "max_near": MAX_NEAR, "max_name": MAX_NAME, "many_copies": MANY_COPIES,
-            "exit_not_found": EXIT_NOT_FOUND, "cards": cards, **_editions(conn)}
+            "exit_not_found": EXIT_NOT_FOUND, "cards": cards, "sets": sets, **_editions(conn)}

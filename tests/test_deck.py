@@ -157,6 +157,13 @@ def test_each_card_says_what_rulings_card_says(real_kb: Path, deck: str, request
     assert order == sorted(order)  # in the order of the list
 
 
+def test_a_set_code_the_card_was_not_printed_in_is_noted(real_kb: Path) -> None:
+    report = deck_report(real_kb, "Gandalf [TW]\nGandalf [le]\n2 Crepúsculo (XX)\n")
+    assert report["warnings"] == ["line 2: Gandalf has no printing in LE (printed in TW, WH)",
+                                  "line 3: Twilight has no printing in XX (printed in LE, TW)"]
+    assert entry(report, "Gandalf")["set_codes"] == ["TW", "LE"]
+
+
 def test_cli_report_and_exit_codes(real_kb: Path, tmp_path: Path) -> None:
     result = run(real_kb, str(HERO), "--no-pager")
     assert result.exit_code == EXIT_NOT_FOUND
@@ -319,7 +326,7 @@ def test_browser_reads_lists_and_names_as_the_terminal(real_kb: Path, tmp_path: 
     node = _node()
     lists = [HERO.read_text("utf-8"), MINION.read_text("utf-8"),
              "\n".join(text for text, *_ in LINES) + "\nSideboard\nSB: Stealth\nkhamul\nGandalf the Wizard",
-             "\ufeff2 Gandalf\u2028Lure\u00a0of  Nature x2\r\n3x Orc-patrols [TW]\n\u00c9owyn\nGollum’s Fate\nZap\u200bper\n",
+             "\ufeff2 Gandalf\u2028Lure\u00a0of  Nature x2\r\n3x Orc-patrols [TW]\n\u00c9owyn\nGollum’s Fate\nZap\u200bper\nCrepusculo [AS]\n",
              "\n".join(f"Qwzx{n} Vbnm" for n in range(MAX_NEAR + 5)) + "\nGandalf\n" * 600,
              "", "Characters:\n# nothing\n", "qwzx vbnm\n"]
     (tmp_path / "driver.js").write_text(DRIVER, "utf-8")

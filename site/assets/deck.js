@@ -179,6 +179,19 @@
     var copies = cards.reduce(function (n, l) { return n + l.count; }, 0), warnings = [];
     if (copies > deck.many_copies) warnings.push(copies + " copies on " + lines.length + " lines: more than a deck; every card is checked all the same");
     if (skipped) warnings.push(skipped + " names were not read for near spellings (only the first " + deck.max_near + " are)");
+    cards.forEach(function (l) {
+      var names = readings.get(S.fold(l.name)).names.slice().sort(cmpStr);
+      if (!l.set_code || !names.length) return;
+      var printed = [];
+      names.forEach(function (name) {
+        (own(deck.sets, name) || []).forEach(function (code) { if (printed.indexOf(code) < 0) printed.push(code); });
+      });
+      printed.sort(cmpStr);
+      if (printed.indexOf(l.set_code) < 0) {
+        warnings.push("line " + l.number + ": " + found.get(names.join("\u0000")).name + " has no printing in " + l.set_code +
+          " (printed in " + printed.join(", ") + ")");
+      }
+    });
     return {lines: lines.length, card_lines: cards.length, copies: copies, warnings: warnings, cards: said, quiet: quiet,
       not_found: Array.from(missed.values())};
   }
