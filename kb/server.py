@@ -100,7 +100,8 @@ def metadata(sources: Sequence[Source], version: str) -> dict[str, Any]:
     for name, table in tables.items():
         columns = dict(table.get("columns", {}))
         for column in JSON_COLUMNS.get(name, ()):
-            columns[column] = (columns.get(column, "") + f" (JSON text; ?_json={column} on a .json URL decodes it)").lstrip()
+            note = f"(JSON text; ?_json={column} on a .json URL decodes it)"
+            columns[column] = f"{columns[column]} {note}" if column in columns else note
         if columns:
             table["columns"] = columns
         if name in FULL_TEXT:
@@ -110,15 +111,15 @@ def metadata(sources: Sequence[Source], version: str) -> dict[str, Any]:
             tables["cards"].update({"source": s.title, "license": s.licence or "not recorded in the manifest"})
             if s.origin_url:
                 tables["cards"]["source_url"] = s.origin_url
-    games = sorted({s.game for s in sources})
     return {
         "title": "MECCG rulings knowledge base",
-        "description": (f"Every ruling of {len(sources)} documents for {', '.join(games)} (the sources table lists "
-                        f"them, with origin and licence), parsed by rulings {version}; full-text search in the "
-                        "rulings and cards tables. Middle-earth CCG and The Lord of the Rings are trademarks of "
-                        "Middle-earth Enterprises and/or Iron Crown Enterprises."),
+        "description": (f"Every ruling of {len(sources)} documents, parsed by rulings {version}: "
+                        + "; ".join(f"{s.title} ({s.game})" for s in sources) + ". The sources table gives each "
+                        "one's edition, origin and licence. Full-text search: the rulings and cards tables. "
+                        "Middle-earth CCG and The Lord of the Rings are trademarks of Middle-earth Enterprises "
+                        "and/or Iron Crown Enterprises."),
         "license": " | ".join(f"{', '.join(ids)}: {licence}" for licence, ids in by_licence.items()),
-        "source": f"{len(sources)} documents: " + "; ".join(f"{s.title} ({s.origin})" for s in sources),
+        "source": f"{len(sources)} documents (the sources table gives each one's origin)",
         "databases": {DATABASE: {
             "tables": tables,
             "queries": {name: {"title": title, "sql": sql} for name, (title, sql) in SAVED_QUERIES.items()},

@@ -72,7 +72,7 @@ def test_the_metadata_is_made_from_the_manifest(real_kb: Path) -> None:
     meta = json.loads((real_kb / CURRENT / METADATA).read_text("utf-8"))
     sources = read_manifest(SOURCES)
     for s in sources:
-        assert s.licence and s.licence in meta["license"] and s.title in meta["source"], s.id
+        assert s.licence and s.licence in meta["license"] and s.title in meta["description"], s.id
     card_db = next(s for s in sources if s.parser == "cards")
     cards = meta["databases"]["rulings"]["tables"]["cards"]
     assert cards["license"] == card_db.licence and cards["source_url"] == card_db.origin_url
