@@ -150,11 +150,11 @@ def serve(kb_dir: Path, options: Sequence[str] = ()) -> int:
     """Run `datasette serve` over the current knowledge base (see serve_args) until it stops, or for
     one request with `--get PATH` (printed on standard output); returns its exit status (with --get,
     1 unless the answer is 200 OK). MissingExtra when Datasette is not installed."""
+    args = serve_args(kb_dir, options)
     try:
         from datasette.cli import serve as command
     except ImportError as exc:
         raise MissingExtra("`rulings serve` needs Datasette, which is not installed", hint=INSTALL) from exc
-    args = serve_args(kb_dir, options)
     try:
         result = command.main(args, prog_name="rulings serve", standalone_mode=False)
     except SystemExit as exc:  # datasette ends --get (and some failures) with sys.exit
