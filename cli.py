@@ -758,6 +758,27 @@ def site(kb_dir: Path, out: Path, strict: bool, as_json: bool) -> None:
     say(f"  open {report.out / 'index.html'}")
 
 
+@cli.command(context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False,
+                               "help_option_names": ["--help"]})
+@click.argument("datasette_options", nargs=-1, type=click.UNPROCESSED)
+@click.pass_obj
+def serve(kb_dir: Path, datasette_options: tuple[str, ...]) -> None:
+    """Run Datasette over the knowledge base: browse, facet and full-text search every table, with a
+    JSON API. Needs the serve extra: pip install 'rulings[serve]'.
+
+    Read-only (Datasette's --immutable), with the metadata the build wrote: titles, descriptions,
+    each document's origin and licence. DATASETTE_OPTIONS go to `datasette serve` as they are: -p PORT,
+    -h/--host HOST, --get PATH (answer one request on standard output, no server; exit 1 unless
+    200 OK), --setting NAME VALUE; `rulings serve -- --help` lists them all.
+    """
+    from kb.server import serve as run_datasette
+
+    with translated():
+        code = run_datasette(kb_dir, datasette_options)
+    if code:
+        raise click.exceptions.Exit(code)
+
+
 def folder(value: str, option: str, example: Path) -> Path:
     """A folder option's value; an empty one is refused (exit 2), as it would mean the current directory."""
     if not value.strip():

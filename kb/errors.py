@@ -112,3 +112,7 @@ class WriteFailed(KbError):
             reason = getattr(exc, "strerror", None) or str(exc) or exc.__class__.__name__
             problem, advice = reason.rstrip("."), again
         return cls(f"cannot write {what} in {folder}: {problem}; {advice} ({kept})")
+
+
+class MissingExtra(KbError):
+    """An optional part of rulings is not installed (Datasette, for `rulings serve`); the message says what to install."""

@@ -15,6 +15,8 @@ from kb.parsers.blocks import position
 
 MANIFEST = "sources.toml"
 REQUIRED = ("id", "title", "game", "kind", "edition", "date", "origin", "path", "parser")
+OPTIONAL = ("licence", "origin_url")
+"""Text fields an entry may leave out (empty then)."""
 GAMES = ("meccg", "lotr-tcg")
 MANIFEST_MAX = 4 * 1024 * 1024
 """The largest manifest read (or the source cap, if larger): the bundled one is 3 KB."""
@@ -61,6 +63,9 @@ def read_manifest(sources_dir: Path, max_bytes: int | None = None) -> list[Sourc
         if missing:
             raise ManifestError(f"{where}: missing or not text: {', '.join(missing)}")
         where += f" ({quote(entry['id'])})"
+        wrong = [key for key in OPTIONAL if key in entry and not isinstance(entry[key], str)]
+        if wrong:
+            raise ManifestError(f"{where}: not text: {', '.join(wrong)} (write it in quotes)")
         if entry["id"] in seen:
             raise ManifestError(f"{where}: duplicate id")
         if entry["game"] not in GAMES:
@@ -69,7 +74,8 @@ def read_manifest(sources_dir: Path, max_bytes: int | None = None) -> list[Sourc
             raise ManifestError(f"{where}: unknown parser {quote(entry['parser'])}; known: {', '.join(PARSERS)}")
         check_file(where, sources_dir, root, entry["path"], limit)
         seen.add(entry["id"])
-        sources.append(Source(**{key: entry[key] for key in REQUIRED}, current=bool(entry.get("current", True))))
+        sources.append(Source(**{key: entry[key] for key in REQUIRED}, current=bool(entry.get("current", True)),
+                              **{key: entry[key] for key in OPTIONAL if key in entry}))
     return sources
 
 

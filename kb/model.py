@@ -44,6 +44,10 @@ class Source:
     """Name of the parser that reads it."""
     current: bool = True
     """False for an older edition kept for reference."""
+    licence: str = ""
+    """The terms the document is used under, with any credit its publisher asks for."""
+    origin_url: str = ""
+    """Where the document can be found (its publisher's page), when it has one."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,6 +18,7 @@ from kb.ranking import COVERAGE_FLOOR, export_weights
 from kb.searchdata import index_records, make_lexicon, units
 from kb.names import Lexicon
 from kb.searchspec import Unit, build_spec, name_table, write_spec
+from kb.server import write_metadata
 from kb.xref import Xref, cross_reference
 from kb.store import DB_NAME, INDEX_DIR, LEXICON, new_build, write_database
 
@@ -80,4 +81,5 @@ def build(sources_dir: Path, kb_dir: Path, progress: Progress | None = None,
         build_index(folder / INDEX_DIR, index_records(passages, report.documents))
         write_spec(folder, spec)
         (folder / LEXICON).write_text(json.dumps(lexicon.to_json(), ensure_ascii=False), "utf-8")
+        write_metadata(folder, [d.source for d in report.documents], __version__)
     return report

@@ -25,7 +25,7 @@ from kb.owned import claim, die_at, left_over, mark, read_mark, remove
 if TYPE_CHECKING:
     from kb.xref import Xref
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 DB_NAME = "rulings.db"
 INDEX_DIR = "index"
 LEXICON = "lexicon.json"
@@ -33,12 +33,12 @@ CURRENT = "current"
 
 SCHEMA = """
 meta(key, value)                       schema_version, built_at, kb_version
-sources(id, title, game, kind, edition, date, origin, path, parser, current, line_count, rulings)
+sources(id, title, game, kind, edition, date, origin, path, parser, current, licence, origin_url, line_count, rulings)
 sections(id, source, titles JSON list of titles, title, depth, line_start, line_end, ord)
 rulings(id, source, game, section JSON list, kind, number, title, text, raw, line_start, line_end,
         markers JSON list, ord, parent)
-cards(ruling_id (key), id (the database's card id), set_code, set_name, name, names JSON {lang: name}, type, alignment, text,
-      text_html, attributes JSON)
+cards(ruling_id (key), id (the database's card id), set_code, set_name, name, names JSON {lang: name}, all_names
+      (every language's name, distinct, " / " between), type, alignment, text, text_html, attributes JSON)
 skipped(source, line_start, line_end, reason)
 repairs(source, line, kind, before, after)
 problems(source, line, severity, message)   severity warning, or note (about the source's own text)
@@ -47,23 +47,34 @@ links(ruling_id, kind, target, how)    cross-references: kind card (how about|me
                                        "See also" target), edition (same|reworded|absent, older -> current)
 terms(key, name, definition ruling id, section_id of its "Rulings by Term" heading)
 card_headings(section_id, heading, card)  every CRF card heading and the card name(s) it stands for
+rulings_fts, cards_fts                 FTS5 full-text tables over rulings and cards (see FULL_TEXT)
 """
 
 
 COLUMNS: dict[str, dict[str, type]] = {
     "sources": {"id": str, "title": str, "game": str, "kind": str, "edition": str, "date": str, "origin": str,
-                "path": str, "parser": str, "current": int, "line_count": int, "rulings": int},
+                "path": str, "parser": str, "current": int, "licence": str, "origin_url": str, "line_count": int, "rulings": int},
     "sections": {"id": str, "source": str, "titles": str, "title": str, "depth": int, "line_start": int,
                  "line_end": int, "ord": int},
     "rulings": {"id": str, "source": str, "game": str, "section": str, "kind": str, "number": str, "title": str,
                 "text": str, "raw": str, "line_start": int, "line_end": int, "markers": str, "ord": int, "parent": str},
-    "cards": {"ruling_id": str, "id": str, "set_code": str, "set_name": str, "name": str, "names": str, "type": str,
-              "alignment": str, "text": str, "text_html": str, "attributes": str},
+    "cards": {"ruling_id": str, "id": str, "set_code": str, "set_name": str, "name": str, "names": str,
+              "all_names": str, "type": str, "alignment": str, "text": str, "text_html": str, "attributes": str},
     "skipped": {"source": str, "line_start": int, "line_end": int, "reason": str},
     "repairs": {"source": str, "line": int, "kind": str, "before": str, "after": str},
     "problems": {"source": str, "line": int, "severity": str, "message": str},
 }
 """Every table _rows fills, with its columns (see SCHEMA)."""
+
+JSON_COLUMNS: dict[str, tuple[str, ...]] = {"sections": ("titles",), "rulings": ("section", "markers"),
+                                            "cards": ("names", "attributes")}
+"""The columns holding JSON text, by table: query() decodes them, and Datasette's metadata names them."""
+
+FULL_TEXT: dict[str, tuple[str, ...]] = {"rulings": ("title", "section", "text"), "cards": ("all_names", "text")}
+"""The full-text (FTS5) table of each table, over these columns: rulings_fts, cards_fts."""
+FULL_TEXT_TOKENIZER = "porter"
+"""English stemming over SQLite's unicode61 tokenizer, which also folds accents: "attacks" finds
+"attack", "Burat" finds "Bûrat"."""
 
 
 def _rows(docs: list[ParsedDocument]) -> dict[str, list[dict[str, Any]]]:
@@ -86,7 +97,8 @@ def _rows(docs: list[ParsedDocument]) -> dict[str, list[dict[str, Any]]]:
         for c in doc.cards:
             tables["cards"].append({
                 "id": c.id, "ruling_id": c.ruling_id, "set_code": c.set, "set_name": c.set_name,
-                "name": c.names["en"], "names": json.dumps(c.names, ensure_ascii=False), "type": c.type,
+                "name": c.names["en"], "names": json.dumps(c.names, ensure_ascii=False),
+                "all_names": " / ".join(dict.fromkeys(c.names.values())), "type": c.type,
                 "alignment": c.alignment, "text": c.text, "text_html": c.text_html,
                 "attributes": json.dumps(c.attributes, ensure_ascii=False)})
         tables["skipped"] += [{"source": s.id, "line_start": k.span.start, "line_end": k.span.end, "reason": k.reason}
@@ -130,8 +142,16 @@ def write_database(db_path: Path, docs: list[ParsedDocument], version: str, xref
         {"key": "built_at", "value": time.strftime("%Y-%m-%dT%H:%M:%S%z")},
         {"key": "kb_version", "value": version},
     ], pk="key")
+    write_full_text(db)
     db.conn.commit()
     db.close()
+
+
+def write_full_text(db: Any) -> None:
+    """Add the FTS5 tables of FULL_TEXT to a database just written (a sqlite_utils.Database): no
+    triggers, as a knowledge base is written whole and never changed."""
+    for table, columns in FULL_TEXT.items():
+        db[table].enable_fts(columns, fts_version="FTS5", tokenize=FULL_TEXT_TOKENIZER, create_triggers=False)
 
 
 # -- the knowledge base directory -----------------------------------------------------------------
@@ -230,6 +250,9 @@ def connect(kb_dir: Path) -> sqlite3.Connection:
     return conn
 
 
+_JSON_KEYS = tuple(dict.fromkeys(c for columns in JSON_COLUMNS.values() for c in columns))
+
+
 def query(conn: sqlite3.Connection, sql: str, params: tuple[Any, ...] | dict[str, Any] = ()) -> list[dict[str, Any]]:
     """Rows as dicts, JSON columns decoded; a damaged database becomes KbBroken."""
     try:
@@ -239,8 +262,27 @@ def query(conn: sqlite3.Connection, sql: str, params: tuple[Any, ...] | dict[str
     out = []
     for row in rows:
         d = dict(row)
-        for key in ("section", "titles", "markers", "names", "attributes"):
+        for key in _JSON_KEYS:
             if isinstance(d.get(key), str):
                 d[key] = json.loads(d[key])
         out.append(d)
     return out
+
+
+# -- saved queries: SQL a reader of the database runs by name (Datasette shows them as canned queries) --------
+
+SAVED_QUERIES: dict[str, tuple[str, str]] = {
+    "card_rulings": ("The rulings of one card", """\
+select r.id, r.source, r.section, r.kind, r.number, r.title, r.text, l.how
+from links l join rulings r on r.id = l.ruling_id join sources s on s.id = r.source
+where l.kind = 'card' and l.target = :card
+order by case l.how when 'card' then 0 when 'about' then 1 else 2 end, s.rowid, r.ord"""),
+    "annotation_rulings": ("Every ruling citing one annotation", """\
+select r.id, r.source, r.section, r.kind, r.number, r.title, r.text
+from links l join rulings r on r.id = l.ruling_id join sources s on s.id = r.source
+where l.kind = 'annotation' and l.target = lower(:annotation)
+order by s.rowid, r.ord"""),
+}
+"""name -> (title, SQL with named parameters): a card's rulings by its English name (its own face
+first, then the rulings about it, then those that mention it); the rulings citing an annotation
+("18", "25a")."""

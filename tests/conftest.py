@@ -124,6 +124,18 @@ def real_site(real_kb: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="session")
+def datasette() -> None:
+    """Datasette (the serve extra) is installed: a test needing it is skipped without it, and fails
+    under CI, whose .ci/run installs it."""
+    import importlib.util
+
+    if importlib.util.find_spec("datasette") is None:
+        if os.environ.get("CI"):
+            pytest.fail("datasette is not installed (.ci/run installs the serve extra)")
+        pytest.skip("needs Datasette, the serve extra (pip install -e '.[serve]')")
+
+
+@pytest.fixture(scope="session")
 def browser():  # type: ignore[no-untyped-def]
     """Debian's headless Chromium, started once per session (never a downloaded browser)."""
     if not CHROMIUM.exists():

@@ -85,6 +85,14 @@ def manifest_path(path: str) -> Cause:
     return cause
 
 
+def manifest_line(line: str, replacement: str) -> Cause:
+    """A line of the manifest replaced."""
+    def cause(env: Env) -> None:
+        manifest = env.sources / "sources.toml"
+        manifest.write_text(manifest.read_text("utf-8").replace(line, replacement, 1), "utf-8")
+    return cause
+
+
 def symlink_out(env: Env) -> None:
     (env.tmp / "secret.md").write_text("# secret\n\n## Part\n\n- the user's own file\n", "utf-8")
     (env.sources / "meccg" / "crf.md").unlink()
@@ -234,6 +242,8 @@ CASES: list[tuple[str, str, Cause, str]] = [
     ("build: manifest entry incomplete", BUILD, write("sources/sources.toml", '[[source]]\nid = "x"\n'),
      "{sources}/sources.toml:1: [[source]] entry 1: missing or not text: title, game, kind, edition, date, origin, "
      "path, parser"),
+    ("build: manifest licence not text", BUILD, manifest_line('parser = "crf"', 'parser = "crf"\nlicence = 3'),
+     "{sources}/sources.toml:1: [[source]] entry 1 ('crf-x'): not text: licence (write it in quotes)"),
     # the knowledge base damaged, missing or of another version
     ("stats: no knowledge base", "--kb {tmp}/none stats", nothing,
      "no knowledge base at {tmp}/none (run `rulings build` first, or pass --kb DIR)"),
@@ -242,7 +252,9 @@ CASES: list[tuple[str, str, Cause, str]] = [
     ("stats: database truncated", "--kb {kb} stats", damage_kb("rulings.db", b"SQLite format 3\x00"),
      "the knowledge base at {kb} is damaged (file is not a database); run `rulings build` to rebuild it"),
     ("stats: another schema version", "--kb {kb} stats", schema_version,
-     "the knowledge base at {kb} has schema version 1, this rulings needs 2; run `rulings build` to rebuild it"),
+     "the knowledge base at {kb} has schema version 1, this rulings needs 3; run `rulings build` to rebuild it"),
+    ("serve: no metadata", "--kb {kb} serve --get /", damage_kb("datasette.json", None),
+     "the knowledge base at {kb} has no datasette.json; run `rulings build` to rebuild it"),
     ("stats: current build gone", "--kb {kb} stats", dangling_current,
      "no knowledge base at {kb} (run `rulings build` first, or pass --kb DIR)"),
     ("search: search data damaged", "--kb {kb} search strike", damage_kb("search.json+search.marshal", b"{\x07garbage"),

@@ -1,0 +1,166 @@
+"""The knowledge base as a read API: its full-text tables, its Datasette metadata, and `rulings serve --get`."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import sqlite3
+import sys
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+from click.testing import CliRunner
+
+from cli import cli
+from kb.errors import KbBroken
+from kb.manifest import read_manifest
+from kb.server import METADATA, serve_args
+from kb.store import CURRENT, DB_NAME, FULL_TEXT, SAVED_QUERIES
+
+from .conftest import ROOT, SOURCES
+
+
+def db(kb: Path) -> sqlite3.Connection:
+    return sqlite3.connect(f"file:{kb / CURRENT / DB_NAME}?mode=ro", uri=True)
+
+
+def get(kb: Path, path: str) -> Any:
+    """`rulings serve --get PATH`, its JSON answer (the command must succeed)."""
+    result = CliRunner().invoke(cli, ["--kb", str(kb), "serve", "--get", path], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return json.loads(result.output)
+
+
+# -- the full-text tables (no Datasette needed) ----------------------------------------------------------
+
+def test_every_row_is_in_its_full_text_table(real_kb: Path) -> None:
+    conn = db(real_kb)
+    for table, columns in FULL_TEXT.items():
+        fts = f"{table}_fts"
+        assert [r[1] for r in conn.execute(f"pragma table_info({fts})")] == list(columns)
+        rows = conn.execute(f"select count(*) from {table}").fetchone()[0]
+        indexed = conn.execute(f"select count(*) from {fts}_docsize").fetchone()[0]  # one row per document indexed
+        assert rows > 1000 and indexed == rows, table
+        with sqlite3.connect(real_kb / CURRENT / DB_NAME) as checker:  # a command, written as an insert; it changes nothing
+            checker.execute(f"insert into {fts}({fts}) values ('integrity-check')")  # the index agrees with its table
+        triggers = conn.execute("select name from sqlite_master where type = 'trigger'").fetchall()
+        assert triggers == []
+
+
+def test_full_text_finds_names_in_every_language_and_folds_accents(real_kb: Path) -> None:
+    conn = db(real_kb)
+
+    def cards(match: str) -> set[str]:
+        return {r[0] for r in conn.execute("select c.ruling_id from cards c join cards_fts f on f.rowid = c.rowid "
+                                           "where cards_fts match ?", (match,))}
+
+    assert "cards.AS-8" in cards('"durins volk"')  # Durin's Folk, in German
+    assert "cards.AS-8" in cards('"pueblo de durin"')  # and in Spanish
+    assert "cards.AS-1" in cards("burat")  # Bûrat
+    assert cards("nl") == set()  # the language codes of `names` are not words of it
+    stemmed = {r[0] for r in conn.execute("select rowid from rulings_fts where rulings_fts match 'attacks'")}
+    exact = {r[0] for r in conn.execute("select rowid from rulings where text like '% attack %'")}
+    assert exact and exact <= stemmed
+
+
+# -- the metadata the build writes (no Datasette needed) -------------------------------------------------
+
+def test_the_metadata_is_made_from_the_manifest(real_kb: Path) -> None:
+    meta = json.loads((real_kb / CURRENT / METADATA).read_text("utf-8"))
+    sources = read_manifest(SOURCES)
+    for s in sources:
+        assert s.licence and s.licence in meta["license"] and s.title in meta["description"], s.id
+    card_db = next(s for s in sources if s.parser == "cards")
+    cards = meta["databases"]["rulings"]["tables"]["cards"]
+    assert cards["license"] == card_db.licence and cards["source_url"] == card_db.origin_url
+    assert "Council of Elrond Rules Committee" in cards["license"] and "Kodi" in cards["license"]
+    assert "?_json=section" in meta["databases"]["rulings"]["tables"]["rulings"]["columns"]["section"]
+
+
+def test_the_metadata_names_only_real_tables_and_columns(real_kb: Path) -> None:
+    meta = json.loads((real_kb / CURRENT / METADATA).read_text("utf-8"))
+    conn = db(real_kb)
+    tables = meta["databases"]["rulings"]["tables"]
+    stored = {r[0] for r in conn.execute("select name from sqlite_master where type = 'table' and name not like '%_fts%'")}
+    assert set(tables) == stored
+    for name, table in tables.items():
+        columns = {r[1] for r in conn.execute(f"pragma table_info({name})")}
+        named = set(table.get("facets", [])) | set(table.get("sortable_columns", [])) | set(table.get("columns", {}))
+        named |= {table["label_column"]} if "label_column" in table else set()
+        assert table["description"] and named <= columns, (name, named - columns)
+
+
+def test_the_saved_queries_answer(real_kb: Path) -> None:
+    conn = db(real_kb)
+    one_ring = conn.execute(SAVED_QUERIES["card_rulings"][1], {"card": "The One Ring"}).fetchall()
+    assert {r[-1] for r in one_ring} == {"card", "about", "mention"} and one_ring[0][-1] == "card"
+    citing = conn.execute(SAVED_QUERIES["annotation_rulings"][1], {"annotation": "18"}).fetchall()
+    assert len(citing) == conn.execute("select count(*) from links where kind = 'annotation' and target = '18'").fetchone()[0]
+    assert citing and all("18" in r[6] for r in citing)
+
+
+def test_a_knowledge_base_without_metadata_says_to_rebuild(tiny: tuple[Path, Path, Path], tmp_path: Path) -> None:
+    kb = tmp_path / "kb"
+    shutil.copytree(tiny[1], kb, symlinks=True)
+    assert serve_args(kb, ["-p", "0"])[-2:] == ["-p", "0"]
+    (kb / CURRENT / METADATA).unlink()
+    with pytest.raises(KbBroken, match="run `rulings build`"):
+        serve_args(kb)
+
+
+def test_serve_without_datasette_says_what_to_install(real_kb: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "datasette", None)  # `import datasette` now fails, as when it is not installed
+    monkeypatch.setitem(sys.modules, "datasette.cli", None)
+    result = CliRunner().invoke(cli, ["--kb", str(real_kb), "serve", "--get", "/"])
+    assert result.exit_code == 1
+    assert "needs Datasette" in result.output and "pip install 'rulings[serve]'" in result.output
+
+
+# -- rulings serve --get: Datasette answering one request, no network -------------------------------------
+
+def test_serve_search(real_kb: Path, datasette: None) -> None:
+    found = get(real_kb, "/rulings/rulings.json?_search=hazard+limit&_col=id&_shape=array&_size=max")
+    expected = {r[0] for r in db(real_kb).execute(
+        "select id from rulings where rowid in (select rowid from rulings_fts where rulings_fts match '\"hazard\" \"limit\"')")}
+    assert 10 < len(expected) < 1000 and {r["id"] for r in found} == expected
+    cards = get(real_kb, "/rulings/cards.json?_search=" + quote("Pueblo de Durin") + "&_col=name&_shape=array")
+    assert [c["name"] for c in cards] == ["Durin’s Folk"]
+
+
+def test_serve_facets(real_kb: Path, datasette: None) -> None:
+    answer = get(real_kb, "/rulings/rulings.json?_facet=kind&_size=0")
+    counts = dict(db(real_kb).execute("select kind, count(*) from rulings group by kind").fetchall())
+    assert {f["value"]: f["count"] for f in answer["facet_results"]["kind"]["results"]} == counts
+    assert {"source", "game"} <= set(answer["facet_results"])  # the metadata's own facets
+    sources = get(real_kb, "/rulings/sources.json?_size=0")["facet_results"]
+    assert {f["value"] for f in sources["game"]["results"]} == {"meccg", "lotr-tcg"}
+
+
+def test_serve_metadata_and_read_only(real_kb: Path, datasette: None) -> None:
+    written = json.loads((real_kb / CURRENT / METADATA).read_text("utf-8"))
+    assert get(real_kb, "/-/metadata.json") == written
+    assert get(real_kb, "/rulings/cards.json?_size=0")["license"] == written["license"]  # the JSON API: the top level's
+    page = CliRunner().invoke(cli, ["--kb", str(real_kb), "serve", "--get", "/rulings/cards"]).output
+    footer = " ".join(page[page.index('<footer class="ft">'):].split())  # the footer: the card database's credit
+    assert "Data license: The MeCCG Cards Database, developed by the Council of Elrond Rules Committee" in footer
+    assert "Data source:" in footer and written["databases"]["rulings"]["tables"]["cards"]["source_url"] in footer
+    databases = get(real_kb, "/-/databases.json")
+    assert [(d["name"], d["is_mutable"]) for d in databases] == [("rulings", False)]
+
+
+def test_serve_a_missing_page_exits_1(real_kb: Path, datasette: None) -> None:
+    result = CliRunner().invoke(cli, ["--kb", str(real_kb), "serve", "--get", "/rulings/no_such_table.json"])
+    assert result.exit_code == 1
+
+
+def test_the_readme_serve_examples_answer_with_rows(real_kb: Path, datasette: None) -> None:
+    readme = (ROOT / "README.md").read_text("utf-8")
+    paths = re.findall(r"rulings serve --get '([^']+)'", readme)
+    assert len(paths) >= 3
+    for path in paths:
+        answer = get(real_kb, path)
+        rows = answer if isinstance(answer, list) else answer["rows"]
+        assert rows, path
