@@ -11,8 +11,10 @@ column description, and the JSON API decodes them when asked (`?_json=section`).
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -155,8 +157,19 @@ def serve(kb_dir: Path, options: Sequence[str] = ()) -> int:
         from datasette.cli import serve as command
     except ImportError as exc:
         raise MissingExtra("`rulings serve` needs Datasette, which is not installed", hint=INSTALL) from exc
+
+    def run() -> int:
+        try:
+            result = command.main(args, prog_name="rulings serve", standalone_mode=False)
+        except SystemExit as exc:  # datasette ends --get (and some failures) with sys.exit
+            return exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 1
+        return result if isinstance(result, int) else 0
+
     try:
-        result = command.main(args, prog_name="rulings serve", standalone_mode=False)
-    except SystemExit as exc:  # datasette ends --get (and some failures) with sys.exit
-        return exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 1
-    return result if isinstance(result, int) else 0
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return run()
+    # an event loop already runs in this thread (a notebook, a browser driver): Datasette's own
+    # loop runs in a thread of its own
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(run).result()
