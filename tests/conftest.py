@@ -24,6 +24,17 @@ os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="rulings-test-data-")
 os.environ.pop("RULINGS_KB", None)
 
 
+REAL_CORPUS = frozenset({"real_kb", "real_site", "browser", "sources_copy"})
+"""The fixtures of the real corpus: a test that uses one is an acceptance test."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark every test on the real corpus `acceptance` (registered in pyproject.toml)."""
+    for item in items:
+        if REAL_CORPUS & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.acceptance)
+
+
 def source_for(parser: str, path: Path, sid: str = "test") -> Source:
     """A manifest entry for a test file."""
     return Source(id=sid, title="Test", game="meccg", kind="test", edition="1", date="", origin="test",
