@@ -350,11 +350,12 @@ def test_every_url_is_the_rulings_place_on_the_site(real_kb: Path) -> None:
     assert addresses.card("Khamûl the Easterling") == site.urls.card("Khamûl the Easterling")
 
 
-@pytest.mark.parametrize("args", [["card", "zzzzzz"], ["show", "nope"], ["phase", "lunch"], ["term", "zzzzzz"],
-                                  ["annotation", "99"], ["rule", "9.9"], ["search", "--source", "x", "y"]])
-def test_under_json_an_error_is_json_on_stderr(real_kb: Path, args: list[str]) -> None:
+@pytest.mark.parametrize("args, code", [(["card", "zzzzzz"], 1), (["show", "nope"], 1), (["phase", "lunch"], 1),
+                                        (["term", "zzzzzz"], 1), (["annotation", "99"], 1), (["rule", "9.9"], 1),
+                                        (["search", "--source", "x", "y"], 2)])  # a miss: 1; refused input: 2
+def test_under_json_an_error_is_json_on_stderr(real_kb: Path, args: list[str], code: int) -> None:
     result = run(real_kb, *args, "--json")
-    assert result.exit_code in (1, 2) and result.stdout == ""
+    assert result.exit_code == code and result.stdout == ""
     error = json.loads(result.stderr)
     assert set(error) == {"error", "hint"} and error["error"] and error["hint"]
 
