@@ -24,7 +24,7 @@ os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="rulings-test-data-")
 os.environ.pop("RULINGS_KB", None)
 
 
-REAL_CORPUS = frozenset({"real_kb", "real_site", "browser", "sources_copy"})
+REAL_CORPUS = frozenset({"real_kb", "real_site", "browser"})
 """The fixtures of the real corpus: a test that uses one is an acceptance test."""
 
 
@@ -52,16 +52,6 @@ def real_kb(tmp_path_factory: pytest.TempPathFactory) -> Path:
     kb_dir = tmp_path_factory.mktemp("kb")
     build(SOURCES, kb_dir)
     return kb_dir
-
-
-@pytest.fixture()
-def sources_copy(tmp_path: Path) -> Path:
-    """A writable copy of rulings/ to damage."""
-    target = tmp_path / "rulings"
-    shutil.copytree(SOURCES, target)
-    for f in target.rglob("*"):
-        f.chmod(0o644 if f.is_file() else 0o755)
-    return target
 
 
 TINY_MANIFEST = """\

@@ -12,7 +12,6 @@ import pytest
 from kb.check import check
 from kb.lookup import export
 from kb.parsers.blocks import read_lines
-from kb.pipeline import build
 
 from .conftest import SOURCES
 
@@ -113,32 +112,3 @@ def test_export_lines_are_json_with_the_fields(rows: list[dict]) -> None:
     for key in ("id", "source", "game", "section", "kind", "number", "text", "lines", "markers"):
         assert key in rows[0]
     assert json.loads(json.dumps(rows[0])) == rows[0]
-
-
-@pytest.mark.acceptance
-def test_ids_depend_on_the_text_and_the_build_on_the_manifest(tmp_path: Path, sources_copy: Path,
-                                                              rows: list[dict]) -> None:
-    """A second build of the real sources, every source renamed in the manifest and one CRF bullet
-    edited: it builds as cleanly, and every ruling keeps its id (under the new source name) except
-    the edited one. One build stands for three: a rebuild, an edit, renamed sources."""
-    manifest = sources_copy / "sources.toml"
-    text = manifest.read_text("utf-8")
-    names = re.findall(r'^id = "([^"]+)"', text, re.M)
-    assert len(names) == 8
-    for old in names:
-        text = text.replace(f'id = "{old}"', f'id = "x-{old}"')
-    manifest.write_text(text, "utf-8")
-    crf = sources_copy / "meccg/crf-22.md"
-    text = crf.read_text("utf-8")
-    old_bullet = "- Lebennin and Ithilien are not adjacent, even though they look that way on some maps."
-    assert old_bullet in text
-    crf.write_text(text.replace(old_bullet, old_bullet.replace("some maps", "some old maps")), "utf-8")
-    kb_dir = tmp_path / "kb"
-    build(sources_copy, kb_dir)
-    report = check(kb_dir)
-    assert report["warnings"] == 0 and {s["source"] for s in report["sources"]} == {f"x-{n}" for n in names}
-    edited = {r["id"].removeprefix("x-"): r for r in export(kb_dir)}
-    before = {r["id"] for r in rows}
-    gone, new = before - set(edited), set(edited) - before
-    assert len(gone) == 1 and len(new) == 1 and len(edited) == len(before)
-    assert "some old maps" in edited[new.pop()]["text"] and "some maps" in next(r for r in rows if r["id"] in gone)["text"]
