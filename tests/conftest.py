@@ -17,6 +17,8 @@ ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ROOT / "rulings"
 DATA = Path(__file__).resolve().parent / "data"
 CHROMIUM = Path("/usr/bin/chromium")
+EXAMPLES = int(os.environ.get("RULINGS_FUZZ_EXAMPLES", "15"))
+"""How many random inputs each property test tries: a quick run by default, a long one when asked."""
 
 # Tests never touch the user's own knowledge base: the default location (the user data folder) is
 # a temporary one, for this process and every command it starts.

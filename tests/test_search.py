@@ -23,7 +23,7 @@ from kb.query import MAX_QUERY, analyze_word, clean, distance, fold
 from kb.ranking import QueryContext, features, heading_terms, parse_weights, weights
 from kb.search import Searcher
 
-from .conftest import ROOT
+from .conftest import EXAMPLES, ROOT
 
 
 @pytest.fixture(scope="module")
@@ -122,7 +122,7 @@ def test_hostile_queries_never_raise(searcher: Searcher, query: str) -> None:
     assert json.loads(json.dumps([r.to_json() for r in results])) == [r.to_json() for r in results]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=EXAMPLES, deadline=None)
 @given(st.text(max_size=3000))
 def test_any_text_is_a_query(searcher: Searcher, query: str) -> None:
     results = searcher.search(query, limit=3)

@@ -18,6 +18,8 @@ from kb.names import Lexicon
 from kb.searchdata import references
 from kb.xref import split_see_also, term_pattern, title_key
 
+from .conftest import EXAMPLES
+
 
 @pytest.fixture(scope="module")
 def db(real_kb: Path) -> sqlite3.Connection:
@@ -126,7 +128,7 @@ def test_lookup_misses_are_one_line_errors(real_kb: Path, args: list[str]) -> No
     assert result.exit_code == 1 and result.output.startswith("Error:") and "Traceback" not in result.output
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=EXAMPLES, deadline=None)
 @given(text=st.text(max_size=200))
 def test_lookups_never_crash(real_kb: Path, text: str) -> None:
     """Any text: an answer, or one line saying what is wrong (exit 2 for blank text, 1 for a miss)."""
