@@ -24,6 +24,9 @@ EXAMPLES = int(os.environ.get("RULINGS_FUZZ_EXAMPLES", "15"))
 # a temporary one, for this process and every command it starts.
 os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="rulings-test-data-")
 os.environ.pop("RULINGS_KB", None)
+# Text output wraps to the terminal's width: every test sees the same width, whatever runs it (a
+# terminal, CI, a pytest-xdist worker); the tests of wrapping set their own.
+os.environ["COLUMNS"] = "100"
 
 
 REAL_CORPUS = frozenset({"real_kb", "real_site", "browser"})

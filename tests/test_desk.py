@@ -54,7 +54,7 @@ def test_phase_output_holds_every_ruling_of_the_phase(real_kb: Path) -> None:
 
 def test_show_prints_the_whole_ruling_and_where_it_is(real_kb: Path) -> None:
     shown = run(real_kb, "show", "crf-22.454d048a6d").output
-    assert "A strike may not be canceled once the dice-roll for the strike has been made." in shown
+    assert "A strike may not be canceled once the dice-roll for the strike has been made." in flat(shown)  # wrapped
     assert "on the site: doc/crf-22-turn-sequence-rulings.html#crf-22.454d048a6d" in shown
     example = json.loads(run(real_kb, "show", "timing.a290c22d2f", "--json").stdout)
     assert example["parent"]["id"] == "timing.35b9762da7" and example["parent"]["kind"] == "rule"
