@@ -17,11 +17,27 @@ ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ROOT / "rulings"
 DATA = Path(__file__).resolve().parent / "data"
 CHROMIUM = Path("/usr/bin/chromium")
+EXAMPLES = int(os.environ.get("RULINGS_FUZZ_EXAMPLES", "15"))
+"""How many random inputs each property test tries: a quick run by default, a long one when asked."""
 
 # Tests never touch the user's own knowledge base: the default location (the user data folder) is
 # a temporary one, for this process and every command it starts.
 os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="rulings-test-data-")
 os.environ.pop("RULINGS_KB", None)
+# Text output wraps to the terminal's width: every test sees the same width, whatever runs it (a
+# terminal, CI, a pytest-xdist worker); the tests of wrapping set their own.
+os.environ["COLUMNS"] = "100"
+
+
+REAL_CORPUS = frozenset({"real_kb", "real_site", "browser"})
+"""The fixtures of the real corpus: a test that uses one is an acceptance test."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark every test on the real corpus `acceptance` (registered in pyproject.toml)."""
+    for item in items:
+        if REAL_CORPUS & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.acceptance)
 
 
 def source_for(parser: str, path: Path, sid: str = "test") -> Source:
@@ -41,16 +57,6 @@ def real_kb(tmp_path_factory: pytest.TempPathFactory) -> Path:
     kb_dir = tmp_path_factory.mktemp("kb")
     build(SOURCES, kb_dir)
     return kb_dir
-
-
-@pytest.fixture()
-def sources_copy(tmp_path: Path) -> Path:
-    """A writable copy of rulings/ to damage."""
-    target = tmp_path / "rulings"
-    shutil.copytree(SOURCES, target)
-    for f in target.rglob("*"):
-        f.chmod(0o644 if f.is_file() else 0o755)
-    return target
 
 
 TINY_MANIFEST = """\

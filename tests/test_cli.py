@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from cli import cli
 
-from .conftest import ROOT, SOURCES
+from .conftest import ROOT
 
 
 def run(*args: str, env: dict[str, str] | None = None):
@@ -68,37 +68,44 @@ def test_missing_kb(tmp_path: Path) -> None:
     assert result.exit_code == 1 and "run `rulings build` first" in result.output
 
 
-@pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    """Writable sources and a knowledge base built from them, to copy and damage."""
-    base = tmp_path_factory.mktemp("built")
-    shutil.copytree(SOURCES, base / "rulings")
-    for f in (base / "rulings").rglob("*"):
-        f.chmod(0o644 if f.is_file() else 0o755)
-    assert _build(base / "rulings", base / "kb").exit_code == 0
-    return base / "rulings", base / "kb"
+@pytest.fixture()
+def built(tiny: tuple[Path, Path, Path]) -> tuple[Path, Path]:
+    """The tiny corpus's sources and the knowledge base built from them once: copy them to damage them."""
+    return tiny[0], tiny[1]
 
 
 def _build(sources: Path, kb_dir: Path):
     return run("--kb", str(kb_dir), "build", "--sources", str(sources))
 
 
-@pytest.mark.parametrize("damage, words", [
-    (lambda s: (s / "meccg/timing-guide-cdavis7m.txt").write_bytes(b""), "timing-guide-cdavis7m.txt: expected a non-empty document"),
-    (lambda s: (s / "meccg/crf-22.md").write_bytes(b"# t\n\n## Turn\n\x00\x01\x02"), "crf-22.md:4: expected text"),
-    (lambda s: (s / "meccg/coe-rules.md").write_bytes("ok\nr\u00e8gle\n".encode("latin-1")), "coe-rules.md:2: expected UTF-8"),
-    (lambda s: (s / "meccg/cards.json").write_text('{"TW": {"cards": [}}'), "cards.json:1: expected valid JSON"),
-    (lambda s: (s / "meccg/arda-revised-2013.txt").write_text("no chapters here\n"), "arda-revised-2013.txt: expected chapter"),
-    (lambda s: (s / "meccg/rulebook-04-the-player-turn.md").unlink(), "does not exist"),
-    (lambda s: (s / "sources.toml").write_text("[[source]]\nid = 1\n"), "missing or not text"),
-    (lambda s: (s / "sources.toml").write_text("[[source\n"), "not valid TOML"),
-])
-def test_bad_input_stops_the_build_and_keeps_the_old_kb(tmp_path: Path, built: tuple[Path, Path], damage, words) -> None:
+# (file, the parser of the source added to the tiny corpus, its bytes (None: absent), the words of the error):
+# one refusal per parser and two of the manifest
+BAD_INPUTS = [
+    ("meccg/timing.txt", "timing", b"", "timing.txt: expected a non-empty document"),
+    ("meccg/crf.md", "crf", b"# t\n\n## Turn\n\x00\x01\x02", "crf.md:4: expected text"),
+    ("meccg/coe.md", "coe_rules", "ok\nr\u00e8gle\n".encode("latin-1"), "coe.md:2: expected UTF-8"),
+    ("meccg/cards.json", "cards", b'{"TW": {"cards": [}}', "cards.json:1: expected valid JSON"),
+    ("meccg/arda.txt", "arda", b"no chapters here\n", "arda.txt: expected chapter"),
+    ("meccg/rulebook.md", "rulebook", None, "does not exist"),
+    ("sources.toml", None, b"[[source]]\nid = 1\n", "missing or not text"),
+    ("sources.toml", None, b"[[source\n", "not valid TOML"),
+]
+
+
+@pytest.mark.parametrize("path, parser, data, words", BAD_INPUTS, ids=[f"{p}:{w}" for p, _, _, w in BAD_INPUTS])
+def test_bad_input_stops_the_build_and_keeps_the_old_kb(tmp_path: Path, built: tuple[Path, Path], path: str,
+                                                       parser: str | None, data: bytes | None, words: str) -> None:
     sources_copy, kb_dir = tmp_path / "rulings", tmp_path / "kb"
     shutil.copytree(built[0], sources_copy)
     shutil.copytree(built[1], kb_dir, symlinks=True)
     before = run("--kb", str(kb_dir), "stats", "--json").output
-    damage(sources_copy)
+    manifest = sources_copy / "sources.toml"
+    if parser is not None and not (sources_copy / path).exists():  # a source of this parser joins the corpus
+        manifest.write_text(manifest.read_text("utf-8") + f'\n[[source]]\nid = "bad"\ntitle = "Bad"\ngame = "meccg"\n'
+                            f'kind = "test"\nedition = "1"\ndate = ""\norigin = "test"\npath = "{path}"\n'
+                            f'parser = "{parser}"\n', "utf-8")
+    if data is not None:
+        (sources_copy / path).write_bytes(data)
     result = _build(sources_copy, kb_dir)
     assert result.exit_code == 1
     assert words in result.output and "Traceback" not in result.output
@@ -154,29 +161,35 @@ def test_killed_builds_lose_nothing(tmp_path: Path, built: tuple[Path, Path]) ->
         assert proc.returncode == -signal.SIGKILL, point  # it died where it was told to
         if point in ("started", "written"):
             assert any(p.name.startswith(".tmp-") for p in kb_dir.iterdir()), point  # killed mid-write
+        else:  # killed after the new build was complete, before it became the current one
+            assert any(p.name.startswith("build-") and p != (kb_dir / "current").resolve()
+                       for p in kb_dir.iterdir()), point
         now = run("--kb", str(kb_dir), "stats", "--json")
         assert now.exit_code == 0 and json.loads(now.output) == json.loads(before), point
-        search = run("--kb", str(kb_dir), "search", "--json", "annotation 13")
-        assert search.exit_code == 0 and json.loads(search.output)[0]["number"] == "13", point
+        search = run("--kb", str(kb_dir), "search", "--json", "annotation 25a")
+        assert search.exit_code == 0 and json.loads(search.output)[0]["number"] == "25a", point
     assert _build(built[0], kb_dir).exit_code == 0
     assert not [p for p in kb_dir.iterdir() if p.name.startswith(".tmp-")]
 
 
 def test_searches_during_a_build_get_complete_answers(tmp_path: Path, built: tuple[Path, Path]) -> None:
-    """While a build writes and swaps in a new knowledge base, every search answers in full."""
+    """While a build writes and swaps in a new knowledge base, every search gives the full answer (ids
+    depend on the text only, so the new build answers exactly as the old one)."""
     import subprocess
     import sys
 
     kb_dir = tmp_path / "kb"
     shutil.copytree(built[1], kb_dir, symlinks=True)
     first = (kb_dir / "current").resolve().name
+    question = ["--kb", str(kb_dir), "search", "--json", "--limit", "3", "company movement"]
+    expected = json.loads(run(*question).output)
+    assert len(expected) == 3 and expected[0]["number"] == "25a"
     proc = subprocess.Popen([sys.executable, "-c", "import cli; cli.cli()", "--kb", str(kb_dir), "build",
                              "--sources", str(built[0])], stdout=subprocess.DEVNULL, cwd=ROOT)
     answers = 0
     while proc.poll() is None or answers < 3:
-        result = run("--kb", str(kb_dir), "search", "--json", "--limit", "3", "annotation 18")
+        result = run(*question)
         assert result.exit_code == 0, result.output
-        hits = json.loads(result.output)
-        assert hits[0]["number"] == "18" and len(hits) == 3
+        assert json.loads(result.output) == expected
         answers += 1
     assert proc.returncode == 0 and (kb_dir / "current").resolve().name != first

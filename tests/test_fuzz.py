@@ -5,7 +5,6 @@ A quick run is part of the default suite; RULINGS_FUZZ_EXAMPLES=1000 (per file) 
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -15,9 +14,8 @@ from hypothesis import strategies as st
 from kb.errors import ParseError
 from kb.model import ParsedDocument
 
-from .conftest import DATA, SOURCES, parse_file
+from .conftest import DATA, EXAMPLES, SOURCES, parse_file
 
-EXAMPLES = int(os.environ.get("RULINGS_FUZZ_EXAMPLES", "15"))
 TARGETS = [
     ("crf", SOURCES / "meccg/crf-22.md"),
     ("coe_rules", SOURCES / "meccg/coe-rules.md"),

@@ -12,7 +12,6 @@ import pytest
 from kb.check import check
 from kb.lookup import export
 from kb.parsers.blocks import read_lines
-from kb.pipeline import build
 
 from .conftest import SOURCES
 
@@ -109,37 +108,7 @@ def test_lotr_is_its_own_game(rows: list[dict]) -> None:
     assert all(r["game"] == "meccg" for r in rows if r["source"] != "lotr-wiki")
 
 
-def test_ids_are_stable_across_builds_and_edits(tmp_path: Path, sources_copy: Path, rows: list[dict]) -> None:
-    kb_dir = tmp_path / "kb"
-    build(sources_copy, kb_dir)
-    again = {r["id"] for r in export(kb_dir)}
-    assert again == {r["id"] for r in rows}
-    crf = sources_copy / "meccg/crf-22.md"
-    text = crf.read_text("utf-8")
-    old_bullet = "- Lebennin and Ithilien are not adjacent, even though they look that way on some maps."
-    assert old_bullet in text
-    crf.write_text(text.replace(old_bullet, old_bullet.replace("some maps", "some old maps")), "utf-8")
-    build(sources_copy, kb_dir)
-    edited = {r["id"]: r for r in export(kb_dir)}
-    gone = again - set(edited)
-    new = set(edited) - again
-    assert len(gone) == 1 and len(new) == 1
-    assert "some old maps" in edited[new.pop()]["text"]
-
-
 def test_export_lines_are_json_with_the_fields(rows: list[dict]) -> None:
     for key in ("id", "source", "game", "section", "kind", "number", "text", "lines", "markers"):
         assert key in rows[0]
     assert json.loads(json.dumps(rows[0])) == rows[0]
-
-
-def test_the_build_depends_on_the_manifest_not_on_source_ids(tmp_path: Path, sources_copy: Path) -> None:
-    manifest = sources_copy / "sources.toml"
-    text = manifest.read_text("utf-8")
-    for old in ("crf-22", "crf-older", "coe-rules", "cards", "arda"):
-        text = text.replace(f'id = "{old}"', f'id = "x-{old}"')
-    manifest.write_text(text, "utf-8")
-    kb_dir = tmp_path / "kb"
-    build(sources_copy, kb_dir)
-    report = check(kb_dir)
-    assert report["warnings"] == 0 and {s["source"] for s in report["sources"]} >= {"x-crf-22", "x-cards"}

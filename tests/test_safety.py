@@ -193,8 +193,10 @@ def test_printable_shows_control_characters() -> None:
     assert printable("lone \udcff") == valid_unicode("lone \udcff") == "lone \ufffd"
 
 
-@pytest.fixture()
-def hostile_kb(tmp_path: Path) -> Path:
+@pytest.fixture(scope="module")
+def hostile_kb(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The tiny corpus with control characters in a ruling, built once (the tests only read it)."""
+    tmp_path = tmp_path_factory.mktemp("hostile")
     sources = write_tiny_sources(tmp_path / "rulings")
     crf = sources / "meccg" / "crf.md"
     crf.write_text(crf.read_text("utf-8").replace("Annotation 25a: A company’s", f"Annotation 25a: {HOSTILE} A company’s"),

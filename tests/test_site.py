@@ -134,15 +134,15 @@ def test_text_references_become_links(real_site: Path) -> None:
     assert "Card Erratum (minion version)" in arkenstone  # its CRF erratum, in full
 
 
-def test_strict_fails_on_broken_links_and_keeps_the_previous_site(real_kb: Path, tmp_path: Path,
+def test_strict_fails_on_broken_links_and_keeps_the_previous_site(tiny: tuple[Path, Path, Path], tmp_path: Path,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    out = tmp_path / "site"
-    build_site(real_kb, out)
+    kb_dir, out = tiny[1], tmp_path / "site"
+    build_site(kb_dir, out)
     before = (out / "index.html").read_text("utf-8")
     from kb.website import LinkIndex
 
     monkeypatch.setattr(LinkIndex, "check", lambda self: (1, ["index.html: link to missing page x.html"]))
-    result = CliRunner().invoke(cli, ["--kb", str(real_kb), "site", "--out", str(out), "--strict"])
+    result = CliRunner().invoke(cli, ["--kb", str(kb_dir), "site", "--out", str(out), "--strict"])
     assert result.exit_code == 1 and "broken internal link" in result.output
     assert (out / "index.html").read_text("utf-8") == before
     monkeypatch.undo()
@@ -381,9 +381,10 @@ def test_browser_search_never_breaks_on_hostile_text(browser, real_site: Path) -
 
 @pytest.mark.parametrize("damage", [lambda f: f.unlink(), lambda f: f.write_text("{not json"),
                                     lambda f: f.write_text('{"words": {}}')], ids=["missing", "not-json", "no-names"])
-def test_damaged_lexicon_stops_the_site_and_keeps_the_previous_one(real_kb: Path, tmp_path: Path, damage) -> None:  # type: ignore[no-untyped-def]
+def test_damaged_lexicon_stops_the_site_and_keeps_the_previous_one(tiny: tuple[Path, Path, Path], tmp_path: Path,
+                                                                   damage) -> None:  # type: ignore[no-untyped-def]
     kb_copy, out = tmp_path / "kb", tmp_path / "site"
-    shutil.copytree(real_kb / "current", kb_copy / "current")
+    shutil.copytree(tiny[1] / "current", kb_copy / "current")
     build_site(kb_copy, out)
     before = sorted(p.relative_to(out) for p in out.rglob("*"))
     damage(kb_copy / "current" / "lexicon.json")

@@ -18,6 +18,8 @@ from kb.names import Lexicon
 from kb.searchdata import references
 from kb.xref import split_see_also, term_pattern, title_key
 
+from .conftest import EXAMPLES
+
 
 @pytest.fixture(scope="module")
 def db(real_kb: Path) -> sqlite3.Connection:
@@ -126,14 +128,21 @@ def test_lookup_misses_are_one_line_errors(real_kb: Path, args: list[str]) -> No
     assert result.exit_code == 1 and result.output.startswith("Error:") and "Traceback" not in result.output
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=EXAMPLES, deadline=None)
 @given(text=st.text(max_size=200))
 def test_lookups_never_crash(real_kb: Path, text: str) -> None:
+    """Any text: an answer, or one line saying what is wrong (exit 2 for blank text, 1 for a miss)."""
     runner = CliRunner()
+    given = text or "x"
     for command in ("card", "phase", "term", "annotation", "rule"):
-        result = runner.invoke(cli, ["--kb", str(real_kb), command, "--", text or "x"])
-        assert result.exit_code in (0, 1, 2), (command, text, result.output)
+        result = runner.invoke(cli, ["--kb", str(real_kb), command, "--", given])
         assert result.exception is None or isinstance(result.exception, SystemExit), (command, text)
+        if result.exit_code == 0:
+            assert result.stdout.strip() and result.stderr == "", (command, text)
+        else:
+            assert result.exit_code == (2 if not given.strip() else 1), (command, text, result.output)
+            assert result.stdout == "" and result.stderr.startswith("Error: ") and result.stderr.count("\n") == 1, \
+                (command, text, result.stderr)
 
 
 def test_names_with_apostrophes_and_possessives() -> None:
@@ -172,7 +181,10 @@ def test_100_kb_inputs_get_an_answer_or_one_line(real_kb: Path, text: str) -> No
     for command in (["search"], ["search", "--json"], ["search", "--raw"], ["card"], ["phase"], ["term"],
                     ["annotation"], ["rule"], ["show"]):
         result = runner.invoke(cli, ["--kb", str(real_kb), *command, "--", text])
-        assert result.exit_code in (0, 1), (command, result.output[:200])
         assert result.exception is None or isinstance(result.exception, SystemExit), command
-        if result.exit_code == 1:
-            assert result.output.startswith("Error:") and result.output.count("\n") == 1, (command, result.output[:300])
+        if result.exit_code == 0:
+            assert result.stdout.strip() and result.stderr == "", command
+        else:
+            assert result.exit_code == 1, (command, result.output[:200])
+            assert result.stdout == "" and result.stderr.startswith("Error:") and result.stderr.count("\n") == 1, \
+                (command, result.stderr[:300])

@@ -1,0 +1,76 @@
+"""The build over hand-made excerpts of every parser: ids come from the text, and nothing depends on
+the sources' ids, only on the manifest."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from pathlib import Path
+
+from kb.check import check
+from kb.lookup import export
+from kb.pipeline import build
+
+from .conftest import DATA, TINY_MANIFEST, write_tiny_sources
+
+MORE = [("crf-old", "crf", "meccg/crf-old.md", "crf_excerpt.md", "meccg", False),
+        ("rulebook-x", "rulebook", "meccg/rulebook.md", "rulebook_excerpt.md", "meccg", True),
+        ("timing-x", "timing", "meccg/timing.txt", "timing_excerpt.txt", "meccg", True),
+        ("arda-x", "arda", "meccg/arda.txt", "arda_excerpt.txt", "meccg", True),
+        ("wiki-x", "wiki", "lotr-tcg/wiki.txt", "wiki_excerpt.txt", "lotr-tcg", True)]
+"""The sources added to the tiny corpus so that every parser has one, and the CRF an older edition."""
+
+EDITED = "- @ A new ruling about &lt;foo&gt; cards. [CoE 2026]"
+
+
+def every_parser(folder: Path) -> Path:
+    """The tiny corpus plus one excerpt for each other parser and an older CRF edition."""
+    sources = write_tiny_sources(folder)
+    manifest = TINY_MANIFEST
+    for sid, parser, path, excerpt, game, current in MORE:
+        (sources / path).parent.mkdir(exist_ok=True)
+        shutil.copy(DATA / excerpt, sources / path)
+        manifest += (f'\n[[source]]\nid = "{sid}"\ntitle = "{sid}"\ngame = "{game}"\nkind = "{parser}"\nedition = "1"\n'
+                     f'date = "2026-01-01"\norigin = "tests/data"\npath = "{path}"\nparser = "{parser}"\n'
+                     f'current = {str(current).lower()}\n')
+    (sources / "sources.toml").write_text(manifest, "utf-8")
+    return sources
+
+
+def edition_links(kb_dir: Path) -> list[tuple[str, str]]:
+    db = sqlite3.connect((kb_dir / "current" / "rulings.db").resolve())
+    return sorted(db.execute("select how, target from links where kind = 'edition'"))
+
+
+def test_ids_depend_on_the_text_and_the_build_on_the_manifest(tmp_path: Path) -> None:
+    """The same sources built twice, the second time with every source renamed in the manifest and
+    one CRF bullet edited: as clean a build, every ruling keeps its id (under the new source name)
+    except the edited one, the older CRF edition still finds its counterparts."""
+    first = every_parser(tmp_path / "a" / "rulings")
+    build(first, tmp_path / "a" / "kb")
+    second = every_parser(tmp_path / "b" / "rulings")
+    manifest = (second / "sources.toml").read_text("utf-8")
+    names = [sid for sid in ("crf-x", "coe-x", "cards", *(m[0] for m in MORE))]
+    for sid in names:
+        assert f'id = "{sid}"' in manifest
+        manifest = manifest.replace(f'id = "{sid}"', f'id = "x-{sid}"')
+    (second / "sources.toml").write_text(manifest, "utf-8")
+    crf = second / "meccg" / "crf.md"
+    assert EDITED in crf.read_text("utf-8")
+    crf.write_text(crf.read_text("utf-8").replace(EDITED, EDITED.replace("new ruling", "newer ruling")), "utf-8")
+    build(second, tmp_path / "b" / "kb")
+
+    before, after = check(tmp_path / "a" / "kb"), check(tmp_path / "b" / "kb")
+    assert {s["source"] for s in after["sources"]} == {f"x-{sid}" for sid in names}
+    assert [s["source"] for s in before["sources"]] == names
+    assert all(s["stored"] > 0 and s["unaccounted"] == 0 for s in before["sources"] + after["sources"])
+    assert (after["warnings"], after["notes"]) == (before["warnings"], before["notes"])
+    old = {r["id"]: r for r in export(tmp_path / "a" / "kb")}
+    new = {r["id"].removeprefix("x-"): r for r in export(tmp_path / "b" / "kb")}
+    gone, added = set(old) - set(new), set(new) - set(old)
+    assert len(gone) == len(added) == 1 and len(old) == len(new)
+    assert "newer ruling" in new[added.pop()]["text"] and "new ruling" in old[gone.pop()]["text"]
+    links = edition_links(tmp_path / "a" / "kb")
+    assert [how for how, _ in links].count("same") >= 5
+    renamed = [(how, target.removeprefix("x-")) for how, target in edition_links(tmp_path / "b" / "kb")]
+    assert len(renamed) == len(links) and sum(1 for link in renamed if link not in links) == 1  # the edited one
