@@ -85,6 +85,11 @@ class ForeignFolder(KbError):
     """A folder rulings would write into holds things rulings did not make (kb.owned)."""
 
 
+class SiteError(KbError):
+    """The site could not be generated (no templates, a knowledge base file it needs unreadable,
+    broken links under --strict, bad output folder)."""
+
+
 class WriteFailed(KbError):
     """Output could not be written (disk full, permission denied, read-only file system)."""
 

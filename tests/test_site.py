@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import posixpath
 import re
 import shutil
 import subprocess
@@ -19,6 +20,7 @@ from click.testing import CliRunner
 from cli import cli
 from kb.errors import KbError
 from kb.evaluation import norm
+from kb.query import fold
 from kb.render import TextRenderer, linked
 from kb.urls import Urls, slug
 from kb.website import build_site, check_links, render_files
@@ -81,7 +83,7 @@ def test_link_checker_finds_missing_pages_and_anchors() -> None:
 
 def test_every_ruling_is_anchored_once_and_every_link_resolves(real_kb: Path, real_site: Path) -> None:
     files = {p.relative_to(real_site).as_posix(): p.read_text("utf-8") for p in real_site.rglob("*")
-             if p.is_file() and p.suffix in (".html", ".js", ".css")}
+             if p.is_file() and not p.name.startswith(".")}
     checked, broken = check_links(files)
     internal = sum(len({h for h in re.findall(r'\b(?:href|src)="([^"]*)"', text) if not re.match(r"[a-z]+:", h)})
                    for path, text in files.items() if path.endswith(".html"))
@@ -92,16 +94,44 @@ def test_every_ruling_is_anchored_once_and_every_link_resolves(real_kb: Path, re
     assert [r for r in rulings if ids[r] != 1] == []
 
 
-def test_browser_search_data_is_the_knowledge_bases_own(real_kb: Path, real_site: Path) -> None:
-    """search-data.js is search.json as the build wrote it, plus where every ruling and card lives."""
-    text = (real_site / "assets" / "search-data.js").read_text("utf-8")
-    assert text.startswith("window.RULINGS_DATA=") and text.endswith(";\n")
-    data = json.loads(text[len("window.RULINGS_DATA="):-2])
+def _index(real_site: Path) -> dict:  # type: ignore[type-arg]
+    text = (real_site / "assets" / "search-index.js").read_text("utf-8")
+    assert text.startswith("window.RULINGS_INDEX='") and text.endswith("';\n")
+    body = text[len("window.RULINGS_INDEX='"):-3]
+    # the JavaScript string in single quotes, read back as a browser reads it
+    return json.loads(re.sub(r"\\(.)", lambda m: m.group(1), body))  # type: ignore[no-any-return]
+
+
+def _ungap(text: str, step: int) -> list[float]:
+    out: list[float] = []
+    last = 0
+    for i, part in enumerate(text.split(",") if text else []):
+        if i % step == 0:
+            last += int(part, 36)
+            out.append(last)
+        else:
+            out.append(float(part))
+    return out
+
+
+def test_browser_search_index_is_the_knowledge_bases_own(real_kb: Path, real_site: Path) -> None:
+    """search-index.js is search.json as the build wrote it, made compact (kb.browserdata), plus where
+    every ruling and card lives: unpacked, it is search.json again."""
+    data = _index(real_site)
     site = data.pop("site")
-    assert data == json.loads((real_kb / "current" / "search.json").read_text("utf-8"))
-    assert len(site["doc_pages"]) == len(data["docs"]) and site["anchors"] == {}
+    own = json.loads((real_kb / "current" / "search.json").read_text("utf-8"))
+    docs = own["docs"]
+    assert data.pop("encoding") == "gaps36"
+    assert {t: _ungap(p, 2) for t, p in data.pop("postings").items()} == own.pop("postings")
+    assert {k: _ungap(p, 1) for k, p in data.pop("keys").items()} == own.pop("keys")
+    sections, wordings = data.pop("sections"), data.pop("wordings")
+    assert [[*d[:5], sections[d[5]], *d[6:]] for d in data.pop("docs")] == own.pop("docs")
+    assert data == own
+    assert len(wordings) == len(docs) == len(site["doc_pages"]) > 4000 and site["anchors"] == {}
+    words = [fold(doc[6]).replace(" ", "") for doc in docs]  # a document's wording: the first with its words
+    assert wordings == [words.index(w) for w in words]
     ids: dict[str, set[str]] = {}
-    for d, doc in enumerate(data["docs"]):  # every result's link lands on its ruling
+    for d, doc in enumerate(docs):  # every result's link lands on its ruling
         page = site["pages"][site["doc_pages"][d]]
         if page not in ids:
             ids[page] = set(re.findall(r'\bid="([^"]+)"', (real_site / page).read_text("utf-8")))
@@ -109,10 +139,14 @@ def test_browser_search_data_is_the_knowledge_bases_own(real_kb: Path, real_site
     assert site["pages"][site["cards"]["The Arkenstone"]] == "card/the-arkenstone.html"
 
 
-def test_the_site_needs_no_whoosh() -> None:
-    run = subprocess.run([sys.executable, "-c", "import sys, kb.website; print('whoosh' in sys.modules)"],
-                         capture_output=True, text=True, cwd=ROOT)
-    assert run.stdout.strip() == "False", run.stderr
+def test_the_site_needs_no_whoosh(tiny: tuple[Path, Path, Path], tmp_path: Path) -> None:
+    """A whole site build (tiny corpus) in a fresh interpreter never imports whoosh."""
+    code = ("import sys\nfrom pathlib import Path\nfrom kb.website import build_site\n"
+            f"build_site(Path({str(tiny[1])!r}), Path({str(tmp_path / 'site')!r}))\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] == 'whoosh'))")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "[]" and (tmp_path / "site" / "search.html").is_file()
 
 
 def test_pages_for_every_kind_of_entry(real_site: Path) -> None:
@@ -124,7 +158,7 @@ def test_pages_for_every_kind_of_entry(real_site: Path) -> None:
     assert "Council of Elrond MeCCG Cards Database" in credits and "rulings/meccg/crf-22.md" in credits
     # the older CRF page says which CRF 22 ruling it became
     older = (real_site / "doc" / "crf-older.html").read_text("utf-8")
-    assert re.search(r'<dt>CRF 22</dt><dd><a href="crf-22-[a-z-]+\.html#crf-22\.[0-9a-f]{10}">same: ', older)
+    assert re.search(r'<dt>CRF 22</dt><dd><a href="crf-22-[a-z-]+\.html#crf-22\.[0-9a-f]{10}">same wording</a>', older)
 
 
 def test_text_references_become_links(real_site: Path) -> None:
@@ -346,7 +380,9 @@ def test_hostile_source_text_renders_inert(tmp_path: Path) -> None:
         tags = _tags(text)
         assert not [t for t, a in tags if t in ("img", "iframe", "object", "embed", "b", "foo")], path
         assert not [a for t, a in tags for k, _ in a if k.startswith("on")], path
-        assert all(v.startswith("assets/") for t, a in tags if t == "script" for k, v in a if k == "src"), path
+        scripts = [posixpath.normpath(posixpath.join(posixpath.dirname(path), v or ""))
+                   for t, a in tags if t == "script" for k, v in a if k == "src"]
+        assert scripts and all(src.startswith("assets/") for src in scripts), path  # only the site's own
         hrefs = [v or "" for t, a in tags for k, v in a if k == "href"]
         assert not [h for h in hrefs if ":" in h.split("#")[0]], path  # only relative links: no javascript:, no https:
     doc = pages["doc/crf-x.html"]
