@@ -10,9 +10,9 @@ holds them to the same answers). What makes it quicker to load than search.json 
 - the postings and exact keys, the bulk of its numbers, are strings decoded only for the terms a
   query uses: document numbers as gaps from the previous one in base 36, the term frequencies as
   written ("a,2,3,0.5": document 10 twice, then document 13 with half a weight);
-- section paths are a table the documents point into, and each document carries the number of its
+- section paths are a table the documents point into, each document carries the number of its
   wording (the first document with the same folded words), so results are told apart without
-  folding their text in the browser.
+  folding their text in the browser, and the words of card names come as a list.
 
 (Splitting the text into chunks loaded per query, as Pagefind does, was measured and dropped: a
 short question weighs the text of its hundred candidates, which touched most chunks, and forty
@@ -72,15 +72,18 @@ def compact(spec: dict[str, Any]) -> dict[str, Any]:
 
 
 def packed(spec: dict[str, Any]) -> dict[str, Any]:
-    """The compact search data, its section paths a table the documents point into, and each
-    document's wording numbered (the first document with the same folded words)."""
+    """The compact search data, its section paths a table the documents point into, each document's
+    wording numbered (the first document with the same folded words), and every word of a card
+    name (as search.js's is_name_word splits them)."""
     sections: dict[tuple[str, ...], int] = {}
     first: dict[str, int] = {}
     docs, wordings = [], []
     for d, doc in enumerate(spec["docs"]):
         wordings.append(first.setdefault(fold(doc[6]).replace(" ", ""), d))
         docs.append([*doc[:5], sections.setdefault(tuple(doc[5]), len(sections)), *doc[6:]])
-    return {**compact(spec), "docs": docs, "sections": [list(s) for s in sections], "wordings": wordings}
+    name_words = sorted({w for key in spec["names"] for w in key.split(" ")})
+    return {**compact(spec), "docs": docs, "sections": [list(s) for s in sections], "wordings": wordings,
+            "name_words": name_words}
 
 
 def browser_files(kb_dir: Path, plan: SitePlan, card_names: list[str]) -> Iterator[tuple[str, str]]:

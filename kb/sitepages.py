@@ -41,6 +41,7 @@ class Page:
     """In-page links, shown as a `<nav>` at the top of the page."""
     letters: bool = False
     """The contents are letters (an A-Z bar) rather than headings."""
+    toc_title: str = "On this page"
 
 
 class Pages:
@@ -242,7 +243,8 @@ class Pages:
         if not parts:
             body = self._body(main, s, None)
             return [Page(main, "document.html", s.title, {"source": s, "body": body}, toc=toc)]
-        pages = [Page(main, "document.html", s.title, {"source": s, "body": self._body(main, s, "")}, toc=toc)]
+        pages = [Page(main, "document.html", s.title, {"source": s, "body": self._body(main, s, "")}, toc=toc,
+                      toc_title="Its parts")]
         for n, top in enumerate(parts):
             path = self.urls.document(s.id, top)
             nav = {"prev": Urls.href(path, self.urls.document(s.id, parts[n - 1])) if n else "",

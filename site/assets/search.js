@@ -259,6 +259,7 @@
     return this._names_by_first.get(firstChar(first)) || [];
   };
   Searcher.prototype.is_name_word = function (word) {
+    if (this._name_words === null && this.spec.name_words) this._name_words = new Set(this.spec.name_words);  // the site's index
     if (this._name_words === null) {
       var words = this._name_words = new Set();
       Object.keys(this.spec.names).forEach(function (key) { key.split(" ").forEach(function (w) { words.add(w); }); });
