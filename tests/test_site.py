@@ -295,6 +295,8 @@ def test_shareable_query_link_opens_with_results(browser, real_site: Path) -> No
     page2, _ = _open(browser, (real_site / "search.html").as_uri() + "?q=adunaphel")
     page2.wait_for_selector("#results li")
     assert "Adûnaphel" in page2.locator("#results li").first.inner_text()  # accents forgiven
+    labels = page2.locator("#results > li > a").all_inner_texts()
+    assert "card: Adûnaphel the Ringwraith" in labels and not [t for t in labels if re.search(r"\b[A-Z]{2}-\d+", t)]
     assert errors == []
 
 

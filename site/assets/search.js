@@ -877,7 +877,8 @@
     found.results.forEach(function (r) {
       var d = r.data, li = document.createElement("li");
       var where = place(searcher, d.section);
-      var head = '<a href="' + escapeHtml(d.url) + '">' + escapeHtml(d.kind + (d.number ? " " + d.number : "")) + "</a>" +
+      var label = d.kind === "card" ? "card: " + (d.title || "") : d.kind + (d.number ? " " + d.number : "");  // a card by name, not its database id
+      var head = '<a href="' + escapeHtml(d.url) + '">' + escapeHtml(label) + "</a>" +
         ' <span class="where">' + escapeHtml(d.source_title + ", edition " + d.edition + (d.current ? "" : " (older edition)") +
         (where.length ? " › " + where.join(" › ") : "")) + "</span>";
       var also = r.also_in.map(function (id) {
