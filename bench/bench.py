@@ -69,6 +69,17 @@ def site_figures(kb_dir: Path, out: Path) -> dict[str, float]:
     return figures
 
 
+def browser_figures(kb_dir: Path, out: Path, throttle: float) -> dict[str, object]:
+    """The site's search at a phone's size and speed (bench/browser.py): first results, transfer."""
+    subprocess.run([sys.executable, "-c", "from pathlib import Path\nfrom kb.website import build_site\n"
+                    f"build_site(Path({str(kb_dir)!r}), Path({str(out)!r}))"], check=True, cwd=ROOT)
+    done = subprocess.run([sys.executable, str(ROOT / "bench" / "browser.py"), str(out), "--throttle", str(throttle)],
+                          check=True, capture_output=True, text=True, cwd=ROOT)
+    shutil.rmtree(out, ignore_errors=True)
+    figures: dict[str, object] = json.loads(done.stdout)
+    return figures
+
+
 def peak_rss_mb() -> float:
     import resource
 
@@ -170,6 +181,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--site-scale", type=int, default=10,
                         help="corpus size for the site measurement (100 writes about 1.6 GB of pages)")
+    parser.add_argument("--throttle", type=float, default=4, help="CPU slow-down for the site's search in Chromium")
+    parser.add_argument("--no-browser", action="store_true", help="skip the site's search in Chromium")
     parser.add_argument("--parse-only", action="store_true",
                         help="only each parser's time against line length (100 KB against 1 MB)")
     parser.add_argument("--deck-only", action="store_true",
@@ -211,6 +224,8 @@ def measure(args: argparse.Namespace, rulings: str, work: Path, report: dict[str
     report["import_costs_us"] = import_costs()
     report["warm_query_1x_ms"] = round(warm_query_ms(work / "kb1", QUERIES), 2)
     report["site_1x"] = site_figures(work / "kb1", work / "site1")
+    if Path("/usr/bin/chromium").exists() and not args.no_browser:
+        report["site_search_in_chromium"] = browser_figures(work / "kb1", work / "site1", args.throttle)
     report["parse_time_by_line_length"] = parse_scaling()
     report["deck_time_by_list_length"] = deck_scaling(rulings, work / "kb1", work, args.runs)
     if args.site_scale > 1:

@@ -17,8 +17,11 @@ ICONS = {
 ICON = re.compile(r"\{(" + "|".join(sorted(ICONS, key=len, reverse=True)) + r")\}")
 BRACKETED = re.compile(r"\[\s*((?:\{[A-Za-z]{1,2}\}\s*)+)\]")
 RUN = re.compile(r"(?:\{[A-Za-z]{1,2}\})+")
+CODE = re.compile(r"\{([A-Za-z]{1,2})\}")
+"""One icon code of a run or bracket."""
 GLUED = re.compile(r"(?<=[a-z)]\.)(?=[A-Z])")
-"""A sentence run into the next by the database's markup ("Unique.Nazgûl"): a space goes between."""
+"""A sentence run into the next where the database's markup closes a tag ("<b>Unique.</b>Nazgûl"):
+a space goes between. The cards parser stores the text so repaired (kb.parsers.cards)."""
 
 FLAGS = {"agent": "agent", "avatar": "avatar", "spawn": "spawn", "underDeeps": "Under-deeps site",
          "playableAsStartingMinorItem": "playable as a starting minor item",
@@ -28,7 +31,7 @@ FLAGS = {"agent": "agent", "avatar": "avatar", "spawn": "spawn", "underDeeps": "
 
 def icon_words(codes: str) -> list[str]:
     """icon_words("{s}{w}{w}") == ["Shadow-land", "Wilderness", "Wilderness"]; unknown codes kept."""
-    return [ICONS.get(code, "{" + code + "}") for code in re.findall(r"\{([A-Za-z]{1,2})\}", codes)]
+    return [ICONS.get(code, "{" + code + "}") for code in CODE.findall(codes)]
 
 
 def render_icons(text: str) -> str:
@@ -44,7 +47,8 @@ def render_icons(text: str) -> str:
 
 
 def readable(text: str) -> str:
-    """Card text as printed: icons as words, "Unique." parted from the sentence the markup glued to it."""
+    """Card text as printed: icons as words, "Unique." parted from the sentence the markup glued to it
+    (the cards parser stores it parted; this also parts text of an older knowledge base)."""
     return GLUED.sub(" ", render_icons(text))
 
 

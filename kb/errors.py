@@ -89,6 +89,11 @@ class ForeignFile(KbError):
     """A file rulings would write over is not one it made, or is a folder or a link (kb.deck.write_page)."""
 
 
+class SiteError(KbError):
+    """The site could not be generated (no templates, a knowledge base file it needs unreadable,
+    broken links under --strict, bad output folder)."""
+
+
 class WriteFailed(KbError):
     """Output could not be written (disk full, permission denied, read-only file system)."""
 

@@ -13,6 +13,8 @@ from typing import Any
 
 from markdown_it import MarkdownIt
 
+from kb.cardface import BRACKETED, CODE, ICONS
+
 MARKDOWN_PARSERS = frozenset({"crf", "coe_rules", "rulebook"})
 """Sources whose text is Markdown (emphasis, code); the others are plain text."""
 
@@ -55,3 +57,40 @@ class TextRenderer:
             rendered: str = self.md.renderInline(text, {"find": find})
             return rendered
         return linked(text, find(text))
+
+
+def plain(text: str, parser: str, limit: int = 0) -> str:
+    """A ruling's text as plain words on one line, Markdown emphasis dropped ("**Card Erratum**:" ->
+    "Card Erratum:"), cut at a word before `limit` characters with " …" (0: whole)."""
+    if parser in MARKDOWN_PARSERS:
+        parts: list[str] = []
+        for block in _PLAIN.parseInline(text):
+            for token in block.children or []:
+                if token.type in ("text", "code_inline"):
+                    parts.append(token.content)
+                elif token.type in ("softbreak", "hardbreak"):
+                    parts.append(" ")
+        text = "".join(parts)
+    words = " ".join(text.split())
+    if limit and len(words) > limit:
+        words = words[:limit].rsplit(" ", 1)[0] + " …"
+    return words
+
+
+_PLAIN = MarkdownIt("commonmark", {"html": False}).disable(["link", "image", "autolink", "html_inline", "entity"])
+
+
+def card_html(text: str) -> str:
+    """A card's text as HTML: escaped, each icon code ({H}, [{B}], {w}{b}) a glyph with its name as
+    its text alternative (kb.cardface.ICONS)."""
+    def glyph(code: str) -> str:
+        name = ICONS.get(code)
+        if name is None:
+            return html.escape("{" + code + "}")
+        kind = "site" if code[0].isupper() else "region"
+        return (f'<span class="icon {kind}" role="img" aria-label="{html.escape(name)}" '
+                f'title="{html.escape(name)}">{html.escape(code)}</span>')
+
+    escaped = html.escape(text, quote=False)
+    escaped = BRACKETED.sub(lambda m: m.group(1), escaped)
+    return CODE.sub(lambda m: glyph(m.group(1)), escaped)

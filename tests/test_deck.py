@@ -357,7 +357,7 @@ def test_browser_reads_lists_and_names_as_the_terminal(real_kb: Path, tmp_path: 
 
 def test_site_has_the_deck_page_and_its_data(real_kb: Path, real_site: Path) -> None:
     page = (real_site / "deck.html").read_text("utf-8")
-    for script in ("search-data.js", "deck-data.js", "search.js", "deck.js"):
+    for script in ("search-index.js", "deck-data.js", "search.js", "deck.js"):
         assert f'src="assets/{script}"' in page
     data = (real_site / "assets" / "deck-data.js").read_text("utf-8")
     assert data.startswith("window.RULINGS_DECK=")

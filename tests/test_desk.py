@@ -341,11 +341,13 @@ def test_export_gives_every_ruling_the_one_shape(real_kb: Path, validators) -> N
 def test_every_url_is_the_rulings_place_on_the_site(real_kb: Path) -> None:
     from kb.addresses import Addresses
     from kb.store import connect
-    from kb.website import Site, read_corpus
+    from kb.corpus import read_corpus
+    from kb.siteplan import SitePlan
 
-    site = Site(read_corpus(real_kb))
+    corpus = read_corpus(real_kb)
+    site = SitePlan(corpus)
     addresses = Addresses.read(connect(real_kb))  # the lookups' plan, read from the database
-    wrong = [rid for rid, r in site.c.rulings.items() if addresses.page(r) != site.home[rid]]
+    wrong = [rid for rid, r in corpus.rulings.items() if addresses.page(r.address()) != site.home[rid]]
     assert wrong == [] and len(site.home) > 4000
     assert addresses.card("Khamûl the Easterling") == site.urls.card("Khamûl the Easterling")
 

@@ -1,5 +1,5 @@
-"""One search, specified once: site/assets/search.js run in node over the knowledge base's search.json
-reads and ranks every question as kb.search does."""
+"""One search, specified once: site/assets/search.js run in node over the knowledge base's search.json,
+in the compact form the site ships it, reads and ranks every question as kb.search does."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from kb import query, ranking
+from kb.browserdata import packed
 from kb.search import Searcher
 from kb.searchspec import SPEC
 from kb.store import CURRENT
@@ -112,7 +113,11 @@ def both(real_kb: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, A
     tmp = tmp_path_factory.mktemp("parity")
     (tmp / "driver.js").write_text(DRIVER, "utf-8")
     (tmp / "queries.json").write_text(json.dumps({"queries": queries, "limit": LIMIT}), "utf-8")
-    run = subprocess.run([node, str(tmp / "driver.js"), str(SEARCH_JS), str(real_kb / CURRENT / SPEC),
+    # the search data in the form the site ships it (kb.browserdata: compact postings, a table of
+    # section paths, numbered wordings), so the browser's own format is what is held to the answers
+    spec = json.loads((real_kb / CURRENT / SPEC).read_text("utf-8"))
+    (tmp / "index.json").write_text(json.dumps(packed(spec), ensure_ascii=False), "utf-8")
+    run = subprocess.run([node, str(tmp / "driver.js"), str(SEARCH_JS), str(tmp / "index.json"),
                           str(tmp / "queries.json")], capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stderr
     js = json.loads(run.stdout)

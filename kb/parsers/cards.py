@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from kb.cardface import GLUED
 from kb.errors import ParseError, quote
 from kb.model import Card, ParsedDocument, Source, Span
 from kb.parsers.blocks import read_lines
@@ -95,7 +96,12 @@ def parse_cards(source: Source, path: Path) -> ParsedDocument:
         set_names = card_set.get("name")
         set_name = str(set_names.get("en", card["set"])) if isinstance(set_names, dict) else card["set"]
         section = ("Cards", set_name, names["en"])
-        ruling = b.add("card", plain_text(text_html), span, number=card["id"], title=names["en"], key=card["id"],
+        text = plain_text(text_html)
+        if GLUED.search(text):
+            spaced = GLUED.sub(" ", text)
+            b.repair(span.start, "sentence glued to the next by markup", text, spaced)
+            text = spaced
+        ruling = b.add("card", text, span, number=card["id"], title=names["en"], key=card["id"],
                        section=section, markers=(f"type:{card.get('type')}", f"alignment:{card.get('alignment')}"))
         attributes = {k: v for k, v in card.items() if k not in ("id", "set", "name", "type", "alignment", "text")}
         b.card(Card(card["id"], card["set"], set_name, names, str(card.get("type")), str(card.get("alignment")),

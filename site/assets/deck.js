@@ -303,8 +303,8 @@
     var form = root.document.getElementById("deck-form"), input = root.document.getElementById("decklist");
     var out = root.document.getElementById("deck-report"), status = root.document.getElementById("deck-status");
     if (!form) return;
-    if (!root.RULINGS_DATA || !root.RULINGS_DECK || !S) { status.textContent = "The deck data did not load."; return; }
-    var searcher = new S.Searcher(root.RULINGS_DATA), deck = root.RULINGS_DECK;
+    if (!(root.RULINGS_DATA || root.RULINGS_INDEX) || !root.RULINGS_DECK || !S) { status.textContent = "The deck data did not load."; return; }
+    var searcher = S.open(), deck = root.RULINGS_DECK;
     input.value = from_fragment();
     render(searcher, deck, input.value, out, status);
     form.addEventListener("submit", function (ev) {

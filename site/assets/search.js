@@ -1,5 +1,6 @@
 /* Offline search for the rulings site: kb/query.py, kb/search.py and kb/ranking.py executed step by
- * step over the knowledge base's own search data (search.json, shipped as search-data.js), so a
+ * step over the knowledge base's own search data (search.json; on the site the compact copy
+ * kb/browserdata.py writes as search-index.js, its postings decoded per term), so a
  * question gets the same answers in the browser as in the terminal.
  *
  * Nothing is re-indexed here: the postings, the vocabulary (every corpus word's index terms), card
@@ -179,7 +180,43 @@
     this._wordings = new Map();
     this._headings = new Map();
     this._ids = null;
+    this._postings = new Map();
+    this._keys = new Map();
+    if (data.encoding !== undefined && data.encoding !== "gaps36") throw new Error("unknown search data encoding");
+    this.compact = data.encoding === "gaps36";
+    this.sections = data.sections || null;
   }
+
+  /* kb.browserdata.gaps, undone: every `step`-th number a gap from the previous document number
+   * (base 36), the others term frequencies */
+  function ungap(text, step) {
+    if (text === "") return [];
+    var parts = text.split(","), out = new Array(parts.length), last = 0;
+    for (var i = 0; i < parts.length; i++) {
+      if (i % step === 0) out[i] = last += parseInt(parts[i], 36);
+      else out[i] = parseFloat(parts[i]);
+    }
+    return out;
+  }
+
+  /* postings_of: [doc, tf, doc, tf, ...] of an index term, or undefined */
+  Searcher.prototype.postings_of = function (term) {
+    if (this._postings.has(term)) return this._postings.get(term);
+    var post = own(this.spec.postings, term);
+    if (!this.compact || post === undefined) return post;
+    post = ungap(post, 2);
+    this._postings.set(term, post);
+    return post;
+  };
+  /* keys_of: the documents of an exact key ("about:gandalf"), or undefined */
+  Searcher.prototype.keys_of = function (key) {
+    if (this._keys.has(key)) return this._keys.get(key);
+    var docs = own(this.spec.keys, key);
+    if (!this.compact || docs === undefined) return docs;
+    docs = ungap(docs, 1);
+    this._keys.set(key, docs);
+    return docs;
+  };
 
   // kb.query.Vocabulary, as kb.searchspec.SearchSpec provides it
 
@@ -192,7 +229,7 @@
     return entry ? entry[0] : 0;
   };
   Searcher.prototype.df = function (term) {
-    var post = own(this.spec.postings, term);
+    var post = this.postings_of(term);
     return post ? Math.floor(post.length / 2) : 0;
   };
   Searcher.prototype.spelling_pool = function (first) {
@@ -222,6 +259,7 @@
     return this._names_by_first.get(firstChar(first)) || [];
   };
   Searcher.prototype.is_name_word = function (word) {
+    if (this._name_words === null && this.spec.name_words) this._name_words = new Set(this.spec.name_words);  // the site's index
     if (this._name_words === null) {
       var words = this._name_words = new Set();
       Object.keys(this.spec.names).forEach(function (key) { key.split(" ").forEach(function (w) { words.add(w); }); });
@@ -245,10 +283,11 @@
   Searcher.prototype.data = function (d) {
     if (!this._data.has(d)) {
       var doc = this.docs[d], s = this.spec.sources[doc[1]];
-      this._data.set(d, {id: doc[0], source: s.id, source_title: s.title, source_kind: s.kind, edition: s.edition,
+      var data = {id: doc[0], source: s.id, source_title: s.title, source_kind: s.kind, edition: s.edition,
         current: s.current, game: s.game, kind: doc[2], number: doc[3], title: doc[4], about: doc[9],
-        section: doc[5], text: doc[6], markers: doc[8], lines: doc[7], path: s.path, parser: s.parser,
-        url: this.url(d)});
+        section: this.sections ? this.sections[doc[5]] : doc[5], text: doc[6], markers: doc[8], lines: doc[7],
+        path: s.path, parser: s.parser, url: this.url(d)};
+      this._data.set(d, data);
     }
     return this._data.get(d);
   };
@@ -657,7 +696,7 @@
     u.terms.forEach(function (entry) {
       var term = entry[0], weight = entry[1];
       if (term.indexOf(":") >= 0) {
-        var docs = own(this.spec.keys, term) || [];
+        var docs = this.keys_of(term) || [];
         idf.set(term, this.idf(docs.length));
         for (i = 0; i < docs.length; i++) {
           d = docs[i];
@@ -665,7 +704,7 @@
         }
         return;
       }
-      var post = own(this.spec.postings, term) || [];
+      var post = this.postings_of(term) || [];
       idf.set(term, post.length ? this.idf(Math.floor(post.length / 2)) : 0.0);
       var w = weight * idf.get(term);
       for (i = 0; i < post.length; i += 2) {
@@ -733,6 +772,7 @@
 
   /* wording: a document's words, folded and run together */
   Searcher.prototype.wording = function (d) {
+    if (this.spec.wordings) return this.spec.wordings[d];  // the site's index: numbered at build time
     if (!this._wordings.has(d)) this._wordings.set(d, fold(this.docs[d][6]).replace(/ /g, ""));
     return this._wordings.get(d);
   };
@@ -920,13 +960,29 @@
     return out;
   }
 
-  function render(searcher, query, list, status) {
+  /* A section path as a reader sees it: a divider ("-= III =-") as its letter (the site's "divider"). */
+  function place(searcher, section) {
+    var divider = searcher.site && searcher.site.divider ? new RegExp(searcher.site.divider) : null;
+    return section.map(function (title) {
+      var m = divider ? divider.exec(title.trim()) : null;
+      return m ? m[1].charAt(0).toUpperCase() : title;
+    });
+  }
+
+  var PAGE = 20;
+
+  /* the results of one query, `limit` of them (more on request), filtered by game and source */
+  function render(searcher, state, ui, found) {
+    var list = ui.list, status = ui.status;
     list.innerHTML = "";
-    if (!query.trim()) { status.textContent = "Type a question, a card name, a phase or an annotation number."; return; }
-    var found = searcher.search(query, 20), u = found.understanding, said = notes(u);
+    ui.more.hidden = true;
+    if (!found) { status.textContent = "Type a question, a card name, a phase or an annotation number."; return; }
+    var u = found.understanding, said = notes(u);
     var why = said.length ? " (" + said.join(" · ") + ")" : "";
-    status.textContent = found.results.length ? found.total + " rulings match" + why + "."
-      : "Nothing matches" + why + ". Try fewer or other words.";
+    var shown = Math.min(found.results.length, found.total);
+    status.textContent = found.results.length ? found.total + " rulings match" + why + "; showing " + shown + "."
+      : "Nothing matches" + why + ". Try fewer or other words" + (state.source ? ", or every source" : "") + ".";
+    var out = document.createDocumentFragment();
     u.cards.forEach(function (name) {
       var url = searcher.card_url(name);
       if (!url) return;
@@ -934,44 +990,121 @@
       li.className = "card-hit";
       li.innerHTML = '<a href="' + escapeHtml(url) + '"><strong>' + escapeHtml(name) +
         '</strong></a> <span class="where">card page: its text, rulings and mentions</span>';
-      list.appendChild(li);
+      out.appendChild(li);
     });
     found.results.forEach(function (r) {
       var d = r.data, li = document.createElement("li");
-      var head = '<a href="' + escapeHtml(d.url) + '">' + escapeHtml(d.kind + (d.number ? " " + d.number : "")) + "</a>" +
+      var where = place(searcher, d.section);
+      var label = d.kind === "card" ? "card: " + (d.title || "") : d.kind + (d.number ? " " + d.number : "");  // a card by name, not its database id
+      var head = '<a href="' + escapeHtml(d.url) + '">' + escapeHtml(label) + "</a>" +
         ' <span class="where">' + escapeHtml(d.source_title + ", edition " + d.edition + (d.current ? "" : " (older edition)") +
-        (d.section.length ? " › " + d.section.join(" › ") : "")) + "</span>";
+        (where.length ? " › " + where.join(" › ") : "")) + "</span>";
       var also = r.also_in.map(function (id) {
         var other = searcher.doc_of(id);
-        if (other < 0) return escapeHtml(id);
+        if (other < 0) return "";
         var o = searcher.data(other);
         return '<a href="' + escapeHtml(o.url) + '">' + escapeHtml(o.source_title + (o.current ? "" : " (older edition)")) + "</a>";
-      });
-      var shown = MARKDOWN.has(d.parser) ? plainMarkdown(d.text) : d.text;
-      li.innerHTML = head + '<div class="text">' + highlight(shown, searcher.highlight_spans(shown, u)) + "</div>" +
+      }).filter(Boolean);
+      var text = MARKDOWN.has(d.parser) ? plainMarkdown(d.text) : d.text;
+      var words = r.matched.filter(function (t) { return t.indexOf(":") < 0; });
+      li.innerHTML = head + '<div class="text">' + highlight(text, searcher.highlight_spans(text, u)) + "</div>" +
         (also.length ? '<div class="where">the same words: ' + also.join(", ") + "</div>" : "") +
-        '<div class="matched">matched: ' + escapeHtml(r.matched.join(", ") || "(by reference or name only)") + "</div>";
-      list.appendChild(li);
+        '<div class="matched">' + (words.length ? "words found: " + escapeHtml(words.join(", "))
+          : "found by its number or the card it is about") + "</div>";
+      out.appendChild(li);
     });
+    list.appendChild(out);
+    if (found.results.length >= state.limit && found.total > state.limit && state.limit < 200) {
+      ui.more.hidden = false;
+      ui.more.textContent = "Show " + Math.min(PAGE, found.total - state.limit) + " more";
+    }
+  }
+
+  /* the page's address for a state: ?q= (shareable), plus the filters when set */
+  function address(state) {
+    var p = "?q=" + encodeURIComponent(state.q).replace(/%20/g, "+");
+    if (state.game) p += "&game=" + encodeURIComponent(state.game);
+    if (state.source) p += "&source=" + encodeURIComponent(state.source);
+    return p;
   }
 
   function start() {
     var form = document.getElementById("search-form"), input = document.getElementById("q");
-    var list = document.getElementById("results"), status = document.getElementById("status");
-    if (!form || !root.RULINGS_DATA) { if (status) status.textContent = "The search data did not load."; return; }
-    var searcher = new Searcher(root.RULINGS_DATA);
-    var params = new URLSearchParams(root.location.search), q = params.get("q") || "";
-    input.value = q;
-    render(searcher, q, list, status);
+    var ui = {list: document.getElementById("results"), status: document.getElementById("status"),
+      more: document.getElementById("more")};
+    var game = document.getElementById("game"), source = document.getElementById("source");
+    if (!form) return;
+    if (!root.RULINGS_INDEX && !root.RULINGS_DATA) { ui.status.textContent = "The search data did not load."; return; }
+    var searcher = open();
+    var params = new URLSearchParams(root.location.search);
+    var saved = root.history.state && root.history.state.rulings ? root.history.state.rulings : null;
+    var state = {q: params.get("q") || "", game: params.get("game") || "", source: params.get("source") || "",
+      limit: PAGE, scroll: 0};
+    if (saved && saved.q === state.q) state = saved;  // Back to this page: the same results, the same place
+    input.value = state.q;
+    if (game) game.value = state.game;
+    if (source) source.value = state.source;
+
+    function remember(push) {
+      state.scroll = root.scrollY;
+      try {
+        root.history[push ? "pushState" : "replaceState"]({rulings: state}, "", address(state));
+      } catch (e) { /* file:// in some browsers */ }
+    }
+    function run(push, then) {
+      var y = root.scrollY;
+      render(searcher, state, ui, state.q.trim() ? searcher.search(state.q, state.limit,
+        {game: state.game || undefined, source: state.source || undefined}) : null);
+      if (then) then(y);
+      remember(push);
+    }
+    var back = state.scroll;
+    run(false, function () { if (back) root.scrollTo(0, back); });
+
+    var timer = null;
+    input.addEventListener("input", function () {  // results while typing, once the typing pauses
+      clearTimeout(timer);
+      timer = setTimeout(function () {
+        state.q = input.value;
+        state.limit = PAGE;
+        run(false);
+      }, 250);
+    });
     form.addEventListener("submit", function (ev) {
       ev.preventDefault();
-      var value = input.value;
-      try { root.history.replaceState(null, "", "?q=" + encodeURIComponent(value).replace(/%20/g, "+")); } catch (e) { /* file:// in some browsers */ }
-      render(searcher, value, list, status);
+      clearTimeout(timer);
+      state.q = input.value;
+      state.limit = PAGE;
+      run(false);
     });
+    function filter() {
+      state.game = game ? game.value : "";
+      state.source = source ? source.value : "";
+      if (source && state.source) {  // a source is searched as a document of its own game
+        var opt = source.options[source.selectedIndex];
+        if (opt && opt.dataset.game) { state.game = opt.dataset.game; if (game) game.value = state.game; }
+      }
+      state.limit = PAGE;
+      run(false);
+    }
+    if (game) game.addEventListener("change", filter);
+    if (source) source.addEventListener("change", filter);
+    ui.more.addEventListener("click", function () {
+      state.limit = Math.min(state.limit + PAGE, 200);
+      run(false, function (y) { root.scrollTo(0, y); });
+    });
+    var pending = null;
+    root.addEventListener("scroll", function () {  // the place to come back to
+      if (pending) return;
+      pending = setTimeout(function () { pending = null; remember(false); }, 200);
+    }, {passive: true});
+    root.addEventListener("pagehide", function () { remember(false); });
   }
 
-  var api = {Searcher: Searcher, clean: clean, strip_marks: strip_marks, fold: fold, fold_key: fold_key,
+  /* open: the searcher of the page's own index */
+  function open() { return new Searcher(root.RULINGS_DATA || JSON.parse(root.RULINGS_INDEX)); }
+
+  var api = {Searcher: Searcher, open: open, clean: clean, strip_marks: strip_marks, fold: fold, fold_key: fold_key,
     distance: distance, NameIndex: NameIndex, read_card: read_card, quoted: quoted};
   if (typeof module === "object" && module.exports) {
     module.exports = api;

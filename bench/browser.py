@@ -1,0 +1,118 @@
+"""Benchmark: the static site's search on a slow phone, in Chromium (Debian's /usr/bin/chromium) at a
+390 x 844 viewport with the CPU slowed by devtools (CDP Emulation.setCPUThrottlingRate, 4 by default).
+
+For each query, a fresh browser context (nothing cached, no service worker) opens
+search.html?q=... over http from a local server; the figure is the time from navigation start to
+the first result in the list (performance.now() when `#results li` appears), beside the bytes
+transferred (CDP Network.loadingFinished encodedDataLength; the local server does not compress, so
+the gzip size of the same files is given too) and the main thread's busy time (CDP
+Performance.getMetrics TaskDuration), which varies less than wall time on a busy machine.
+
+Usage: python bench/browser.py SITE [--runs 3] [--throttle 4] [--compare OTHER_SITE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import gzip
+import http.server
+import json
+import statistics
+import threading
+from pathlib import Path
+from typing import Any
+
+QUERIES = ["can a strike be cancelled after the roll?", "Adunaphel", "annotation 18", "hazard limit"]
+
+
+class Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+def serve(folder: Path) -> http.server.ThreadingHTTPServer:
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(folder)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+def first_results(browser: Any, base: str, query: str, throttle: float) -> dict[str, float]:
+    """One cold visit of search.html?q=query: ms to the first result, bytes, gzip bytes, busy ms."""
+    from urllib.parse import quote_plus
+
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, service_workers="block")
+    try:
+        page = ctx.new_page()
+        cdp = ctx.new_cdp_session(page)
+        cdp.send("Emulation.setCPUThrottlingRate", {"rate": throttle})
+        cdp.send("Performance.enable")
+        cdp.send("Network.enable")
+        sizes: dict[str, int] = {}
+        urls: dict[str, str] = {}
+        cdp.on("Network.requestWillBeSent", lambda e: urls.__setitem__(e["requestId"], e["request"]["url"]))
+        cdp.on("Network.loadingFinished", lambda e: sizes.__setitem__(e["requestId"], int(e["encodedDataLength"])))
+        page.goto(f"{base}search.html?q={quote_plus(query)}", wait_until="commit")
+        page.wait_for_selector("#results li", timeout=120_000)
+        ms = float(page.evaluate("performance.now()"))
+        metrics = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
+        return {"ms": ms, "bytes": sum(sizes.values()), "busy_ms": metrics["TaskDuration"] * 1000,
+                "files": len(sizes), "urls": list(urls.values())}  # type: ignore[dict-item]
+    finally:
+        ctx.close()
+
+
+def gzip_size(site: Path, urls: list[str], base: str) -> int:
+    total = 0
+    for url in urls:
+        path = site / url[len(base):].split("?")[0]
+        if path.is_file():
+            total += len(gzip.compress(path.read_bytes(), 6))
+    return total
+
+
+def measure(sites: list[Path], runs: int, throttle: float) -> dict[str, Any]:
+    from playwright.sync_api import sync_playwright
+
+    servers = [serve(s) for s in sites]
+    report: dict[str, Any] = {"throttle": throttle, "viewport": "390x844", "runs": runs}
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox", "--disable-gpu"])
+            for query in QUERIES:
+                row: dict[str, Any] = {}
+                samples: dict[int, list[dict[str, Any]]] = {n: [] for n in range(len(sites))}
+                for _ in range(runs):  # the sites in turn, so a busy moment hits both
+                    for n, server in enumerate(servers):
+                        samples[n].append(first_results(browser, f"http://127.0.0.1:{server.server_port}/", query,
+                                                        throttle))
+                for n, site in enumerate(sites):
+                    got = samples[n]
+                    base = f"http://127.0.0.1:{servers[n].server_port}/"
+                    row[str(site)] = {
+                        "first_results_ms": round(statistics.median(g["ms"] for g in got)),
+                        "main_thread_busy_ms": round(statistics.median(g["busy_ms"] for g in got)),
+                        "transfer_mb": round(got[0]["bytes"] / 1e6, 2),
+                        "transfer_gzip_mb": round(gzip_size(site, got[0]["urls"], base) / 1e6, 2),
+                        "files": got[0]["files"]}
+                report[query] = row
+            browser.close()
+    finally:
+        for server in servers:
+            server.shutdown()
+    return report
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("site", type=Path)
+    parser.add_argument("--compare", type=Path, help="another built site, measured in turn with the first")
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--throttle", type=float, default=4)
+    args = parser.parse_args()
+    sites = [args.site] + ([args.compare] if args.compare else [])
+    print(json.dumps(measure(sites, args.runs, args.throttle), indent=2))
+
+
+if __name__ == "__main__":
+    main()

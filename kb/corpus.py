@@ -1,0 +1,175 @@
+"""The knowledge base as the site reads it: every table it shows, read once into small typed rows."""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from kb.cardface import CardFace
+from kb.errors import SiteError
+from kb.names import Lexicon
+from kb.store import CURRENT, LEXICON, connect, query
+
+
+@dataclass(frozen=True, slots=True)
+class SourceRow:
+    """One document of the manifest, as stored."""
+
+    id: str
+    title: str
+    game: str
+    """"meccg", or another game ("lotr-tcg")."""
+    kind: str
+    """"CRF", "official rules", "variant", "card database" ..."""
+    edition: str
+    date: str
+    origin: str
+    path: str
+    """Its file under rulings/."""
+    parser: str
+    current: bool
+    """False for an older edition of a document."""
+    line_count: int
+    rulings: int
+
+
+@dataclass(frozen=True, slots=True)
+class SectionRow:
+    """One heading of a document and where it stands."""
+
+    id: str
+    source: str
+    titles: tuple[str, ...]
+    """The heading's path from the top of the document, itself last."""
+    depth: int
+    line_start: int
+    line_end: int
+    ord: int
+
+
+@dataclass(frozen=True, slots=True)
+class RulingRow:
+    """One ruling, as stored."""
+
+    id: str
+    source: str
+    game: str
+    section: tuple[str, ...]
+    """The headings it sits under, outermost first."""
+    kind: str
+    number: str | None
+    title: str | None
+    text: str
+    line_start: int
+    line_end: int
+    markers: tuple[str, ...]
+    ord: int
+
+    def address(self) -> dict[str, Any]:
+        """What kb.addresses needs to find its page."""
+        return {"id": self.id, "source": self.source, "section": list(self.section)}
+
+
+@dataclass(frozen=True, slots=True)
+class LinkRow:
+    """One cross-reference of a ruling (kb.store SCHEMA: links)."""
+
+    ruling_id: str
+    kind: str
+    target: str
+    how: str
+
+
+@dataclass(frozen=True, slots=True)
+class CardRow:
+    """One card of a card database: the face a judge reads, and where it comes from."""
+
+    ruling_id: str
+    name: str
+    set_code: str
+    set_name: str
+    face: CardFace
+
+
+@dataclass(frozen=True, slots=True)
+class TermRow:
+    """A game term: its defining ruling and its "Rulings by Term" section."""
+
+    name: str
+    definition: str
+    section_id: str
+
+
+@dataclass(slots=True)
+class Corpus:
+    """Everything the site shows, read once from the knowledge base."""
+
+    sources: list[SourceRow]
+    rulings: dict[str, RulingRow]
+    """Every ruling, sources in manifest order, each in document order."""
+    sections: dict[str, list[SectionRow]]
+    """source id -> its headings in order."""
+    links: dict[str, list[LinkRow]]
+    """ruling id -> its cross-references."""
+    backlinks: dict[tuple[str, str], list[str]]
+    """(kind, target) -> the rulings that link to it (annotation and rule numbers lower-cased)."""
+    cards: dict[str, list[CardRow]]
+    """English name -> every printing of it."""
+    terms: list[TermRow]
+    lexicon: Lexicon
+    notes: dict[str, list[str]] = field(default_factory=dict)
+    """ruling id -> the notes `rulings check` makes on its source text (a rule numbered out of sequence)."""
+
+
+def read_corpus(kb_dir: Path) -> Corpus:
+    """Read every table the site needs from the current knowledge base."""
+    conn = connect(kb_dir)
+    sources = [SourceRow(s["id"], s["title"], s["game"], s["kind"], s["edition"], s["date"] or "", s["origin"],
+                         s["path"], s["parser"], bool(s["current"]), s["line_count"], s["rulings"])
+               for s in query(conn, "select * from sources order by rowid")]
+    rank = {s.id: i for i, s in enumerate(sources)}
+    rows = [RulingRow(r["id"], r["source"], r["game"], tuple(r["section"]), r["kind"], r["number"], r["title"],
+                      r["text"], r["line_start"], r["line_end"], tuple(r["markers"]), r["ord"])
+            for r in query(conn, "select id, source, game, section, kind, number, title, text, line_start, line_end, "
+                                 "markers, ord from rulings")]
+    rows.sort(key=lambda r: (rank[r.source], r.ord))
+    sections: dict[str, list[SectionRow]] = defaultdict(list)
+    for s in query(conn, "select * from sections order by ord"):
+        sections[s["source"]].append(SectionRow(s["id"], s["source"], tuple(s["titles"]), s["depth"],
+                                                s["line_start"], s["line_end"], s["ord"]))
+    links: dict[str, list[LinkRow]] = defaultdict(list)
+    backlinks: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for k in query(conn, "select ruling_id, kind, target, how from links order by rowid"):
+        link = LinkRow(k["ruling_id"], k["kind"], k["target"], k["how"])
+        links[link.ruling_id].append(link)
+        target = link.target.lower() if link.kind in ("annotation", "rule") else link.target
+        backlinks[(link.kind, target)].append(link.ruling_id)
+    cards: dict[str, list[CardRow]] = defaultdict(list)
+    for c in query(conn, "select * from cards order by set_code, id"):
+        cards[c["name"]].append(CardRow(c["ruling_id"], c["name"], c["set_code"], c["set_name"], CardFace.of(c)))
+    terms = [TermRow(t["name"], t["definition"] or "", t["section_id"] or "")
+             for t in query(conn, "select name, definition, section_id from terms order by name")]
+    notes = query(conn, "select source, line, message from problems where severity = 'note'")
+    conn.close()
+    lexicon_file = kb_dir / CURRENT / LEXICON
+    try:
+        lexicon = Lexicon.from_json(json.loads(lexicon_file.read_text("utf-8")))
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise SiteError(f"{lexicon_file}: cannot read the card lexicon ({exc.__class__.__name__}: {exc}); "
+                          "run `rulings build`") from exc
+    return Corpus(sources, {r.id: r for r in rows}, dict(sections), dict(links), dict(backlinks), dict(cards),
+                  terms, lexicon, notes_by_ruling(notes, rows))
+
+
+def notes_by_ruling(notes: list[dict[str, Any]], rulings: list[RulingRow]) -> dict[str, list[str]]:
+    """Each note on a source line, given to the ruling whose lines hold it."""
+    out: dict[str, list[str]] = defaultdict(list)
+    for note in notes:
+        for r in rulings:
+            if r.source == note["source"] and r.line_start <= (note["line"] or 0) <= r.line_end:
+                out[r.id].append(note["message"])
+                break
+    return dict(out)

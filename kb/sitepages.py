@@ -1,0 +1,362 @@
+"""What each page of the static site shows: the values its template renders, page by page, on the
+site plan (kb.siteplan). Adding a page is a method here, a line in `Pages.all` and a template."""
+
+from __future__ import annotations
+
+import html
+from collections import defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from kb.corpus import Corpus, RulingRow, SourceRow, TermRow
+from kb.names import PHASE_NAMES, fold
+from kb.render import Span, SpanFinder, TextRenderer, card_html, plain
+from kb.searchdata import reference_spans
+from kb.siteplan import SitePlan, clean_heading, divider_letter, number_key
+from kb.urls import Urls, anchor
+
+EXCERPT = 220
+"""Characters of a ruling shown where it is only mentioned (its whole text is on its home page)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TocEntry:
+    """One link of a page's table of contents."""
+
+    label: str
+    href: str
+    depth: int = 1
+
+
+@dataclass(slots=True)
+class Page:
+    """One page to render: its path, template, title, table of contents and the values the template needs."""
+
+    path: str
+    template: str
+    title: str
+    values: dict[str, Any] = field(default_factory=dict)
+    toc: list[TocEntry] = field(default_factory=list)
+    """In-page links, shown as a `<nav>` at the top of the page."""
+    letters: bool = False
+    """The contents are letters (an A-Z bar) rather than headings."""
+    toc_title: str = "On this page"
+
+
+class Pages:
+    """Every page of one corpus, on its plan."""
+
+    def __init__(self, corpus: Corpus, plan: SitePlan) -> None:
+        self.c = corpus
+        self.plan = plan
+        self.urls = plan.urls
+        self.source_of = {s.id: s for s in corpus.sources}
+        self.source_rank = {s.id: n for n, s in enumerate(corpus.sources)}
+        self.order = {rid: n for n, rid in enumerate(corpus.rulings)}
+        """Document order of every ruling (sources in manifest order)."""
+        self.renderer = TextRenderer()
+        self.card_names = set(corpus.cards)
+        self.term_by_name = {t.name: t for t in corpus.terms}
+        self.section_titles = {sec.id: sec.titles for secs in corpus.sections.values() for sec in secs}
+        self.in_section: dict[tuple[str, tuple[str, ...]], list[str]] = defaultdict(list)
+        for r in corpus.rulings.values():
+            self.in_section[(r.source, r.section)].append(r.id)
+
+    def all(self) -> Iterator[Page]:
+        """Every page, one at a time (each is rendered and written before the next is made)."""
+        c, urls = self.c, self.urls
+        yield from (self.home_page(), self.search_page(), self.credits_page())
+        yield Page("deck.html", "deck.html", "Deck check")  # the deck page: kb/deck.py, site/assets/deck.js
+        for s in c.sources:
+            yield from self.document_pages(s)
+        yield from (self.card_page(name) for name in sorted(c.cards))
+        yield self.index_page("cards.html", "Cards", [
+            (name, urls.card(name), self._card_line(name)) for name in sorted(c.cards, key=fold)])
+        yield from (self.term_page(t) for t in c.terms)
+        yield self.index_page("terms.html", "Terms", [
+            (t.name, urls.term(t.name), "") for t in sorted(c.terms, key=lambda t: fold(t.name))])
+        yield from (self.phase_page(p) for p in PHASE_NAMES)
+        yield from (self.number_page("annotation", n) for n in self.plan.annotations)
+        yield self.annotations_index()
+        yield from (self.number_page("rule", n) for n in self.plan.rules)
+        yield self.rules_index()
+
+    # -- a ruling as every page shows it -------------------------------------------------------------
+
+    def _finder(self, page: str, r: RulingRow) -> SpanFinder:
+        """Where a run of the ruling's text names a card it links to, or cites an annotation or rule."""
+        linked_cards = {k.target for k in self.c.links.get(r.id, []) if k.kind == "card"}
+
+        def find(text: str) -> list[Span]:
+            spans: list[Span] = []
+            if r.game == "meccg" and r.kind != "card" and linked_cards:
+                for start, end, names in self.c.lexicon.find_spans(text):
+                    name = next((n for n in names if n in linked_cards and n in self.card_names), None)
+                    if name:
+                        spans.append((start, end, Urls.href(page, self.urls.card(name))))
+            if r.game == "meccg":
+                for start, end, kind, number in reference_spans(text):
+                    if (kind, number) == (r.kind, (r.number or "").lower()):
+                        continue
+                    target = self.urls.known(kind, number)
+                    if target:
+                        spans.append((start, end, Urls.href(page, target, f"{kind}-{number}")))
+            return spans
+        return find
+
+    def render_ruling(self, page: str, r: RulingRow, full: bool = True) -> dict[str, Any]:
+        """A ruling as the templates show it: rendered text (or an excerpt), where it is, its links."""
+        source = self.source_of[r.source]
+        if full:
+            text = self.renderer.render(r.text, source.parser, self._finder(page, r))
+        else:
+            text = html.escape(plain(r.text, source.parser, EXCERPT), quote=False)
+        return {"id": r.id, "anchor": anchor(r.id), "kind": r.kind, "number": r.number, "markers": r.markers,
+                "section": [clean_heading(t) for t in r.section], "text": text, "full": full, "source": source,
+                "lines": (r.line_start, r.line_end), "permalink": self.plan.ruling_href(page, r.id),
+                "on_home": self.plan.home[r.id] == page,
+                "links": self.link_groups(page, r) if full else [],
+                "notes": self.c.notes.get(r.id, []) if full else []}
+
+    def link_groups(self, page: str, r: RulingRow) -> list[tuple[str, list[tuple[str, str]]]]:
+        """(label, [(text, href)]) for every cross-reference of a ruling, in a fixed order."""
+        groups: dict[str, list[tuple[str, str]]] = defaultdict(list)
+        seen: set[tuple[str, str]] = set()
+        for k in self.c.links.get(r.id, []):
+            kind, target = k.kind, k.target
+            if (kind, target) in seen:
+                continue
+            seen.add((kind, target))
+            if kind == "card" and target in self.card_names and k.how != "card":
+                groups["cards"].append((target, Urls.href(page, self.urls.card(target))))
+            elif kind == "phase" and target in PHASE_NAMES:
+                groups["phases"].append((PHASE_NAMES[target], Urls.href(page, self.urls.phase(target))))
+            elif kind == "term" and target in self.term_by_name:
+                groups["terms"].append((target, Urls.href(page, self.urls.term(target))))
+            elif kind in ("annotation", "rule") and self.urls.known(kind, target):
+                label = f"Annotation {target}" if kind == "annotation" else f"Rule {target}"
+                groups["cites"].append((label, Urls.href(page, self.urls.known(kind, target) or "",
+                                                         f"{kind}-{target.lower()}")))
+            elif kind == "section" and target in self.plan.section_home:
+                title = " › ".join(clean_heading(t) for t in self.section_titles.get(target, (target,)))
+                groups["see also"].append((title, Urls.href(page, self.plan.section_home[target], "s:" + target)))
+            elif kind == "edition":
+                if k.how == "absent" or target not in self.plan.home:
+                    groups["CRF 22"].append(("not in CRF 22", ""))
+                else:
+                    groups["CRF 22"].append((edition_words(k.how), self.plan.ruling_href(page, target)))
+        for older in self.c.backlinks.get(("edition", r.id), []):
+            if older in self.plan.home:
+                how = next((k.how for k in self.c.links.get(older, []) if k.kind == "edition"), "")
+                groups["older edition"].append((edition_words(how), self.plan.ruling_href(page, older)))
+        order = ["CRF 22", "older edition", "cites", "see also", "cards", "phases", "terms"]
+        return [(label, groups[label]) for label in order if groups.get(label)]
+
+    def grouped(self, page: str, ids: list[str], full: bool, block: str = "") -> list[dict[str, Any]]:
+        """Rulings grouped by source, current editions first, each group in document order; each
+        group's anchor is the block's name and its source."""
+        wanted = sorted(dict.fromkeys(i for i in ids if i in self.c.rulings), key=self.order.__getitem__)
+        groups: dict[str, list[str]] = defaultdict(list)
+        for rid in wanted:
+            groups[self.c.rulings[rid].source].append(rid)
+        ranked = sorted(groups, key=lambda s: (not self.source_of[s].current, self.source_rank[s]))
+        return [{"source": self.source_of[s], "anchor": anchor(f"{block}-{s}") if block else "",
+                 "rulings": [self.render_ruling(page, self.c.rulings[i], full) for i in groups[s]]} for s in ranked]
+
+    @staticmethod
+    def blocks_toc(blocks: list[tuple[str, str, list[dict[str, Any]]]]) -> list[TocEntry]:
+        """The contents of a page of blocks (label, anchor, groups): each block, then its sources."""
+        toc: list[TocEntry] = []
+        for label, block_anchor, groups in blocks:
+            if groups:
+                toc.append(TocEntry(label, "#" + block_anchor))
+                toc += [TocEntry(f"{g['source'].title} ({len(g['rulings'])})", "#" + g["anchor"], 2) for g in groups]
+        return toc if len(toc) > 2 else []
+
+    # -- the pages --------------------------------------------------------------------------------------
+
+    def home_page(self) -> Page:
+        sources = [{"source": s, "href": self.urls.document(s.id), "count": len(self.plan.by_source.get(s.id, []))}
+                   for s in self.c.sources]
+        phases = [(PHASE_NAMES[p], self.urls.phase(p)) for p in PHASE_NAMES]
+        annotations = [(n, self.urls.annotation(n)) for n in self.plan.numbers["annotation"]]
+        return Page("index.html", "home.html", "MECCG rulings", {"sources": sources, "phases": phases,
+                                                                 "annotations": annotations})
+
+    def search_page(self) -> Page:
+        games = sorted({s.game for s in self.c.sources}, key=lambda g: (g != "meccg", g))
+        return Page("search.html", "search.html", "Search", {"sources": self.c.sources, "games": games})
+
+    def credits_page(self) -> Page:
+        docs = [(s, self.urls.document(s.id)) for s in self.c.sources]
+        return Page("credits.html", "credits.html", "Credits and sources", {"docs": docs})
+
+    def _card_line(self, name: str) -> str:
+        return "; ".join(f"{v.set_name} {v.face.alignment} {v.face.type}".strip() for v in self.c.cards[name])
+
+    def index_page(self, path: str, title: str, entries: list[tuple[str, str, str]]) -> Page:
+        """An A-Z index: entries (name, page, note) under their first letter, a letter bar on top."""
+        letters: dict[str, list[tuple[str, str, str]]] = defaultdict(list)
+        for name, target, note in entries:
+            first = fold(name)[:1].upper()
+            letters[first if first.isalpha() else "#"].append((name, Urls.href(path, target), note))
+        ordered = sorted(letters.items())
+        return Page(path, "index_list.html", title, {"groups": [(k, f"l-{k}", v) for k, v in ordered]},
+                    toc=[TocEntry(k, f"#l-{k}") for k, _ in ordered], letters=True)
+
+    def annotations_index(self) -> Page:
+        """Every annotation in numeric order (1, 2, ... 9a, ... 25a, 25b), by tens."""
+        path = "annotations.html"
+        tens: dict[str, list[tuple[str, str, str]]] = defaultdict(list)
+        for n, ids in sorted(self.plan.annotations.items(), key=lambda x: number_key(x[0])):
+            r = self.c.rulings[ids[0]]
+            first = number_key(n)[0][0]
+            band = f"{first // 10 * 10 or 1}–{first // 10 * 10 + 9}"
+            tens[band].append((f"Annotation {r.number}", Urls.href(path, self.urls.annotation(n)),
+                               plain(r.text, self.source_of[r.source].parser, 90)))
+        groups = [(band, "n-" + band.split("–")[0], entries) for band, entries in tens.items()]
+        return Page(path, "index_list.html", "Annotations", {"groups": groups},
+                    toc=[TocEntry(band, "#" + a) for band, a, _ in groups], letters=True)
+
+    def rules_index(self) -> Page:
+        """Every numbered rule, by source (in manifest order), each source's rules in numeric order."""
+        path = "rules.html"
+        by_source: dict[str, list[tuple[str, str, str]]] = defaultdict(list)
+        for n, ids in sorted(self.plan.rules.items(), key=lambda x: number_key(x[0])):
+            for rid in ids:
+                r = self.c.rulings[rid]
+                by_source[r.source].append((str(r.number), Urls.href(path, self.urls.rule(n)),
+                                            plain(r.text, self.source_of[r.source].parser, 90)))
+        groups = [(self.source_of[s.id].title, anchor("src-" + s.id), by_source[s.id])
+                  for s in self.c.sources if s.id in by_source]
+        return Page(path, "index_list.html", "Rule numbers", {"groups": groups},
+                    toc=[TocEntry(f"{title} ({len(e)})", "#" + a) for title, a, e in groups])
+
+    def document_pages(self, s: SourceRow) -> list[Page]:
+        main = self.urls.document(s.id)
+        if s.parser == "cards":
+            return [self._card_database_page(s, main)]
+        parts = self.plan.parts[s.id]
+        toc = [TocEntry(clean_heading(sec.titles[-1]),
+                        Urls.href(main, self.plan.section_home[sec.id], "s:" + sec.id), sec.depth)
+               for sec in self.c.sections.get(s.id, []) if sec.depth <= (1 if parts else 3)]
+        if not parts:
+            body = self._body(main, s, None)
+            return [Page(main, "document.html", s.title, {"source": s, "body": body}, toc=toc)]
+        pages = [Page(main, "document.html", s.title, {"source": s, "body": self._body(main, s, "")}, toc=toc,
+                      toc_title="Its parts")]
+        for n, top in enumerate(parts):
+            path = self.urls.document(s.id, top)
+            nav = {"prev": Urls.href(path, self.urls.document(s.id, parts[n - 1])) if n else "",
+                   "next": Urls.href(path, self.urls.document(s.id, parts[n + 1])) if n + 1 < len(parts) else "",
+                   "up": Urls.href(path, main)}
+            body = self._body(path, s, top)
+            headings = [i for i in body if "heading" in i]
+            letters = [TocEntry(i["heading"], "#" + i["anchor"]) for i in headings if i["letter"]]
+            part_toc = letters or [TocEntry(i["heading"], "#" + i["anchor"], i["depth"] - 1)
+                                   for i in headings if 1 < i["depth"] <= 3]
+            pages.append(Page(path, "document.html", f"{top} — {s.title}",
+                              {"source": s, "part": top, "nav": nav, "body": body},
+                              toc=part_toc, letters=bool(letters)))
+        return pages
+
+    def _card_database_page(self, s: SourceRow, main: str) -> Page:
+        sets: dict[str, list[tuple[str, str, str]]] = defaultdict(list)
+        for versions in self.c.cards.values():
+            for v in versions:
+                r = self.c.rulings.get(v.ruling_id)
+                if r is None or r.source != s.id:
+                    continue  # another card database (another edition of it)
+                sets[v.set_name or v.set_code].append(
+                    (v.name, self.plan.ruling_href(main, v.ruling_id), f"{v.face.alignment} {v.face.type}"))
+        groups = [(k, anchor("set-" + k), sorted(v, key=lambda e: fold(e[0]))) for k, v in sorted(sets.items())]
+        return Page(main, "cards_source.html", s.title, {"source": s, "sets": groups},
+                    toc=[TocEntry(f"{k} ({len(v)})", "#" + a) for k, a, v in groups])
+
+    def _body(self, page: str, s: SourceRow, part: str | None) -> list[dict[str, Any]]:
+        """Headings and rulings of a document (or one top-level part) in line order.
+
+        part None: the whole document; "": only what lies outside every top-level section.
+        """
+        items: list[tuple[int, int, int, dict[str, Any]]] = []
+        for sec in self.c.sections.get(s.id, []):
+            if part is None or (part and sec.titles[0] == part):
+                letter = divider_letter(sec.titles[-1])
+                items.append((sec.line_start, 0, sec.ord, {
+                    "heading": letter or sec.titles[-1], "letter": letter is not None, "depth": sec.depth,
+                    "anchor": anchor("s:" + sec.id)}))
+        for r in self.plan.by_source.get(s.id, []):
+            top = r.section[0] if r.section else ""
+            if part is None or top == part:
+                items.append((r.line_start, 1, r.ord, {"ruling": self.render_ruling(page, r)}))
+        return [item for *_, item in sorted(items, key=lambda x: x[:3])]
+
+    def card_page(self, name: str) -> Page:
+        page = self.urls.card(name)
+        versions = []
+        for v in self.c.cards[name]:
+            r = self.c.rulings.get(v.ruling_id)
+            versions.append({"face": v.face, "anchor": anchor(v.ruling_id), "set_name": v.set_name,
+                             "text": card_html(r.text) if r else "",
+                             "others": {k: n for k, n in v.face.names.items() if k != "en" and n != name}})
+        backlinks = self.c.backlinks.get(("card", name), [])
+        about = [rid for rid in backlinks
+                 if any(k.kind == "card" and k.target == name and k.how == "about" for k in self.c.links.get(rid, []))]
+        mentions = [rid for rid in backlinks
+                    if rid not in about and rid in self.c.rulings and self.c.rulings[rid].kind != "card"]
+        blocks = [("Errata and rulings", "rulings", self.grouped(page, about, True, "rulings")),
+                  ("Mentioned in", "mentions", self.grouped(page, mentions, False, "mentions"))]
+        return Page(page, "card.html", name, {"name": name, "versions": versions, "blocks": blocks},
+                    toc=self.blocks_toc(blocks))
+
+    def _lookup(self, page: str, heading: str, kind: str, blocks: list[tuple[str, str, list[dict[str, Any]]]],
+                **values: str) -> Page:
+        return Page(page, "lookup.html", heading, {"heading": heading, "kind": kind, "blocks": blocks, **values},
+                    toc=self.blocks_toc(blocks))
+
+    def term_page(self, t: TermRow) -> Page:
+        page = self.urls.term(t.name)
+        definitions = [t.definition] if t.definition else []
+        section: list[str] = []
+        if t.section_id in self.section_titles:
+            section = self.in_section.get((t.section_id.split("/", 1)[0], self.section_titles[t.section_id]), [])
+        shown = set(definitions) | set(section)
+        users = [rid for rid in self.c.backlinks.get(("term", t.name), []) if rid not in shown]
+        section_link = (Urls.href(page, self.plan.section_home[t.section_id], "s:" + t.section_id)
+                        if t.section_id in self.plan.section_home else "")
+        return self._lookup(page, t.name, "Term", [
+            ("Definition", "definition", self.grouped(page, definitions, True, "definition")),
+            ("Rulings by Term", "by-term", self.grouped(page, section, True, "by-term")),
+            ("Used in", "used-in", self.grouped(page, users, False, "used-in"))], section_link=section_link)
+
+    def phase_page(self, phase_id: str) -> Page:
+        page = self.urls.phase(phase_id)
+        by_section: list[str] = []
+        by_text: list[str] = []
+        for rid in dict.fromkeys(self.c.backlinks.get(("phase", phase_id), [])):
+            how = {k.how for k in self.c.links.get(rid, []) if k.kind == "phase" and k.target == phase_id}
+            (by_section if "section" in how else by_text).append(rid)
+        return self._lookup(page, PHASE_NAMES[phase_id], "Phase", [
+            ("Rulings under this phase's headings", "headings", self.grouped(page, by_section, True, "headings")),
+            ("Rulings that speak of it elsewhere", "elsewhere", self.grouped(page, by_text, False, "elsewhere"))])
+
+    def number_page(self, kind: str, number: str) -> Page:
+        table = self.plan.annotations if kind == "annotation" else self.plan.rules
+        page = self.urls.annotation(number) if kind == "annotation" else self.urls.rule(number)
+        ids = table[number]
+        shown = self.c.rulings[ids[0]].number
+        parts = [i for n in self.plan.numbers[kind] if n.startswith(number + ".") for i in table[n]]
+        cites = self.c.backlinks.get((kind, number), [])
+        label = f"Annotation {shown}" if kind == "annotation" else f"Rule {shown}"
+        return self._lookup(page, label, kind.title(), [
+            (label if kind == "rule" else "In every CRF edition", "text", self.grouped(page, ids, True, "text")),
+            ("Its parts", "parts", self.grouped(page, parts, False, "parts")),
+            ("Cited by", "cited-by", self.grouped(page, cites, False, "cited-by"))],
+            anchor=anchor(f"{kind}-{number}"))
+
+
+def edition_words(how: str) -> str:
+    """How a ruling stands in another edition, in words: "reworded (0.96)" -> "reworded"."""
+    word = how.split(" ", 1)[0]
+    return {"same": "same wording", "reworded": "reworded"}.get(word, word)

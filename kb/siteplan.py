@@ -1,0 +1,82 @@
+"""Where everything lives on the static site, decided before any page is made: every page path,
+every ruling's home page, and the tables of annotations and rules the pages link to."""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections import defaultdict
+
+from kb.addresses import Addresses
+from kb.corpus import Corpus, RulingRow
+from kb.names import PHASE_NAMES
+from kb.urls import Urls
+
+DIVIDER = re.compile(r"^-=\s*(.+?)\s*=-$")
+"""A section divider of the CRF's card rulings ("-= AAA =-"): a letter of the alphabet, not a heading."""
+
+
+def divider_letter(title: str) -> str | None:
+    """divider_letter("-= III =-") == "I"; None for a heading that is no divider."""
+    m = DIVIDER.match(title.strip())
+    return m.group(1)[:1].upper() if m else None
+
+
+def clean_heading(title: str) -> str:
+    """A heading as a reader sees it: a divider as its letter."""
+    return divider_letter(title) or title
+
+
+@functools.lru_cache(maxsize=4096)
+def number_key(number: str) -> tuple[tuple[int, str], ...]:
+    """Natural order for "9", "9a", "10" and "2.IV.iii"."""
+    return tuple((int(m.group(1)), m.group(2)) if (m := re.match(r"(\d+)(.*)", p)) else (10**6, p)
+                 for p in number.lower().split("."))
+
+
+class SitePlan:
+    """Every page path of one corpus (kb.addresses' one plan), and what links into each."""
+
+    def __init__(self, c: Corpus) -> None:
+        self.by_source: dict[str, list[RulingRow]] = defaultdict(list)
+        for r in c.rulings.values():
+            self.by_source[r.source].append(r)
+        tops = {s.id: list(dict.fromkeys(sec.titles[0] for sec in c.sections.get(s.id, []))) for s in c.sources}
+        counts = {sid: len(rulings) for sid, rulings in self.by_source.items()}
+        cards = {card.ruling_id: name for name, cards in c.cards.items() for card in cards}
+        self.addresses = Addresses.plan([{"id": s.id, "parser": s.parser} for s in c.sources], counts, tops, cards)
+        self.urls = self.addresses.urls
+        self.parts: dict[str, list[str]] = {}
+        """source id -> its top-level parts, each on its own page (empty: the document is one page)."""
+        self.section_home: dict[str, str] = {}
+        for s in c.sources:
+            split = self.addresses.split.get(s.id, False)
+            self.parts[s.id] = tops[s.id] if split else []
+            for sec in c.sections.get(s.id, []):
+                self.section_home[sec.id] = self.urls.document(s.id, sec.titles[0] if split else "")
+        self.home = {r.id: self.addresses.page(r.address()) for r in c.rulings.values()}
+        """ruling id -> the page it lives on."""
+        for t in c.terms:
+            self.urls.term(t.name)
+        for p in PHASE_NAMES:
+            self.urls.phase(p)
+        self.annotations: dict[str, list[str]] = defaultdict(list)
+        """annotation number (lower case) -> its rulings, one per CRF edition."""
+        self.rules: dict[str, list[str]] = defaultdict(list)
+        """rule number (lower case) -> its rulings."""
+        for r in c.rulings.values():
+            if r.number and r.kind == "annotation":
+                self.annotations[r.number.lower()].append(r.id)
+            elif r.number and r.kind == "rule":
+                self.rules[r.number.lower()].append(r.id)
+        self.numbers = {"annotation": sorted(self.annotations, key=number_key),
+                        "rule": sorted(self.rules, key=number_key)}
+        """Each kind's numbers in natural order."""
+        for n in self.numbers["annotation"]:
+            self.urls.annotation(n)
+        for n in self.numbers["rule"]:
+            self.urls.rule(n)
+
+    def ruling_href(self, page: str, ruling_id: str) -> str:
+        """A link from page to a ruling at its home."""
+        return Urls.href(page, self.home[ruling_id], ruling_id)
