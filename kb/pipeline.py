@@ -16,7 +16,7 @@ from kb.parsers import parse_document
 from kb.index import analyze, build_index
 from kb.ranking import COVERAGE_FLOOR, export_weights
 from kb.searchdata import index_records, make_lexicon, units
-from kb.names import Lexicon
+from kb.lexicon import Lexicon
 from kb.searchspec import Unit, build_spec, name_table, write_spec
 from kb.xref import Xref, cross_reference
 from kb.store import DB_NAME, INDEX_DIR, LEXICON, new_build, write_database

@@ -24,7 +24,9 @@ from typing import Any
 
 from kb.addresses import Addresses
 from kb.errors import KbError
-from kb.names import PHASE_NAMES, Lexicon, fold
+from kb.lexicon import Lexicon
+from kb.phases import PHASE_NAMES
+from kb.query import fold
 from kb.render import Span, SpanFinder, TextRenderer
 from kb.searchdata import reference_spans
 from kb.searchspec import SPEC, SearchSpec

@@ -13,7 +13,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from kb.model import ParsedDocument, Problem, Ruling, Section
-from kb.names import PHASE_ALIASES, PHASE_NAMES, Lexicon, fold, title_key  # noqa: F401
+from kb.headings import title_key
+from kb.lexicon import Lexicon
+from kb.query import fold
 from kb.searchdata import card_section, references, resolve_title
 
 PHASES: dict[str, tuple[str, ...]] = {

@@ -336,7 +336,7 @@ def test_the_vocabulary_reads_words_as_the_build_analyzer_does(searcher: Searche
 
 def test_a_heading_counts_toward_every_ruling_under_it(tmp_path: Path) -> None:
     """A word only the section heading has finds the rulings under it (the passage unit)."""
-    from kb.names import build_lexicon
+    from kb.lexicon import build_lexicon
     from kb.searchdata import units
     from kb.searchspec import SearchSpec, build_spec
 
@@ -375,7 +375,7 @@ def test_the_council_of_elrond_is_no_mention_of_elrond(real_kb: Path) -> None:
     """The rules committee's name holds a card's name; cross-references and search alike pass it by."""
     import sqlite3
 
-    from kb.names import build_lexicon
+    from kb.lexicon import build_lexicon
 
     lexicon = build_lexicon([("Elrond", "Elrond")], [], [])
     assert lexicon.find_in_text("Ruled by the Council of Elrond in 2011.") == set()

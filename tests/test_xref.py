@@ -14,9 +14,10 @@ from hypothesis import strategies as st
 from cli import cli
 from kb import lookup
 from kb.errors import NotFound
-from kb.names import Lexicon
+from kb.lexicon import Lexicon
 from kb.searchdata import references
-from kb.xref import split_see_also, term_pattern, title_key
+from kb.headings import title_key
+from kb.xref import split_see_also, term_pattern
 
 
 @pytest.fixture(scope="module")
@@ -138,7 +139,7 @@ def test_lookups_never_crash(real_kb: Path, text: str) -> None:
 
 def test_names_with_apostrophes_and_possessives() -> None:
     """"Beorn’s House" is the site, not the card Beorn; "Alatar’s ability" is Alatar; both quote styles."""
-    from kb.names import Lexicon
+    from kb.lexicon import Lexicon
 
     lex = Lexicon()
     for name in ("Beorn", "Beorn’s House", "Alatar", "Wizard’s Test", "Eagles’ Eyrie", "Gollum", "Gollum’s Fate"):

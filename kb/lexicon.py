@@ -1,4 +1,4 @@
-"""Card names in running text: the lexicon of every card name, and where a ruling names cards."""
+"""The lexicon: every card name (in every language, folded) and where a text names cards."""
 
 from __future__ import annotations
 
@@ -8,11 +8,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from kb.query import fold as fold, not_names  # fold is re-exported: names are folded the one way
+from kb.query import fold, not_names
 
-
-
-APOSTROPHES = re.compile(r"['’‘`´ʹ]")
 NAME_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 """A word of running text, apostrophes inside it kept: "Beorn’s", "Gollum's", "O'Brien"."""
 POSSESSIVE = re.compile(r"['’]s$", re.I)
@@ -125,43 +122,3 @@ def build_lexicon(card_names: Iterable[tuple[str, str]], titles: Iterable[str], 
     for text in texts:
         lex.add_words(text)
     return lex
-
-
-# -- game vocabulary shared by the build and the lookups ------------------------------------------
-
-PHASE_NAMES = {
-    "beginning-of-game": "Beginning of the game", "untap": "Untap phase", "organization": "Organization phase",
-    "long-event": "Long-event phase", "movement-hazard": "Movement/hazard phase", "site": "Site phase",
-    "end-of-turn": "End-of-turn phase", "combat": "Combat", "strike-sequence": "Combat: the strike sequence",
-    "body-check": "Combat: body checks", "end-of-game": "End of the game",
-}
-
-PHASE_ALIASES = {
-    "m/h": "movement-hazard", "mh": "movement-hazard", "m-h": "movement-hazard", "movement": "movement-hazard",
-    "movement/hazard": "movement-hazard", "movement hazard": "movement-hazard", "hazard": "movement-hazard",
-    "org": "organization", "organisation": "organization", "organization": "organization",
-    "eot": "end-of-turn", "end of turn": "end-of-turn", "end-of-turn": "end-of-turn",
-    "le": "long-event", "long event": "long-event", "long-event": "long-event", "untap": "untap",
-    "site": "site", "combat": "combat", "strike": "strike-sequence", "strikes": "strike-sequence",
-    "strike sequence": "strike-sequence", "body check": "body-check", "body checks": "body-check",
-    "beginning": "beginning-of-game", "start": "beginning-of-game", "setup": "beginning-of-game",
-    "end of game": "end-of-game", "end-of-game": "end-of-game", "free council": "end-of-game",
-}
-
-PART_ALIASES = {"card rulings": "card errata and rulings", "turn sequence": "turn sequence rulings",
-                "card errata": "card errata and rulings"}
-
-
-def title_key(title: str) -> str:
-    """A heading reduced for matching: fold, "versus" -> "vs", plurals dropped, part aliases."""
-    key = fold(title).replace(" versus ", " vs ")
-    key = PART_ALIASES.get(key, key)
-    return " ".join(_singular(w) for w in key.split())
-
-
-def _singular(word: str) -> str:
-    if len(word) > 4 and word.endswith("ies"):
-        return word[:-3] + "y"
-    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
-        return word[:-1]
-    return word
