@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from kb.model import ParsedDocument, Problem, Ruling, Section
+from kb.phrases import PhraseBook
 from kb.headings import title_key
 from kb.lexicon import Lexicon
 from kb.query import fold
@@ -71,8 +72,20 @@ Detector = Callable[[ParsedDocument, Ruling, Context], list[Link]]
 
 # -- helpers -------------------------------------------------------------------------------------
 
-def _contains(text: str, phrase: str) -> bool:
-    return re.search(rf"(?<![\w-]){re.escape(phrase)}(?![\w-])", text) is not None
+PHASE_WORDS: PhraseBook[str] = PhraseBook({w: w for words in PHASES.values() for w in words})
+
+
+def phase_words(text: str) -> set[str]:
+    """The words of PHASES a (lower-case) text holds whole: no letter, digit, _ or hyphen either side."""
+    found = set()
+    for start, end, word in PHASE_WORDS.occurrences(text):
+        if word not in found and not (start and _joins(text[start - 1])) and not (end < len(text) and _joins(text[end])):
+            found.add(word)
+    return found
+
+
+def _joins(c: str) -> bool:
+    return c.isalnum() or c in "_-"
 
 
 # -- detectors -----------------------------------------------------------------------------------
@@ -97,24 +110,23 @@ def detect_phases(doc: ParsedDocument, r: Ruling, ctx: Context) -> list[Link]:
     """The phases a ruling belongs to: by its section titles first, else by what its text says."""
     if doc.source.game != "meccg" or r.kind == "card":
         return []
-    section = " / ".join(r.section).lower()
-    found = [p for p, words in PHASES.items() if any(_contains(section, w) for w in words)]
-    text = r.text.lower()
+    in_section = phase_words(" / ".join(r.section).lower())
+    found = [p for p, words in PHASES.items() if in_section.intersection(words)]
+    in_text = phase_words(r.text.lower())
     if found:
-        steps = [n for p in found for n in NARROWER.get(p, ()) if n not in found
-                 and any(_contains(text, w) for w in PHASES[n])]
+        steps = [n for p in found for n in NARROWER.get(p, ()) if n not in found and in_text.intersection(PHASES[n])]
         return [Link(r.id, "phase", p, "section") for p in found] + [Link(r.id, "phase", n, "text") for n in steps]
-    return [Link(r.id, "phase", p, "text") for p, words in PHASES.items() if any(_contains(text, w) for w in words)]
+    return [Link(r.id, "phase", p, "text") for p, words in PHASES.items() if in_text.intersection(words)]
 
 
 def detect_terms(doc: ParsedDocument, r: Ruling, ctx: Context) -> list[Link]:
     """Glossary terms the text uses (whole words, singular or plural, hyphen or space)."""
     if doc.source.game != "meccg" or r.kind == "card":
         return []
-    pattern, names = ctx["term_pattern"], ctx["term_names"]
-    assert isinstance(pattern, re.Pattern) and isinstance(names, dict)
-    found = {names[title_key(m.group(0))] for m in pattern.finditer(fold(r.text)) if title_key(m.group(0)) in names}
-    return [Link(r.id, "term", name, "text") for name in sorted(found)]
+    finder = ctx["terms"]
+    if not isinstance(finder, TermFinder):
+        raise TypeError("ctx['terms'] must be a TermFinder")
+    return [Link(r.id, "term", name, "text") for name in sorted(finder.find(fold(r.text)))]
 
 
 def detect_numbers(doc: ParsedDocument, r: Ruling, ctx: Context) -> list[Link]:
@@ -226,17 +238,42 @@ def glossary_terms(docs: list[ParsedDocument]) -> list[dict[str, str]]:
     return [{"key": k, **v} for k, v in sorted(terms.items())]
 
 
-def term_regex(name: str) -> str:
-    """Whole-word regex for a term over folded text, singular or plural, hyphen or space."""
+def term_forms(name: str) -> list[str]:
+    """The folded phrases that use a term: its last word bare of a final "s", or with s, es, ies
+    ("hazard limits" -> "hazard limit", "hazard limits", "hazard limites", "hazard limities")."""
     words = fold(name).split()
-    head = "".join(re.escape(w) + r"\s+" for w in words[:-1])
-    last = re.escape(words[-1].rstrip("s")) + r"(?:s|es|ies)?" if words else "(?!x)x"
-    return r"\b" + head + last + r"\b"
+    if not words:
+        return []
+    stem = words[-1].rstrip("s")
+    return [" ".join(words[:-1] + [stem + suffix]) for suffix in ("", "s", "es", "ies")]
 
 
-def term_pattern(name: str) -> re.Pattern[str]:
-    """term_regex compiled, for one term."""
-    return re.compile(term_regex(name))
+class TermFinder:
+    """The glossary terms a folded text uses, all looked for in one pass (kb.phrases)."""
+
+    def __init__(self, terms: list[dict[str, str]]) -> None:
+        linked = sorted((t for t in terms if len(fold(t["name"])) > 3), key=lambda t: -len(t["name"]))
+        forms: dict[str, int] = {}
+        for rank, t in enumerate(linked):  # the longest term wins where several begin at one word
+            for form in term_forms(t["name"]):
+                forms.setdefault(f" {form} ", rank)
+        self.book = PhraseBook(forms)
+        self.names = {title_key(t["name"]): t["name"] for t in linked}
+
+    def find(self, folded: str) -> set[str]:
+        """The names of the terms a folded text (kb.query.fold) uses, whole words, singular or plural."""
+        best: dict[int, tuple[int, int]] = {}  # start -> (rank, end) of the longest term there
+        for start, end, rank in self.book.occurrences(f" {folded} "):
+            if start not in best or rank < best[start][0]:
+                best[start] = (rank, end - 2)
+        found, after = set(), 0
+        for start in sorted(best):
+            if start >= after:  # matches do not overlap: the text resumes after each one
+                _, after = best[start]
+                key = title_key(folded[start:after])
+                if key in self.names:
+                    found.add(self.names[key])
+        return found
 
 
 def cross_reference(docs: list[ParsedDocument], lexicon: Lexicon) -> Xref:
@@ -248,11 +285,9 @@ def cross_reference(docs: list[ParsedDocument], lexicon: Lexicon) -> Xref:
     sections: dict[str, list[Section]] = {}
     for d in docs:
         sections.setdefault(d.source.id, []).extend(d.sections)
-    linked = sorted((t for t in xref.terms if len(fold(t["name"])) > 3), key=lambda t: -len(t["name"]))
     ctx: Context = {"lexicon": lexicon, "numbers": numbers, "sections": sections, "problems": xref.problems,
                     "current_crf": [d.source.id for d in docs if d.source.parser == "crf" and d.source.current],
-                    "term_pattern": re.compile("|".join(term_regex(t["name"]) for t in linked) or "(?!x)x"),
-                    "term_names": {title_key(t["name"]): t["name"] for t in linked}}
+                    "terms": TermFinder(xref.terms)}
     for d in docs:
         for r in d.rulings:
             for _, detect in DETECTORS:
