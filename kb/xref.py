@@ -179,28 +179,50 @@ def detect_see_also(doc: ParsedDocument, r: Ruling, ctx: Context) -> list[Link]:
     """A "See also" resolved to the sections (or card sections) it names; unresolved ones reported."""
     if r.kind != "see-also":
         return []
-    sections, current_crf = ctx["sections"], ctx["current_crf"]
-    assert isinstance(sections, dict) and isinstance(current_crf, list)
+    sections = ctx["sections"]
+    if not isinstance(sections, SectionFinder):
+        raise TypeError("ctx['sections'] must be a SectionFinder")
     links = []
-    order = dict.fromkeys((doc.source.id, *current_crf, *sections))
-    candidates = [(s, [title_key(t) for t in s.path]) for source in order for s in sections.get(source, [])]
     for path in split_see_also(r.text):
-        wanted = [title_key(p) for p in path]
-        target = None
-        for exact in (True, False):
-            for s, keys in candidates:
-                last = keys[-1] if keys else ""
-                fits = last == wanted[-1] if exact else set(wanted[-1].split()) <= set(last.split())
-                if keys and fits and _subsequence(wanted[:-1], keys[:-1]):
-                    target = s
-                    break
-            if target:
-                break
+        target = sections.find(doc.source.id, path)
         if target:
             links.append(Link(r.id, "section", target.id, ", ".join(path)))
         else:
             ctx["problems"].append(Problem(doc.source.id, r.span.start, f"see-also target not found: {', '.join(path)}"))  # type: ignore[attr-defined]
     return links
+
+
+class SectionFinder:
+    """Every section with its heading keys (kb.headings.title_key), computed once for all the
+    "See also"s, and indexed by source and last heading for the exact match."""
+
+    def __init__(self, docs: list[ParsedDocument]) -> None:
+        self.current_crf = [d.source.id for d in docs if d.source.parser == "crf" and d.source.current]
+        self.by_source: dict[str, list[tuple[Section, list[str], set[str]]]] = {}
+        self.by_last: dict[tuple[str, str], list[tuple[Section, list[str]]]] = {}
+        for d in docs:
+            entries = self.by_source.setdefault(d.source.id, [])
+            for s in d.sections:
+                keys = [title_key(t) for t in s.path]
+                if keys:  # a section without a heading is no target
+                    entries.append((s, keys, set(keys[-1].split())))
+                    self.by_last.setdefault((d.source.id, keys[-1]), []).append((s, keys))
+
+    def find(self, source: str, path: list[str]) -> Section | None:
+        """The section a "See also" path names, looked for in its own source, then the current CRF,
+        then every source: the last heading exactly, else holding all its words."""
+        wanted = [title_key(p) for p in path]
+        order = dict.fromkeys((source, *self.current_crf, *self.by_source))
+        for name in order:
+            for s, keys in self.by_last.get((name, wanted[-1]), ()):
+                if _subsequence(wanted[:-1], keys[:-1]):
+                    return s
+        words = set(wanted[-1].split())
+        for name in order:
+            for s, keys, last_words in self.by_source.get(name, ()):
+                if words <= last_words and _subsequence(wanted[:-1], keys[:-1]):
+                    return s
+        return None
 
 
 def _subsequence(wanted: list[str], keys: list[str]) -> bool:
@@ -282,11 +304,7 @@ def cross_reference(docs: list[ParsedDocument], lexicon: Lexicon) -> Xref:
     numbers = {"annotation": {(r.number or "").lower() for d in docs for r in d.rulings if r.kind == "annotation"},
                "rule": {(r.number or "").lower() for d in docs if d.source.parser == "coe_rules"
                         for r in d.rulings if r.number}}
-    sections: dict[str, list[Section]] = {}
-    for d in docs:
-        sections.setdefault(d.source.id, []).extend(d.sections)
-    ctx: Context = {"lexicon": lexicon, "numbers": numbers, "sections": sections, "problems": xref.problems,
-                    "current_crf": [d.source.id for d in docs if d.source.parser == "crf" and d.source.current],
+    ctx: Context = {"lexicon": lexicon, "numbers": numbers, "sections": SectionFinder(docs), "problems": xref.problems,
                     "terms": TermFinder(xref.terms)}
     for d in docs:
         for r in d.rulings:
@@ -326,9 +344,10 @@ def edition_links(docs: list[ParsedDocument]) -> list[Link]:
     links = []
     current = [r for d in by_kind.get("current", []) for r in d.rulings]
     exact = {fold(r.text).replace(" ", ""): r for r in current}
-    by_heading: dict[str, list[Ruling]] = {}
-    for c in current:
-        by_heading.setdefault(title_key(c.section[-1]) if c.section else "", []).append(c)
+    by_heading: dict[str, dict[str, Ruling]] = {}  # heading -> folded text -> its first ruling
+    for c in current:  # a text repeated under one heading is compared once: the first would win the tie
+        by_heading.setdefault(title_key(c.section[-1]) if c.section else "", {}).setdefault(
+            fold(c.text).replace(" ", ""), c)
     for d in by_kind.get("older", []):
         for r in d.rulings:
             key = fold(r.text).replace(" ", "")
@@ -336,8 +355,8 @@ def edition_links(docs: list[ParsedDocument]) -> list[Link]:
                 links.append(Link(r.id, "edition", exact[key].id, "same"))
                 continue
             best, ratio = None, 0.0
-            for c in by_heading.get(title_key(r.section[-1]) if r.section else "", []):
-                q = difflib.SequenceMatcher(None, key, fold(c.text).replace(" ", ""), autojunk=False)
+            for text, c in by_heading.get(title_key(r.section[-1]) if r.section else "", {}).items():
+                q = difflib.SequenceMatcher(None, key, text, autojunk=False)
                 if q.real_quick_ratio() > ratio and q.quick_ratio() > ratio:
                     value = q.ratio()
                     if value > ratio:
