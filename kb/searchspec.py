@@ -15,7 +15,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from kb.errors import KbBroken
 from kb.query import (LIMITS, NOT_NAMES, PREFIXES, QUESTION_WORDS, RULES, SUFFIXES, TOKEN, WEIGHTS, CAPITALISED,
@@ -146,23 +146,36 @@ def write_spec(folder: Path, spec: dict[str, Any]) -> None:
             pieces = _pieces(value)
             kind = "whole" if len(pieces) == 1 else "table" if isinstance(value, dict) else "list"
             for piece in pieces:
-                marshal.dump((key, kind, piece), cache)
-        marshal.dump(None, cache)  # the end: a copy cut short is damaged
+                _write_record(cache, (key, kind, piece))
+        _write_record(cache, None)  # the end: a copy cut short is damaged
+
+
+def _write_record(cache: BinaryIO, value: Any) -> None:
+    """One marshal record, after its length (marshal.load from a file reads object by object, slowly)."""
+    data = marshal.dumps(value)
+    cache.write(len(data).to_bytes(8, "little") + data)
 
 
 def _read_cache(path: Path) -> dict[str, Any]:
     """The search data from its marshal copy (write_spec's pieces put together again)."""
     raw: dict[str, Any] = {}
-    with open(path, "rb") as cache:
-        while (record := marshal.load(cache)) is not None:
-            key, kind, piece = record
-            if kind == "whole":
-                raw[key] = piece
-            elif kind == "table":
-                raw.setdefault(key, {}).update(piece)
-            else:
-                raw.setdefault(key, []).extend(piece)
-    return raw
+    data = memoryview(path.read_bytes())
+    at = 0
+    while True:
+        size = int.from_bytes(data[at:at + 8], "little")
+        if at + 8 + size > len(data):
+            raise EOFError(f"{path} is cut short")
+        record = marshal.loads(data[at + 8:at + 8 + size])
+        at += 8 + size
+        if record is None:
+            return raw
+        key, kind, piece = record
+        if kind == "whole":
+            raw[key] = piece
+        elif kind == "table":
+            raw.setdefault(key, {}).update(piece)
+        else:
+            raw.setdefault(key, []).extend(piece)
 
 
 def phrase_pattern(keys: list[str]) -> re.Pattern[str]:
