@@ -2,7 +2,8 @@
 and each parser's time against the length of a line.
 
 Every figure is a ratio or time measured in this one run with this interpreter, since machines
-here are noisy. Usage: python bench/bench.py [--scale 100] [--runs 15] [--parse-only] [--deck-only]
+here are noisy. Usage: python bench/bench.py [--scales 1 10 100] [--runs 15] [--builds-only] [--parse-only]
+[--deck-only] [--throttle 4] [--no-browser]
 """
 
 from __future__ import annotations
@@ -80,10 +81,20 @@ def browser_figures(kb_dir: Path, out: Path, throttle: float) -> dict[str, objec
     return figures
 
 
-def peak_rss_mb() -> float:
-    import resource
+MEASURED = ("import resource, subprocess, sys, time\n"
+            "start = time.perf_counter()\n"
+            "subprocess.run(sys.argv[1:], check=True, stdout=subprocess.DEVNULL)\n"
+            "print(time.perf_counter() - start, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+"""Runs a command as its own child and prints its wall time and the peak resident memory of it and
+every process it started (ru_maxrss in KB): one build's own figures, whatever ran before it."""
 
-    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+
+def build_figures(rulings: str, sources: Path, kb_dir: Path) -> dict[str, float]:
+    """`rulings build` of a sources folder: wall seconds and peak memory (MB, the build's process
+    and its children)."""
+    cmd = [sys.executable, "-c", MEASURED, rulings, "--kb", str(kb_dir), "build", "--sources", str(sources)]
+    seconds, maxrss_kb = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout.split()
+    return {"seconds": round(float(seconds), 1), "peak_rss_mb": round(int(maxrss_kb) / 1024)}
 
 
 def warm_query_ms(kb_dir: Path, queries: list[str], repeat: int = 5) -> float:
@@ -177,12 +188,15 @@ def deck_scaling(rulings: str, kb_dir: Path, work: Path, runs: int) -> dict[str,
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--scale", type=int, default=100)
+    parser.add_argument("--scales", type=int, nargs="+", default=[1, 10, 100],
+                        help="corpus sizes to build, each timed against the first (1: the bundled sources)")
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--site-scale", type=int, default=10,
                         help="corpus size for the site measurement (100 writes about 1.6 GB of pages)")
     parser.add_argument("--throttle", type=float, default=4, help="CPU slow-down for the site's search in Chromium")
     parser.add_argument("--no-browser", action="store_true", help="skip the site's search in Chromium")
+    parser.add_argument("--builds-only", action="store_true",
+                        help="only the builds at each scale (time, peak memory, cold and warm search)")
     parser.add_argument("--parse-only", action="store_true",
                         help="only each parser's time against line length (100 KB against 1 MB)")
     parser.add_argument("--deck-only", action="store_true",
@@ -208,42 +222,44 @@ def main() -> None:
 
 def measure(args: argparse.Namespace, rulings: str, work: Path, report: dict[str, object]) -> None:
     """Every measurement, into `report`."""
-
-    start = time.perf_counter()
-    subprocess.run([rulings, "--kb", str(work / "kb1"), "build", "--sources", str(ROOT / "rulings")], check=True,
-                   stdout=subprocess.DEVNULL)
-    report["build_1x_s"] = round(time.perf_counter() - start, 2)
     bare = timed([sys.executable, "-c", "pass"], args.runs)
-    cold = timed([rulings, "--kb", str(work / "kb1"), "search", "can a strike be cancelled after the roll?"], args.runs)
     report["python_c_pass_ms"] = round(bare * 1000, 1)
-    report["cold_search_ms"] = round(cold * 1000, 1)
-    report["cold_search_ratio"] = round(cold / bare, 1)
-    lookup = timed([rulings, "--kb", str(work / "kb1"), "annotation", "18"], args.runs)
+    builds: dict[str, dict[str, float]] = {}
+    report["builds"] = builds
+    for scale in args.scales:
+        sources = ROOT / "rulings" if scale == 1 else make_corpus(scale, work / f"sources{scale}")
+        kb_dir = work / f"kb{scale}"
+        figures = build_figures(rulings, sources, kb_dir)
+        first = builds[f"{args.scales[0]}x"]["seconds"] if builds else figures["seconds"]
+        figures["time_ratio"] = round(figures["seconds"] / first, 1)
+        figures["warm_query_ms"] = round(warm_query_ms(kb_dir, QUERIES, repeat=2 if scale > 1 else 5), 2)
+        cold = timed([rulings, "--kb", str(kb_dir), "search", "can a strike be cancelled after the roll?"],
+                     args.runs if scale == 1 else max(3, args.runs // 3))
+        figures["cold_search_ms"] = round(cold * 1000, 1)
+        figures["cold_search_ratio"] = round(cold / bare, 1)
+        builds[f"{scale}x"] = figures
+        if scale > 1:
+            shutil.rmtree(kb_dir, ignore_errors=True)
+            shutil.rmtree(work / f"sources{scale}", ignore_errors=True)
+        print(f"{scale}x: {figures}", file=sys.stderr, flush=True)
+    if args.builds_only or 1 not in args.scales:
+        return
+    kb1 = work / "kb1"
+    lookup = timed([rulings, "--kb", str(kb1), "annotation", "18"], args.runs)
     report["cold_annotation_ms"] = round(lookup * 1000, 1)
     report["cold_annotation_ratio"] = round(lookup / bare, 1)
     report["import_costs_us"] = import_costs()
-    report["warm_query_1x_ms"] = round(warm_query_ms(work / "kb1", QUERIES), 2)
-    report["site_1x"] = site_figures(work / "kb1", work / "site1")
+    report["site_1x"] = site_figures(kb1, work / "site1")
     if Path("/usr/bin/chromium").exists() and not args.no_browser:
-        report["site_search_in_chromium"] = browser_figures(work / "kb1", work / "site1", args.throttle)
+        report["site_search_in_chromium"] = browser_figures(kb1, work / "site1", args.throttle)
     report["parse_time_by_line_length"] = parse_scaling()
-    report["deck_time_by_list_length"] = deck_scaling(rulings, work / "kb1", work, args.runs)
+    report["deck_time_by_list_length"] = deck_scaling(rulings, kb1, work, args.runs)
     if args.site_scale > 1:
         sources = make_corpus(args.site_scale, work / f"sources{args.site_scale}")
         subprocess.run([rulings, "--kb", str(work / "kbS"), "build", "--sources", str(sources)], check=True,
                        stdout=subprocess.DEVNULL)
         report[f"site_{args.site_scale}x"] = site_figures(work / "kbS", work / "siteS")
         shutil.rmtree(work / "kbS", ignore_errors=True)
-    if args.scale > 1:
-        sources = make_corpus(args.scale, work / f"sources{args.scale}")
-        start = time.perf_counter()
-        subprocess.run([rulings, "--kb", str(work / "kbN"), "build", "--sources", str(sources)], check=True,
-                       stdout=subprocess.DEVNULL)
-        report[f"build_{args.scale}x_s"] = round(time.perf_counter() - start, 1)
-        report[f"build_{args.scale}x_peak_rss_mb"] = round(peak_rss_mb())
-        report[f"warm_query_{args.scale}x_ms"] = round(warm_query_ms(work / "kbN", QUERIES, repeat=2), 2)
-        cold_n = timed([rulings, "--kb", str(work / "kbN"), "search", "annotation 18"], max(3, args.runs // 3))
-        report[f"cold_search_{args.scale}x_ratio"] = round(cold_n / bare, 1)
 
 
 if __name__ == "__main__":

@@ -10,7 +10,7 @@ from typing import Any
 
 from kb.cardface import CardFace
 from kb.errors import SiteError
-from kb.names import Lexicon
+from kb.lexicon import Lexicon
 from kb.store import CURRENT, LEXICON, connect, query
 
 

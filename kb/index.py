@@ -82,7 +82,7 @@ def build_index(index_dir: Path, records: Iterable[dict[str, Any]]) -> int:
     section, text, data) into index_dir; returns how many."""
     index_dir.mkdir(parents=True, exist_ok=True)
     ix = index.create_in(str(index_dir), schema())
-    writer = ix.writer(limitmb=256)
+    writer = ix.writer(limitmb=64)  # its sorting pool (MB): capped, so a large corpus builds in little memory
     n = 0
     for r in records:
         writer.add_document(

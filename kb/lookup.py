@@ -219,7 +219,7 @@ def card_rulings(conn: sqlite3.Connection, shaper: Shaper, names: list[str]) -> 
 def phase(kb_dir: Path, name: str) -> dict[str, Any]:
     """Every ruling of a turn phase ("M/H", "mh", "site", "eot", "org" ...), grouped by source."""
     from kb import resolve
-    from kb.names import PHASE_ALIASES, PHASE_NAMES
+    from kb.phases import PHASE_ALIASES, PHASE_NAMES
 
     phase_id = resolve.phase(name, PHASE_NAMES, PHASE_ALIASES)
     conn = connect(kb_dir)
@@ -232,7 +232,7 @@ def phase(kb_dir: Path, name: str) -> dict[str, Any]:
 def term(kb_dir: Path, name: str) -> dict[str, Any]:
     """A term: its definition(s), its "Rulings by Term" section, and every ruling that uses it."""
     from kb import resolve
-    from kb.names import title_key
+    from kb.headings import title_key
     from kb.tables import load_table
 
     conn = connect(kb_dir)

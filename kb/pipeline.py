@@ -16,7 +16,7 @@ from kb.parsers import parse_document
 from kb.index import analyze, build_index
 from kb.ranking import COVERAGE_FLOOR, export_weights
 from kb.searchdata import index_records, make_lexicon, units
-from kb.names import Lexicon
+from kb.lexicon import Lexicon
 from kb.searchspec import Unit, build_spec, name_table, write_spec
 from kb.server import write_metadata
 from kb.xref import Xref, cross_reference
@@ -75,11 +75,11 @@ def build(sources_dir: Path, kb_dir: Path, progress: Progress | None = None,
     lexicon = make_lexicon(report.documents)
     report.xref = cross_reference(report.documents, lexicon)
     passages = units(report.documents, lexicon)
-    spec = search_spec(report.documents, lexicon, report.xref, passages)
     with new_build(kb_dir) as folder:
         write_database(folder / DB_NAME, report.documents, __version__, report.xref)
+        # the search data is written as soon as it is made, and let go before the index is built
+        write_spec(folder, search_spec(report.documents, lexicon, report.xref, passages))
         build_index(folder / INDEX_DIR, index_records(passages, report.documents))
-        write_spec(folder, spec)
         (folder / LEXICON).write_text(json.dumps(lexicon.to_json(), ensure_ascii=False), "utf-8")
         write_metadata(folder, [d.source for d in report.documents], __version__)
     return report

@@ -22,7 +22,6 @@ from kb.searchspec import SearchSpec, plain_sum
 COVERAGE_FLOOR = 0.1
 
 FEATURES = (
-    "bm25",              # log BM25 score (its weight is added to 1: below 0, the other features count more)
     "coverage",          # log share of the question's weight (IDF) the ruling's text and heading hold
     "heading_is_query",  # the heading says what the query says ("Hazard Limit" for "hazard limit")
     "definition",        # ... and where a definition puts them (start, quotes, after "i.e.", a step's name)
@@ -96,11 +95,11 @@ class QueryContext:
                    bool(u.annotations or u.rules), u.how_many, frozenset(u.numbers), u.arda, source, spec)
 
 
-def features(d: int, bm25: float, covered: float, q: QueryContext) -> dict[str, float]:
+def features(d: int, covered: float, q: QueryContext) -> dict[str, float]:
     """The features of candidate document d for one query (names from FEATURES; absent means 0);
     `covered` is the IDF-weighted share of the query's terms its passage holds."""
     data = q.spec.data(d)
-    f: dict[str, float] = {"bm25": math.log(max(bm25, 1e-6))}
+    f: dict[str, float] = {}
     kind = data["source_kind"]
     if kind == "variant":
         f["source:variant asked" if q.variant_asked or q.source == data["source"] else "source:variant"] = 1.0
@@ -174,10 +173,10 @@ def short_phrase(u: Understanding) -> re.Pattern[str] | None:
     return re.compile(rf"\b{body}\b", re.A)
 
 
-def contributions(f: dict[str, float], weights: dict[str, float]) -> dict[str, float]:
-    """What each feature adds to a candidate's log-score (BM25's own log-score included), for --explain."""
-    out = {name: round(weights.get(name, 0.0) * v, 3) for name, v in f.items()}
-    out["bm25"] = round(f.get("bm25", 0.0) * (1 + weights.get("bm25", 0.0)), 3)
+def contributions(bm25: float, f: dict[str, float], weights: dict[str, float]) -> dict[str, float]:
+    """What each feature adds to a candidate's log-score, BM25's own log-score first, for --explain."""
+    out = {"bm25": round(math.log(max(bm25, 1e-6)), 3)}
+    out.update((name, round(weights.get(name, 0.0) * v, 3)) for name, v in f.items())
     return {name: v for name, v in out.items() if v}
 
 

@@ -212,7 +212,7 @@ def card(typed: str, vocab: SearchSpec, versions: Mapping[str, list[dict[str, An
 def term(typed: str, terms: Mapping[str, str], abbreviations: Mapping[str, str]) -> tuple[str, str]:
     """A term's key among terms (key -> name) and how it was read ("" when exactly): an
     abbreviation ("GI"), its name or plural, a near spelling, or the one term it begins."""
-    from kb.names import title_key
+    from kb.headings import title_key
 
     typed = require(typed, "term", 'rulings term "hazard limit"')
     expanded = abbreviations.get(typed.lower(), typed)

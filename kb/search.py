@@ -149,9 +149,9 @@ class Searcher:
         context = QueryContext.of(found.understanding, source, self.spec, found.idf)
         scored = []
         for d, bm25, covered in found.docs:
-            f = features(d, bm25, covered, context)
+            f = features(d, covered, context)
             data = self.spec.data(d)
-            scored.append(Result(data["id"], score(bm25, f, w), data, d, why=contributions(f, w)))
+            scored.append(Result(data["id"], score(bm25, f, w), data, d, why=contributions(bm25, f, w)))
         return self.arrange(scored, found.understanding, limit)
 
     def arrange(self, scored: list[Result], u: Understanding, limit: int) -> list[Result]:

@@ -8,7 +8,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from kb.model import ParsedDocument, Ruling
-from kb.names import Lexicon, build_lexicon, fold
+from kb.lexicon import Lexicon, build_lexicon
+from kb.query import fold
 from kb.searchspec import UNIT, Unit
 
 CARD_PART = "card errata and rulings"

@@ -15,7 +15,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from kb.errors import KbBroken
 from kb.query import (LIMITS, NOT_NAMES, PREFIXES, QUESTION_WORDS, RULES, SUFFIXES, TOKEN, WEIGHTS, CAPITALISED,
@@ -105,10 +105,77 @@ def plain_sum(values: Any) -> float:
     return total
 
 
+CHUNK = 5000
+"""Items of a list or table written at a time: the files are written piece by piece, never held whole."""
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _pieces(value: Any) -> list[Any]:
+    """A large list or table cut into CHUNK-item pieces (a table as lists of its items); else [value]."""
+    if isinstance(value, list) and len(value) > CHUNK:
+        return [value[i:i + CHUNK] for i in range(0, len(value), CHUNK)]
+    if isinstance(value, dict) and len(value) > CHUNK:
+        items = list(value.items())
+        return [items[i:i + CHUNK] for i in range(0, len(items), CHUNK)]
+    return [value]
+
+
 def write_spec(folder: Path, spec: dict[str, Any]) -> None:
-    """The search data into a knowledge base folder: as JSON (the browser's) and as marshal."""
-    (folder / SPEC).write_text(json.dumps(spec, ensure_ascii=False, separators=(",", ":")), "utf-8")
-    (folder / SPEC_CACHE).write_bytes(marshal.dumps(spec))
+    """The search data into a knowledge base folder: as JSON (the browser's) and as marshal, each
+    written a piece at a time (the JSON is the same text json.dumps gives for the whole)."""
+    with open(folder / SPEC, "w", encoding="utf-8") as out:
+        out.write("{")
+        for n, (key, value) in enumerate(spec.items()):
+            out.write(("," if n else "") + _json(key) + ":")
+            pieces = _pieces(value)
+            if len(pieces) == 1:
+                out.write(_json(value))
+                continue
+            table = isinstance(value, dict)
+            out.write("{" if table else "[")
+            for i, piece in enumerate(pieces):
+                items = (f"{_json(k)}:{_json(v)}" for k, v in piece) if table else (_json(v) for v in piece)
+                out.write(("," if i else "") + ",".join(items))
+            out.write("}" if table else "]")
+        out.write("}")
+    with open(folder / SPEC_CACHE, "wb") as cache:
+        for key, value in spec.items():
+            pieces = _pieces(value)
+            kind = "whole" if len(pieces) == 1 else "table" if isinstance(value, dict) else "list"
+            for piece in pieces:
+                _write_record(cache, (key, kind, piece))
+        _write_record(cache, None)  # the end: a copy cut short is damaged
+
+
+def _write_record(cache: BinaryIO, value: Any) -> None:
+    """One marshal record, after its length (marshal.load from a file reads object by object, slowly)."""
+    data = marshal.dumps(value)
+    cache.write(len(data).to_bytes(8, "little") + data)
+
+
+def _read_cache(path: Path) -> dict[str, Any]:
+    """The search data from its marshal copy (write_spec's pieces put together again)."""
+    raw: dict[str, Any] = {}
+    data = memoryview(path.read_bytes())
+    at = 0
+    while True:
+        size = int.from_bytes(data[at:at + 8], "little")
+        if at + 8 + size > len(data):
+            raise EOFError(f"{path} is cut short")
+        record = marshal.loads(data[at + 8:at + 8 + size])
+        at += 8 + size
+        if record is None:
+            return raw
+        key, kind, piece = record
+        if kind == "whole":
+            raw[key] = piece
+        elif kind == "table":
+            raw.setdefault(key, {}).update(piece)
+        else:
+            raw.setdefault(key, []).extend(piece)
 
 
 def phrase_pattern(keys: list[str]) -> re.Pattern[str]:
@@ -137,8 +204,8 @@ class SearchSpec:
         """The search data at path (its marshal copy when it reads); KbBroken saying what to run
         when it is missing or damaged."""
         try:
-            return cls.of(marshal.loads(path.with_name(SPEC_CACHE).read_bytes()), str(path))
-        except (OSError, ValueError, EOFError, TypeError, KbBroken):
+            return cls.of(_read_cache(path.with_name(SPEC_CACHE)), str(path))
+        except (OSError, ValueError, EOFError, TypeError, AttributeError, KbBroken):
             pass  # no copy, another Python's, or damaged: the JSON says the same
         try:
             raw = json.loads(path.read_text("utf-8"))

@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kb.corpus import Corpus, RulingRow, SourceRow, TermRow
-from kb.names import PHASE_NAMES, fold
+from kb.phases import PHASE_NAMES
+from kb.query import fold
 from kb.render import Span, SpanFinder, TextRenderer, card_html, plain
 from kb.searchdata import reference_spans
 from kb.siteplan import SitePlan, clean_heading, divider_letter, number_key

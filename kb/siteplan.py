@@ -9,7 +9,7 @@ from collections import defaultdict
 
 from kb.addresses import Addresses
 from kb.corpus import Corpus, RulingRow
-from kb.names import PHASE_NAMES
+from kb.phases import PHASE_NAMES
 from kb.urls import Urls
 
 DIVIDER = re.compile(r"^-=\s*(.+?)\s*=-$")

@@ -7,6 +7,7 @@ leaves the previous knowledge base answering. See SCHEMA below for the tables.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import shutil
@@ -77,37 +78,39 @@ FULL_TEXT_TOKENIZER = "porter"
 "attack", "Burat" finds "Bûrat"."""
 
 
-def _rows(docs: list[ParsedDocument]) -> dict[str, list[dict[str, Any]]]:
-    tables: dict[str, list[dict[str, Any]]] = {k: [] for k in
-                                               ("sources", "sections", "rulings", "cards", "skipped", "repairs", "problems")}
+def _rows(docs: list[ParsedDocument], table: str) -> Iterator[dict[str, Any]]:
+    """The rows of one table (see COLUMNS), made as they are written: never every row at once."""
     for doc in docs:
         s = doc.source
-        tables["sources"].append({**asdict(s), "current": int(s.current), "line_count": doc.line_count,
-                                  "rulings": len(doc.rulings)})
-        for sec in doc.sections:
-            tables["sections"].append({"id": sec.id, "source": s.id, "titles": json.dumps(sec.path, ensure_ascii=False),
-                                       "title": sec.path[-1], "depth": len(sec.path), "line_start": sec.span.start,
-                                       "line_end": sec.span.end, "ord": sec.order})
-        for r in doc.rulings:
-            tables["rulings"].append({
-                "id": r.id, "source": s.id, "game": s.game, "section": json.dumps(r.section, ensure_ascii=False),
-                "kind": r.kind, "number": r.number, "title": r.title, "text": r.text, "raw": r.raw,
-                "line_start": r.span.start, "line_end": r.span.end,
-                "markers": json.dumps(r.markers, ensure_ascii=False), "ord": r.order, "parent": r.parent})
-        for c in doc.cards:
-            tables["cards"].append({
-                "id": c.id, "ruling_id": c.ruling_id, "set_code": c.set, "set_name": c.set_name,
-                "name": c.names["en"], "names": json.dumps(c.names, ensure_ascii=False),
-                "all_names": " / ".join(dict.fromkeys(c.names.values())), "type": c.type,
-                "alignment": c.alignment, "text": c.text, "text_html": c.text_html,
-                "attributes": json.dumps(c.attributes, ensure_ascii=False)})
-        tables["skipped"] += [{"source": s.id, "line_start": k.span.start, "line_end": k.span.end, "reason": k.reason}
-                              for k in doc.skipped]
-        tables["repairs"] += [{"source": s.id, "line": p.line, "kind": p.kind, "before": p.before, "after": p.after}
-                              for p in doc.repairs]
-        tables["problems"] += [{"source": s.id, "line": p.line, "severity": p.severity, "message": p.message}
-                               for p in doc.problems]
-    return tables
+        if table == "sources":
+            yield {**asdict(s), "current": int(s.current), "line_count": doc.line_count, "rulings": len(doc.rulings)}
+        elif table == "sections":
+            for sec in doc.sections:
+                yield {"id": sec.id, "source": s.id, "titles": json.dumps(sec.path, ensure_ascii=False),
+                       "title": sec.path[-1], "depth": len(sec.path), "line_start": sec.span.start,
+                       "line_end": sec.span.end, "ord": sec.order}
+        elif table == "rulings":
+            for r in doc.rulings:
+                yield {"id": r.id, "source": s.id, "game": s.game, "section": json.dumps(r.section, ensure_ascii=False),
+                       "kind": r.kind, "number": r.number, "title": r.title, "text": r.text, "raw": r.raw,
+                       "line_start": r.span.start, "line_end": r.span.end,
+                       "markers": json.dumps(r.markers, ensure_ascii=False), "ord": r.order, "parent": r.parent}
+        elif table == "cards":
+            for c in doc.cards:
+                yield {"id": c.id, "ruling_id": c.ruling_id, "set_code": c.set, "set_name": c.set_name,
+                       "name": c.names["en"], "names": json.dumps(c.names, ensure_ascii=False),
+                       "all_names": " / ".join(dict.fromkeys(c.names.values())), "type": c.type,
+                       "alignment": c.alignment, "text": c.text, "text_html": c.text_html,
+                       "attributes": json.dumps(c.attributes, ensure_ascii=False)}
+        elif table == "skipped":
+            yield from ({"source": s.id, "line_start": k.span.start, "line_end": k.span.end, "reason": k.reason}
+                        for k in doc.skipped)
+        elif table == "repairs":
+            yield from ({"source": s.id, "line": p.line, "kind": p.kind, "before": p.before, "after": p.after}
+                        for p in doc.repairs)
+        elif table == "problems":
+            yield from ({"source": s.id, "line": p.line, "severity": p.severity, "message": p.message}
+                        for p in doc.problems)
 
 
 def write_database(db_path: Path, docs: list[ParsedDocument], version: str, xref: Xref | None = None) -> None:
@@ -116,15 +119,14 @@ def write_database(db_path: Path, docs: list[ParsedDocument], version: str, xref
 
     db = sqlite_utils.Database(db_path)
     keys = {"sources": "id", "sections": "id", "rulings": "id", "cards": "ruling_id"}
-    tables = _rows(docs)
-    if xref is not None:
-        tables["problems"] += [{"source": p.source, "line": p.line, "severity": p.severity, "message": p.message}
-                               for p in xref.problems]
-    for name, rows in tables.items():
+    for name in ("sources", "sections", "rulings", "cards", "skipped", "repairs", "problems"):
         # created with their columns first, so a table with no rows (no card database, say) still has them
         db[name].create(COLUMNS[name], pk=keys.get(name))  # type: ignore[union-attr]
-        if rows:
-            db[name].insert_all(rows)  # type: ignore[union-attr]
+        rows = _rows(docs, name)
+        if name == "problems" and xref is not None:
+            rows = itertools.chain(rows, ({"source": p.source, "line": p.line, "severity": p.severity,
+                                           "message": p.message} for p in xref.problems))
+        db[name].insert_all(rows)  # type: ignore[union-attr]
     db["links"].create({"ruling_id": str, "kind": str, "target": str, "how": str})  # type: ignore[union-attr]
     db["terms"].create({"key": str, "name": str, "definition": str, "section_id": str}, pk="key")  # type: ignore[union-attr]
     db["card_headings"].create({"section_id": str, "heading": str, "card": str})  # type: ignore[union-attr]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import posixpath
 import re
 
-from kb.names import fold
+from kb.query import fold
 
 MAX_SLUG = 60
 

@@ -13,7 +13,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from kb.model import ParsedDocument, Problem, Ruling, Section
-from kb.names import PHASE_ALIASES, PHASE_NAMES, Lexicon, fold, title_key  # noqa: F401
+from kb.phrases import PhraseBook
+from kb.headings import title_key
+from kb.lexicon import Lexicon
+from kb.query import fold
 from kb.searchdata import card_section, references, resolve_title
 
 PHASES: dict[str, tuple[str, ...]] = {
@@ -69,8 +72,20 @@ Detector = Callable[[ParsedDocument, Ruling, Context], list[Link]]
 
 # -- helpers -------------------------------------------------------------------------------------
 
-def _contains(text: str, phrase: str) -> bool:
-    return re.search(rf"(?<![\w-]){re.escape(phrase)}(?![\w-])", text) is not None
+PHASE_WORDS: PhraseBook[str] = PhraseBook({w: w for words in PHASES.values() for w in words})
+
+
+def phase_words(text: str) -> set[str]:
+    """The words of PHASES a (lower-case) text holds whole: no letter, digit, _ or hyphen either side."""
+    found = set()
+    for start, end, word in PHASE_WORDS.occurrences(text):
+        if word not in found and not (start and _joins(text[start - 1])) and not (end < len(text) and _joins(text[end])):
+            found.add(word)
+    return found
+
+
+def _joins(c: str) -> bool:
+    return c.isalnum() or c in "_-"
 
 
 # -- detectors -----------------------------------------------------------------------------------
@@ -95,24 +110,23 @@ def detect_phases(doc: ParsedDocument, r: Ruling, ctx: Context) -> list[Link]:
     """The phases a ruling belongs to: by its section titles first, else by what its text says."""
     if doc.source.game != "meccg" or r.kind == "card":
         return []
-    section = " / ".join(r.section).lower()
-    found = [p for p, words in PHASES.items() if any(_contains(section, w) for w in words)]
-    text = r.text.lower()
+    in_section = phase_words(" / ".join(r.section).lower())
+    found = [p for p, words in PHASES.items() if in_section.intersection(words)]
+    in_text = phase_words(r.text.lower())
     if found:
-        steps = [n for p in found for n in NARROWER.get(p, ()) if n not in found
-                 and any(_contains(text, w) for w in PHASES[n])]
+        steps = [n for p in found for n in NARROWER.get(p, ()) if n not in found and in_text.intersection(PHASES[n])]
         return [Link(r.id, "phase", p, "section") for p in found] + [Link(r.id, "phase", n, "text") for n in steps]
-    return [Link(r.id, "phase", p, "text") for p, words in PHASES.items() if any(_contains(text, w) for w in words)]
+    return [Link(r.id, "phase", p, "text") for p, words in PHASES.items() if in_text.intersection(words)]
 
 
 def detect_terms(doc: ParsedDocument, r: Ruling, ctx: Context) -> list[Link]:
     """Glossary terms the text uses (whole words, singular or plural, hyphen or space)."""
     if doc.source.game != "meccg" or r.kind == "card":
         return []
-    pattern, names = ctx["term_pattern"], ctx["term_names"]
-    assert isinstance(pattern, re.Pattern) and isinstance(names, dict)
-    found = {names[title_key(m.group(0))] for m in pattern.finditer(fold(r.text)) if title_key(m.group(0)) in names}
-    return [Link(r.id, "term", name, "text") for name in sorted(found)]
+    finder = ctx["terms"]
+    if not isinstance(finder, TermFinder):
+        raise TypeError("ctx['terms'] must be a TermFinder")
+    return [Link(r.id, "term", name, "text") for name in sorted(finder.find(fold(r.text)))]
 
 
 def detect_numbers(doc: ParsedDocument, r: Ruling, ctx: Context) -> list[Link]:
@@ -165,28 +179,50 @@ def detect_see_also(doc: ParsedDocument, r: Ruling, ctx: Context) -> list[Link]:
     """A "See also" resolved to the sections (or card sections) it names; unresolved ones reported."""
     if r.kind != "see-also":
         return []
-    sections, current_crf = ctx["sections"], ctx["current_crf"]
-    assert isinstance(sections, dict) and isinstance(current_crf, list)
+    sections = ctx["sections"]
+    if not isinstance(sections, SectionFinder):
+        raise TypeError("ctx['sections'] must be a SectionFinder")
     links = []
-    order = dict.fromkeys((doc.source.id, *current_crf, *sections))
-    candidates = [(s, [title_key(t) for t in s.path]) for source in order for s in sections.get(source, [])]
     for path in split_see_also(r.text):
-        wanted = [title_key(p) for p in path]
-        target = None
-        for exact in (True, False):
-            for s, keys in candidates:
-                last = keys[-1] if keys else ""
-                fits = last == wanted[-1] if exact else set(wanted[-1].split()) <= set(last.split())
-                if keys and fits and _subsequence(wanted[:-1], keys[:-1]):
-                    target = s
-                    break
-            if target:
-                break
+        target = sections.find(doc.source.id, path)
         if target:
             links.append(Link(r.id, "section", target.id, ", ".join(path)))
         else:
             ctx["problems"].append(Problem(doc.source.id, r.span.start, f"see-also target not found: {', '.join(path)}"))  # type: ignore[attr-defined]
     return links
+
+
+class SectionFinder:
+    """Every section with its heading keys (kb.headings.title_key), computed once for all the
+    "See also"s, and indexed by source and last heading for the exact match."""
+
+    def __init__(self, docs: list[ParsedDocument]) -> None:
+        self.current_crf = [d.source.id for d in docs if d.source.parser == "crf" and d.source.current]
+        self.by_source: dict[str, list[tuple[Section, list[str], set[str]]]] = {}
+        self.by_last: dict[tuple[str, str], list[tuple[Section, list[str]]]] = {}
+        for d in docs:
+            entries = self.by_source.setdefault(d.source.id, [])
+            for s in d.sections:
+                keys = [title_key(t) for t in s.path]
+                if keys:  # a section without a heading is no target
+                    entries.append((s, keys, set(keys[-1].split())))
+                    self.by_last.setdefault((d.source.id, keys[-1]), []).append((s, keys))
+
+    def find(self, source: str, path: list[str]) -> Section | None:
+        """The section a "See also" path names, looked for in its own source, then the current CRF,
+        then every source: the last heading exactly, else holding all its words."""
+        wanted = [title_key(p) for p in path]
+        order = dict.fromkeys((source, *self.current_crf, *self.by_source))
+        for name in order:
+            for s, keys in self.by_last.get((name, wanted[-1]), ()):
+                if _subsequence(wanted[:-1], keys[:-1]):
+                    return s
+        words = set(wanted[-1].split())
+        for name in order:
+            for s, keys, last_words in self.by_source.get(name, ()):
+                if words <= last_words and _subsequence(wanted[:-1], keys[:-1]):
+                    return s
+        return None
 
 
 def _subsequence(wanted: list[str], keys: list[str]) -> bool:
@@ -224,17 +260,42 @@ def glossary_terms(docs: list[ParsedDocument]) -> list[dict[str, str]]:
     return [{"key": k, **v} for k, v in sorted(terms.items())]
 
 
-def term_regex(name: str) -> str:
-    """Whole-word regex for a term over folded text, singular or plural, hyphen or space."""
+def term_forms(name: str) -> list[str]:
+    """The folded phrases that use a term: its last word bare of a final "s", or with s, es, ies
+    ("hazard limits" -> "hazard limit", "hazard limits", "hazard limites", "hazard limities")."""
     words = fold(name).split()
-    head = "".join(re.escape(w) + r"\s+" for w in words[:-1])
-    last = re.escape(words[-1].rstrip("s")) + r"(?:s|es|ies)?" if words else "(?!x)x"
-    return r"\b" + head + last + r"\b"
+    if not words:
+        return []
+    stem = words[-1].rstrip("s")
+    return [" ".join(words[:-1] + [stem + suffix]) for suffix in ("", "s", "es", "ies")]
 
 
-def term_pattern(name: str) -> re.Pattern[str]:
-    """term_regex compiled, for one term."""
-    return re.compile(term_regex(name))
+class TermFinder:
+    """The glossary terms a folded text uses, all looked for in one pass (kb.phrases)."""
+
+    def __init__(self, terms: list[dict[str, str]]) -> None:
+        linked = sorted((t for t in terms if len(fold(t["name"])) > 3), key=lambda t: -len(t["name"]))
+        forms: dict[str, int] = {}
+        for rank, t in enumerate(linked):  # the longest term wins where several begin at one word
+            for form in term_forms(t["name"]):
+                forms.setdefault(f" {form} ", rank)
+        self.book = PhraseBook(forms)
+        self.names = {title_key(t["name"]): t["name"] for t in linked}
+
+    def find(self, folded: str) -> set[str]:
+        """The names of the terms a folded text (kb.query.fold) uses, whole words, singular or plural."""
+        best: dict[int, tuple[int, int]] = {}  # start -> (rank, end) of the longest term there
+        for start, end, rank in self.book.occurrences(f" {folded} "):
+            if start not in best or rank < best[start][0]:
+                best[start] = (rank, end - 2)
+        found, after = set(), 0
+        for start in sorted(best):
+            if start >= after:  # matches do not overlap: the text resumes after each one
+                _, after = best[start]
+                key = title_key(folded[start:after])
+                if key in self.names:
+                    found.add(self.names[key])
+        return found
 
 
 def cross_reference(docs: list[ParsedDocument], lexicon: Lexicon) -> Xref:
@@ -243,14 +304,8 @@ def cross_reference(docs: list[ParsedDocument], lexicon: Lexicon) -> Xref:
     numbers = {"annotation": {(r.number or "").lower() for d in docs for r in d.rulings if r.kind == "annotation"},
                "rule": {(r.number or "").lower() for d in docs if d.source.parser == "coe_rules"
                         for r in d.rulings if r.number}}
-    sections: dict[str, list[Section]] = {}
-    for d in docs:
-        sections.setdefault(d.source.id, []).extend(d.sections)
-    linked = sorted((t for t in xref.terms if len(fold(t["name"])) > 3), key=lambda t: -len(t["name"]))
-    ctx: Context = {"lexicon": lexicon, "numbers": numbers, "sections": sections, "problems": xref.problems,
-                    "current_crf": [d.source.id for d in docs if d.source.parser == "crf" and d.source.current],
-                    "term_pattern": re.compile("|".join(term_regex(t["name"]) for t in linked) or "(?!x)x"),
-                    "term_names": {title_key(t["name"]): t["name"] for t in linked}}
+    ctx: Context = {"lexicon": lexicon, "numbers": numbers, "sections": SectionFinder(docs), "problems": xref.problems,
+                    "terms": TermFinder(xref.terms)}
     for d in docs:
         for r in d.rulings:
             for _, detect in DETECTORS:
@@ -289,9 +344,10 @@ def edition_links(docs: list[ParsedDocument]) -> list[Link]:
     links = []
     current = [r for d in by_kind.get("current", []) for r in d.rulings]
     exact = {fold(r.text).replace(" ", ""): r for r in current}
-    by_heading: dict[str, list[Ruling]] = {}
-    for c in current:
-        by_heading.setdefault(title_key(c.section[-1]) if c.section else "", []).append(c)
+    by_heading: dict[str, dict[str, Ruling]] = {}  # heading -> folded text -> its first ruling
+    for c in current:  # a text repeated under one heading is compared once: the first would win the tie
+        by_heading.setdefault(title_key(c.section[-1]) if c.section else "", {}).setdefault(
+            fold(c.text).replace(" ", ""), c)
     for d in by_kind.get("older", []):
         for r in d.rulings:
             key = fold(r.text).replace(" ", "")
@@ -299,8 +355,8 @@ def edition_links(docs: list[ParsedDocument]) -> list[Link]:
                 links.append(Link(r.id, "edition", exact[key].id, "same"))
                 continue
             best, ratio = None, 0.0
-            for c in by_heading.get(title_key(r.section[-1]) if r.section else "", []):
-                q = difflib.SequenceMatcher(None, key, fold(c.text).replace(" ", ""), autojunk=False)
+            for text, c in by_heading.get(title_key(r.section[-1]) if r.section else "", {}).items():
+                q = difflib.SequenceMatcher(None, key, text, autojunk=False)
                 if q.real_quick_ratio() > ratio and q.quick_ratio() > ratio:
                     value = q.ratio()
                     if value > ratio:

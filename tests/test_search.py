@@ -203,14 +203,14 @@ def test_ranking_features_on_real_rulings(searcher: Searcher) -> None:
     found, context = context_of(searcher, "does Stealth stop the hazard player from revealing an on-guard creature?")
     data = searcher.spec.data
     own = [(d, s, c) for d, s, c in found.docs if "stealth" in data(d)["about"] and data(d)["kind"] != "card"]
-    assert own and all(features(d, s, c, context).get("card:named ruling") == 1.0 for d, s, c in own)
-    assert not any("card:unnamed ruling" in features(d, s, c, context) for d, s, c in own)
+    assert own and all(features(d, c, context).get("card:named ruling") == 1.0 for d, s, c in own)
+    assert not any("card:unnamed ruling" in features(d, c, context) for d, s, c in own)
     found2, context2 = context_of(searcher, "can the hazard player reveal an on-guard creature?")
     on_cards = [(d, s, c) for d, s, c in found2.docs if data(d)["about"] and data(d)["kind"] != "card"]
-    assert on_cards and all(features(d, s, c, context2)["card:unnamed ruling"] == 1.0 for d, s, c in on_cards)
+    assert on_cards and all(features(d, c, context2)["card:unnamed ruling"] == 1.0 for d, s, c in on_cards)
     found3, context3 = context_of(searcher, "how many cards is my opening hand?")
     eight = next((d, s, c) for d, s, c in found3.docs if "eight cards" in data(d)["text"])
-    assert features(*eight, context3)["number_answer"] == 1.0 and found3.understanding.question
+    assert features(eight[0], eight[2], context3)["number_answer"] == 1.0 and found3.understanding.question
 
 
 def test_a_number_answers_a_how_many_question_unless_the_question_gave_it(searcher: Searcher) -> None:
@@ -219,8 +219,8 @@ def test_a_number_answers_a_how_many_question_unless_the_question_gave_it(search
     gives = [d for d, _, _ in found.docs if re.search(r"\b(three|four|\d+)\b", data(d)["text"])]
     only_two = [d for d, _, _ in found.docs if re.search(r"\btwo\b", data(d)["text"])
                 and not ranking.PATTERNS["number"].sub("", data(d)["text"].lower().replace("two", "")) != data(d)["text"].lower().replace("two", "")]
-    assert gives and all(features(d, 1.0, 0.5, context)["number_answer"] == 1.0 for d in gives)
-    assert only_two and not any("number_answer" in features(d, 1.0, 0.5, context) for d in only_two)
+    assert gives and all(features(d, 0.5, context)["number_answer"] == 1.0 for d in gives)
+    assert only_two and not any("number_answer" in features(d, 0.5, context) for d in only_two)
 
 
 def test_a_numbered_heading_still_names_its_topic(searcher: Searcher) -> None:
@@ -347,7 +347,7 @@ def test_the_vocabulary_reads_words_as_the_build_analyzer_does(searcher: Searche
 
 def test_a_heading_counts_toward_every_ruling_under_it(tmp_path: Path) -> None:
     """A word only the section heading has finds the rulings under it (the passage unit)."""
-    from kb.names import build_lexicon
+    from kb.lexicon import build_lexicon
     from kb.searchdata import units
     from kb.searchspec import SearchSpec, build_spec
 
@@ -386,7 +386,7 @@ def test_the_council_of_elrond_is_no_mention_of_elrond(real_kb: Path) -> None:
     """The rules committee's name holds a card's name; cross-references and search alike pass it by."""
     import sqlite3
 
-    from kb.names import build_lexicon
+    from kb.lexicon import build_lexicon
 
     lexicon = build_lexicon([("Elrond", "Elrond")], [], [])
     assert lexicon.find_in_text("Ruled by the Council of Elrond in 2011.") == set()

@@ -14,9 +14,12 @@ from hypothesis import strategies as st
 from cli import cli
 from kb import lookup
 from kb.errors import NotFound
-from kb.names import Lexicon
+from kb.lexicon import Lexicon
 from kb.searchdata import references
-from kb.xref import split_see_also, term_pattern, title_key
+from kb.headings import title_key
+from kb.phrases import PhraseBook
+from kb.query import fold
+from kb.xref import TermFinder, phase_words, split_see_also
 
 from .conftest import EXAMPLES
 
@@ -49,7 +52,29 @@ def test_see_also_splitting_and_titles() -> None:
     assert split_see_also("See End of Phase/Turn in Rulings by Term") == [["Rulings by Term", "End of Phase/Turn"]]
     assert title_key("Company versus Company Combat") == title_key("Company vs. Company Combat")
     assert title_key("Trophies") == title_key("trophy") and title_key("Turn Sequence") == "turn sequence ruling"
-    assert term_pattern("Border-land").search("border lands are")
+
+
+def test_terms_are_found_whole_singular_or_plural_the_longest_first() -> None:
+    finder = TermFinder([{"name": "Border-land"}, {"name": "Hazard"}, {"name": "Hazard Limit"}, {"name": "Ally"},
+                         {"name": "Limit"}, {"name": "Strike"}])
+    assert finder.find(fold("Border lands are")) == {"Border-land"}
+    assert finder.find(fold("the hazard limits")) == {"Hazard Limit"}  # not Hazard, nor Limit inside it
+    assert finder.find(fold("a hazard; the limit")) == {"Hazard", "Limit"}
+    assert finder.find(fold("strikes, strikers, hazardous")) == {"Strike"}
+    assert finder.find(fold("an allied ally")) == {"Ally"}
+    assert finder.find("") == set() and TermFinder([]).find("hazard") == set()
+
+
+def test_phase_words_stand_whole_between_hyphens_and_words() -> None:
+    assert phase_words("during the site phase, on-guard cards") == {"site phase", "on-guard"}
+    assert phase_words("its end-of-turn-ish step; non-combat; combatants") == set()
+    assert phase_words("strikes") == {"strikes"} and phase_words("strike_x strike") == {"strike"}
+
+
+def test_a_phrase_book_finds_every_occurrence_in_one_pass() -> None:
+    book = PhraseBook({"he": 1, "the": 2, "": 3})
+    assert sorted(book.occurrences("the theme")) == [(0, 3, 2), (1, 3, 1), (4, 7, 2), (5, 7, 1)]
+    assert list(PhraseBook({}).occurrences("anything")) == []
 
 
 def test_real_links(db: sqlite3.Connection) -> None:
@@ -147,7 +172,7 @@ def test_lookups_never_crash(real_kb: Path, text: str) -> None:
 
 def test_names_with_apostrophes_and_possessives() -> None:
     """"Beorn’s House" is the site, not the card Beorn; "Alatar’s ability" is Alatar; both quote styles."""
-    from kb.names import Lexicon
+    from kb.lexicon import Lexicon
 
     lex = Lexicon()
     for name in ("Beorn", "Beorn’s House", "Alatar", "Wizard’s Test", "Eagles’ Eyrie", "Gollum", "Gollum’s Fate"):

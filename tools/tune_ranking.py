@@ -59,7 +59,7 @@ def prepare(searcher: Searcher, path: Path) -> list[Case]:
         gold = [norm(g) for g in c["gold"]]
         found = searcher.candidates(c["query"], searcher.candidate_count)
         context = QueryContext.of(found.understanding, None, searcher.spec, found.idf)
-        rows = [(d, s, features(d, s, cov, context), any(g in norm(searcher.spec.data(d)["text"]) for g in gold))
+        rows = [(d, s, features(d, cov, context), any(g in norm(searcher.spec.data(d)["text"]) for g in gold))
                 for d, s, cov in found.docs]
         cases.append(Case(path.name, c.get("id", "?"), c.get("kind", "?"), found.understanding, rows))
     return cases
@@ -124,8 +124,6 @@ def fit(searcher: Searcher, cases: list[Case], start: dict[str, float], min_gain
     for _ in range(rounds):
         improved = False
         for name in only:
-            if name == "bm25":
-                continue
             for step in STEPS:
                 trial = dict(w)
                 low, high = LIMITS.get(name, (-BOUND, BOUND))

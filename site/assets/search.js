@@ -742,7 +742,7 @@
   Searcher.prototype.rank = function (found, limit, source, w) {
     var context = this.context(found.understanding, source, found.idf), scored = [];
     found.docs.forEach(function (entry) {
-      var d = entry[0], bm25 = entry[1], f = this.features(d, bm25, entry[2], context), data = this.data(d);
+      var d = entry[0], bm25 = entry[1], f = this.features(d, entry[2], context), data = this.data(d);
       scored.push({id: data.id, score: score(bm25, f, w), data: data, doc: d, also_in: [], matched: [], features: f,
         url: data.url, text: data.text});
     }, this);
@@ -828,8 +828,8 @@
   };
 
   /* features: the features of candidate document d for one query (absent means 0) */
-  Searcher.prototype.features = function (d, bm25, covered, q) {
-    var data = this.data(d), f = {bm25: Math.log(Math.max(bm25, 1e-6))}, kind = data.source_kind;
+  Searcher.prototype.features = function (d, covered, q) {
+    var data = this.data(d), f = {}, kind = data.source_kind;
     if (kind === "variant") {
       f[q.variant_asked || q.source === data.source ? "source:variant asked" : "source:variant"] = 1.0;
     } else if (kind) {

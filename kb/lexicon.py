@@ -1,4 +1,4 @@
-"""Card names in running text: the lexicon of every card name, and where a ruling names cards."""
+"""The lexicon: every card name (in every language, folded) and where a text names cards."""
 
 from __future__ import annotations
 
@@ -8,11 +8,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from kb.query import fold as fold, not_names  # fold is re-exported: names are folded the one way
+from kb.query import fold, not_names
 
-
-
-APOSTROPHES = re.compile(r"['’‘`´ʹ]")
 NAME_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 """A word of running text, apostrophes inside it kept: "Beorn’s", "Gollum's", "O'Brien"."""
 POSSESSIVE = re.compile(r"['’]s$", re.I)
@@ -33,13 +30,17 @@ class Lexicon:
     game_words: set[str] = field(default_factory=set)
     """Folded words that name a card but in rulings mean a race or a kind of player ("Hobbits", "Sauron")."""
     _starts: dict[str, int] = field(default_factory=dict)
+    _prefixes: set[str] = field(default_factory=set)
+    """The first words of every name of several words ("doors", "doors of"): a walk over a text's
+    words stops as soon as no name goes on that way (a trie of the names, word by word)."""
 
     def add_name(self, name: str, canonical: str) -> None:
         key = fold(name)
         if key and canonical not in self.names.setdefault(key, []):
             self.names[key].append(canonical)
-            first, *rest = key.split(" ")
-            self._starts[first] = max(self._starts.get(first, 0), len(rest) + 1)
+            words = key.split(" ")
+            self._starts[words[0]] = max(self._starts.get(words[0], 0), len(words))
+            self._prefixes.update(" ".join(words[:n]) for n in range(1, len(words)))
 
     def add_words(self, text: str) -> None:
         """Note the words a text writes in lower case (a one-word card name used so is an ordinary word)."""
@@ -78,18 +79,8 @@ class Lexicon:
         bare = [fold_word(POSSESSIVE.sub("", t)) if POSSESSIVE.search(t) else w for (t, _), w in zip(tokens, whole)]
         i = 0
         while i < len(tokens):
-            longest = max(self._starts.get(whole[i], 0), self._starts.get(bare[i], 0))
             step = 1
-            for n in range(min(longest, len(tokens) - i), 0, -1):
-                # inner words whole ("Beorn’s House"); the last one may be possessive ("Alatar’s ability")
-                for last, end_cut in ((whole, 0), (bare, 2)):
-                    key = " ".join(w for w in whole[i:i + n - 1] + [last[i + n - 1]] if w)
-                    if end_cut and last[i + n - 1] == whole[i + n - 1]:
-                        continue
-                    if key in self.names:
-                        break
-                else:
-                    continue
+            for n, key, end_cut in reversed(self._names_at(i, whole, bare)):  # the longest first
                 if not any(t[:1].isupper() for t, _ in tokens[i:i + n]):
                     continue  # "the white hand", not "The White Hand"
                 if n == 1 and (key in self.game_words or not (
@@ -101,6 +92,28 @@ class Lexicon:
                 step = n  # the words of a longer name are not names of their own ("Doors of Night")
                 break
             i += step
+        return found
+
+
+    def _names_at(self, i: int, whole: list[str], bare: list[str]) -> list[tuple[int, str, int]]:
+        """The names that begin at word i, shortest first: (words, name key, characters of a final
+        "’s" left out). Inner words are taken whole ("Beorn’s House"); the last one may be
+        possessive ("Alatar’s ability")."""
+        longest = min(max(self._starts.get(whole[i], 0), self._starts.get(bare[i], 0)), len(whole) - i)
+        found: list[tuple[int, str, int]] = []
+        prefix = ""
+        for n in range(1, longest + 1):
+            last, cut = whole[i + n - 1], bare[i + n - 1]
+            key = f"{prefix} {last}" if prefix and last else prefix or last
+            if key in self.names:
+                found.append((n, key, 0))
+            elif cut != last:
+                key_cut = f"{prefix} {cut}" if prefix and cut else prefix or cut
+                if key_cut in self.names:
+                    found.append((n, key_cut, 2))
+            prefix = key
+            if prefix and prefix not in self._prefixes:
+                break  # no name goes on with these words
         return found
 
 
@@ -125,43 +138,3 @@ def build_lexicon(card_names: Iterable[tuple[str, str]], titles: Iterable[str], 
     for text in texts:
         lex.add_words(text)
     return lex
-
-
-# -- game vocabulary shared by the build and the lookups ------------------------------------------
-
-PHASE_NAMES = {
-    "beginning-of-game": "Beginning of the game", "untap": "Untap phase", "organization": "Organization phase",
-    "long-event": "Long-event phase", "movement-hazard": "Movement/hazard phase", "site": "Site phase",
-    "end-of-turn": "End-of-turn phase", "combat": "Combat", "strike-sequence": "Combat: the strike sequence",
-    "body-check": "Combat: body checks", "end-of-game": "End of the game",
-}
-
-PHASE_ALIASES = {
-    "m/h": "movement-hazard", "mh": "movement-hazard", "m-h": "movement-hazard", "movement": "movement-hazard",
-    "movement/hazard": "movement-hazard", "movement hazard": "movement-hazard", "hazard": "movement-hazard",
-    "org": "organization", "organisation": "organization", "organization": "organization",
-    "eot": "end-of-turn", "end of turn": "end-of-turn", "end-of-turn": "end-of-turn",
-    "le": "long-event", "long event": "long-event", "long-event": "long-event", "untap": "untap",
-    "site": "site", "combat": "combat", "strike": "strike-sequence", "strikes": "strike-sequence",
-    "strike sequence": "strike-sequence", "body check": "body-check", "body checks": "body-check",
-    "beginning": "beginning-of-game", "start": "beginning-of-game", "setup": "beginning-of-game",
-    "end of game": "end-of-game", "end-of-game": "end-of-game", "free council": "end-of-game",
-}
-
-PART_ALIASES = {"card rulings": "card errata and rulings", "turn sequence": "turn sequence rulings",
-                "card errata": "card errata and rulings"}
-
-
-def title_key(title: str) -> str:
-    """A heading reduced for matching: fold, "versus" -> "vs", plurals dropped, part aliases."""
-    key = fold(title).replace(" versus ", " vs ")
-    key = PART_ALIASES.get(key, key)
-    return " ".join(_singular(w) for w in key.split())
-
-
-def _singular(word: str) -> str:
-    if len(word) > 4 and word.endswith("ies"):
-        return word[:-3] + "y"
-    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
-        return word[:-1]
-    return word

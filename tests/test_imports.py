@@ -1,0 +1,103 @@
+"""The kb/ package imports without a cycle: every import counted, those inside functions included."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+KB = Path(__file__).resolve().parent.parent / "kb"
+
+
+def module_name(path: Path, root: Path) -> str:
+    """kb/parsers/crf.py -> "kb.parsers.crf"; kb/parsers/__init__.py -> "kb.parsers"."""
+    parts = list(path.relative_to(root.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def import_graph(root: Path) -> dict[str, set[str]]:
+    """Each module of the package at root -> the package's modules it imports anywhere in its file
+    (top level, inside functions, under `if TYPE_CHECKING`), relative imports resolved."""
+    files = {module_name(p, root): p for p in sorted(root.rglob("*.py"))}
+    graph: dict[str, set[str]] = {}
+    for name, path in files.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        edges: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text("utf-8"), str(path))):
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    anchor = package.split(".")[:len(package.split(".")) - node.level + 1]
+                    base = ".".join(anchor + ([base] if base else []))
+                # "from kb.parsers import crf" imports the module kb.parsers.crf
+                targets = [base] + [f"{base}.{alias.name}" for alias in node.names]
+            else:
+                continue
+            edges.update(t for t in targets if t in files and t != name)
+        graph[name] = edges
+    return graph
+
+
+def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One import cycle as the modules along it (first repeated last), or None."""
+    state: dict[str, int] = {}  # 1 on the current path, 2 done
+    path: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        state[node] = 1
+        path.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == 1:
+                return path[path.index(nxt):] + [nxt]
+            if nxt not in state and (found := visit(nxt)) is not None:
+                return found
+        path.pop()
+        state[node] = 2
+        return None
+
+    for start in sorted(graph):
+        if start not in state and (cycle := visit(start)) is not None:
+            return cycle
+    return None
+
+
+def test_kb_has_no_import_cycle() -> None:
+    graph = import_graph(KB)
+    assert "kb.search" in graph and "kb.parsers.crf" in graph  # the walk saw the package
+    assert find_cycle(graph) is None, " -> ".join(find_cycle(graph) or [])
+
+
+def write_package(root: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        path = root / "pkg" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, "utf-8")
+    return root / "pkg"
+
+
+def test_a_lazy_import_closing_a_loop_is_a_cycle(tmp_path: Path) -> None:
+    pkg = write_package(tmp_path, {
+        "__init__.py": "",
+        "a.py": "from pkg.b import run\n",
+        "b.py": "def run():\n    from pkg import c\n    return c\n",
+        "c.py": "import typing\nif typing.TYPE_CHECKING:\n    from .a import x\n",
+    })
+    assert find_cycle(import_graph(pkg)) == ["pkg.a", "pkg.b", "pkg.c", "pkg.a"]
+
+
+def test_a_chain_without_a_loop_is_no_cycle(tmp_path: Path) -> None:
+    pkg = write_package(tmp_path, {
+        "__init__.py": "from pkg.a import run\n",
+        "a.py": "from pkg.b import run\n",
+        "b.py": "def run():\n    from pkg.sub import c\n    return c\n",
+        "sub/__init__.py": "",
+        "sub/c.py": "from ..d import x\nimport os\n",
+        "d.py": "x = 1\n",
+    })
+    graph = import_graph(pkg)
+    assert graph["pkg.sub.c"] == {"pkg.d"}  # the relative import resolved
+    assert graph["pkg.b"] == {"pkg.sub", "pkg.sub.c"}
+    assert find_cycle(graph) is None

@@ -1,0 +1,38 @@
+"""The search data's files are written a piece at a time and read back whole."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from kb import searchspec
+from kb.searchspec import SPEC, SPEC_CACHE, _read_cache, write_spec
+
+SPEC_LIKE = {
+    "version": 1, "bm25": {"k1": 1.2, "b": 0.6},
+    "docs": [["crf-22.1", 0, "ruling", "", "", ["Turn Sequence"], "Ünïcode “text”", [1, 2], [], []],
+             ["crf-22.2", 0, "note", "3", "T", [], "b", [3, 3], ["@"], ["x"]], ["c", 1, "card", "", "", [], "", [], [], []]],
+    "postings": {"strike": [0, 1.0, 2, 0.5], "tap": [1, 2.0], "on-guard": [0, 1.5], "élan": [2, 1.0]},
+    "lengths": [1.0, 2.5, 3.0, 4.0, 5.5], "common": [], "editions": {"0": 1},
+}
+
+
+@pytest.mark.parametrize("chunk", [2, 3, 5000])
+def test_the_files_written_in_pieces_are_the_whole_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                        chunk: int) -> None:
+    monkeypatch.setattr(searchspec, "CHUNK", chunk)
+    write_spec(tmp_path, SPEC_LIKE)
+    assert (tmp_path / SPEC).read_text("utf-8") == json.dumps(SPEC_LIKE, ensure_ascii=False, separators=(",", ":"))
+    read = _read_cache(tmp_path / SPEC_CACHE)
+    assert read == SPEC_LIKE and list(read) == list(SPEC_LIKE)
+
+
+def test_a_marshal_copy_cut_short_is_damaged(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(searchspec, "CHUNK", 2)
+    write_spec(tmp_path, SPEC_LIKE)
+    whole = (tmp_path / SPEC_CACHE).read_bytes()
+    (tmp_path / SPEC_CACHE).write_bytes(whole[:-3])
+    with pytest.raises(EOFError):
+        _read_cache(tmp_path / SPEC_CACHE)
