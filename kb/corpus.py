@@ -4,36 +4,23 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
 from kb.cardface import CardFace
 from kb.errors import SiteError
 from kb.lexicon import Lexicon
+from kb.model import Source
 from kb.store import CURRENT, LEXICON, connect, query
 
 
 @dataclass(frozen=True, slots=True)
-class SourceRow:
-    """One document of the manifest, as stored."""
+class SourceRow(Source):
+    """One document of the manifest as stored: its entry, and what the build counted in it."""
 
-    id: str
-    title: str
-    game: str
-    """"meccg", or another game ("lotr-tcg")."""
-    kind: str
-    """"CRF", "official rules", "variant", "card database" ..."""
-    edition: str
-    date: str
-    origin: str
-    path: str
-    """Its file under rulings/."""
-    parser: str
-    current: bool
-    """False for an older edition of a document."""
-    line_count: int
-    rulings: int
+    line_count: int = 0
+    rulings: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,8 +114,9 @@ class Corpus:
 def read_corpus(kb_dir: Path) -> Corpus:
     """Read every table the site needs from the current knowledge base."""
     conn = connect(kb_dir)
-    sources = [SourceRow(s["id"], s["title"], s["game"], s["kind"], s["edition"], s["date"] or "", s["origin"],
-                         s["path"], s["parser"], bool(s["current"]), s["line_count"], s["rulings"])
+    names = [f.name for f in fields(SourceRow)]
+    sources = [SourceRow(**{**{n: s[n] if s.get(n) is not None else "" for n in names},
+                            "current": bool(s["current"]), "line_count": s["line_count"], "rulings": s["rulings"]})
                for s in query(conn, "select * from sources order by rowid")]
     rank = {s.id: i for i, s in enumerate(sources)}
     rows = [RulingRow(r["id"], r["source"], r["game"], tuple(r["section"]), r["kind"], r["number"], r["title"],

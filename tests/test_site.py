@@ -178,6 +178,14 @@ def test_pages_for_every_kind_of_entry(real_site: Path) -> None:
         assert (real_site / page).is_file(), page
     credits = (real_site / "credits.html").read_text("utf-8")
     assert "Council of Elrond MeCCG Cards Database" in credits and "rulings/meccg/crf-22.md" in credits
+    # every document's licence and publisher's page, as the manifest gives them
+    from markupsafe import escape
+
+    from kb.manifest import read_manifest
+    for source in read_manifest(ROOT / "rulings"):
+        for value in (source.licence, source.origin_url):
+            if value:
+                assert str(escape(value)) in credits, (source.id, value)
     # the older CRF page says which CRF 22 ruling it became
     older = (real_site / "doc" / "crf-older.html").read_text("utf-8")
     assert re.search(r'<dt>CRF 22</dt><dd><a href="crf-22-[a-z-]+\.html#crf-22\.[0-9a-f]{10}">same wording</a>', older)
