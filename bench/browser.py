@@ -6,7 +6,9 @@ search.html?q=... over http from a local server; the figure is the time from nav
 the first result in the list (performance.now() when `#results li` appears), beside the bytes
 transferred (CDP Network.loadingFinished encodedDataLength; the local server does not compress, so
 the gzip size of the same files is given too) and the main thread's busy time (CDP
-Performance.getMetrics TaskDuration), which varies less than wall time on a busy machine.
+Performance.getMetrics TaskDuration), which varies less than wall time on a busy machine. The
+floor, a page with no search data (credits.html) visited the same way, is measured in the same run:
+`over_floor_ms` is what the search itself costs on this machine.
 
 Usage: python bench/browser.py SITE [--runs 3] [--throttle 4] [--compare OTHER_SITE]
 """
@@ -37,10 +39,21 @@ def serve(folder: Path) -> http.server.ThreadingHTTPServer:
     return server
 
 
+FLOOR = ("credits.html", "main h1")
+"""The floor: a page with no search data (its heading shown), visited the same way; what a visit costs
+on this machine whatever the page, so the search's own cost is first results minus the floor."""
+
+
 def first_results(browser: Any, base: str, query: str, throttle: float) -> dict[str, float]:
     """One cold visit of search.html?q=query: ms to the first result, bytes, gzip bytes, busy ms."""
     from urllib.parse import quote_plus
 
+    return visit(browser, f"{base}search.html?q={quote_plus(query)}", "#results li", throttle)
+
+
+def visit(browser: Any, url: str, selector: str, throttle: float) -> dict[str, float]:
+    """One cold visit of url (a fresh context, no service worker): ms from navigation until selector
+    appears, bytes, busy ms."""
     ctx = browser.new_context(viewport={"width": 390, "height": 844}, service_workers="block")
     try:
         page = ctx.new_page()
@@ -52,8 +65,8 @@ def first_results(browser: Any, base: str, query: str, throttle: float) -> dict[
         urls: dict[str, str] = {}
         cdp.on("Network.requestWillBeSent", lambda e: urls.__setitem__(e["requestId"], e["request"]["url"]))
         cdp.on("Network.loadingFinished", lambda e: sizes.__setitem__(e["requestId"], int(e["encodedDataLength"])))
-        page.goto(f"{base}search.html?q={quote_plus(query)}", wait_until="commit")
-        page.wait_for_selector("#results li", timeout=120_000)
+        page.goto(url, wait_until="commit")
+        page.wait_for_selector(selector, timeout=120_000)
         ms = float(page.evaluate("performance.now()"))
         metrics = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
         return {"ms": ms, "bytes": sum(sizes.values()), "busy_ms": metrics["TaskDuration"] * 1000,
@@ -79,6 +92,13 @@ def measure(sites: list[Path], runs: int, throttle: float) -> dict[str, Any]:
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox", "--disable-gpu"])
+            floors: dict[int, list[float]] = {n: [] for n in range(len(sites))}
+            for _ in range(runs):
+                for n, server in enumerate(servers):
+                    floors[n].append(visit(browser, f"http://127.0.0.1:{server.server_port}/{FLOOR[0]}", FLOOR[1],
+                                           throttle)["ms"])
+            floor = {n: statistics.median(f) for n, f in floors.items()}
+            report["floor"] = {str(site): {"page": FLOOR[0], "shown_ms": round(floor[n])} for n, site in enumerate(sites)}
             for query in QUERIES:
                 row: dict[str, Any] = {}
                 samples: dict[int, list[dict[str, Any]]] = {n: [] for n in range(len(sites))}
@@ -91,6 +111,7 @@ def measure(sites: list[Path], runs: int, throttle: float) -> dict[str, Any]:
                     base = f"http://127.0.0.1:{servers[n].server_port}/"
                     row[str(site)] = {
                         "first_results_ms": round(statistics.median(g["ms"] for g in got)),
+                        "over_floor_ms": round(statistics.median(g["ms"] for g in got) - floor[n]),
                         "main_thread_busy_ms": round(statistics.median(g["busy_ms"] for g in got)),
                         "transfer_mb": round(got[0]["bytes"] / 1e6, 2),
                         "transfer_gzip_mb": round(gzip_size(site, got[0]["urls"], base) / 1e6, 2),
