@@ -4,9 +4,11 @@ a phone, plus where every ruling and card lives on the site; written once by `ru
 site/assets/search.js runs it step by step as kb.search runs search.json (tests/test_parity.py
 holds them to the same answers). What makes it quicker to load than search.json as a script:
 
-- it is one JSON text inside a JavaScript string (`window.RULINGS_INDEX='…'`), read with
-  JSON.parse: a browser parses a JSON string faster than the same object literal, and a script
-  tag loads it from file:// too, where fetch() cannot;
+- it is JSON text inside JavaScript strings (`window.RULINGS_INDEX='…'`), read with JSON.parse: a
+  browser parses a JSON string faster than the same object literal, and a script tag loads it
+  from file:// too, where fetch() cannot;
+- the documents (half its bytes) are a second string of JSON lines, each parsed only when a query
+  needs that document (a hundred or so candidates), not all four thousand on every visit;
 - the postings and exact keys, the bulk of its numbers, are strings decoded only for the terms a
   query uses: document numbers as gaps from the previous one in base 36, the term frequencies as
   written ("a,2,3,0.5": document 10 twice, then document 13 with half a weight);
@@ -73,22 +75,35 @@ def compact(spec: dict[str, Any]) -> dict[str, Any]:
 
 def packed(spec: dict[str, Any]) -> dict[str, Any]:
     """The compact search data, its section paths a table the documents point into, each document's
-    wording numbered (the first document with the same folded words), and every word of a card
-    name (as search.js's is_name_word splits them)."""
+    wording numbered (the first document with the same folded words), every word of a card name (as
+    search.js's is_name_word splits them), and the documents as one text of JSON lines (DOC_SEPARATOR
+    between them), each read only when a query needs it, beside the source of each ("doc_sources"),
+    which filters need for every document."""
     sections: dict[tuple[str, ...], int] = {}
     first: dict[str, int] = {}
-    docs, wordings = [], []
+    lines, wordings, doc_sources = [], [], []
     for d, doc in enumerate(spec["docs"]):
         wordings.append(first.setdefault(fold(doc[6]).replace(" ", ""), d))
-        docs.append([*doc[:5], sections.setdefault(tuple(doc[5]), len(sections)), *doc[6:]])
+        doc_sources.append(doc[1])
+        lines.append(json.dumps([*doc[:5], sections.setdefault(tuple(doc[5]), len(sections)), *doc[6:]],
+                                ensure_ascii=False, separators=(",", ":")))
     name_words = sorted({w for key in spec["names"] for w in key.split(" ")})
-    return {**compact(spec), "docs": docs, "sections": [list(s) for s in sections], "wordings": wordings,
-            "name_words": name_words}
+    return {**compact(spec), "docs": DOC_SEPARATOR.join(lines), "doc_sources": doc_sources,
+            "sections": [list(s) for s in sections], "wordings": wordings, "name_words": name_words}
+
+
+DOC_SEPARATOR = "\n"
+"""Between two documents' JSON lines (JSON text never holds a raw newline)."""
 
 
 def browser_files(kb_dir: Path, plan: SitePlan, card_names: list[str]) -> Iterator[tuple[str, str]]:
-    """The browser's search index as files (path, text)."""
-    yield INDEX_FILE, "window.RULINGS_INDEX=" + js_string(packed(browser_index(kb_dir, plan, card_names))) + ";\n"
+    """The browser's search index as one script: the search data as a JSON text (RULINGS_INDEX) and,
+    apart, its documents' JSON lines (RULINGS_DOCS), so that neither is escaped twice and opening
+    the index parses no document text."""
+    data = packed(browser_index(kb_dir, plan, card_names))
+    docs = data.pop("docs")
+    yield INDEX_FILE, ("window.RULINGS_INDEX=" + js_string(data) + ";\nwindow.RULINGS_DOCS=" + js_literal(docs)
+                       + ";\n")
 
 
 def browser_index(kb_dir: Path, plan: SitePlan, card_names: list[str]) -> dict[str, Any]:
@@ -114,8 +129,14 @@ def browser_index(kb_dir: Path, plan: SitePlan, card_names: list[str]) -> dict[s
 
 
 def js_string(value: Any) -> str:
-    """A value's JSON text as a JavaScript string literal in single quotes (for JSON.parse):
-    backslashes doubled, quotes escaped; "<\\/" (JSON's own escape of "/") keeps the text from ever
-    closing a script element, even inlined."""
-    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-    return "'" + text.replace("\\", "\\\\").replace("'", "\\'").replace("</", "<\\\\/") + "'"
+    """A value's JSON text as a JavaScript string literal in single quotes (for JSON.parse)."""
+    return js_literal(json.dumps(value, ensure_ascii=False, separators=(",", ":")))
+
+
+def js_literal(text: str) -> str:
+    """A text as a JavaScript string literal in single quotes: backslashes doubled, quotes and line
+    breaks escaped; "<\\/" (which JSON.parse reads as "/") keeps the text from ever closing a
+    script element, even inlined. Every text given here is JSON text or JSON lines, where "</"
+    occurs only inside strings."""
+    out = text.replace("\\", "\\\\").replace("'", "\\'").replace("</", "<\\\\/")
+    return "'" + out.replace("\n", "\\n").replace("\r", "\\r").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029") + "'"

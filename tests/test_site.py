@@ -4,6 +4,7 @@ to annotation anchors)."""
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import posixpath
@@ -116,11 +117,17 @@ def test_every_ruling_is_anchored_once_and_every_link_resolves(real_kb: Path, re
 
 
 def _index(real_site: Path) -> dict:  # type: ignore[type-arg]
+    """search-index.js read back as a browser reads it: two JavaScript strings in single quotes, the
+    search data's JSON and its documents' JSON lines."""
     text = (real_site / "assets" / "search-index.js").read_text("utf-8")
-    assert text.startswith("window.RULINGS_INDEX='") and text.endswith("';\n")
-    body = text[len("window.RULINGS_INDEX='"):-3]
-    # the JavaScript string in single quotes, read back as a browser reads it
-    return json.loads(re.sub(r"\\(.)", lambda m: m.group(1), body))  # type: ignore[no-any-return]
+    found = re.fullmatch(r"window\.RULINGS_INDEX='((?:[^'\\\n]|\\.)*)';\nwindow\.RULINGS_DOCS='((?:[^'\\\n]|\\.)*)';\n",
+                         text)
+    assert found is not None
+    # the escapes written (\\ \' \n \r \u2028 \u2029) mean the same in a Python string literal
+    data, docs = (ast.literal_eval("'" + body + "'") for body in found.groups())
+    index = json.loads(data)
+    index["docs"] = [json.loads(line) for line in docs.split("\n")]
+    return index  # type: ignore[no-any-return]
 
 
 def _ungap(text: str, step: int) -> list[float]:
@@ -147,6 +154,7 @@ def test_browser_search_index_is_the_knowledge_bases_own(real_kb: Path, real_sit
     assert {k: _ungap(p, 1) for k, p in data.pop("keys").items()} == own.pop("keys")
     sections, wordings = data.pop("sections"), data.pop("wordings")
     assert data.pop("name_words") == sorted({w for key in own["names"] for w in key.split(" ")})
+    assert data.pop("doc_sources") == [d[1] for d in docs]
     assert [[*d[:5], sections[d[5]], *d[6:]] for d in data.pop("docs")] == own.pop("docs")
     assert data == own
     assert len(wordings) == len(docs) == len(site["doc_pages"]) > 4000 and site["anchors"] == {}

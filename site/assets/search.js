@@ -144,8 +144,11 @@
     C = data.limits;
     this.spec = data;
     this.site = data.site || null;
-    this.docs = data.docs;
-    this.docs_count = data.docs.length;
+    // the site's index: the documents as JSON lines, each parsed when first needed, and their sources
+    this.lines = typeof data.docs === "string" ? data.docs.split("\n") : null;
+    this.docs = this.lines ? new Array(this.lines.length) : data.docs;
+    this.doc_sources = data.doc_sources || null;
+    this.docs_count = this.docs.length;
     var total = 0;
     for (var i = 0; i < data.lengths.length; i++) total += data.lengths[i];
     this.avg_length = this.docs_count ? total / this.docs_count : 1.0;
@@ -279,10 +282,21 @@
     return this._phrases[table];
   };
 
+  /* doc: document d of the search data ([id, source, kind, number, title, section, text, lines,
+   * markers, about]) */
+  Searcher.prototype.doc = function (d) {
+    var doc = this.docs[d];
+    if (doc === undefined && this.lines) doc = this.docs[d] = JSON.parse(this.lines[d]);
+    return doc;
+  };
+  Searcher.prototype.source_of = function (d) {
+    return this.doc_sources ? this.doc_sources[d] : this.doc(d)[1];
+  };
+
   /* data: the display data of document d, as every command shows a ruling (plus its page address) */
   Searcher.prototype.data = function (d) {
     if (!this._data.has(d)) {
-      var doc = this.docs[d], s = this.spec.sources[doc[1]];
+      var doc = this.doc(d), s = this.spec.sources[doc[1]];
       var data = {id: doc[0], source: s.id, source_title: s.title, source_kind: s.kind, edition: s.edition,
         current: s.current, game: s.game, kind: doc[2], number: doc[3], title: doc[4], about: doc[9],
         section: this.sections ? this.sections[doc[5]] : doc[5], text: doc[6], markers: doc[8], lines: doc[7],
@@ -297,7 +311,7 @@
     var site = this.site;
     if (!site) return "";
     var anchor = own(site.anchors, String(d));
-    return site.pages[site.doc_pages[d]] + "#" + (anchor === undefined ? this.docs[d][0] : anchor);
+    return site.pages[site.doc_pages[d]] + "#" + (anchor === undefined ? this.doc(d)[0] : anchor);
   };
   Searcher.prototype.card_url = function (name) {
     var n = this.site ? own(this.site.cards, name) : undefined;
@@ -306,10 +320,16 @@
   Searcher.prototype.doc_of = function (id) {
     if (this._ids === null) {
       this._ids = new Map();
-      for (var d = 0; d < this.docs.length; d++) this._ids.set(this.docs[d][0], d);
+      for (var d = 0; d < this.docs_count; d++) this._ids.set(this.id_of(d), d);
     }
     var found = this._ids.get(id);
     return found === undefined ? -1 : found;
+  };
+  /* id_of: document d's ruling id, read off the front of its JSON line when it is not parsed yet */
+  Searcher.prototype.id_of = function (d) {
+    if (this.docs[d] !== undefined || !this.lines) return this.doc(d)[0];
+    var line = this.lines[d], head = line.slice(1, line.indexOf('",') + 1);  // ["id",source,...
+    return head.indexOf("\\") < 0 ? JSON.parse(head) : this.doc(d)[0];  // an escape: read it whole
   };
 
   // -- kb.query: understanding ----------------------------------------------------------------------
@@ -670,14 +690,13 @@
 
   // -- kb.search: candidates, ranking, arrangement ----------------------------------------------------
 
+  /* allowed: which documents a search may return, as a mask (allowed[d] is 1), per filter */
   Searcher.prototype.allowed = function (games, source) {
     var key = JSON.stringify([games, source || ""]);
     if (!this._filters.has(key)) {
-      var ok = new Set(), allowed = new Set();
-      this.spec.sources.forEach(function (s, n) {
-        if (games.indexOf(s.game) >= 0 && (!source || s.id === source)) ok.add(n);
-      });
-      for (var d = 0; d < this.docs.length; d++) if (ok.has(this.docs[d][1])) allowed.add(d);
+      var ok = this.spec.sources.map(function (s) { return games.indexOf(s.game) >= 0 && (!source || s.id === source); });
+      var allowed = new Uint8Array(this.docs_count);
+      for (var d = 0; d < this.docs_count; d++) if (ok[this.source_of(d)]) allowed[d] = 1;
       this._filters.set(key, allowed);
     }
     return this._filters.get(key);
@@ -700,7 +719,7 @@
         idf.set(term, this.idf(docs.length));
         for (i = 0; i < docs.length; i++) {
           d = docs[i];
-          if (allowed.has(d)) scores.set(d, (scores.has(d) ? scores.get(d) : 0.0) + weight * idf.get(term));
+          if (allowed[d]) scores.set(d, (scores.has(d) ? scores.get(d) : 0.0) + weight * idf.get(term));
         }
         return;
       }
@@ -709,7 +728,7 @@
       var w = weight * idf.get(term);
       for (i = 0; i < post.length; i += 2) {
         d = post[i];
-        if (allowed.has(d)) {
+        if (allowed[d]) {
           var tf = post[i + 1];
           var part = tf * (k1 + 1) / (tf + k1 * (1 - b + b * lengths[d] / avg));
           scores.set(d, (scores.has(d) ? scores.get(d) : 0.0) + w * part);
@@ -773,7 +792,7 @@
   /* wording: a document's words, folded and run together */
   Searcher.prototype.wording = function (d) {
     if (this.spec.wordings) return this.spec.wordings[d];  // the site's index: numbered at build time
-    if (!this._wordings.has(d)) this._wordings.set(d, fold(this.docs[d][6]).replace(/ /g, ""));
+    if (!this._wordings.has(d)) this._wordings.set(d, fold(this.doc(d)[6]).replace(/ /g, ""));
     return this._wordings.get(d);
   };
 
@@ -1045,21 +1064,24 @@
     if (game) game.value = state.game;
     if (source) source.value = state.source;
 
+    // the place to come back to: read when the page scrolls or is left, never right after a
+    // render (reading it then would lay out the new results before they can be painted)
+    var scrolled = state.scroll;
     function remember(push) {
-      state.scroll = root.scrollY;
+      state.scroll = scrolled;
       try {
         root.history[push ? "pushState" : "replaceState"]({rulings: state}, "", address(state));
       } catch (e) { /* file:// in some browsers */ }
     }
     function run(push, then) {
-      var y = root.scrollY;
+      var y = then ? root.scrollY : 0;
       render(searcher, state, ui, state.q.trim() ? searcher.search(state.q, state.limit,
         {game: state.game || undefined, source: state.source || undefined}) : null);
       if (then) then(y);
       remember(push);
     }
     var back = state.scroll;
-    run(false, function () { if (back) root.scrollTo(0, back); });
+    run(false, back ? function () { root.scrollTo(0, back); } : null);
 
     var timer = null;
     input.addEventListener("input", function () {  // results while typing, once the typing pauses
@@ -1096,13 +1118,18 @@
     var pending = null;
     root.addEventListener("scroll", function () {  // the place to come back to
       if (pending) return;
-      pending = setTimeout(function () { pending = null; remember(false); }, 200);
+      pending = setTimeout(function () { pending = null; scrolled = root.scrollY; remember(false); }, 200);
     }, {passive: true});
-    root.addEventListener("pagehide", function () { remember(false); });
+    root.addEventListener("pagehide", function () { scrolled = root.scrollY; remember(false); });
   }
 
   /* open: the searcher of the page's own index */
-  function open() { return new Searcher(root.RULINGS_DATA || JSON.parse(root.RULINGS_INDEX)); }
+  function open() {
+    if (root.RULINGS_DATA) return new Searcher(root.RULINGS_DATA);
+    var data = JSON.parse(root.RULINGS_INDEX);
+    data.docs = root.RULINGS_DOCS;  // JSON lines, each parsed when a query needs it
+    return new Searcher(data);
+  }
 
   var api = {Searcher: Searcher, open: open, clean: clean, strip_marks: strip_marks, fold: fold, fold_key: fold_key,
     distance: distance, NameIndex: NameIndex, read_card: read_card, quoted: quoted};
