@@ -1137,7 +1137,12 @@
     module.exports = api;
   } else if (root.document) {
     root.RulingsSearch = api;
-    if (root.document.readyState === "loading") root.document.addEventListener("DOMContentLoaded", start);
-    else start();
+    // the search page's script comes after its form and results list: it starts at once, without
+    // waiting for the rest of the page; elsewhere (or before they are parsed) once the page is read
+    if (root.document.readyState === "loading" && !root.document.getElementById("more")) {
+      root.document.addEventListener("DOMContentLoaded", start);
+    } else {
+      start();
+    }
   }
 })(typeof window !== "undefined" ? window : this);
