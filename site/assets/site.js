@@ -29,6 +29,11 @@
   function ask() {
     navigator.serviceWorker.ready.then(function (reg) { if (reg.active) reg.active.postMessage("status"); });
   }
-  navigator.serviceWorker.register(new URL("sw.js", root).href, {scope: root.href}).then(ask, function () {});
+  function register() {
+    navigator.serviceWorker.register(new URL("sw.js", root).href, {scope: root.href}).then(ask, function () {});
+  }
+  // once the page has loaded, so that saving the site never competes with the page being read
+  if (document.readyState === "complete") register();
+  else window.addEventListener("load", register);
   network();
 })();
