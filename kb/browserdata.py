@@ -76,7 +76,7 @@ def compact(spec: dict[str, Any]) -> dict[str, Any]:
 def packed(spec: dict[str, Any]) -> dict[str, Any]:
     """The compact search data, its section paths a table the documents point into, each document's
     wording numbered (the first document with the same folded words), every word of a card name (as
-    search.js's is_name_word splits them), and the documents as one text of JSON lines (DOC_SEPARATOR
+    search.js's is_name_word splits them, sorted as JavaScript compares strings), and the documents as one text of JSON lines (DOC_SEPARATOR
     between them), each read only when a query needs it, beside the source of each ("doc_sources"),
     which filters need for every document."""
     sections: dict[tuple[str, ...], int] = {}
@@ -87,7 +87,8 @@ def packed(spec: dict[str, Any]) -> dict[str, Any]:
         doc_sources.append(doc[1])
         lines.append(json.dumps([*doc[:5], sections.setdefault(tuple(doc[5]), len(sections)), *doc[6:]],
                                 ensure_ascii=False, separators=(",", ":")))
-    name_words = sorted({w for key in spec["names"] for w in key.split(" ")})
+    # in UTF-16 code unit order, JavaScript's string order, so search.js can search it by halves
+    name_words = sorted({w for key in spec["names"] for w in key.split(" ")}, key=lambda w: w.encode("utf-16-be"))
     return {**compact(spec), "docs": DOC_SEPARATOR.join(lines), "doc_sources": doc_sources,
             "sections": [list(s) for s in sections], "wordings": wordings, "name_words": name_words}
 

@@ -182,7 +182,6 @@
     this._data = new Map();
     this._wordings = new Map();
     this._headings = new Map();
-    this._ids = null;
     this._postings = new Map();
     this._keys = new Map();
     if (data.encoding !== undefined && data.encoding !== "gaps36") throw new Error("unknown search data encoding");
@@ -262,7 +261,15 @@
     return this._names_by_first.get(firstChar(first)) || [];
   };
   Searcher.prototype.is_name_word = function (word) {
-    if (this._name_words === null && this.spec.name_words) this._name_words = new Set(this.spec.name_words);  // the site's index
+    var sorted = this.spec.name_words;  // the site's index: in code unit order, searched, not loaded into a set
+    if (sorted) {
+      var lo = 0, hi = sorted.length;
+      while (lo < hi) {
+        var mid = (lo + hi) >>> 1;
+        if (sorted[mid] < word) lo = mid + 1; else hi = mid;
+      }
+      return lo < sorted.length && sorted[lo] === word;
+    }
     if (this._name_words === null) {
       var words = this._name_words = new Set();
       Object.keys(this.spec.names).forEach(function (key) { key.split(" ").forEach(function (w) { words.add(w); }); });
@@ -317,21 +324,6 @@
     var n = this.site ? own(this.site.cards, name) : undefined;
     return n === undefined ? null : this.site.pages[n];
   };
-  Searcher.prototype.doc_of = function (id) {
-    if (this._ids === null) {
-      this._ids = new Map();
-      for (var d = 0; d < this.docs_count; d++) this._ids.set(this.id_of(d), d);
-    }
-    var found = this._ids.get(id);
-    return found === undefined ? -1 : found;
-  };
-  /* id_of: document d's ruling id, read off the front of its JSON line when it is not parsed yet */
-  Searcher.prototype.id_of = function (d) {
-    if (this.docs[d] !== undefined || !this.lines) return this.doc(d)[0];
-    var line = this.lines[d], head = line.slice(1, line.indexOf('",') + 1);  // ["id",source,...
-    return head.indexOf("\\") < 0 ? JSON.parse(head) : this.doc(d)[0];  // an escape: read it whole
-  };
-
   // -- kb.query: understanding ----------------------------------------------------------------------
 
   /* analyze_word: the index terms of one typed word, from the corpus's vocabulary, else by an ending
@@ -762,7 +754,7 @@
     var context = this.context(found.understanding, source, found.idf), scored = [];
     found.docs.forEach(function (entry) {
       var d = entry[0], bm25 = entry[1], f = this.features(d, entry[2], context), data = this.data(d);
-      scored.push({id: data.id, score: score(bm25, f, w), data: data, doc: d, also_in: [], matched: [], features: f,
+      scored.push({id: data.id, score: score(bm25, f, w), data: data, doc: d, also_in: [], also_docs: [], matched: [], features: f,
         url: data.url, text: data.text});
     }, this);
     return this.arrange(scored, found.understanding, limit);
@@ -780,6 +772,7 @@
       var twin = seen.get(key) || present.get(newer === undefined ? -1 : newer);
       if (twin !== undefined && twin !== r) {
         twin.also_in.push(r.id);
+        twin.also_docs.push(r.doc);
         continue;
       }
       seen.set(key, r);
@@ -1018,9 +1011,7 @@
       var head = '<a href="' + escapeHtml(d.url) + '">' + escapeHtml(label) + "</a>" +
         ' <span class="where">' + escapeHtml(d.source_title + ", edition " + d.edition + (d.current ? "" : " (older edition)") +
         (where.length ? " › " + where.join(" › ") : "")) + "</span>";
-      var also = r.also_in.map(function (id) {
-        var other = searcher.doc_of(id);
-        if (other < 0) return "";
+      var also = r.also_docs.map(function (other) {
         var o = searcher.data(other);
         return '<a href="' + escapeHtml(o.url) + '">' + escapeHtml(o.source_title + (o.current ? "" : " (older edition)")) + "</a>";
       }).filter(Boolean);
