@@ -8,7 +8,7 @@
     if (up) up.classList.toggle("shown", window.scrollY > window.innerHeight);
   }
   window.addEventListener("scroll", onScroll, {passive: true});
-  onScroll();
+  requestAnimationFrame(onScroll);  // with the next frame's layout, not one forced now
 
   var status = document.getElementById("offline");
   function say(text) { if (status) status.textContent = text; }
