@@ -9,6 +9,10 @@ holds them to the same answers). What makes it quicker to load than search.json 
   from file:// too, where fetch() cannot;
 - the documents (half its bytes) are a second string of JSON lines, each parsed only when a query
   needs that document (a hundred or so candidates), not all four thousand on every visit;
+- the tables looked up by key (postings, exact keys, vocabulary, card names) come in buckets by
+  their keys' first letters, each a JSON text parsed when a query first looks in it: a question
+  reads a few dozen of the four tables' hundreds of buckets (the JSON parse of the whole index was
+  the biggest part of the script's time on a slow phone);
 - the postings and exact keys, the bulk of its numbers, are strings decoded only for the terms a
   query uses: document numbers as gaps from the previous one in base 36, the term frequencies as
   written ("a,2,3,0.5": document 10 twice, then document 13 with half a weight);
@@ -73,12 +77,34 @@ def compact(spec: dict[str, Any]) -> dict[str, Any]:
             "keys": {key: gaps(docs) for key, docs in spec["keys"].items()}}
 
 
+BUCKETED = ("postings", "keys", "vocab", "names")
+"""The tables looked up by key, shipped in buckets (bucket()) of JSON text, each parsed when a query
+first looks up a key of it."""
+
+
+def bucket(key: str) -> str:
+    """A table key's bucket: its first character, and the first after its first colon if it has one
+    (so "about:gandalf" and "about:saruman" part): bucket("about:gandalf") == "ag", bucket("strike")
+    == "s". search.js's bucket() is the same, on code points."""
+    _, colon, rest = key.partition(":")
+    return key[:1] + (rest[:1] if colon else "")
+
+
+def buckets(table: dict[str, Any]) -> dict[str, str]:
+    """A table as {bucket: the JSON text of its entries in that bucket}, in the table's order."""
+    parts: dict[str, dict[str, Any]] = {}
+    for key, value in table.items():
+        parts.setdefault(bucket(key), {})[key] = value
+    return {b: json.dumps(entries, ensure_ascii=False, separators=(",", ":")) for b, entries in parts.items()}
+
+
 def packed(spec: dict[str, Any]) -> dict[str, Any]:
-    """The compact search data, its section paths a table the documents point into, each document's
-    wording numbered (the first document with the same folded words), every word of a card name (as
-    search.js's is_name_word splits them, sorted as JavaScript compares strings), and the documents as one text of JSON lines (DOC_SEPARATOR
-    between them), each read only when a query needs it, beside the source of each ("doc_sources"),
-    which filters need for every document."""
+    """The compact search data made quick to open: its section paths a table the documents point
+    into; each document's wording numbered (the first document with the same folded words); every
+    word of a card name (as search.js's is_name_word splits them), sorted as JavaScript compares
+    strings; the tables of BUCKETED in buckets of JSON text; and the documents as one text of JSON
+    lines (DOC_SEPARATOR between them), each parsed only when a query needs it, beside the source of
+    each ("doc_sources"), which filters need for every document."""
     sections: dict[tuple[str, ...], int] = {}
     first: dict[str, int] = {}
     lines, wordings, doc_sources = [], [], []
@@ -89,7 +115,9 @@ def packed(spec: dict[str, Any]) -> dict[str, Any]:
                                 ensure_ascii=False, separators=(",", ":")))
     # in UTF-16 code unit order, JavaScript's string order, so search.js can search it by halves
     name_words = sorted({w for key in spec["names"] for w in key.split(" ")}, key=lambda w: w.encode("utf-16-be"))
-    return {**compact(spec), "docs": DOC_SEPARATOR.join(lines), "doc_sources": doc_sources,
+    small = compact(spec)
+    return {**small, **{t: buckets(small[t]) for t in BUCKETED}, "buckets": list(BUCKETED),
+            "docs": DOC_SEPARATOR.join(lines), "doc_sources": doc_sources,
             "sections": [list(s) for s in sections], "wordings": wordings, "name_words": name_words}
 
 
@@ -98,13 +126,22 @@ DOC_SEPARATOR = "\n"
 
 
 def browser_files(kb_dir: Path, plan: SitePlan, card_names: list[str]) -> Iterator[tuple[str, str]]:
-    """The browser's search index as one script: the search data as a JSON text (RULINGS_INDEX) and,
-    apart, its documents' JSON lines (RULINGS_DOCS), so that neither is escaped twice and opening
-    the index parses no document text."""
+    """The browser's search index as one script: the search data as a JSON text (RULINGS_INDEX); apart,
+    so that nothing is escaped twice, the buckets of its big tables (RULINGS_PARTS, an object of
+    JSON texts) and its documents' JSON lines (RULINGS_DOCS). Opening it parses neither."""
     data = packed(browser_index(kb_dir, plan, card_names))
     docs = data.pop("docs")
-    yield INDEX_FILE, ("window.RULINGS_INDEX=" + js_string(data) + ";\nwindow.RULINGS_DOCS=" + js_literal(docs)
-                       + ";\n")
+    parts = {t: data.pop(t) for t in BUCKETED}
+    yield INDEX_FILE, ("window.RULINGS_INDEX=" + js_string(data) + ";\nwindow.RULINGS_PARTS=" + js_object(parts)
+                       + ";\nwindow.RULINGS_DOCS=" + js_literal(docs) + ";\n")
+
+
+def js_object(parts: dict[str, dict[str, str]]) -> str:
+    """Tables of texts as a JavaScript object literal, each text a string literal (js_literal)."""
+    def key(k: str) -> str:
+        return json.dumps(k).replace("</", "<\\/")
+    return "{" + ",".join(key(t) + ":{" + ",".join(key(b) + ":" + js_literal(text) for b, text in table.items()) + "}"
+                          for t, table in parts.items()) + "}"
 
 
 def browser_index(kb_dir: Path, plan: SitePlan, card_names: list[str]) -> dict[str, Any]:

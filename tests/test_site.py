@@ -19,6 +19,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli import cli
+from kb.browserdata import bucket
 from kb.errors import KbError
 from kb.evaluation import norm
 from kb.query import fold
@@ -117,15 +118,24 @@ def test_every_ruling_is_anchored_once_and_every_link_resolves(real_kb: Path, re
 
 
 def _index(real_site: Path) -> dict:  # type: ignore[type-arg]
-    """search-index.js read back as a browser reads it: two JavaScript strings in single quotes, the
-    search data's JSON and its documents' JSON lines."""
+    """search-index.js read back as a browser reads it: the search data's JSON in a JavaScript string,
+    its big tables in buckets of JSON text (each bucket holding exactly the keys kb.browserdata.bucket
+    puts there), and its documents' JSON lines."""
     text = (real_site / "assets" / "search-index.js").read_text("utf-8")
-    found = re.fullmatch(r"window\.RULINGS_INDEX='((?:[^'\\\n]|\\.)*)';\nwindow\.RULINGS_DOCS='((?:[^'\\\n]|\\.)*)';\n",
-                         text)
+    string = r"'((?:[^'\\\n]|\\.)*)'"
+    found = re.fullmatch(rf"window\.RULINGS_INDEX={string};\nwindow\.RULINGS_PARTS=(\{{.*\}});\n"
+                         rf"window\.RULINGS_DOCS={string};\n", text, re.S)
     assert found is not None
-    # the escapes written (\\ \' \n \r \u2028 \u2029) mean the same in a Python string literal
-    data, docs = (ast.literal_eval("'" + body + "'") for body in found.groups())
+    # the escapes written (\\ \' \n \r \u2028 \u2029) mean the same in Python's literals
+    data, parts, docs = (ast.literal_eval(("'" + body + "'") if n != 1 else body) for n, body in enumerate(found.groups()))
     index = json.loads(data)
+    assert index["buckets"] == list(parts) == ["postings", "keys", "vocab", "names"]
+    for table, buckets in parts.items():
+        index[table] = {}
+        for b, entries in buckets.items():
+            entries = json.loads(entries)
+            assert entries and {bucket(key) for key in entries} == {b}
+            index[table].update(entries)
     index["docs"] = [json.loads(line) for line in docs.split("\n")]
     return index  # type: ignore[no-any-return]
 
@@ -149,7 +159,7 @@ def test_browser_search_index_is_the_knowledge_bases_own(real_kb: Path, real_sit
     site = data.pop("site")
     own = json.loads((real_kb / "current" / "search.json").read_text("utf-8"))
     docs = own["docs"]
-    assert data.pop("encoding") == "gaps36"
+    assert data.pop("encoding") == "gaps36" and data.pop("buckets")
     assert {t: _ungap(p, 2) for t, p in data.pop("postings").items()} == own.pop("postings")
     assert {k: _ungap(p, 1) for k, p in data.pop("keys").items()} == own.pop("keys")
     sections, wordings = data.pop("sections"), data.pop("wordings")

@@ -133,7 +133,7 @@
     var lines = read_lines(text, deck);
     var cards = lines.filter(function (l) { return l.kind === "card"; });
     if (!cards.length) return {error: "No card in it (" + lines.length + " lines of blanks, comments, headers or overlong lines)."};
-    var index = new S.NameIndex(searcher.spec.names);
+    var index = new S.NameIndex(searcher.table("names"));
     var readings = read_names(cards, searcher, deck, index);
     var found = new Map(), missed = new Map();
     cards.forEach(function (l) {

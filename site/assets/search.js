@@ -173,8 +173,11 @@
       Object.keys(q[name]).forEach(function (k) { table.set(k.toLowerCase(), q[name][k]); });
       self.tables[name] = table;
     });
-    this._pools = null;
-    this._names_by_first = null;
+    this._pools = new Map();
+    this._names_by_first = new Map();
+    this.bucketed = new Set(data.buckets || []);
+    this._parts = {};
+    this._whole = new Map();
     this._name_words = null;
     this._common = null;
     this._phrases = {};
@@ -204,7 +207,7 @@
   /* postings_of: [doc, tf, doc, tf, ...] of an index term, or undefined */
   Searcher.prototype.postings_of = function (term) {
     if (this._postings.has(term)) return this._postings.get(term);
-    var post = own(this.spec.postings, term);
+    var post = this.entry("postings", term);
     if (!this.compact || post === undefined) return post;
     post = ungap(post, 2);
     this._postings.set(term, post);
@@ -213,7 +216,7 @@
   /* keys_of: the documents of an exact key ("about:gandalf"), or undefined */
   Searcher.prototype.keys_of = function (key) {
     if (this._keys.has(key)) return this._keys.get(key);
-    var docs = own(this.spec.keys, key);
+    var docs = this.entry("keys", key);
     if (!this.compact || docs === undefined) return docs;
     docs = ungap(docs, 1);
     this._keys.set(key, docs);
@@ -223,11 +226,11 @@
   // kb.query.Vocabulary, as kb.searchspec.SearchSpec provides it
 
   Searcher.prototype.terms_of = function (key) {
-    var entry = own(this.spec.vocab, key);
+    var entry = this.entry("vocab", key);
     return entry === undefined ? null : entry.slice(1);
   };
   Searcher.prototype.count_of = function (key) {
-    var entry = own(this.spec.vocab, key);
+    var entry = this.entry("vocab", key);
     return entry ? entry[0] : 0;
   };
   Searcher.prototype.df = function (term) {
@@ -235,30 +238,62 @@
     return post ? Math.floor(post.length / 2) : 0;
   };
   Searcher.prototype.spelling_pool = function (first) {
-    if (this._pools === null) {
-      var pools = this._pools = new Map();
-      Object.keys(this.spec.vocab).forEach(function (key) {
-        if (isAsciiAlpha(key)) {
-          if (!pools.has(key[0])) pools.set(key[0], []);
-          pools.get(key[0]).push(key);
-        }
-      });
-    }
-    return this._pools.get(first) || [];
+    if (!this._pools.has(first)) this._pools.set(first, this.keys_starting("vocab", first).filter(isAsciiAlpha));
+    return this._pools.get(first);
   };
   Searcher.prototype.card_names = function (key) {
-    return own(this.spec.names, key) || null;
+    return this.entry("names", key) || null;
   };
   Searcher.prototype.name_keys = function (first) {
-    if (this._names_by_first === null) {
-      var by = this._names_by_first = new Map();
-      Object.keys(this.spec.names).forEach(function (key) {
-        var f = firstChar(key);
-        if (!by.has(f)) by.set(f, []);
-        by.get(f).push(key);
-      });
+    var f = firstChar(first);
+    if (!this._names_by_first.has(f)) this._names_by_first.set(f, this.keys_starting("names", f));
+    return this._names_by_first.get(f);
+  };
+
+  // the tables looked up by key: whole (search.json) or in buckets of JSON text (the site's index,
+  // kb.browserdata.buckets), each parsed when a key of it is first looked up
+
+  /* bucket: kb.browserdata.bucket, a key's bucket: its first character, and the first after its first colon */
+  function bucket(key) {
+    var colon = key.indexOf(":");
+    return firstChar(key) + (colon >= 0 ? firstChar(key.slice(colon + 1)) : "");
+  }
+  /* entry: a table's value for a key, or undefined */
+  Searcher.prototype.entry = function (table, key) {
+    if (!this.bucketed.has(table)) return own(this.spec[table], key);
+    var part = this.part(table, bucket(key));
+    return part === null ? undefined : own(part, key);
+  };
+  /* part: one bucket of a table, parsed (null when the table has no such bucket) */
+  Searcher.prototype.part = function (table, b) {
+    var cache = this._parts[table] || (this._parts[table] = new Map());
+    if (!cache.has(b)) {
+      var text = own(this.spec[table], b);
+      cache.set(b, text === undefined ? null : JSON.parse(text));
     }
-    return this._names_by_first.get(firstChar(first)) || [];
+    return cache.get(b);
+  };
+  /* keys_starting: a table's keys whose first character is first, in the table's order within a bucket */
+  Searcher.prototype.keys_starting = function (table, first) {
+    var self = this;
+    if (!this.bucketed.has(table)) {
+      return Object.keys(this.table(table)).filter(function (key) { return firstChar(key) === first; });
+    }
+    var out = [];
+    Object.keys(this.spec[table]).forEach(function (b) {
+      if (firstChar(b) === first) Object.keys(self.part(table, b)).forEach(function (key) { out.push(key); });
+    });
+    return out;
+  };
+  /* table: a whole table as one object (every bucket parsed): for reading every card name */
+  Searcher.prototype.table = function (table) {
+    if (!this.bucketed.has(table)) return this.spec[table];
+    if (!this._whole.has(table)) {
+      var whole = {}, self = this;
+      Object.keys(this.spec[table]).forEach(function (b) { Object.assign(whole, self.part(table, b)); });
+      this._whole.set(table, whole);
+    }
+    return this._whole.get(table);
   };
   Searcher.prototype.is_name_word = function (word) {
     var sorted = this.spec.name_words;  // the site's index: in code unit order, searched, not loaded into a set
@@ -272,7 +307,7 @@
     }
     if (this._name_words === null) {
       var words = this._name_words = new Set();
-      Object.keys(this.spec.names).forEach(function (key) { key.split(" ").forEach(function (w) { words.add(w); }); });
+      Object.keys(this.table("names")).forEach(function (key) { key.split(" ").forEach(function (w) { words.add(w); }); });
     }
     return this._name_words.has(word);
   };
@@ -561,7 +596,7 @@
     var exact = searcher.card_names(key);
     if (exact) return {names: exact.slice(), read_as: "", choices: []};
     var near = searcher.near_name(key);
-    if (!near.length) near = (index || new NameIndex(searcher.spec.names)).all_words_in_one(typed);
+    if (!near.length) near = (index || new NameIndex(searcher.table("names"))).all_words_in_one(typed);
     if (near.length === 1) return {names: near.slice(), read_as: quoted(typed) + " read as " + near[0], choices: []};
     return {names: [], read_as: "", choices: near.length <= 8 ? near.slice() : []};
   }
@@ -1119,6 +1154,8 @@
     if (root.RULINGS_DATA) return new Searcher(root.RULINGS_DATA);
     var data = JSON.parse(root.RULINGS_INDEX);
     data.docs = root.RULINGS_DOCS;  // JSON lines, each parsed when a query needs it
+    var parts = root.RULINGS_PARTS || {};  // the tables in buckets of JSON text, each parsed when first used
+    Object.keys(parts).forEach(function (table) { data[table] = parts[table]; });
     return new Searcher(data);
   }
 
