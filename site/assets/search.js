@@ -86,8 +86,10 @@
     return pySplit(text).join(" ");
   }
 
+  var NOT_ASCII = /[^\x00-\x7f]/;
   /* strip_marks: accents off, case kept; curly quotes made straight */
   function strip_marks(text) {
+    if (!NOT_ASCII.test(text)) return text;  // nothing to take off
     return text.normalize("NFKD").replace(MARKS, "").replace(/[\u2019\u2018]/g, "'").replace(/[\u201c\u201d]/g, '"');
   }
 
