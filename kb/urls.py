@@ -16,6 +16,7 @@ from kb.query import fold
 MAX_SLUG = 60
 
 
+@lru_cache(maxsize=16384)  # every lookup plans the same card pages again
 def slug(text: str) -> str:
     """A file-name-safe slug: slug("Adûnaphel the Ringwraith") == "adunaphel-the-ringwraith"."""
     words = re.sub(r"[^a-z0-9]+", "-", fold(text)).strip("-")
