@@ -7,13 +7,16 @@ import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kb.addresses import Addresses
 from kb.cardface import CardFace
 from kb.errors import NotFound
 from kb.resolve import quoted, require
 from kb.store import CURRENT, connect, query
+
+if TYPE_CHECKING:
+    from kb.searchspec import SearchSpec
 
 RULING_COLUMNS = "r.id, r.source, r.game, r.section, r.kind, r.number, r.title, r.text, r.line_start, " \
                  "r.line_end, r.markers, r.parent, s.title as source_title, s.edition, s.current, s.date, s.path"
@@ -170,6 +173,20 @@ def export(kb_dir: Path) -> Iterator[dict[str, Any]]:
 
 # -- lookups by name and number -------------------------------------------------------------------------
 
+_specs: dict[Path, SearchSpec] = {}
+
+
+def search_spec(kb_dir: Path) -> SearchSpec:
+    """The search data of kb_dir's current build, read once per process and build (a build never
+    changes once in place; kb.search.open_searcher keeps its searcher the same way)."""
+    from kb.searchspec import SPEC, SearchSpec
+
+    key = (kb_dir / CURRENT).resolve()
+    if key not in _specs:
+        _specs[key] = SearchSpec.load(kb_dir / CURRENT / SPEC)
+    return _specs[key]
+
+
 def card(kb_dir: Path, name: str) -> dict[str, Any]:
     """A card by any language's name (accents, hyphens, plurals and typos forgiven): every printing's
     face, its errata, its CRF rulings, and every ruling that mentions it, grouped by source.
@@ -178,14 +195,13 @@ def card(kb_dir: Path, name: str) -> dict[str, Any]:
     NotFound with the nearest names.
     """
     from kb import resolve
-    from kb.searchspec import SPEC, SearchSpec
 
     conn = connect(kb_dir)
     shaper = Shaper(conn)
     versions: dict[str, list[dict[str, Any]]] = {}
     for c in query(conn, "select id, name, set_name, type, alignment from cards order by set_code, id"):
         versions.setdefault(c["name"], []).append(c)
-    match = resolve.card(name, SearchSpec.load(kb_dir / CURRENT / SPEC), versions)
+    match = resolve.card(name, search_spec(kb_dir), versions)
     english = sorted(match.names)
     found = card_rulings(conn, shaper, english)
     return {"query": name, "read_as": match.read_as, "names": english,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from typing import Any
 
 from markdown_it import MarkdownIt
@@ -59,6 +60,7 @@ class TextRenderer:
         return linked(text, find(text))
 
 
+@lru_cache(maxsize=16384)  # the site shows one ruling's excerpt on many pages
 def plain(text: str, parser: str, limit: int = 0) -> str:
     """A ruling's text as plain words on one line, Markdown emphasis dropped ("**Card Erratum**:" ->
     "Card Erratum:"), cut at a word before `limit` characters with " …" (0: whole)."""

@@ -9,21 +9,26 @@ from __future__ import annotations
 
 import posixpath
 import re
+from functools import lru_cache
 
 from kb.query import fold
 
 MAX_SLUG = 60
 
 
+@lru_cache(maxsize=16384)  # every lookup plans the same card pages again
 def slug(text: str) -> str:
     """A file-name-safe slug: slug("Adûnaphel the Ringwraith") == "adunaphel-the-ringwraith"."""
     words = re.sub(r"[^a-z0-9]+", "-", fold(text)).strip("-")
     return words[:MAX_SLUG].strip("-") or "x"
 
 
+_UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
+
+
 def anchor(ruling_id: str) -> str:
     """The anchor of a ruling on any page: its stable id ("crf-22.454d048a6d"), made safe."""
-    return re.sub(r"[^A-Za-z0-9._-]", "-", ruling_id)
+    return _UNSAFE.sub("-", ruling_id)
 
 
 class Urls:
@@ -45,22 +50,26 @@ class Urls:
         return path
 
     def document(self, source: str, part: str = "") -> str:
-        base = slug(source) + (f"-{slug(part)}" if part else "")
-        return self._unique("document", f"{source}\x00{part}", "doc", base)
+        key = f"{source}\x00{part}"
+        return self._paths.get(("document", key)) or self._unique(
+            "document", key, "doc", slug(source) + (f"-{slug(part)}" if part else ""))
 
     def card(self, name: str) -> str:
-        return self._unique("card", name, "card", slug(name))
+        return self._paths.get(("card", name)) or self._unique("card", name, "card", slug(name))
 
     def term(self, name: str) -> str:
-        return self._unique("term", name.lower(), "term", slug(name))
+        return self._paths.get(("term", name.lower())) or self._unique("term", name.lower(), "term", slug(name))
 
     def phase(self, phase_id: str) -> str:
-        return self._unique("phase", phase_id, "phase", slug(phase_id))
+        return self._paths.get(("phase", phase_id)) or self._unique("phase", phase_id, "phase", slug(phase_id))
 
     def annotation(self, number: str) -> str:
-        return self._unique("annotation", number.lower(), "annotation", slug(number))
+        key = number.lower()
+        return self._paths.get(("annotation", key)) or self._unique("annotation", key, "annotation", slug(number))
 
     def rule(self, number: str) -> str:
+        if ("rule", number.lower()) in self._paths:
+            return self._paths[("rule", number.lower())]
         # rule numbers differ by case only in Roman numerals that the slug would merge ("2.IV" / "2.iv")
         safe = re.sub(r"[^A-Za-z0-9]+", "-", number).strip("-") or "x"
         return self._unique("rule", number.lower(), "rule", safe[:MAX_SLUG])
@@ -75,5 +84,11 @@ class Urls:
         if to_page == from_page:
             rel = posixpath.basename(to_page) if not fragment else ""
         else:
-            rel = posixpath.relpath(to_page, posixpath.dirname(from_page) or ".")
+            rel = _relative(to_page, posixpath.dirname(from_page))
         return rel + (f"#{anchor(fragment)}" if fragment else "")
+
+
+@lru_cache(maxsize=65536)
+def _relative(to_page: str, from_folder: str) -> str:
+    """The path of to_page seen from a folder of the site (few folders, so most calls are repeats)."""
+    return posixpath.relpath(to_page, from_folder or ".")

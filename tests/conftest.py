@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -34,10 +36,30 @@ REAL_CORPUS = frozenset({"real_kb", "real_site", "browser"})
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark every test on the real corpus `acceptance` (registered in pyproject.toml)."""
+    """Mark every test on the real corpus `acceptance` (registered in pyproject.toml); under
+    pytest-xdist, order the tests so that no worker waits for another to build (`interleaved`)."""
     for item in items:
         if REAL_CORPUS & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.acceptance)
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        items[:] = interleaved(items)
+
+
+def interleaved(items: list[pytest.Item]) -> list[pytest.Item]:
+    """Tests on the real corpus and tests on excerpts in turn, those on the real site first.
+
+    pytest-xdist (`--dist load`) hands the first quarter of the tests out one at a time to each
+    worker in turn: with two workers, one gets tests on the real corpus and builds the knowledge
+    base and the site while the other runs tests on excerpts, which need neither, rather than wait
+    for the build. Every worker collects the same order (xdist checks it); the tests' own fixtures
+    are session-scoped, so a worker that goes from one file to another and back makes none twice.
+    """
+    real = [i for i in items if i.get_closest_marker("acceptance")]
+    real.sort(key=lambda i: "real_site" not in getattr(i, "fixturenames", ()))  # stable: file order kept
+    excerpts = [i for i in items if not i.get_closest_marker("acceptance")]
+    turns = [i for pair in zip(real, excerpts) for i in pair]
+    shorter = min(len(real), len(excerpts))
+    return turns + real[shorter:] + excerpts[shorter:]
 
 
 def source_for(parser: str, path: Path, sid: str = "test") -> Source:
@@ -51,12 +73,31 @@ def parse_file(parser: str, path: Path) -> ParsedDocument:
     return parse_document(source_for(parser, path), path)
 
 
+def made_once(tmp_path_factory: pytest.TempPathFactory, name: str, make: Callable[[Path], None]) -> Path:
+    """A folder made once for the whole run by make(folder): in this process, or, when pytest-xdist
+    runs the tests in several worker processes, by the first worker that needs it while the others
+    wait for it (a lock file in the run's temporary folder, which every worker shares)."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        folder = tmp_path_factory.mktemp(name)
+        make(folder)
+        return folder
+    shared = tmp_path_factory.getbasetemp().parent
+    folder, done = shared / name, shared / f"{name}.done"
+    with open(shared / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes, whatever happens
+        if not done.exists():
+            if folder.exists():
+                shutil.rmtree(folder)  # a worker that failed to make it: made again, whole
+            folder.mkdir()
+            make(folder)
+            done.touch()
+    return folder
+
+
 @pytest.fixture(scope="session")
 def real_kb(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A knowledge base built once from the real rulings/ folder."""
-    kb_dir = tmp_path_factory.mktemp("kb")
-    build(SOURCES, kb_dir)
-    return kb_dir
+    return made_once(tmp_path_factory, "kb", lambda folder: build(SOURCES, folder))
 
 
 TINY_MANIFEST = """\
@@ -110,11 +151,12 @@ def tiny(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path]:
     """(sources, knowledge base, site) of the tiny corpus, built once: copy them before changing them."""
     from kb.website import build_site
 
-    base = tmp_path_factory.mktemp("tiny")
-    sources = write_tiny_sources(base / "rulings")
-    build(sources, base / "kb")
-    build_site(base / "kb", base / "site")
-    return sources, base / "kb", base / "site"
+    def make(base: Path) -> None:
+        build(write_tiny_sources(base / "rulings"), base / "kb")
+        build_site(base / "kb", base / "site")
+
+    base = made_once(tmp_path_factory, "tiny", make)
+    return base / "rulings", base / "kb", base / "site"
 
 
 @pytest.fixture(scope="session")
@@ -122,11 +164,12 @@ def real_site(real_kb: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The static site built once from the real knowledge base (strict: no broken link)."""
     from kb.website import build_site
 
-    out = tmp_path_factory.mktemp("site") / "site"
-    report = build_site(real_kb, out, strict=True)
-    if report.broken:
-        raise RuntimeError(f"the real site has broken links: {report.broken[:5]}")
-    return out
+    def make(folder: Path) -> None:
+        report = build_site(real_kb, folder / "site", strict=True)
+        if report.broken:
+            raise RuntimeError(f"the real site has broken links: {report.broken[:5]}")
+
+    return made_once(tmp_path_factory, "site", make) / "site"
 
 
 @pytest.fixture(scope="session")

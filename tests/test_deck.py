@@ -94,12 +94,12 @@ def test_every_line_break_counts_once() -> None:
 
 # -- the real decklists -----------------------------------------------------------------------------------
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")  # once per run, whatever order the tests run in
 def hero(real_kb: Path) -> dict[str, Any]:
     return deck_report(real_kb, HERO.read_text("utf-8"), "hero.txt")
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")  # once per run, whatever order the tests run in
 def minion(real_kb: Path) -> dict[str, Any]:
     return deck_report(real_kb, MINION.read_text("utf-8"), "minion.txt", mentions=True)
 

@@ -282,7 +282,7 @@ def test_one_build_serves_every_directory(real_kb: Path, tmp_path: Path, monkeyp
 
 # -- 5. one JSON shape ----------------------------------------------------------------------------------
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")  # once per run, whatever order the tests run in
 def validators():
     from jsonschema import Draft202012Validator
     from referencing import Registry, Resource

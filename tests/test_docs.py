@@ -17,7 +17,7 @@ def test_every_command_is_in_the_readme_and_has_help() -> None:
 def test_ci_runs_the_readme_test_command() -> None:
     readme = (ROOT / "README.md").read_text("utf-8")
     ci = (ROOT / ".ci" / "run").read_text("utf-8")
-    test_command = ".venv/bin/python -m pytest"
+    test_command = ".venv/bin/python -m pytest -n auto"
     assert test_command in readme and test_command in ci
 
 

@@ -105,7 +105,7 @@ def _node() -> str:
     return node
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")  # once per run, whatever order the tests run in
 def both(real_kb: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """Every question (evaluation and focused) through kb.search and through search.js in one node run."""
     node = _node()

@@ -16,7 +16,7 @@ from kb.parsers.blocks import read_lines
 from .conftest import SOURCES
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")  # once per run, whatever order the tests run in
 def rows(real_kb: Path) -> list[dict]:
     return list(export(real_kb))
 

@@ -193,7 +193,7 @@ def test_printable_shows_control_characters() -> None:
     assert printable("lone \udcff") == valid_unicode("lone \udcff") == "lone \ufffd"
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")  # once per run, whatever order the tests run in
 def hostile_kb(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The tiny corpus with control characters in a ruling, built once (the tests only read it)."""
     tmp_path = tmp_path_factory.mktemp("hostile")

@@ -26,7 +26,7 @@ from kb.search import Searcher
 from .conftest import EXAMPLES, ROOT
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")  # once per run, whatever order the tests run in
 def searcher(real_kb: Path) -> Searcher:
     return Searcher.open(real_kb)
 

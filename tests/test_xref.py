@@ -24,7 +24,7 @@ from kb.xref import TermFinder, phase_words, split_see_also
 from .conftest import EXAMPLES
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")  # once per run, whatever order the tests run in
 def db(real_kb: Path) -> sqlite3.Connection:
     return sqlite3.connect(next(real_kb.glob("current/rulings.db")))
 
