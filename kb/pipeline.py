@@ -89,22 +89,14 @@ def build(sources_dir: Path, kb_dir: Path, progress: Progress | None = None,
                 words.add(doc)
                 targets.add(doc)
                 report.count(doc)
-                del doc
+                del doc  # let go: the later stages read the stored rows back
         lexicon = words.finish()
         terms = targets.terms()
         store_links(db, sources, lexicon, targets, terms)
         with index_writer(folder / INDEX_DIR) as add_record:
-            def passages() -> Iterator[Unit]:
-                for source in sources:
-                    rulings = db.rulings(source.id)
-                    texts = {r.id: r.text for r in rulings}
-                    for unit in document_units(source, rulings, lexicon, lambda i: texts[i] if i in texts else db.text(i)):
-                        add_record(index_record(unit, source.game))
-                        yield unit
-
-            write_spec(folder, spec_items(passages(), analyze, source_rows(sources), db.edition_places,
-                                          name_table(lexicon.names), lexicon.lowercase, export_weights(),
-                                          {"COVERAGE_FLOOR": COVERAGE_FLOOR}))
+            write_spec(folder, spec_items(passages(db, sources, lexicon, add_record), analyze, source_rows(sources),
+                                          db.edition_places, name_table(lexicon.names), lexicon.lowercase,
+                                          export_weights(), {"COVERAGE_FLOOR": COVERAGE_FLOOR}))
         (folder / LEXICON).write_text(json.dumps(lexicon.to_json(), ensure_ascii=False), "utf-8")
         db.finish(__version__, terms)
         write_metadata(folder, sources, __version__)
@@ -112,14 +104,14 @@ def build(sources_dir: Path, kb_dir: Path, progress: Progress | None = None,
 
 
 def store_links(db: Draft, sources: list[Source], lexicon: Lexicon, targets: Targets,
-                    terms: list[dict[str, str]]) -> None:
+                terms: list[dict[str, str]]) -> None:
     """The cross-references (kb.xref) of the stored documents, a document at a time, into the
     database: every detector's links, then the older editions' links; the CRF card headings; the
     problems found, the detectors' before the headings'."""
     problems: list[Problem] = []
     heading_problems: list[Problem] = []
     ctx = targets.context(lexicon, terms, problems)
-    for source in sources:
+    for source in sources:  # a document as stored: its sections and rulings (the detectors read no more)
         doc = ParsedDocument(source, 0, db.sections(source.id), db.rulings(source.id))
         db.add_links(link_document(doc, ctx))
         db.add_headings(card_headings(doc, lexicon, heading_problems))
@@ -127,3 +119,16 @@ def store_links(db: Draft, sources: list[Source], lexicon: Lexicon, targets: Tar
     db.add_links(edition_links((r for s in crf if s.current for r in db.rulings(s.id)),
                                (r for s in crf if not s.current for r in db.rulings(s.id))))
     db.add_problems(problems + heading_problems)
+
+
+def passages(db: Draft, sources: list[Source], lexicon: Lexicon,
+             add_record: Callable[[dict[str, Any]], None]) -> Iterator[Unit]:
+    """Every stored ruling as a passage (kb.searchdata.document_units), a document at a time, each
+    also given to the whoosh index (add_record) as it is made; a lead-in is looked for in its own
+    document first, then in the database."""
+    for source in sources:
+        rulings = db.rulings(source.id)
+        texts = {r.id: r.text for r in rulings}
+        for unit in document_units(source, rulings, lexicon, lambda i: texts[i] if i in texts else db.text(i)):
+            add_record(index_record(unit, source.game))
+            yield unit
