@@ -16,10 +16,10 @@ import marshal
 import re
 from array import array
 from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
-from collections.abc import Callable, Iterable, Iterator
 
 from kb.errors import KbBroken
 from kb.query import (LIMITS, NOT_NAMES, PREFIXES, QUESTION_WORDS, RULES, SUFFIXES, TOKEN, WEIGHTS, CAPITALISED,
