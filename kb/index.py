@@ -8,7 +8,8 @@ them), and ranked search runs over the search data without whoosh.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -77,21 +78,37 @@ def schema() -> Any:
     )
 
 
-def build_index(index_dir: Path, records: Iterable[dict[str, Any]]) -> int:
-    """Write a new index of `records` (id, source, game, kind, number, title, about, mentions,
-    section, text, data) into index_dir; returns how many."""
+@contextmanager
+def index_writer(index_dir: Path) -> Iterator[Callable[[dict[str, Any]], None]]:
+    """A new index in index_dir, written a record at a time: the block gets a function that adds one
+    record (id, source, game, kind, number, title, about, mentions, section, text, data); the index
+    is committed when the block ends, and cancelled if it fails."""
     index_dir.mkdir(parents=True, exist_ok=True)
     ix = index.create_in(str(index_dir), schema())
     writer = ix.writer(limitmb=64)  # its sorting pool (MB): capped, so a large corpus builds in little memory
-    n = 0
-    for r in records:
+
+    def add(r: dict[str, Any]) -> None:
         writer.add_document(
             id=r["id"], source=r["source"], game=r["game"], kind=r["kind"], number=r.get("number") or "",
             title=r.get("title") or "", about=",".join(r.get("about") or ()),
             mentions=",".join(r.get("mentions") or ()), section=" / ".join(r.get("section") or ()),
             text=r["text"], data=json.dumps(r["data"], ensure_ascii=False))
-        n += 1
+
+    try:
+        yield add
+    except BaseException:
+        writer.cancel()
+        raise
     writer.commit()
+
+
+def build_index(index_dir: Path, records: Iterable[dict[str, Any]]) -> int:
+    """Write a new index of `records` (see index_writer) into index_dir; returns how many."""
+    n = 0
+    with index_writer(index_dir) as add:
+        for r in records:
+            add(r)
+            n += 1
     return n
 
 

@@ -1,26 +1,27 @@
-"""The build recipe: manifest -> parse every source -> check -> store, swapped in only when complete."""
+"""The build recipe: manifest -> parse and store each source -> cross-reference -> search data and
+index, read back a document at a time -> swapped in only when complete."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from kb import __version__
+from kb.index import analyze, index_writer
 from kb.inputs import DEFAULT_MAX_SOURCE_MB, MB, size_limit
-from kb.manifest import read_manifest
-from kb.model import ParsedDocument, Source
-from kb.parsers import parse_document
-from kb.index import analyze, build_index
-from kb.ranking import COVERAGE_FLOOR, export_weights
-from kb.searchdata import index_records, make_lexicon, units
 from kb.lexicon import Lexicon
-from kb.searchspec import Unit, build_spec, name_table, write_spec
+from kb.manifest import read_manifest
+from kb.model import ParsedDocument, Problem, Source
+from kb.parsers import parse_document
+from kb.ranking import COVERAGE_FLOOR, export_weights
+from kb.searchdata import LexiconDraft, document_units, index_record
+from kb.searchspec import Unit, build_spec, name_table, spec_items, write_spec
 from kb.server import write_metadata
-from kb.xref import Xref, cross_reference
-from kb.store import DB_NAME, INDEX_DIR, LEXICON, new_build, write_database
+from kb.store import DB_NAME, INDEX_DIR, LEXICON, Draft, new_build
+from kb.xref import Targets, Xref, card_headings, edition_links, link_document
 
 Progress = Callable[[Source], None]
 
@@ -30,56 +31,104 @@ class BuildReport:
     """What a build did: per source the counts, plus where it wrote."""
 
     kb_dir: Path
-    documents: list[ParsedDocument] = field(default_factory=list)
-    xref: Xref | None = None
+    counts: list[dict[str, object]] = field(default_factory=list)
+    """One row per source, in manifest order (see summary)."""
+
+    def count(self, doc: ParsedDocument) -> None:
+        """Note a parsed document's counts (the document itself is not kept)."""
+        kinds: dict[str, int] = {}
+        for r in doc.rulings:
+            kinds[r.kind] = kinds.get(r.kind, 0) + 1
+        self.counts.append({"source": doc.source.id, "title": doc.source.title, "game": doc.source.game,
+                            "rulings": len(doc.rulings), "sections": len(doc.sections), "lines": doc.line_count,
+                            "skipped": len(doc.skipped), "repairs": len(doc.repairs), "kinds": kinds})
 
     def summary(self) -> list[dict[str, object]]:
         """One row per source: id, title, rulings, sections, lines, skipped and repairs."""
-        rows = []
-        for doc in self.documents:
-            kinds: dict[str, int] = {}
-            for r in doc.rulings:
-                kinds[r.kind] = kinds.get(r.kind, 0) + 1
-            rows.append({"source": doc.source.id, "title": doc.source.title, "game": doc.source.game,
-                         "rulings": len(doc.rulings), "sections": len(doc.sections), "lines": doc.line_count,
-                         "skipped": len(doc.skipped), "repairs": len(doc.repairs), "kinds": kinds})
-        return rows
+        return self.counts
+
+
+def source_rows(sources: list[Source]) -> list[dict[str, Any]]:
+    """The sources as the search data lists them."""
+    return [{"id": s.id, "title": s.title, "edition": s.edition, "game": s.game, "kind": s.kind,
+             "current": s.current, "parser": s.parser, "path": s.path} for s in sources]
 
 
 def search_spec(documents: list[ParsedDocument], lexicon: Lexicon, xref: Xref, passages: list[Unit]) -> dict[str, Any]:
-    """The search data (kb.searchspec) of parsed documents: their passage units, sources, editions,
-    card names and the ranking weights."""
-    sources = [{"id": d.source.id, "title": d.source.title, "edition": d.source.edition, "game": d.source.game,
-                "kind": d.source.kind, "current": d.source.current, "parser": d.source.parser, "path": d.source.path}
-               for d in documents]
+    """The search data (kb.searchspec) of parsed documents held in memory: their passage units,
+    sources, editions, card names and the ranking weights (tools/tune_ranking.py)."""
     editions = {k.ruling_id: k.target for k in xref.links if k.kind == "edition" and k.target}
-    return build_spec(passages, analyze, sources, editions, name_table(lexicon.names), lexicon.lowercase, export_weights(),
-                      {"COVERAGE_FLOOR": COVERAGE_FLOOR})
+    return build_spec(passages, analyze, source_rows([d.source for d in documents]), editions,
+                      name_table(lexicon.names), lexicon.lowercase, export_weights(), {"COVERAGE_FLOOR": COVERAGE_FLOOR})
 
 
 def build(sources_dir: Path, kb_dir: Path, progress: Progress | None = None,
           max_source_mb: float = DEFAULT_MAX_SOURCE_MB) -> BuildReport:
     """Parse every source the manifest lists and write a new knowledge base into kb_dir.
 
-    Nothing is written until every source has parsed; the new database replaces the old one only
-    once complete. Only files inside sources_dir are read, regular files of at most max_source_mb.
-    Raises KbError subclasses (ManifestError, ParseError, ForeignFolder, WriteFailed).
+    The manifest is read and checked first, then kb_dir (ForeignFolder if it is not ours), then
+    each source is parsed and stored in a new build folder beside the current one, and let go:
+    the later stages read the stored rows back a document at a time, so a build's memory grows
+    far slower than its corpus. Nothing replaces the previous knowledge base until every source
+    has parsed and everything is written; a failed build removes its folder (and a knowledge-base
+    folder it had just made). Only files inside sources_dir are read, regular files of at most
+    max_source_mb. Raises KbError subclasses (ManifestError, ParseError, ForeignFolder, WriteFailed).
     """
     report = BuildReport(kb_dir)
     limit = int(max_source_mb * MB)
     with size_limit(limit):
-        for source in read_manifest(sources_dir, limit):
-            if progress:
-                progress(source)
-            report.documents.append(parse_document(source, sources_dir / source.path))
-    lexicon = make_lexicon(report.documents)
-    report.xref = cross_reference(report.documents, lexicon)
-    passages = units(report.documents, lexicon)
-    with new_build(kb_dir) as folder:
-        write_database(folder / DB_NAME, report.documents, __version__, report.xref)
-        # the search data is written as soon as it is made, and let go before the index is built
-        write_spec(folder, search_spec(report.documents, lexicon, report.xref, passages))
-        build_index(folder / INDEX_DIR, index_records(passages, report.documents))
+        sources = read_manifest(sources_dir, limit)
+    with new_build(kb_dir) as folder, Draft(folder / DB_NAME) as db:
+        words, targets = LexiconDraft(), Targets()
+        with size_limit(limit):
+            for source in sources:
+                if progress:
+                    progress(source)
+                doc = parse_document(source, sources_dir / source.path)
+                db.add(doc)
+                words.add(doc)
+                targets.add(doc)
+                report.count(doc)
+                del doc  # let go: the later stages read the stored rows back
+        lexicon = words.finish()
+        terms = targets.terms()
+        store_links(db, sources, lexicon, targets, terms)
+        with index_writer(folder / INDEX_DIR) as add_record:
+            write_spec(folder, spec_items(passages(db, sources, lexicon, add_record), analyze, source_rows(sources),
+                                          db.edition_places, name_table(lexicon.names), lexicon.lowercase,
+                                          export_weights(), {"COVERAGE_FLOOR": COVERAGE_FLOOR}))
         (folder / LEXICON).write_text(json.dumps(lexicon.to_json(), ensure_ascii=False), "utf-8")
-        write_metadata(folder, [d.source for d in report.documents], __version__)
+        db.finish(__version__, terms)
+        write_metadata(folder, sources, __version__)
     return report
+
+
+def store_links(db: Draft, sources: list[Source], lexicon: Lexicon, targets: Targets,
+                terms: list[dict[str, str]]) -> None:
+    """The cross-references (kb.xref) of the stored documents, a document at a time, into the
+    database: every detector's links, then the older editions' links; the CRF card headings; the
+    problems found, the detectors' before the headings'."""
+    problems: list[Problem] = []
+    heading_problems: list[Problem] = []
+    ctx = targets.context(lexicon, terms, problems)
+    for source in sources:  # a document as stored: its sections and rulings (the detectors read no more)
+        doc = ParsedDocument(source, 0, db.sections(source.id), db.rulings(source.id))
+        db.add_links(link_document(doc, ctx))
+        db.add_headings(card_headings(doc, lexicon, heading_problems))
+    crf = [s for s in sources if s.parser == "crf"]
+    db.add_links(edition_links((r for s in crf if s.current for r in db.rulings(s.id)),
+                               (r for s in crf if not s.current for r in db.rulings(s.id))))
+    db.add_problems(problems + heading_problems)
+
+
+def passages(db: Draft, sources: list[Source], lexicon: Lexicon,
+             add_record: Callable[[dict[str, Any]], None]) -> Iterator[Unit]:
+    """Every stored ruling as a passage (kb.searchdata.document_units), a document at a time, each
+    also given to the whoosh index (add_record) as it is made; a lead-in is looked for in its own
+    document first, then in the database."""
+    for source in sources:
+        rulings = db.rulings(source.id)
+        texts = {r.id: r.text for r in rulings}
+        for unit in document_units(source, rulings, lexicon, lambda i: texts[i] if i in texts else db.text(i)):
+            add_record(index_record(unit, source.game))
+            yield unit

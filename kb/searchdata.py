@@ -1,13 +1,13 @@
-"""What the build gives search: the card lexicon and one index record per ruling (cards, refs)."""
+"""What the build gives search: the card lexicon (gathered a document at a time) and one passage per ruling (cards, refs)."""
 
 from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from kb.model import ParsedDocument, Ruling
+from kb.model import ParsedDocument, Ruling, Source
 from kb.lexicon import Lexicon, build_lexicon
 from kb.query import fold
 from kb.searchspec import UNIT, Unit
@@ -34,35 +34,56 @@ def resolve_title(title: str, lexicon: Lexicon) -> list[str]:
     return list(lexicon.names[match[0]]) if match else []
 
 
+class LexiconDraft:
+    """The lexicon gathered document by document as they are parsed (add), completed once every
+    document has been seen (finish): card names in every language first, then the CRF card headings
+    resolved against them, the corpus words and the game words."""
+
+    def __init__(self) -> None:
+        self.lexicon = build_lexicon([], [], [])
+        self._titles: dict[str, None] = {}
+        self._races: set[str] = set()
+
+    def add(self, doc: ParsedDocument) -> None:
+        for card in doc.cards:
+            for name in card.names.values():
+                self.lexicon.add_name(name, card.names["en"])
+            self._races.update(str(card.attributes.get("attributes", {}).get("race", "")).split(","))
+        for r in doc.rulings if doc.source.game == "meccg" else ():
+            self.lexicon.add_words(r.text)
+            if title := card_section(r):
+                self._titles.setdefault(title)
+        for s in doc.sections:
+            self.lexicon.add_words(" ".join(s.path))
+
+    def finish(self) -> Lexicon:
+        lexicon = self.lexicon
+        for title in self._titles:  # a title seen twice would find itself in the lexicon the second time
+            if fold(title) not in lexicon.names:
+                for name in resolve_title(title, lexicon) or [title]:
+                    lexicon.add_name(title, name)
+        lexicon.game_words = game_words(self._races)
+        return lexicon
+
+
 def make_lexicon(docs: list[ParsedDocument]) -> Lexicon:
     """Every card name in every language, the CRF card headings (resolved), and the corpus words."""
-    pairs = [(name, card.names["en"]) for d in docs for card in d.cards for name in card.names.values()]
-    meccg = [r for d in docs if d.source.game == "meccg" for r in d.rulings]
-    lexicon = build_lexicon(pairs, [], (r.text for r in meccg))
-    for r in meccg:
-        title = card_section(r)
-        if title and fold(title) not in lexicon.names:
-            for name in resolve_title(title, lexicon) or [title]:
-                lexicon.add_name(title, name)
-    for d in docs:
-        for s in d.sections:
-            lexicon.add_words(" ".join(s.path))
-    lexicon.game_words = game_words(docs)
-    return lexicon
+    draft = LexiconDraft()
+    for doc in docs:
+        draft.add(doc)
+    return draft.finish()
 
 
 PLAYER_KINDS = ("wizard", "ringwraith", "fallen-wizard", "balrog", "sauron")
 
 
-def game_words(docs: list[ParsedDocument]) -> set[str]:
+def game_words(races: Iterable[str]) -> set[str]:
     """Races (singular and plural) and kinds of player: card names that rulings use as game words."""
     words = set(PLAYER_KINDS)
-    for d in docs:
-        for card in d.cards:
-            for race in str(card.attributes.get("attributes", {}).get("race", "")).split(","):
-                race = fold(race)
-                if race:
-                    words.update({race, race + "s", race + "es", re.sub(r"f$", "ves", race)})
+    for race in races:
+        race = fold(race)
+        if race:
+            words.update({race, race + "s", race + "es", re.sub(r"f$", "ves", race)})
     return {fold(w) for w in words}
 
 
@@ -89,51 +110,52 @@ def reference_spans(text: str) -> list[tuple[int, int, str, str]]:
 
 
 def units(docs: list[ParsedDocument], lexicon: Lexicon, unit: dict[str, float] = UNIT) -> list[Unit]:
-    """Every ruling as a passage a judge reads: its text, with its section path, its lead-in (the
-    ruling it belongs to) and its title at their weights (kb.searchspec.UNIT), and its exact keys
-    (the card it is on, the cards it names, its number, the annotations and rules it cites)."""
+    """The passages (document_units) of documents held in memory."""
     texts = {r.id: r.text for d in docs for r in d.rulings}
-    out: list[Unit] = []
-    for d in docs:
-        s = d.source
-        for r in d.rulings:
-            about: set[str] = set()
-            title = r.title
-            if r.kind == "card":
-                about.add(fold(r.title or ""))
-            elif (heading := card_section(r)) is not None:
-                title = heading
-                about.add(fold(heading))
-                about.update(fold(n) for n in lexicon.names.get(fold(heading), []))
-            about.discard("")
-            mentions = {fold(n) for n in lexicon.find_in_text(r.text)} if s.game == "meccg" else set()
-            keys = [f"about:{a}" for a in sorted(about)] + [f"mention:{m}" for m in sorted(mentions - about)]
-            keys += [f"cites:{ref}" for ref in sorted(references(r.text))]
-            if r.number:
-                number = r.number.lower()
-                keys += [f"number:{number}", f"number:{r.kind}:{number}"]
-                if s.parser == "timing":
-                    keys.append(f"number:timing:{number}")
-            path = list(r.section[:-1]) if about and r.kind != "card" else list(r.section)
-            fields = [(r.text, 1.0)]
-            if r.kind != "card" and path:
-                fields.append((" ".join(path), unit["section"]))
-            if r.parent and r.parent in texts:
-                fields.append((texts[r.parent], unit["parent"]))
-            if r.kind in ("glossary", "citation-key") and title:
-                fields.append((title, unit["title"]))
-            out.append(Unit(
-                data={"id": r.id, "source": s.id, "kind": r.kind, "number": r.number, "title": title,
-                      "about": sorted(about), "section": list(r.section), "text": r.text,
-                      "markers": list(r.markers), "lines": [r.span.start, r.span.end]},
-                fields=fields, keys=keys))
-    return out
+    return [u for d in docs for u in document_units(d.source, d.rulings, lexicon, texts.get, unit)]
 
 
-def index_records(units_: list[Unit], docs: list[ParsedDocument]) -> Iterator[dict[str, Any]]:
-    """One record per unit for kb.index.build_index (the whoosh index behind `search --raw`)."""
-    game = {d.source.id: d.source.game for d in docs}
-    for u in units_:
-        d = u.data
-        yield {"id": d["id"], "source": d["source"], "game": game[d["source"]], "kind": d["kind"],
-               "title": d["title"] or "", "section": d["section"], "text": d["text"], "data": d}
+def document_units(s: Source, rulings: list[Ruling], lexicon: Lexicon, parent_text: Callable[[str], str | None],
+                   unit: dict[str, float] = UNIT) -> Iterator[Unit]:
+    """Every ruling of a document as a passage a judge reads: its text, with its section path, its
+    lead-in (the text of the ruling it belongs to, by parent_text) and its title at their weights
+    (kb.searchspec.UNIT), and its exact keys (the card it is on, the cards it names, its number, the
+    annotations and rules it cites)."""
+    for r in rulings:
+        about: set[str] = set()
+        title = r.title
+        if r.kind == "card":
+            about.add(fold(r.title or ""))
+        elif (heading := card_section(r)) is not None:
+            title = heading
+            about.add(fold(heading))
+            about.update(fold(n) for n in lexicon.names.get(fold(heading), []))
+        about.discard("")
+        mentions = {fold(n) for n in lexicon.find_in_text(r.text)} if s.game == "meccg" else set()
+        keys = [f"about:{a}" for a in sorted(about)] + [f"mention:{m}" for m in sorted(mentions - about)]
+        keys += [f"cites:{ref}" for ref in sorted(references(r.text))]
+        if r.number:
+            number = r.number.lower()
+            keys += [f"number:{number}", f"number:{r.kind}:{number}"]
+            if s.parser == "timing":
+                keys.append(f"number:timing:{number}")
+        path = list(r.section[:-1]) if about and r.kind != "card" else list(r.section)
+        fields = [(r.text, 1.0)]
+        if r.kind != "card" and path:
+            fields.append((" ".join(path), unit["section"]))
+        if r.parent and (lead := parent_text(r.parent)) is not None:
+            fields.append((lead, unit["parent"]))
+        if r.kind in ("glossary", "citation-key") and title:
+            fields.append((title, unit["title"]))
+        yield Unit(
+            data={"id": r.id, "source": s.id, "kind": r.kind, "number": r.number, "title": title,
+                  "about": sorted(about), "section": list(r.section), "text": r.text,
+                  "markers": list(r.markers), "lines": [r.span.start, r.span.end]},
+            fields=fields, keys=keys)
+
+
+def index_record(u: Unit, game: str) -> dict[str, Any]:
+    """A unit's record for kb.index.build_index (the whoosh index behind `search --raw`)."""
+    d = u.data
+    return {"id": d["id"], "source": d["source"], "game": game, "kind": d["kind"],
+            "title": d["title"] or "", "section": d["section"], "text": d["text"], "data": d}

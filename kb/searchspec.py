@@ -4,7 +4,9 @@ by the terminal (kb.search) and the browser (site/assets/search.js) alike.
 It holds the passage units (each ruling with its section path, a card's rulings with the card),
 their analysed postings, the corpus vocabulary with each word's index terms (so neither side
 stems at query time), card names, the abbreviation and synonym tables, the query patterns
-(kb.query.RULES) and the ranking weights and parameters. Written as JSON (`search.json`).
+(kb.query.RULES) and the ranking weights and parameters. Written as JSON (`search.json`) field by
+field as a build makes it (spec_items, write_spec): the docs as their units come, the postings
+gathered meanwhile in compact arrays (Postings) and written after them.
 """
 
 from __future__ import annotations
@@ -12,7 +14,9 @@ from __future__ import annotations
 import json
 import marshal
 import re
+from array import array
 from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -46,39 +50,85 @@ class Unit:
     """Its exact keys: "about:<card>", "mention:<card>", "number:...", "cites:..."."""
 
 
-def build_spec(units: list[Unit], analyze: Any, sources: list[dict[str, Any]], editions: dict[str, str],
-               names: dict[str, list[str]], common: set[str], weights: dict[str, float],
-               limits: dict[str, float] | None = None) -> dict[str, Any]:
-    """The search data for these units: `analyze` is the build's analyzer (text -> index terms)."""
-    vocab: dict[str, list[Any]] = {}
-    counts: Counter[str] = Counter()
-    postings: dict[str, list[float]] = {}
-    keys: dict[str, list[int]] = {}
-    lengths: list[float] = []
-    docs: list[list[Any]] = []
-    source_index = {s["id"]: n for n, s in enumerate(sources)}
-    ids = {u.data["id"]: n for n, u in enumerate(units)}
-    for n, unit in enumerate(units):
+class Items:
+    """A list (or, table=True, a table's (key, value) pairs) made as it is written: write_spec takes
+    one for any value of the search data, so a large list is never held whole."""
+
+    def __init__(self, items: Iterable[Any], table: bool = False) -> None:
+        self.items = iter(items)
+        self.table = table
+
+    def whole(self) -> Any:
+        return dict(self.items) if self.table else list(self.items)
+
+
+class Postings:
+    """The analysed words of the units, gathered a unit at a time: each term's postings (unit
+    number, weight) and each key's units in compact arrays, each unit's length, the vocabulary."""
+
+    def __init__(self, analyze: Any) -> None:
+        self.analyze = analyze
+        self.vocab: dict[str, list[str]] = {}
+        self.counts: Counter[str] = Counter()
+        self.postings: dict[str, tuple[array[int], array[float]]] = {}
+        self.keys: dict[str, array[int]] = {}
+        self.lengths: array[float] = array("d")
+
+    def add(self, unit: Unit) -> None:
+        """Count the words of the next unit (its number is how many came before it)."""
+        n = len(self.lengths)
         tf: dict[str, float] = {}
         length = 0.0
         for text, weight in unit.fields:
             for token in TOKEN.findall(text):
                 key = fold_key(token)
-                counts[key] += 1
-                if key not in vocab:
-                    vocab[key] = analyze(token)
-                for term in vocab[key]:
+                self.counts[key] += 1
+                if key not in self.vocab:
+                    self.vocab[key] = self.analyze(token)
+                for term in self.vocab[key]:
                     tf[term] = tf.get(term, 0.0) + weight
                     length += weight
         for term, value in tf.items():
-            postings.setdefault(term, []).extend((n, round(value, 3)))
+            if term not in self.postings:
+                self.postings[term] = (array("i"), array("d"))
+            units, weights = self.postings[term]
+            units.append(n)
+            weights.append(round(value, 3))
         for key in unit.keys:
-            keys.setdefault(key, []).append(n)
-        lengths.append(round(length, 3))
-        d = unit.data
-        docs.append([d["id"], source_index[d["source"]], d["kind"], d["number"] or "", d["title"] or "",
-                     d["section"], d["text"], d["lines"], d["markers"], d["about"]])
-    return {
+            self.keys.setdefault(key, array("i")).append(n)
+        self.lengths.append(round(length, 3))
+
+    def posting_items(self) -> Iterator[tuple[str, list[float]]]:
+        """(term, [unit, weight, unit, weight, ...]) in the order the terms first came."""
+        for term, (units, weights) in self.postings.items():
+            flat: list[float] = [0.0] * (2 * len(units))
+            flat[0::2] = units.tolist()
+            flat[1::2] = weights.tolist()
+            yield term, flat
+
+
+def doc_row(unit: Unit, source_index: dict[str, int]) -> list[Any]:
+    """A unit's display data as the search data's docs list holds it."""
+    d = unit.data
+    return [d["id"], source_index[d["source"]], d["kind"], d["number"] or "", d["title"] or "",
+            d["section"], d["text"], d["lines"], d["markers"], d["about"]]
+
+
+def spec_items(units: Iterable[Unit], analyze: Any, sources: list[dict[str, Any]],
+               editions: Callable[[], Iterable[tuple[int, int]]], names: dict[str, list[str]], common: set[str],
+               weights: dict[str, float], limits: dict[str, float] | None = None) -> Iterator[tuple[str, Any]]:
+    """The search data for these units, field by field in the order it is written: `analyze` is the
+    build's analyzer (text -> index terms); the units are taken as the docs list is written, their
+    postings written after it; editions gives (older unit, current unit) pairs once the units are seen."""
+    postings = Postings(analyze)
+    source_index = {s["id"]: n for n, s in enumerate(sources)}
+
+    def docs() -> Iterator[list[Any]]:
+        for unit in units:
+            postings.add(unit)
+            yield doc_row(unit, source_index)
+
+    yield from {
         "version": SPEC_VERSION,
         "bm25": BM25, "candidates": CANDIDATES, "weights": weights,
         "limits": {**LIMITS, **(limits or {})},
@@ -86,15 +136,27 @@ def build_spec(units: list[Unit], analyze: Any, sources: list[dict[str, Any]], e
                   "question_words": sorted(QUESTION_WORDS), "not_names": list(NOT_NAMES), "prefixes": sorted(PREFIXES), "suffixes": list(SUFFIXES), "weights": WEIGHTS,
                   "abbreviations": load_table("abbreviations"), "synonyms": load_table("synonyms")},
         "sources": sources,
-        "docs": docs,
-        "lengths": lengths,
-        "postings": postings,
-        "keys": keys,
-        "vocab": {k: [counts[k], *v] for k, v in sorted(vocab.items())},
-        "names": names,
-        "common": sorted(common & {k for k in names if " " not in k}),
-        "editions": {str(ids[old]): ids[new] for old, new in editions.items() if old in ids and new in ids},
-    }
+    }.items()
+    yield "docs", Items(docs())
+    yield "lengths", Items(postings.lengths)
+    yield "postings", Items(postings.posting_items(), table=True)
+    yield "keys", Items(((key, units.tolist()) for key, units in postings.keys.items()), table=True)
+    yield "vocab", {k: [postings.counts[k], *v] for k, v in sorted(postings.vocab.items())}
+    yield "names", names
+    yield "common", sorted(common & {k for k in names if " " not in k})
+    count = len(postings.lengths)
+    yield "editions", Items(((str(old), new) for old, new in editions() if 0 <= old < count and 0 <= new < count),
+                            table=True)
+
+
+def build_spec(units: list[Unit], analyze: Any, sources: list[dict[str, Any]], editions: dict[str, str],
+               names: dict[str, list[str]], common: set[str], weights: dict[str, float],
+               limits: dict[str, float] | None = None) -> dict[str, Any]:
+    """The search data for units held in memory, whole (spec_items; editions old ruling id -> current id)."""
+    ids = {u.data["id"]: n for n, u in enumerate(units)}
+    places = [(ids[old], ids[new]) for old, new in editions.items() if old in ids and new in ids]
+    return {key: value.whole() if isinstance(value, Items) else value
+            for key, value in spec_items(units, analyze, sources, lambda: places, names, common, weights, limits)}
 
 
 def plain_sum(values: Any) -> float:
@@ -113,40 +175,62 @@ def _json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
-def _pieces(value: Any) -> list[Any]:
-    """A large list or table cut into CHUNK-item pieces (a table as lists of its items); else [value]."""
-    if isinstance(value, list) and len(value) > CHUNK:
-        return [value[i:i + CHUNK] for i in range(0, len(value), CHUNK)]
+PIECE_SIZE = 20 * CHUNK
+"""At most this many values (a table's lists counted by their length) in a piece of a list or table made as
+it is written: the postings of a large corpus are a few thousand terms holding millions of numbers."""
+
+
+def _pieces(value: Any) -> tuple[str, Iterator[list[Any]]] | None:
+    """A value made as it is written (Items), or a large list or table, cut into pieces of at most
+    CHUNK items (a table as lists of its items): ("list" or "table", the pieces, at least one);
+    None for a value written whole."""
+    if isinstance(value, Items):
+        return ("table" if value.table else "list"), _chunks(value.items, value.table)
     if isinstance(value, dict) and len(value) > CHUNK:
-        items = list(value.items())
-        return [items[i:i + CHUNK] for i in range(0, len(items), CHUNK)]
-    return [value]
+        return "table", _chunks(iter(value.items()), True)
+    if isinstance(value, list) and len(value) > CHUNK:
+        return "list", _chunks(iter(value), False)
+    return None
 
 
-def write_spec(folder: Path, spec: dict[str, Any]) -> None:
-    """The search data into a knowledge base folder: as JSON (the browser's) and as marshal, each
-    written a piece at a time (the JSON is the same text json.dumps gives for the whole)."""
-    with open(folder / SPEC, "w", encoding="utf-8") as out:
+def _chunks(items: Iterator[Any], table: bool) -> Iterator[list[Any]]:
+    """Pieces of at most CHUNK items or PIECE_SIZE values; at least one, though empty."""
+    piece: list[Any] = []
+    size, made = 0, False
+    for item in items:
+        piece.append(item)
+        value = item[1] if table else item
+        size += len(value) if isinstance(value, list) else 1
+        if len(piece) >= CHUNK or size >= PIECE_SIZE:
+            yield piece
+            piece, size, made = [], 0, True
+    if piece or not made:
+        yield piece
+
+
+def write_spec(folder: Path, spec: dict[str, Any] | Iterable[tuple[str, Any]]) -> None:
+    """The search data (a dict, or its fields in order, spec_items) into a knowledge base folder: as
+    JSON (the browser's) and as marshal, both written a piece at a time as the fields come (the JSON
+    is the same text json.dumps gives for the whole)."""
+    fields = spec.items() if isinstance(spec, dict) else spec
+    with open(folder / SPEC, "w", encoding="utf-8") as out, open(folder / SPEC_CACHE, "wb") as cache:
         out.write("{")
-        for n, (key, value) in enumerate(spec.items()):
+        for n, (key, value) in enumerate(fields):
             out.write(("," if n else "") + _json(key) + ":")
-            pieces = _pieces(value)
-            if len(pieces) == 1:
+            cut = _pieces(value)
+            if cut is None:
                 out.write(_json(value))
+                _write_record(cache, (key, "whole", value))
                 continue
-            table = isinstance(value, dict)
+            kind, pieces = cut
+            table = kind == "table"
             out.write("{" if table else "[")
             for i, piece in enumerate(pieces):
                 items = (f"{_json(k)}:{_json(v)}" for k, v in piece) if table else (_json(v) for v in piece)
                 out.write(("," if i else "") + ",".join(items))
+                _write_record(cache, (key, kind, piece))
             out.write("}" if table else "]")
         out.write("}")
-    with open(folder / SPEC_CACHE, "wb") as cache:
-        for key, value in spec.items():
-            pieces = _pieces(value)
-            kind = "whole" if len(pieces) == 1 else "table" if isinstance(value, dict) else "list"
-            for piece in pieces:
-                _write_record(cache, (key, kind, piece))
         _write_record(cache, None)  # the end: a copy cut short is damaged
 
 

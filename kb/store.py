@@ -1,30 +1,30 @@
 """The knowledge base on disk: SQLite written through sqlite-utils, read with the standard library.
 
 A knowledge base is a directory. Each build writes a complete new database into a temporary
-folder beside the current one and then swaps the `current` link, so a failed or killed build
-leaves the previous knowledge base answering. See SCHEMA below for the tables.
+folder beside the current one, a document at a time (Draft: each parsed document stored as it
+comes, read back a document at a time by the later stages), and then swaps the `current` link, so
+a failed or killed build leaves the previous knowledge base answering. See SCHEMA below for the tables.
 """
 
 from __future__ import annotations
 
-import itertools
 import json
 import os
 import shutil
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kb.errors import KbBroken, KbMissing, WriteFailed
-from kb.model import ParsedDocument
-from kb.owned import claim, die_at, left_over, mark, read_mark, remove
+from kb.model import ParsedDocument, Problem, Ruling, Section, Span
+from kb.owned import claim, die_at, left_over, mark, marker, read_mark, remove
 
 if TYPE_CHECKING:
-    from kb.xref import Xref
+    from kb.xref import Link, Xref
 
 SCHEMA_VERSION = 3
 DB_NAME = "rulings.db"
@@ -78,75 +78,143 @@ FULL_TEXT_TOKENIZER = "porter"
 "attack", "Burat" finds "Bûrat"."""
 
 
-def _rows(docs: list[ParsedDocument], table: str) -> Iterator[dict[str, Any]]:
-    """The rows of one table (see COLUMNS), made as they are written: never every row at once."""
-    for doc in docs:
-        s = doc.source
-        if table == "sources":
-            yield {**asdict(s), "current": int(s.current), "line_count": doc.line_count, "rulings": len(doc.rulings)}
-        elif table == "sections":
-            for sec in doc.sections:
-                yield {"id": sec.id, "source": s.id, "titles": json.dumps(sec.path, ensure_ascii=False),
-                       "title": sec.path[-1], "depth": len(sec.path), "line_start": sec.span.start,
-                       "line_end": sec.span.end, "ord": sec.order}
-        elif table == "rulings":
-            for r in doc.rulings:
-                yield {"id": r.id, "source": s.id, "game": s.game, "section": json.dumps(r.section, ensure_ascii=False),
-                       "kind": r.kind, "number": r.number, "title": r.title, "text": r.text, "raw": r.raw,
-                       "line_start": r.span.start, "line_end": r.span.end,
-                       "markers": json.dumps(r.markers, ensure_ascii=False), "ord": r.order, "parent": r.parent}
-        elif table == "cards":
-            for c in doc.cards:
-                yield {"id": c.id, "ruling_id": c.ruling_id, "set_code": c.set, "set_name": c.set_name,
-                       "name": c.names["en"], "names": json.dumps(c.names, ensure_ascii=False),
-                       "all_names": " / ".join(dict.fromkeys(c.names.values())), "type": c.type,
-                       "alignment": c.alignment, "text": c.text, "text_html": c.text_html,
-                       "attributes": json.dumps(c.attributes, ensure_ascii=False)}
-        elif table == "skipped":
-            yield from ({"source": s.id, "line_start": k.span.start, "line_end": k.span.end, "reason": k.reason}
-                        for k in doc.skipped)
-        elif table == "repairs":
-            yield from ({"source": s.id, "line": p.line, "kind": p.kind, "before": p.before, "after": p.after}
-                        for p in doc.repairs)
-        elif table == "problems":
-            yield from ({"source": s.id, "line": p.line, "severity": p.severity, "message": p.message}
-                        for p in doc.problems)
+def _rows(doc: ParsedDocument, table: str) -> Iterator[dict[str, Any]]:
+    """The rows of one table (see COLUMNS) for one document, made as they are written."""
+    s = doc.source
+    if table == "sources":
+        yield {**asdict(s), "current": int(s.current), "line_count": doc.line_count, "rulings": len(doc.rulings)}
+    elif table == "sections":
+        for sec in doc.sections:
+            yield {"id": sec.id, "source": s.id, "titles": json.dumps(sec.path, ensure_ascii=False),
+                   "title": sec.path[-1], "depth": len(sec.path), "line_start": sec.span.start,
+                   "line_end": sec.span.end, "ord": sec.order}
+    elif table == "rulings":
+        for r in doc.rulings:
+            yield {"id": r.id, "source": s.id, "game": s.game, "section": json.dumps(r.section, ensure_ascii=False),
+                   "kind": r.kind, "number": r.number, "title": r.title, "text": r.text, "raw": r.raw,
+                   "line_start": r.span.start, "line_end": r.span.end,
+                   "markers": json.dumps(r.markers, ensure_ascii=False), "ord": r.order, "parent": r.parent}
+    elif table == "cards":
+        for c in doc.cards:
+            yield {"id": c.id, "ruling_id": c.ruling_id, "set_code": c.set, "set_name": c.set_name,
+                   "name": c.names["en"], "names": json.dumps(c.names, ensure_ascii=False),
+                   "all_names": " / ".join(dict.fromkeys(c.names.values())), "type": c.type,
+                   "alignment": c.alignment, "text": c.text, "text_html": c.text_html,
+                   "attributes": json.dumps(c.attributes, ensure_ascii=False)}
+    elif table == "skipped":
+        yield from ({"source": s.id, "line_start": k.span.start, "line_end": k.span.end, "reason": k.reason}
+                    for k in doc.skipped)
+    elif table == "repairs":
+        yield from ({"source": s.id, "line": p.line, "kind": p.kind, "before": p.before, "after": p.after}
+                    for p in doc.repairs)
+    elif table == "problems":
+        yield from _problem_rows(doc.problems)
+
+
+def _problem_rows(problems: Iterable[Problem]) -> Iterator[dict[str, Any]]:
+    return ({"source": p.source, "line": p.line, "severity": p.severity, "message": p.message} for p in problems)
+
+
+DOCUMENT_TABLES = ("sources", "sections", "rulings", "cards", "skipped", "repairs", "problems")
+"""The tables a parsed document fills (COLUMNS), in the order they are made."""
+KEYS = {"sources": "id", "sections": "id", "rulings": "id", "cards": "ruling_id"}
+INDEXES = (("rulings", ["source", "ord"]), ("rulings", ["kind", "number"]), ("sections", ["source", "ord"]),
+           ("cards", ["name"]), ("links", ["kind", "target"]), ("links", ["ruling_id"]))
+
+
+class Draft:
+    """A knowledge base database being written, a document at a time: each parsed document is stored
+    as it comes (add) and read back a document at a time by the later stages (rulings, sections),
+    so a build never holds every document at once. Rulings are stored in build order: a ruling's
+    rowid - 1 is its place among the search data's docs (edition_places)."""
+
+    def __init__(self, db_path: Path) -> None:
+        import sqlite_utils
+
+        self._db = sqlite_utils.Database(db_path)
+        db = self._db
+        for name in DOCUMENT_TABLES:
+            # created with their columns first, so a table with no rows (no card database, say) still has them
+            db[name].create(COLUMNS[name], pk=KEYS.get(name))  # type: ignore[union-attr]
+        db["links"].create({"ruling_id": str, "kind": str, "target": str, "how": str})  # type: ignore[union-attr]
+        db["terms"].create({"key": str, "name": str, "definition": str, "section_id": str}, pk="key")  # type: ignore[union-attr]
+        db["card_headings"].create({"section_id": str, "heading": str, "card": str})  # type: ignore[union-attr]
+        for name, columns in INDEXES:
+            db[name].create_index(columns)  # type: ignore[union-attr]
+
+    def __enter__(self) -> Draft:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._db.close()  # finish commits; a build that fails before it leaves nothing to keep
+
+    def add(self, doc: ParsedDocument) -> None:
+        """Store one parsed document: its source row, sections, rulings, cards, skipped lines, repairs, problems."""
+        for name in DOCUMENT_TABLES:
+            self._db[name].insert_all(_rows(doc, name), batch_size=1000)  # type: ignore[union-attr]
+
+    def add_links(self, links: Iterable[Link]) -> None:
+        self._db["links"].insert_all(({"ruling_id": k.ruling_id, "kind": k.kind, "target": k.target, "how": k.how}  # type: ignore[union-attr]
+                                      for k in links), batch_size=5000)
+
+    def add_problems(self, problems: Iterable[Problem]) -> None:
+        self._db["problems"].insert_all(_problem_rows(problems))  # type: ignore[union-attr]
+
+    def add_headings(self, headings: Iterable[dict[str, str]]) -> None:
+        self._db["card_headings"].insert_all(headings)  # type: ignore[union-attr]
+
+    def rulings(self, source: str) -> list[Ruling]:
+        """The rulings of one stored document, in document order."""
+        rows = self._db.conn.execute(
+            "select id, source, section, kind, number, text, raw, line_start, line_end, markers, ord, title, parent "
+            "from rulings where source = ? order by ord", (source,))
+        return [Ruling(rid, src, tuple(json.loads(section)), kind, number, text, raw, Span(start, end),
+                       tuple(json.loads(markers)), order, title, parent)
+                for rid, src, section, kind, number, text, raw, start, end, markers, order, title, parent in rows]
+
+    def sections(self, source: str) -> list[Section]:
+        """The sections of one stored document, in document order."""
+        rows = self._db.conn.execute("select id, source, titles, line_start, line_end, ord from sections "
+                                     "where source = ? order by ord", (source,))
+        return [Section(sid, src, tuple(json.loads(titles)), Span(start, end), order)
+                for sid, src, titles, start, end, order in rows]
+
+    def text(self, ruling_id: str) -> str | None:
+        """The text of a stored ruling, None if there is none of that id."""
+        row = self._db.conn.execute("select text from rulings where id = ?", (ruling_id,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def edition_places(self) -> Iterator[tuple[int, int]]:
+        """Each older-edition ruling linked to its current counterpart, as their places among the
+        rulings (rowid - 1: the search data's doc numbers), in the order of the links."""
+        yield from self._db.conn.execute(
+            "select o.rowid - 1, n.rowid - 1 from links l join rulings o on o.id = l.ruling_id "
+            "join rulings n on n.id = l.target where l.kind = 'edition' and l.target != '' order by l.rowid")
+
+    def finish(self, version: str, terms: Iterable[dict[str, str]]) -> None:
+        """The terms, the meta table and the full-text tables; committed."""
+        db = self._db
+        db["terms"].insert_all(terms)  # type: ignore[union-attr]
+        db["meta"].insert_all([  # type: ignore[union-attr]
+            {"key": "schema_version", "value": str(SCHEMA_VERSION)},
+            {"key": "built_at", "value": time.strftime("%Y-%m-%dT%H:%M:%S%z")},
+            {"key": "kb_version", "value": version},
+        ], pk="key")
+        write_full_text(db)
+        db.conn.commit()
 
 
 def write_database(db_path: Path, docs: list[ParsedDocument], version: str, xref: Xref | None = None) -> None:
-    """Write a complete knowledge base database at db_path (which must not exist yet)."""
-    import sqlite_utils
-
-    db = sqlite_utils.Database(db_path)
-    keys = {"sources": "id", "sections": "id", "rulings": "id", "cards": "ruling_id"}
-    for name in ("sources", "sections", "rulings", "cards", "skipped", "repairs", "problems"):
-        # created with their columns first, so a table with no rows (no card database, say) still has them
-        db[name].create(COLUMNS[name], pk=keys.get(name))  # type: ignore[union-attr]
-        rows = _rows(docs, name)
-        if name == "problems" and xref is not None:
-            rows = itertools.chain(rows, ({"source": p.source, "line": p.line, "severity": p.severity,
-                                           "message": p.message} for p in xref.problems))
-        db[name].insert_all(rows)  # type: ignore[union-attr]
-    db["links"].create({"ruling_id": str, "kind": str, "target": str, "how": str})  # type: ignore[union-attr]
-    db["terms"].create({"key": str, "name": str, "definition": str, "section_id": str}, pk="key")  # type: ignore[union-attr]
-    db["card_headings"].create({"section_id": str, "heading": str, "card": str})  # type: ignore[union-attr]
-    if xref is not None:
-        db["links"].insert_all(({"ruling_id": k.ruling_id, "kind": k.kind, "target": k.target, "how": k.how}  # type: ignore[union-attr]
-                                for k in xref.links), batch_size=5000)
-        db["terms"].insert_all(xref.terms)  # type: ignore[union-attr]
-        db["card_headings"].insert_all(xref.headings)  # type: ignore[union-attr]
-    for name, columns in (("rulings", ["source", "ord"]), ("rulings", ["kind", "number"]),
-                          ("sections", ["source", "ord"]), ("cards", ["name"]), ("links", ["kind", "target"]),
-                          ("links", ["ruling_id"])):
-        db[name].create_index(columns)  # type: ignore[union-attr]
-    db["meta"].insert_all([  # type: ignore[union-attr]
-        {"key": "schema_version", "value": str(SCHEMA_VERSION)},
-        {"key": "built_at", "value": time.strftime("%Y-%m-%dT%H:%M:%S%z")},
-        {"key": "kb_version", "value": version},
-    ], pk="key")
-    write_full_text(db)
-    db.conn.commit()
-    db.close()
+    """Write a complete knowledge base database at db_path (which must not exist yet) from parsed
+    documents held in memory (a build streams them through Draft instead)."""
+    with Draft(db_path) as draft:
+        for doc in docs:
+            draft.add(doc)
+        if xref is not None:
+            draft.add_problems(xref.problems)
+            draft.add_links(xref.links)
+            draft.add_headings(xref.headings)
+        draft.finish(version, xref.terms if xref is not None else [])
 
 
 def write_full_text(db: Any) -> None:
@@ -197,10 +265,13 @@ def new_build(kb_dir: Path) -> Iterator[Path]:
     failure to write (disk full, permission denied) is WriteFailed, one line.
     """
     tmp: Path | None = None
+    fresh, made = False, list[Path]()  # whether this build marks kb_dir, and the folders it makes: undone if it fails
     try:
         advice = "choose another --kb, or empty it"
         if (kb_dir / CURRENT).is_symlink():
             advice = "if an older rulings made it, remove it and run `rulings build` again; else choose another --kb"
+        if read_mark(kb_dir, "kb") is None:
+            fresh, made = True, [p for p in (kb_dir, *kb_dir.parents) if not p.exists()]
         claim(kb_dir, "kb", advice)
         clean_stale(kb_dir)
         tmp = kb_dir / f".tmp-{os.getpid()}-{time.time_ns()}"
@@ -225,7 +296,20 @@ def new_build(kb_dir: Path) -> Iterator[Path]:
     finally:
         if tmp is not None:
             shutil.rmtree(tmp, ignore_errors=True)
+            if fresh:
+                unclaim(kb_dir, made)
     clean_stale(kb_dir)
+
+
+def unclaim(kb_dir: Path, made: list[Path]) -> None:
+    """Undo the claim of a knowledge-base folder a failed build had just marked: its marker goes,
+    and each folder the build made for it goes if nothing else is in it (innermost first)."""
+    marker(kb_dir, "kb").unlink(missing_ok=True)
+    for folder in made:
+        try:
+            folder.rmdir()
+        except OSError:
+            return  # not empty (or not there): left as it is
 
 
 def database_path(kb_dir: Path) -> Path:

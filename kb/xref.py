@@ -1,15 +1,16 @@
 """Cross-references, computed at build time: cards, phases, terms, annotation and rule numbers,
 "See also" sections and older-edition counterparts, each found by one small detector.
 
-The detectors run in order over every ruling; each returns Link rows. Anything that should
-resolve and does not becomes a Problem with its file and line.
+What they link to (terms, numbers, sections) is gathered as each document is parsed (Targets);
+the detectors then run in order over every ruling, a document at a time (link_document); each
+returns Link rows. Anything that should resolve and does not becomes a Problem with its file and line.
 """
 
 from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from kb.model import ParsedDocument, Problem, Ruling, Section
@@ -194,19 +195,25 @@ def detect_see_also(doc: ParsedDocument, r: Ruling, ctx: Context) -> list[Link]:
 
 class SectionFinder:
     """Every section with its heading keys (kb.headings.title_key), computed once for all the
-    "See also"s, and indexed by source and last heading for the exact match."""
+    "See also"s, and indexed by source and last heading for the exact match; documents are added
+    one at a time (add)."""
 
-    def __init__(self, docs: list[ParsedDocument]) -> None:
-        self.current_crf = [d.source.id for d in docs if d.source.parser == "crf" and d.source.current]
+    def __init__(self, docs: Iterable[ParsedDocument] = ()) -> None:
+        self.current_crf: list[str] = []
         self.by_source: dict[str, list[tuple[Section, list[str], set[str]]]] = {}
         self.by_last: dict[tuple[str, str], list[tuple[Section, list[str]]]] = {}
         for d in docs:
-            entries = self.by_source.setdefault(d.source.id, [])
-            for s in d.sections:
-                keys = [title_key(t) for t in s.path]
-                if keys:  # a section without a heading is no target
-                    entries.append((s, keys, set(keys[-1].split())))
-                    self.by_last.setdefault((d.source.id, keys[-1]), []).append((s, keys))
+            self.add(d)
+
+    def add(self, d: ParsedDocument) -> None:
+        if d.source.parser == "crf" and d.source.current:
+            self.current_crf.append(d.source.id)
+        entries = self.by_source.setdefault(d.source.id, [])
+        for s in d.sections:
+            keys = [title_key(t) for t in s.path]
+            if keys:  # a section without a heading is no target
+                entries.append((s, keys, set(keys[-1].split())))
+                self.by_last.setdefault((d.source.id, keys[-1]), []).append((s, keys))
 
     def find(self, source: str, path: list[str]) -> Section | None:
         """The section a "See also" path names, looked for in its own source, then the current CRF,
@@ -242,22 +249,56 @@ DETECTORS: list[tuple[str, Detector]] = [
 
 # -- the whole pass ------------------------------------------------------------------------------
 
-def glossary_terms(docs: list[ParsedDocument]) -> list[dict[str, str]]:
-    """Terms: CoE glossary entries and CRF "Rulings by Term" headings, with where each is defined."""
-    terms: dict[str, dict[str, str]] = {}
-    for d in docs:
+@dataclass(slots=True)
+class Targets:
+    """What rulings link to, gathered document by document as they are parsed (add): glossary
+    entries and "Rulings by Term" headings (the terms), annotation and rule numbers, every section."""
+
+    glossary: list[tuple[str, str]] = field(default_factory=list)
+    """(title, ruling id) of every glossary entry."""
+    term_sections: list[tuple[str, str]] = field(default_factory=list)
+    """(term, section id) of every "Rulings by Term" heading of a current CRF."""
+    annotations: set[str] = field(default_factory=set)
+    rules: set[str] = field(default_factory=set)
+    sections: SectionFinder = field(default_factory=SectionFinder)
+
+    def add(self, d: ParsedDocument) -> None:
         for r in d.rulings:
             if r.kind == "glossary" and r.title:
-                for name in re.split(r",\s*", re.sub(r"\s*\((?:s|es)\)", "", r.title)):
-                    name = re.sub(r"\s*\(.*?\)", "", name).strip()
-                    terms.setdefault(title_key(name), {"name": name, "definition": r.id, "section_id": ""})
+                self.glossary.append((r.title, r.id))
+            if r.kind == "annotation":
+                self.annotations.add((r.number or "").lower())
+            if d.source.parser == "coe_rules" and r.number:
+                self.rules.add(r.number.lower())
+        if d.source.parser == "crf" and d.source.current:
+            self.term_sections += [(s.path[1], s.id) for s in d.sections
+                                   if len(s.path) == 2 and s.path[0].lower() == "rulings by term"]
+        self.sections.add(d)
+
+    def terms(self) -> list[dict[str, str]]:
+        """Terms: CoE glossary entries and CRF "Rulings by Term" headings, with where each is defined."""
+        terms: dict[str, dict[str, str]] = {}
+        for title, ruling_id in self.glossary:
+            for name in re.split(r",\s*", re.sub(r"\s*\((?:s|es)\)", "", title)):
+                name = re.sub(r"\s*\(.*?\)", "", name).strip()
+                terms.setdefault(title_key(name), {"name": name, "definition": ruling_id, "section_id": ""})
+        for name, section_id in self.term_sections:
+            entry = terms.setdefault(title_key(name), {"name": name, "definition": "", "section_id": ""})
+            entry["section_id"] = section_id
+        return [{"key": k, **v} for k, v in sorted(terms.items())]
+
+    def context(self, lexicon: Lexicon, terms: list[dict[str, str]], problems: list[Problem]) -> Context:
+        """What the detectors read: the lexicon, the numbers, the sections, the terms; where they put problems."""
+        return {"lexicon": lexicon, "numbers": {"annotation": self.annotations, "rule": self.rules},
+                "sections": self.sections, "problems": problems, "terms": TermFinder(terms)}
+
+
+def glossary_terms(docs: list[ParsedDocument]) -> list[dict[str, str]]:
+    """Terms: CoE glossary entries and CRF "Rulings by Term" headings, with where each is defined."""
+    targets = Targets()
     for d in docs:
-        for s in d.sections:
-            if d.source.parser == "crf" and d.source.current and len(s.path) == 2 \
-                    and s.path[0].lower() == "rulings by term":
-                entry = terms.setdefault(title_key(s.path[1]), {"name": s.path[1], "definition": "", "section_id": ""})
-                entry["section_id"] = s.id
-    return [{"key": k, **v} for k, v in sorted(terms.items())]
+        targets.add(d)
+    return targets.terms()
 
 
 def term_forms(name: str) -> list[str]:
@@ -298,71 +339,72 @@ class TermFinder:
         return found
 
 
+def link_document(d: ParsedDocument, ctx: Context) -> list[Link]:
+    """Every detector over every ruling of one document, in order."""
+    return [link for r in d.rulings for _, detect in DETECTORS for link in detect(d, r, ctx)]
+
+
 def cross_reference(docs: list[ParsedDocument], lexicon: Lexicon) -> Xref:
-    """Run every detector over every ruling; resolve CRF card headings; link older-edition rulings."""
-    xref = Xref(terms=glossary_terms(docs))
-    numbers = {"annotation": {(r.number or "").lower() for d in docs for r in d.rulings if r.kind == "annotation"},
-               "rule": {(r.number or "").lower() for d in docs if d.source.parser == "coe_rules"
-                        for r in d.rulings if r.number}}
-    ctx: Context = {"lexicon": lexicon, "numbers": numbers, "sections": SectionFinder(docs), "problems": xref.problems,
-                    "terms": TermFinder(xref.terms)}
+    """Run every detector over every ruling; resolve CRF card headings; link older-edition rulings
+    (of documents held in memory: a build does the same a document at a time, kb.pipeline)."""
+    targets = Targets()
     for d in docs:
-        for r in d.rulings:
-            for _, detect in DETECTORS:
-                xref.links += detect(d, r, ctx)
-    xref.headings = card_headings(docs, lexicon, xref.problems)
-    xref.links += edition_links(docs)
+        targets.add(d)
+    xref = Xref(terms=targets.terms())
+    ctx = targets.context(lexicon, xref.terms, xref.problems)
+    for d in docs:
+        xref.links += link_document(d, ctx)
+    headings_problems: list[Problem] = []
+    for d in docs:
+        xref.headings += card_headings(d, lexicon, headings_problems)
+    xref.problems += headings_problems
+    xref.links += list(edition_links([r for d in docs if d.source.parser == "crf" and d.source.current for r in d.rulings],
+                                [r for d in docs if d.source.parser == "crf" and not d.source.current for r in d.rulings]))
     return xref
 
 
-def card_headings(docs: list[ParsedDocument], lexicon: Lexicon, problems: list[Problem]) -> list[dict[str, str]]:
-    """Every CRF card heading and the card name(s) it resolves to ("Arkenstone" -> "The Arkenstone")."""
-    rows = []
-    for d in docs:
-        if d.source.parser != "crf":
-            continue
-        for s in d.sections:
-            if len(s.path) >= 3 and s.path[0].lower() == "card errata and rulings":
-                if s.path[-1].lower().endswith("(all)"):  # a group: "Dwarven Rings (all)"
-                    stem = title_key(s.path[-1][:-5])
-                    names = sorted({n for k, v in lexicon.names.items() if stem in title_key(k) for n in v} - {s.path[-1]})
-                else:
-                    names = lexicon.names.get(fold(s.path[-1])) or resolve_title(s.path[-1], lexicon)
-                if not names:
-                    problems.append(Problem(d.source.id, s.span.start, f"card heading {s.path[-1]!r} matches no card"))
-                for name in names or [""]:
-                    rows.append({"section_id": s.id, "heading": s.path[-1], "card": name})
+def card_headings(d: ParsedDocument, lexicon: Lexicon, problems: list[Problem]) -> list[dict[str, str]]:
+    """Every CRF card heading of a document and the card name(s) it resolves to ("Arkenstone" -> "The Arkenstone")."""
+    rows: list[dict[str, str]] = []
+    if d.source.parser != "crf":
+        return rows
+    for s in d.sections:
+        if len(s.path) >= 3 and s.path[0].lower() == "card errata and rulings":
+            if s.path[-1].lower().endswith("(all)"):  # a group: "Dwarven Rings (all)"
+                stem = title_key(s.path[-1][:-5])
+                names = sorted({n for k, v in lexicon.names.items() if stem in title_key(k) for n in v} - {s.path[-1]})
+            else:
+                names = lexicon.names.get(fold(s.path[-1])) or resolve_title(s.path[-1], lexicon)
+            if not names:
+                problems.append(Problem(d.source.id, s.span.start, f"card heading {s.path[-1]!r} matches no card"))
+            for name in names or [""]:
+                rows.append({"section_id": s.id, "heading": s.path[-1], "card": name})
     return rows
 
 
-def edition_links(docs: list[ParsedDocument]) -> list[Link]:
-    """Each ruling of an older edition linked to its current counterpart: same, reworded, or absent."""
-    by_kind: dict[str, list[ParsedDocument]] = {}
-    for d in docs:
-        if d.source.parser == "crf":
-            by_kind.setdefault("current" if d.source.current else "older", []).append(d)
-    links = []
-    current = [r for d in by_kind.get("current", []) for r in d.rulings]
-    exact = {fold(r.text).replace(" ", ""): r for r in current}
-    by_heading: dict[str, dict[str, Ruling]] = {}  # heading -> folded text -> its first ruling
+def edition_links(current: Iterable[Ruling], older: Iterable[Ruling]) -> Iterator[Link]:
+    """Each ruling of an older CRF edition linked to its current counterpart (among the rulings of
+    the current editions): same, reworded, or absent. Each distinct text is kept once, by id."""
+    exact: dict[str, str] = {}  # folded text -> the id of its last ruling
+    by_heading: dict[str, dict[str, str]] = {}  # heading -> folded text -> the id of its first ruling
     for c in current:  # a text repeated under one heading is compared once: the first would win the tie
-        by_heading.setdefault(title_key(c.section[-1]) if c.section else "", {}).setdefault(
-            fold(c.text).replace(" ", ""), c)
-    for d in by_kind.get("older", []):
-        for r in d.rulings:
-            key = fold(r.text).replace(" ", "")
-            if key in exact:
-                links.append(Link(r.id, "edition", exact[key].id, "same"))
-                continue
-            best, ratio = None, 0.0
-            for text, c in by_heading.get(title_key(r.section[-1]) if r.section else "", {}).items():
-                q = difflib.SequenceMatcher(None, key, text, autojunk=False)
-                if q.real_quick_ratio() > ratio and q.quick_ratio() > ratio:
-                    value = q.ratio()
-                    if value > ratio:
-                        best, ratio = c, value
-            if best and ratio >= 0.75:
-                links.append(Link(r.id, "edition", best.id, f"reworded ({ratio:.2f})"))
-            else:
-                links.append(Link(r.id, "edition", "", "absent"))
-    return links
+        key = fold(c.text).replace(" ", "")
+        exact[key] = c.id
+        by_heading.setdefault(title_key(c.section[-1]) if c.section else "", {}).setdefault(key, c.id)
+    for r in older:
+        key = fold(r.text).replace(" ", "")
+        if key in exact:
+            yield Link(r.id, "edition", exact[key], "same")
+            continue
+        best: str | None = None
+        ratio = 0.0
+        for text, target in by_heading.get(title_key(r.section[-1]) if r.section else "", {}).items():
+            q = difflib.SequenceMatcher(None, key, text, autojunk=False)
+            if q.real_quick_ratio() > ratio and q.quick_ratio() > ratio:
+                value = q.ratio()
+                if value > ratio:
+                    best, ratio = target, value
+        if best and ratio >= 0.75:
+            yield Link(r.id, "edition", best, f"reworded ({ratio:.2f})")
+        else:
+            yield Link(r.id, "edition", "", "absent")

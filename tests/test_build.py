@@ -3,13 +3,24 @@ the sources' ids, only on the manifest."""
 
 from __future__ import annotations
 
+import json
 import shutil
 import sqlite3
 from pathlib import Path
 
+import pytest
+
+from kb import __version__
 from kb.check import check
+from kb.errors import ForeignFolder, ParseError
 from kb.lookup import export
-from kb.pipeline import build
+from kb.manifest import read_manifest
+from kb.parsers import parse_document
+from kb.pipeline import build, search_spec
+from kb.searchdata import make_lexicon, units
+from kb.searchspec import SPEC, write_spec
+from kb.store import DB_NAME, LEXICON, write_database
+from kb.xref import cross_reference
 
 from .conftest import DATA, TINY_MANIFEST, write_tiny_sources
 
@@ -74,3 +85,55 @@ def test_ids_depend_on_the_text_and_the_build_on_the_manifest(tmp_path: Path) ->
     assert [how for how, _ in links].count("same") >= 5
     renamed = [(how, target.removeprefix("x-")) for how, target in edition_links(tmp_path / "b" / "kb")]
     assert len(renamed) == len(links) and sum(1 for link in renamed if link not in links) == 1  # the edited one
+
+
+def rows(db: Path) -> dict[str, list[tuple[object, ...]]]:
+    """The schema and every table's rows in rowid order (the full-text tables' own storage aside), the build's time aside."""
+    conn = sqlite3.connect(db)
+    out = {"sqlite_master": conn.execute("select type, name, tbl_name, sql from sqlite_master order by rowid").fetchall()}
+    for (name,) in conn.execute("select name from sqlite_master where type = 'table' and name not like '%_fts_%'"):
+        out[name] = [r for r in conn.execute(f"select rowid, * from [{name}] order by rowid") if r[1] != "built_at"]
+    conn.close()
+    return out
+
+
+def test_the_build_a_document_at_a_time_writes_what_every_document_at_once_gives(tmp_path: Path) -> None:
+    """A build stores each document as it parses it and reads the stored rows back a document at a
+    time; it writes the same rows in the same order (links, card headings, problems, the older
+    edition's links) and the same search data as the recipe over every document held at once."""
+    sources = every_parser(tmp_path / "rulings")
+    build(sources, tmp_path / "kb")
+    docs = [parse_document(s, sources / s.path) for s in read_manifest(sources)]
+    lexicon = make_lexicon(docs)
+    xref = cross_reference(docs, lexicon)
+    whole = tmp_path / "whole"
+    whole.mkdir()
+    write_database(whole / DB_NAME, docs, __version__, xref)
+    write_spec(whole, search_spec(docs, lexicon, xref, units(docs, lexicon)))
+    built = (tmp_path / "kb" / "current").resolve()
+    streamed, held = rows(built / DB_NAME), rows(whole / DB_NAME)
+    assert held["links"] and held["problems"] and any(r[2] == "edition" for r in held["links"])
+    for table in held:
+        assert streamed[table] == held[table], table
+    assert (built / SPEC).read_text("utf-8") == (whole / SPEC).read_text("utf-8")
+    assert json.loads((built / LEXICON).read_text("utf-8")) == lexicon.to_json()
+
+
+def test_a_failed_build_leaves_no_folder_it_made(tmp_path: Path) -> None:
+    """The build folder is claimed before the sources are parsed: a source that fails to parse
+    leaves neither the new knowledge-base folder (nor its parents) nor a marker in an empty one,
+    and a folder that is not ours is refused before any source is parsed."""
+    sources = write_tiny_sources(tmp_path / "rulings")
+    (sources / "meccg" / "crf.md").write_bytes(b"\n")  # an empty source: it fails to parse
+    with pytest.raises(ParseError, match="empty file"):
+        build(sources, tmp_path / "new" / "kb")
+    assert not (tmp_path / "new").exists()
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(ParseError, match="empty file"):
+        build(sources, tmp_path / "empty")
+    assert (tmp_path / "empty").is_dir() and not list((tmp_path / "empty").iterdir())
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "notes.txt").write_text("mine", "utf-8")
+    with pytest.raises(ForeignFolder):
+        build(sources, tmp_path / "mine")
+    assert [p.name for p in (tmp_path / "mine").iterdir()] == ["notes.txt"]

@@ -179,9 +179,9 @@ CASES: list[tuple[str, str, Cause, str]] = [
     # writing fails
     ("build: disk full", BUILD, raises("kb.pipeline.write_spec", DISK_FULL),
      f"cannot write the knowledge base in {{kb}}: the disk is full; free some space and run `rulings build` again ({KEPT_KB})"),
-    ("build: disk full in SQLite", BUILD, raises("kb.pipeline.write_database", sqlite3.OperationalError("database or disk is full")),
+    ("build: disk full in SQLite", BUILD, raises("kb.pipeline.Draft", sqlite3.OperationalError("database or disk is full")),
      f"cannot write the knowledge base in {{kb}}: the disk is full; free some space and run `rulings build` again ({KEPT_KB})"),
-    ("build: permission denied", BUILD, raises("kb.pipeline.build_index", DENIED),
+    ("build: permission denied", BUILD, raises("kb.pipeline.index_writer", DENIED),
      f"cannot write the knowledge base in {{kb}}: permission denied; make {{kb}} writable (or choose another folder) and "
      f"run `rulings build` again ({KEPT_KB})"),
     ("site: disk full", "--kb {kb} site --out {site}", site_write_fails(errno.ENOSPC, "No space left on device"),

@@ -36,3 +36,18 @@ def test_a_marshal_copy_cut_short_is_damaged(tmp_path: Path, monkeypatch: pytest
     (tmp_path / SPEC_CACHE).write_bytes(whole[:-3])
     with pytest.raises(EOFError):
         _read_cache(tmp_path / SPEC_CACHE)
+
+
+@pytest.mark.parametrize("chunk, size", [(2, 3), (2, 100_000), (5000, 1)])
+def test_values_made_as_they_are_written_give_the_same_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                            chunk: int, size: int) -> None:
+    """A build hands the docs, postings and editions over as Items (made as they are written, cut
+    into pieces by count and by the length of their lists): the files say what the whole data says."""
+    monkeypatch.setattr(searchspec, "CHUNK", chunk)
+    monkeypatch.setattr(searchspec, "PIECE_SIZE", size)
+    lazy = {k: searchspec.Items(iter(v.items() if isinstance(v, dict) else v), isinstance(v, dict))
+            if k in ("docs", "postings", "lengths", "common", "editions") else v for k, v in SPEC_LIKE.items()}
+    write_spec(tmp_path, iter(lazy.items()))
+    assert (tmp_path / SPEC).read_text("utf-8") == json.dumps(SPEC_LIKE, ensure_ascii=False, separators=(",", ":"))
+    read = _read_cache(tmp_path / SPEC_CACHE)
+    assert read == SPEC_LIKE and list(read) == list(SPEC_LIKE)
