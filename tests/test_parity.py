@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from kb import query, ranking
-from kb.browserdata import packed
+from kb.browserdata import bucket, packed
 from kb.search import Searcher
 from kb.searchspec import SPEC
 from kb.store import CURRENT
@@ -180,21 +180,23 @@ def test_the_browser_reads_the_numbers_the_terminal_uses(both: dict[str, Any]) -
 
 
 def test_text_helpers_agree(tmp_path: Path) -> None:
-    """clean, strip_marks, fold, fold_key and distance on awkward text."""
+    """clean, strip_marks, fold, fold_key, distance and the index's buckets on awkward text."""
     node = _node()
     texts = ["Gollum’s  Fate!", "Adûnaphel", "Ａｄûｎａｐｈｅｌ", "a\u0301b", "x\x00y\x85z\u3000w\ufeffv", "İstanbul ß",
-             "🐉 dragon", "“quoted” ‘single’", "e\u0308\u0301", "a" * 2500, "Straße", "½ and ²"]
+             "🐉 dragon", "“quoted” ‘single’", "e\u0308\u0301", "a" * 2500, "Straße", "½ and ²", "Plain, ASCII: text"]
     pairs = [("movment", "movement"), ("cancled", "canceled"), ("ab", "ba"), ("abcdef", "badcfe"), ("", "abc"),
              ("kitten", "sitting"), ("🐉a", "a🐉"), ("morgul knive", "morgul knife")]
     script = """
 const m = require(process.argv[2]);
-const {texts, pairs, limit} = JSON.parse(require("fs").readFileSync(process.argv[3], "utf8"));
+const {texts, pairs, limit, keys} = JSON.parse(require("fs").readFileSync(process.argv[3], "utf8"));
 process.stdout.write(JSON.stringify({
   clean: texts.map(t => m.clean(t, limit)), strip: texts.map(m.strip_marks), fold: texts.map(m.fold), key: texts.map(m.fold_key),
-  distance: pairs.map(([a, b]) => [1, 2, 3].map(l => m.distance(a, b, l)))}));
+  distance: pairs.map(([a, b]) => [1, 2, 3].map(l => m.distance(a, b, l))), bucket: keys.map(m.bucket)}));
 """
     (tmp_path / "helpers.js").write_text(script, "utf-8")
-    (tmp_path / "in.json").write_text(json.dumps({"texts": texts, "pairs": pairs, "limit": query.MAX_QUERY}), "utf-8")
+    keys = ["about:gandalf", "strike", "", ":x", "a:", "🐉x", "x:🐉y", "número:1", "number:annotation:25a", "ß"]
+    (tmp_path / "in.json").write_text(json.dumps({"texts": texts, "pairs": pairs, "limit": query.MAX_QUERY,
+                                                  "keys": keys}), "utf-8")
     run = subprocess.run([node, str(tmp_path / "helpers.js"), str(SEARCH_JS), str(tmp_path / "in.json")],
                          capture_output=True, text=True, timeout=60)
     assert run.returncode == 0, run.stderr
@@ -204,3 +206,4 @@ process.stdout.write(JSON.stringify({
     assert js["fold"] == [query.fold(t) for t in texts]
     assert js["key"] == [query.fold_key(t) for t in texts]
     assert js["distance"] == [[query.distance(a, b, limit) for limit in (1, 2, 3)] for a, b in pairs]
+    assert js["bucket"] == [bucket(k) for k in keys] and bucket("x:🐉y") == "x🐉"

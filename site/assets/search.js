@@ -1161,7 +1161,7 @@
     return new Searcher(data);
   }
 
-  var api = {Searcher: Searcher, open: open, clean: clean, strip_marks: strip_marks, fold: fold, fold_key: fold_key,
+  var api = {Searcher: Searcher, open: open, bucket: bucket, clean: clean, strip_marks: strip_marks, fold: fold, fold_key: fold_key,
     distance: distance, NameIndex: NameIndex, read_card: read_card, quoted: quoted};
   if (typeof module === "object" && module.exports) {
     module.exports = api;
