@@ -34,7 +34,8 @@ from typing import Any
 
 from kb.errors import SiteError
 from kb.query import fold
-from kb.searchspec import SPEC, SearchSpec
+from kb.lookup import search_spec
+from kb.searchspec import SPEC
 from kb.siteplan import DIVIDER, SitePlan
 from kb.store import CURRENT
 from kb.urls import anchor
@@ -150,7 +151,7 @@ def browser_index(kb_dir: Path, plan: SitePlan, card_names: list[str]) -> dict[s
     anchor where it is not its id), "cards" (English name -> an index into pages) and "divider"
     (the pattern of a section divider, shown as its letter)."""
     path = kb_dir / CURRENT / SPEC
-    spec = SearchSpec.load(path).raw
+    spec = search_spec(kb_dir).raw  # read once: the deck page's data reads the same
     pages: dict[str, int] = {}
     doc_pages: list[int] = []
     anchors: dict[str, str] = {}

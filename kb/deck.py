@@ -22,11 +22,11 @@ from typing import Any
 from kb.decklist import DeckLine, browser_rules, read_lines
 from kb.errors import ForeignFile, Refused, WriteFailed
 from kb.inputs import MB, kind_of, read_bytes, size_text
-from kb.lookup import Shaper, card_rulings, group_by_source
+from kb.lookup import Shaper, card_rulings, group_by_source, search_spec
 from kb.query import fold
 from kb.resolve import MAX_NAME, CardReading, NameIndex, quoted, read_card
-from kb.searchspec import SPEC, SearchSpec
-from kb.store import CURRENT, connect, query
+from kb.searchspec import SearchSpec
+from kb.store import connect, query
 
 MAX_DECK_BYTES = 4 * MB
 """A larger input is no decklist (10,000 lines of card names are about 300 KB)."""
@@ -146,7 +146,7 @@ def deck_report(kb_dir: Path, text: str, name: str = "deck", *, mentions: bool =
                       hint=EXAMPLE)
     conn = connect(kb_dir)
     shaper = Shaper(conn)
-    spec = SearchSpec.load(kb_dir / CURRENT / SPEC)
+    spec = search_spec(kb_dir)
     index = NameIndex(spec.raw["names"])
     readings = read_names(cards, spec, index)
     found: dict[tuple[str, ...], dict[str, Any]] = {}
@@ -356,7 +356,7 @@ def deck_data(kb_dir: Path) -> dict[str, Any]:
     into the search data's documents, in the order `rulings deck` gives them, and every card's sets."""
     conn = connect(kb_dir)
     shaper = Shaper(conn)
-    spec = SearchSpec.load(kb_dir / CURRENT / SPEC)
+    spec = search_spec(kb_dir)
     position = {doc[0]: n for n, doc in enumerate(spec.raw["docs"])}
     cards: dict[str, list[list[int]]] = {}
     sets: dict[str, list[str]] = {}
