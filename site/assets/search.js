@@ -206,24 +206,20 @@
     return out;
   }
 
+  /* numbers: a postings or keys entry as numbers, decoded once (ungap) when the index is compact */
+  Searcher.prototype.numbers = function (table, key, step) {
+    var cache = table === "postings" ? this._postings : this._keys;
+    if (cache.has(key)) return cache.get(key);
+    var entry = this.entry(table, key);
+    if (!this.compact || entry === undefined) return entry;
+    entry = ungap(entry, step);
+    cache.set(key, entry);
+    return entry;
+  };
   /* postings_of: [doc, tf, doc, tf, ...] of an index term, or undefined */
-  Searcher.prototype.postings_of = function (term) {
-    if (this._postings.has(term)) return this._postings.get(term);
-    var post = this.entry("postings", term);
-    if (!this.compact || post === undefined) return post;
-    post = ungap(post, 2);
-    this._postings.set(term, post);
-    return post;
-  };
+  Searcher.prototype.postings_of = function (term) { return this.numbers("postings", term, 2); };
   /* keys_of: the documents of an exact key ("about:gandalf"), or undefined */
-  Searcher.prototype.keys_of = function (key) {
-    if (this._keys.has(key)) return this._keys.get(key);
-    var docs = this.entry("keys", key);
-    if (!this.compact || docs === undefined) return docs;
-    docs = ungap(docs, 1);
-    this._keys.set(key, docs);
-    return docs;
-  };
+  Searcher.prototype.keys_of = function (key) { return this.numbers("keys", key, 1); };
 
   // kb.query.Vocabulary, as kb.searchspec.SearchSpec provides it
 
