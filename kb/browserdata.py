@@ -35,7 +35,8 @@ from typing import Any
 from kb.errors import SiteError
 from kb.query import fold
 from kb.lookup import search_spec
-from kb.searchspec import SPEC
+from kb.ranking import heading_terms
+from kb.searchspec import SPEC, SearchSpec
 from kb.siteplan import DIVIDER, SitePlan
 from kb.store import CURRENT
 from kb.urls import anchor
@@ -84,11 +85,13 @@ first looks up a key of it."""
 
 
 def bucket(key: str) -> str:
-    """A table key's bucket: its first character, and the first after its first colon if it has one
-    (so "about:gandalf" and "about:saruman" part): bucket("about:gandalf") == "ag", bucket("strike")
-    == "s". search.js's bucket() is the same, on code points."""
-    _, colon, rest = key.partition(":")
-    return key[:1] + (rest[:1] if colon else "")
+    """A table key's bucket: its first two characters; for a key with colons, its first character and
+    the first two after its last colon (so "about:gandalf" and "about:saruman" part, and the
+    numbers of "number:annotation:18" and "number:annotation:25a"): bucket("strike") == "st",
+    bucket("about:gandalf") == "aga", bucket("number:annotation:18") == "n18". Small buckets: a
+    question's few words parse a few kilobytes. search.js's bucket() is the same, on code points."""
+    _, colon, rest = key.rpartition(":")
+    return key[:1] + rest[:2] if colon else key[:2]
 
 
 def buckets(table: dict[str, Any]) -> dict[str, str]:
@@ -101,7 +104,8 @@ def buckets(table: dict[str, Any]) -> dict[str, str]:
 
 def packed(spec: dict[str, Any]) -> dict[str, Any]:
     """The compact search data made quick to open: its section paths a table the documents point
-    into; each document's wording numbered (the first document with the same folded words); every
+    into, beside the index terms of each one's heading (kb.ranking.heading_terms, which a query
+    compares with its own: read once here, not for every candidate on every visit); each document's wording numbered (the first document with the same folded words); every
     word of a card name (as search.js's is_name_word splits them), sorted as JavaScript compares
     strings; the tables of BUCKETED in buckets of JSON text; and the documents as one text of JSON
     lines (DOC_SEPARATOR between them), each parsed only when a query needs it, beside the source of
@@ -116,11 +120,18 @@ def packed(spec: dict[str, Any]) -> dict[str, Any]:
                                 ensure_ascii=False, separators=(",", ":")))
     # in UTF-16 code unit order, JavaScript's string order, so search.js can search it by halves
     name_words = sorted({w for key in spec["names"] for w in key.split(" ")}, key=lambda w: w.encode("utf-16-be"))
-    small = compact(spec)
+    small, loaded = compact(spec), SearchSpec.of(spec)
+    heads = [sorted(heading_terms(s[-1], loaded)) if s else [] for s in sections]
     return {**small, **{t: buckets(small[t]) for t in BUCKETED}, "buckets": list(BUCKETED),
             "docs": DOC_SEPARATOR.join(lines), "doc_sources": doc_sources,
-            "sections": [list(s) for s in sections], "wordings": wordings, "name_words": name_words}
+            "sections": [list(s) for s in sections], "section_heads": heads, "wordings": wordings,
+            "name_words": name_words}
 
+
+LATER = ("site", "name_words")
+"""Parts of the index a query may not read (every page address, every word of a card name), shipped
+as JSON texts apart (RULINGS_PARTS "later") and parsed when first read: the results a page shows
+need the addresses of twenty rulings, not of four thousand."""
 
 DOC_SEPARATOR = "\n"
 """Between two documents' JSON lines (JSON text never holds a raw newline)."""
@@ -128,11 +139,13 @@ DOC_SEPARATOR = "\n"
 
 def browser_files(kb_dir: Path, plan: SitePlan, card_names: list[str]) -> Iterator[tuple[str, str]]:
     """The browser's search index as one script: the search data as a JSON text (RULINGS_INDEX); apart,
-    so that nothing is escaped twice, the buckets of its big tables (RULINGS_PARTS, an object of
-    JSON texts) and its documents' JSON lines (RULINGS_DOCS). Opening it parses neither."""
+    so that nothing is escaped twice, the buckets of its big tables and the parts of LATER
+    (RULINGS_PARTS, an object of JSON texts) and its documents' JSON lines (RULINGS_DOCS). Opening
+    it parses none of them."""
     data = packed(browser_index(kb_dir, plan, card_names))
     docs = data.pop("docs")
     parts = {t: data.pop(t) for t in BUCKETED}
+    parts["later"] = {name: json.dumps(data.pop(name), ensure_ascii=False, separators=(",", ":")) for name in LATER}
     yield INDEX_FILE, ("window.RULINGS_INDEX=" + js_string(data) + ";\nwindow.RULINGS_PARTS=" + js_object(parts)
                        + ";\nwindow.RULINGS_DOCS=" + js_literal(docs) + ";\n")
 

@@ -194,7 +194,8 @@ process.stdout.write(JSON.stringify({
   distance: pairs.map(([a, b]) => [1, 2, 3].map(l => m.distance(a, b, l))), bucket: keys.map(m.bucket)}));
 """
     (tmp_path / "helpers.js").write_text(script, "utf-8")
-    keys = ["about:gandalf", "strike", "", ":x", "a:", "🐉x", "x:🐉y", "número:1", "number:annotation:25a", "ß"]
+    keys = ["about:gandalf", "strike", "", ":x", "a:", "🐉x", "🐉🐉x", "x:🐉y", "x:y:🐉🐉", "número:1", "number:annotation:25a",
+            "ß", "s"]
     (tmp_path / "in.json").write_text(json.dumps({"texts": texts, "pairs": pairs, "limit": query.MAX_QUERY,
                                                   "keys": keys}), "utf-8")
     run = subprocess.run([node, str(tmp_path / "helpers.js"), str(SEARCH_JS), str(tmp_path / "in.json")],
@@ -206,4 +207,4 @@ process.stdout.write(JSON.stringify({
     assert js["fold"] == [query.fold(t) for t in texts]
     assert js["key"] == [query.fold_key(t) for t in texts]
     assert js["distance"] == [[query.distance(a, b, limit) for limit in (1, 2, 3)] for a, b in pairs]
-    assert js["bucket"] == [bucket(k) for k in keys] and bucket("x:🐉y") == "x🐉"
+    assert js["bucket"] == [bucket(k) for k in keys] and bucket("x:🐉y") == "x🐉y" and bucket("🐉🐉x") == "🐉🐉"

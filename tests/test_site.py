@@ -23,7 +23,9 @@ from kb.browserdata import bucket
 from kb.errors import KbError
 from kb.evaluation import norm
 from kb.query import fold
+from kb.ranking import heading_terms
 from kb.render import TextRenderer, card_html, linked
+from kb.searchspec import SearchSpec
 from kb.urls import Urls, slug
 from kb.website import build_site, check_links, render_files
 
@@ -120,7 +122,7 @@ def test_every_ruling_is_anchored_once_and_every_link_resolves(real_kb: Path, re
 def _index(real_site: Path) -> dict:  # type: ignore[type-arg]
     """search-index.js read back as a browser reads it: the search data's JSON in a JavaScript string,
     its big tables in buckets of JSON text (each bucket holding exactly the keys kb.browserdata.bucket
-    puts there), and its documents' JSON lines."""
+    puts there), the parts read later as JSON texts, and its documents' JSON lines."""
     text = (real_site / "assets" / "search-index.js").read_text("utf-8")
     string = r"'((?:[^'\\\n]|\\.)*)'"
     found = re.fullmatch(rf"window\.RULINGS_INDEX={string};\nwindow\.RULINGS_PARTS=(\{{.*\}});\n"
@@ -129,6 +131,9 @@ def _index(real_site: Path) -> dict:  # type: ignore[type-arg]
     # the escapes written (\\ \' \n \r \u2028 \u2029) mean the same in Python's literals
     data, parts, docs = (ast.literal_eval(("'" + body + "'") if n != 1 else body) for n, body in enumerate(found.groups()))
     index = json.loads(data)
+    later = parts.pop("later")  # parts parsed when first read: every page address, every card name word
+    assert sorted(later) == ["name_words", "site"] and not set(later) & set(index)
+    index.update({name: json.loads(text) for name, text in later.items()})
     assert index["buckets"] == list(parts) == ["postings", "keys", "vocab", "names"]
     for table, buckets in parts.items():
         index[table] = {}
@@ -159,10 +164,16 @@ def test_browser_search_index_is_the_knowledge_bases_own(real_kb: Path, real_sit
     site = data.pop("site")
     own = json.loads((real_kb / "current" / "search.json").read_text("utf-8"))
     docs = own["docs"]
+    loaded = SearchSpec.of(dict(own))
     assert data.pop("encoding") == "gaps36" and data.pop("buckets")
     assert {t: _ungap(p, 2) for t, p in data.pop("postings").items()} == own.pop("postings")
     assert {k: _ungap(p, 1) for k, p in data.pop("keys").items()} == own.pop("keys")
     sections, wordings = data.pop("sections"), data.pop("wordings")
+    # each section's heading as index terms, its number left out, as the ranking compares them with a query's
+    heads = dict(zip((s[-1] if s else "" for s in sections), data.pop("section_heads")))
+    assert heads["2.III. Long-event Phase"] == heads["Long-event Phase"] == ["event", "long", "long-ev", "phase"]
+    assert heads["The Hazard Limit"] == ["hazard", "limit"] and heads[""] == []
+    assert all(terms == sorted(heading_terms(h, loaded)) for h, terms in heads.items() if h)
     # every word of a card name, in JavaScript's string order (UTF-16 code units), searched by halves
     assert data.pop("name_words") == sorted({w for key in own["names"] for w in key.split(" ")},
                                             key=lambda w: w.encode("utf-16-be"))

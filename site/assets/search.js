@@ -49,7 +49,20 @@
   function astral(s) { return /[\ud800-\udfff]/.test(s); }
   function cpLen(s) { return astral(s) ? Array.from(s).length : s.length; }
   function chars(s) { return astral(s) ? Array.from(s) : s; }
-  function firstChar(s) { return s ? Array.from(s.slice(0, 2))[0] : ""; }
+  function firstChars(s, n) {  // the first n code points
+    var out = "";
+    for (var i = 0; i < n && s; i++) {
+      var c = firstChar(s);
+      out += c;
+      s = s.slice(c.length);
+    }
+    return out;
+  }
+  function firstChar(s) {  // the first code point
+    if (!s) return "";
+    var c = s.charCodeAt(0);
+    return c >= 0xd800 && c <= 0xdbff && s.length > 1 && (s.charCodeAt(1) & 0xfc00) === 0xdc00 ? s.slice(0, 2) : s[0];
+  }
   function isDigits(s) { return /^\p{Nd}+$/u.test(s); }          // str.isdigit
   function isAlpha(s) { return /^\p{L}+$/u.test(s); }            // str.isalpha
   function isAlnum(s) { return /^[\p{L}\p{N}]+$/u.test(s); }     // str.isalnum
@@ -145,7 +158,6 @@
     var q = data.query, self = this;
     C = data.limits;
     this.spec = data;
-    this.site = data.site || null;
     // the site's index: the documents as JSON lines, each parsed when first needed, and their sources
     this.lines = typeof data.docs === "string" ? data.docs.split("\n") : null;
     this.docs = this.lines ? new Array(this.lines.length) : data.docs;
@@ -187,6 +199,8 @@
     this._data = new Map();
     this._wordings = new Map();
     this._headings = new Map();
+    this._words = new Map();
+    this._heads = new Map();
     this._postings = new Map();
     this._keys = new Map();
     if (data.encoding !== undefined && data.encoding !== "gaps36") throw new Error("unknown search data encoding");
@@ -251,10 +265,11 @@
   // the tables looked up by key: whole (search.json) or in buckets of JSON text (the site's index,
   // kb.browserdata.buckets), each parsed when a key of it is first looked up
 
-  /* bucket: kb.browserdata.bucket, a key's bucket: its first character, and the first after its first colon */
+  /* bucket: kb.browserdata.bucket, a key's bucket: its first two characters, or for a key with colons its first
+   * and the first two after its last colon */
   function bucket(key) {
-    var colon = key.indexOf(":");
-    return firstChar(key) + (colon >= 0 ? firstChar(key.slice(colon + 1)) : "");
+    var colon = key.lastIndexOf(":");
+    return colon >= 0 ? firstChar(key) + firstChars(key.slice(colon + 1), 2) : firstChars(key, 2);
   }
   /* entry: a table's value for a key, or undefined */
   Searcher.prototype.entry = function (table, key) {
@@ -294,7 +309,7 @@
     return this._whole.get(table);
   };
   Searcher.prototype.is_name_word = function (word) {
-    var sorted = this.spec.name_words;  // the site's index: in code unit order, searched, not loaded into a set
+    var sorted = this.later("name_words");  // the site's index: in code unit order, searched, not loaded into a set
     if (sorted) {
       var lo = 0, hi = sorted.length;
       while (lo < hi) {
@@ -329,9 +344,6 @@
     if (doc === undefined && this.lines) doc = this.docs[d] = JSON.parse(this.lines[d]);
     return doc;
   };
-  Searcher.prototype.source_of = function (d) {
-    return this.doc_sources ? this.doc_sources[d] : this.doc(d)[1];
-  };
 
   /* data: the display data of document d, as every command shows a ruling (plus its page address) */
   Searcher.prototype.data = function (d) {
@@ -340,11 +352,25 @@
       var data = {id: doc[0], source: s.id, source_title: s.title, source_kind: s.kind, edition: s.edition,
         current: s.current, game: s.game, kind: doc[2], number: doc[3], title: doc[4], about: doc[9],
         section: this.sections ? this.sections[doc[5]] : doc[5], text: doc[6], markers: doc[8], lines: doc[7],
-        path: s.path, parser: s.parser, url: this.url(d)};
+        path: s.path, parser: s.parser};
+      // its page address only when shown: a query ranks a hundred documents and shows twenty
+      Object.defineProperty(data, "url", {enumerable: true, get: this.url.bind(this, d)});
       this._data.set(d, data);
     }
     return this._data.get(d);
   };
+
+  /* later: a part of the search data the site's index ships as JSON text (kb.browserdata.LATER),
+   * parsed when first read; null when the data has no such part */
+  Searcher.prototype.later = function (name) {
+    var value = own(this.spec, name), text;
+    if (value === undefined && this.spec.later && (text = own(this.spec.later, name)) !== undefined) {
+      value = this.spec[name] = JSON.parse(text);
+    }
+    return value === undefined ? null : value;
+  };
+  /* site: where each document and card lives on the site, or null outside it */
+  Object.defineProperty(Searcher.prototype, "site", {get: function () { return this.later("site"); }});
 
   /* The page a document lives on, relative to the site's root ("" outside the site). */
   Searcher.prototype.url = function (d) {
@@ -362,6 +388,16 @@
   /* analyze_word: the index terms of one typed word, from the corpus's vocabulary, else by an ending
    * off, else by the nearest common spelling; recorded in u */
   Searcher.prototype.analyze_word = function (word, u) {
+    if (u) return this.read_word(word, u);
+    // corpus text (u null) reads the same whatever the query: each word is read once per page
+    var known = this._words.get(word);
+    if (known === undefined) {
+      known = this.read_word(word, null);
+      this._words.set(word, known);
+    }
+    return known;
+  };
+  Searcher.prototype.read_word = function (word, u) {
     var self = this, key = fold_key(word), terms = this.terms_of(key), fixed;
     if (terms !== null) {
       if (u && cpLen(key) >= 4 && !isDigits(key) && !this.is_name_word(key) && this.count_of(key) <= 2 &&
@@ -720,8 +756,12 @@
     var key = JSON.stringify([games, source || ""]);
     if (!this._filters.has(key)) {
       var ok = this.spec.sources.map(function (s) { return games.indexOf(s.game) >= 0 && (!source || s.id === source); });
-      var allowed = new Uint8Array(this.docs_count);
-      for (var d = 0; d < this.docs_count; d++) if (ok[this.source_of(d)]) allowed[d] = 1;
+      var allowed = new Uint8Array(this.docs_count), n = this.docs_count, sources = this.doc_sources, d;
+      if (sources) {
+        for (d = 0; d < n; d++) if (ok[sources[d]]) allowed[d] = 1;
+      } else {
+        for (d = 0; d < n; d++) if (ok[this.doc(d)[1]]) allowed[d] = 1;
+      }
       this._filters.set(key, allowed);
     }
     return this._filters.get(key);
@@ -735,16 +775,23 @@
   Searcher.prototype.candidates = function (query, n, game, source) {
     var u = this.understand(query);
     var allowed = this.allowed(game ? [game] : (u.games.length ? u.games : ["meccg"]), source);
-    var scores = new Map(), covered = new Map(), idf = new Map();
+    // scores and covered weights by document number (0.0 until a term adds to them), and the
+    // documents scored, in the order first reached
+    var scores = new Float64Array(this.docs_count), covered = new Float64Array(this.docs_count);
+    var scored = new Uint8Array(this.docs_count), reached = [], idf = new Map();
     var k1 = this.k1, b = this.b, avg = this.avg_length, lengths = this.spec.lengths, i, d;
     u.terms.forEach(function (entry) {
       var term = entry[0], weight = entry[1];
       if (term.indexOf(":") >= 0) {
         var docs = this.keys_of(term) || [];
         idf.set(term, this.idf(docs.length));
+        var add = weight * idf.get(term);
         for (i = 0; i < docs.length; i++) {
           d = docs[i];
-          if (allowed[d]) scores.set(d, (scores.has(d) ? scores.get(d) : 0.0) + weight * idf.get(term));
+          if (allowed[d]) {
+            if (!scored[d]) { scored[d] = 1; reached.push(d); }
+            scores[d] += add;
+          }
         }
         return;
       }
@@ -756,18 +803,19 @@
         if (allowed[d]) {
           var tf = post[i + 1];
           var part = tf * (k1 + 1) / (tf + k1 * (1 - b + b * lengths[d] / avg));
-          scores.set(d, (scores.has(d) ? scores.get(d) : 0.0) + w * part);
-          covered.set(d, (covered.has(d) ? covered.get(d) : 0.0) + w);
+          if (!scored[d]) { scored[d] = 1; reached.push(d); }
+          scores[d] += w * part;
+          covered[d] += w;
         }
       }
     }, this);
     var total = 0;
     u.terms.forEach(function (entry) { if (entry[0].indexOf(":") < 0) total += entry[1] * idf.get(entry[0]); });
-    var top = Array.from(scores.entries()).sort(function (x, y) {
-      return x[1] !== y[1] ? (x[1] > y[1] ? -1 : 1) : x[0] - y[0];
+    var top = reached.sort(function (x, y) {
+      return scores[x] !== scores[y] ? (scores[x] > scores[y] ? -1 : 1) : x - y;
     }).slice(0, n);
-    return {understanding: u, idf: idf, matching: scores.size, docs: top.map(function (e) {
-      return [e[0], e[1], total ? (covered.has(e[0]) ? covered.get(e[0]) : 0.0) / total : 0.0];
+    return {understanding: u, idf: idf, matching: reached.length, docs: top.map(function (d) {
+      return [d, scores[d], total ? covered[d] / total : 0.0];
     })};
   };
 
@@ -788,7 +836,7 @@
     found.docs.forEach(function (entry) {
       var d = entry[0], bm25 = entry[1], f = this.features(d, entry[2], context), data = this.data(d);
       scored.push({id: data.id, score: score(bm25, f, w), data: data, doc: d, also_in: [], also_docs: [], matched: [], features: f,
-        url: data.url, text: data.text});
+        text: data.text});
     }, this);
     return this.arrange(scored, found.understanding, limit);
   };
@@ -826,6 +874,7 @@
   Searcher.prototype.matched_terms = function (r, u) {
     var wanted = [];
     u.terms.forEach(function (e) { if (e[0].indexOf(":") < 0 && wanted.indexOf(e[0]) < 0) wanted.push(e[0]); });
+    if (!wanted.length) return [];  // found by a number or a card: no words to look for
     var text = new Set(this.analyze_text(r.data.text)), path = new Set(this.analyze_text(r.data.section.join(" ")));
     return wanted.filter(function (t) { return text.has(t); })
       .concat(wanted.filter(function (t) { return path.has(t) && !text.has(t); }).map(function (t) { return "section:" + t; }));
@@ -892,7 +941,7 @@
       else if (data.about.length && !q.card_query) f["card:named ruling"] = 1.0;
     }
     var heading = data.section.length ? data.section[data.section.length - 1] : "";
-    if (heading && sameSet(this.heading_terms(heading), q.query_stems)) f.heading_is_query = 1.0;
+    if (heading && sameSet(this.heading_terms_of(d, heading), q.query_stems)) f.heading_is_query = 1.0;
     if (q.total && !(q.reference || q.card_query)) {
       f.coverage = Math.log(C.COVERAGE_FLOOR + (1 - C.COVERAGE_FLOOR) * covered);
     }
@@ -921,6 +970,16 @@
     var first = pySplit(phrase)[0];
     return new RegExp("[\"\u201c\u00ab][" + PY_SPACE + "]*" + escapeRe(first)).test(text.toLowerCase());
   }
+
+  /* heading_terms_of: the index terms of document d's heading, as the site's index has them for
+   * its section (kb.browserdata's "section_heads"), else read from the heading (heading_terms) */
+  Searcher.prototype.heading_terms_of = function (d, heading) {
+    var heads = this.spec.section_heads;
+    if (!heads || !this.sections) return this.heading_terms(heading);
+    var at = this.doc(d)[5];
+    if (!this._heads.has(at)) this._heads.set(at, new Set(heads[at]));
+    return this._heads.get(at);
+  };
 
   /* heading_terms: the index terms of a section heading, without its number */
   Searcher.prototype.heading_terms = function (heading) {
@@ -954,7 +1013,7 @@
   Searcher.prototype.highlight_spans = function (text, u) {
     var wanted = new Set(), spans = [], self = this, m;
     u.terms.forEach(function (e) { if (e[0].indexOf(":") < 0) wanted.add(e[0]); });
-    for (m of text.matchAll(TOKEN)) {
+    for (m of wanted.size ? text.matchAll(TOKEN) : []) {
       if (self.analyze_word(m[0], null).some(function (t) { return wanted.has(t); })) spans.push([m.index, m.index + m[0].length]);
     }
     var lowered = text.toLowerCase();
