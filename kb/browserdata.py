@@ -105,9 +105,10 @@ def buckets(table: dict[str, Any]) -> dict[str, str]:
 def packed(spec: dict[str, Any]) -> dict[str, Any]:
     """The compact search data made quick to open: its section paths a table the documents point
     into, beside the index terms of each one's heading (kb.ranking.heading_terms, which a query
-    compares with its own: read once here, not for every candidate on every visit); each document's wording numbered (the first document with the same folded words); every
-    word of a card name (as search.js's is_name_word splits them), sorted as JavaScript compares
-    strings; the tables of BUCKETED in buckets of JSON text; and the documents as one text of JSON
+    compares with its own: read once here, not for every candidate on every visit); each
+    document's wording numbered (the first document with the same folded words); every word of a
+    card name (as search.js's is_name_word splits them) as one text, each word between line breaks,
+    which a word is looked up in without parsing anything; the tables of BUCKETED in buckets of JSON text; and the documents as one text of JSON
     lines (DOC_SEPARATOR between them), each parsed only when a query needs it, beside the source of
     each ("doc_sources"), which filters need for every document."""
     sections: dict[tuple[str, ...], int] = {}
@@ -118,8 +119,7 @@ def packed(spec: dict[str, Any]) -> dict[str, Any]:
         doc_sources.append(doc[1])
         lines.append(json.dumps([*doc[:5], sections.setdefault(tuple(doc[5]), len(sections)), *doc[6:]],
                                 ensure_ascii=False, separators=(",", ":")))
-    # in UTF-16 code unit order, JavaScript's string order, so search.js can search it by halves
-    name_words = sorted({w for key in spec["names"] for w in key.split(" ")}, key=lambda w: w.encode("utf-16-be"))
+    name_words = "\n" + "".join(w + "\n" for w in sorted({w for key in spec["names"] for w in key.split(" ") if w}))
     small, loaded = compact(spec), SearchSpec.of(spec)
     heads = [sorted(heading_terms(s[-1], loaded)) if s else [] for s in sections]
     return {**small, **{t: buckets(small[t]) for t in BUCKETED}, "buckets": list(BUCKETED),
@@ -128,8 +128,8 @@ def packed(spec: dict[str, Any]) -> dict[str, Any]:
             "name_words": name_words}
 
 
-LATER = ("site", "name_words")
-"""Parts of the index a query may not read (every page address, every word of a card name), shipped
+LATER = ("site",)
+"""Parts of the index a query may not read (every page address), shipped
 as JSON texts apart (RULINGS_PARTS "later") and parsed when first read: the results a page shows
 need the addresses of twenty rulings, not of four thousand."""
 

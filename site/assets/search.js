@@ -309,15 +309,8 @@
     return this._whole.get(table);
   };
   Searcher.prototype.is_name_word = function (word) {
-    var sorted = this.later("name_words");  // the site's index: in code unit order, searched, not loaded into a set
-    if (sorted) {
-      var lo = 0, hi = sorted.length;
-      while (lo < hi) {
-        var mid = (lo + hi) >>> 1;
-        if (sorted[mid] < word) lo = mid + 1; else hi = mid;
-      }
-      return lo < sorted.length && sorted[lo] === word;
-    }
+    var text = this.spec.name_words;  // the site's index: the words one per line, looked up as text
+    if (typeof text === "string") return word !== "" && word.indexOf("\n") < 0 && text.indexOf("\n" + word + "\n") >= 0;
     if (this._name_words === null) {
       var words = this._name_words = new Set();
       Object.keys(this.table("names")).forEach(function (key) { key.split(" ").forEach(function (w) { words.add(w); }); });
