@@ -46,8 +46,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 def shares(items: list[pytest.Item], workers: int) -> list[pytest.Item]:
-    """The tests on the real corpus, those on the real site first, with the tests on excerpts
-    right after the first worker's share.
+    """The tests on the real corpus, those on the real site (or in the browser) first, with the tests
+    on excerpts right after the first worker's share.
 
     pytest-xdist's `worksteal` (pyproject.toml's addopts) gives each worker a share of the tests in
     collection order (the first len/workers to one, the next to another, ...), and a worker whose
@@ -59,7 +59,8 @@ def shares(items: list[pytest.Item], workers: int) -> list[pytest.Item]:
     twice.
     """
     real = [i for i in items if i.get_closest_marker("acceptance")]
-    real.sort(key=lambda i: "real_site" not in getattr(i, "fixturenames", ()))  # stable: file order kept
+    # stable: file order kept; the tests in a browser with those on the site, so one worker starts it
+    real.sort(key=lambda i: not {"real_site", "browser"} & set(getattr(i, "fixturenames", ())))
     excerpts = [i for i in items if not i.get_closest_marker("acceptance")]
     first = len(items) // max(workers, 1)
     return real[:first] + excerpts + real[first:]
