@@ -77,9 +77,13 @@ class Lexicon:
         tokens = [(m.group(0), m.start()) for m in NAME_WORD.finditer(not_names(text))]
         whole = [fold_word(t) for t, _ in tokens]
         bare = [fold_word(POSSESSIVE.sub("", t)) if POSSESSIVE.search(t) else w for (t, _), w in zip(tokens, whole)]
+        starts = self._starts
         i = 0
         while i < len(tokens):
             step = 1
+            if not (starts.get(whole[i]) or starts.get(bare[i])):
+                i += 1  # no name begins with this word (most words)
+                continue
             for n, key, end_cut in reversed(self._names_at(i, whole, bare)):  # the longest first
                 if not any(t[:1].isupper() for t, _ in tokens[i:i + n]):
                     continue  # "the white hand", not "The White Hand"

@@ -101,8 +101,11 @@ def clean(text: str, limit: int = MAX_QUERY) -> str:
 
 def strip_marks(text: str) -> str:
     """Accents off, case kept; curly quotes made straight: strip_marks("Adûnaphel’s") == "Adunaphel's"."""
+    if text.isascii():
+        return text  # nothing to take off (most words and rulings): NFKD leaves ASCII as it is
     text = unicodedata.normalize("NFKD", text)
-    text = "".join(c for c in text if not unicodedata.combining(c))
+    marks = {ord(c): None for c in set(text) if unicodedata.combining(c)}  # each distinct character once
+    text = text.translate(marks) if marks else text
     return text.replace("\u2019", "'").replace("\u2018", "'").replace("\u201c", '"').replace("\u201d", '"')
 
 

@@ -102,7 +102,7 @@ class Searcher:
         scores: dict[int, float] = {}
         covered: dict[int, float] = {}
         idf: dict[str, float] = {}
-        k1, b, avg = self.k1, self.b, self.spec.avg_length
+        k1, b, avg, lengths = self.k1, self.b, self.spec.avg_length, self.lengths
         for term, weight in terms:
             if ":" in term:
                 docs = self.keys.get(term, [])
@@ -114,11 +114,9 @@ class Searcher:
             post = self.postings.get(term, [])
             idf[term] = self.idf(len(post) // 2) if post else 0.0
             w = weight * idf[term]
-            for i in range(0, len(post), 2):
-                d = int(post[i])
+            for d, tf in zip(map(int, post[::2]), post[1::2]):  # (document, term frequency) pairs
                 if d in allowed:
-                    tf = post[i + 1]
-                    part = tf * (k1 + 1) / (tf + k1 * (1 - b + b * self.lengths[d] / avg))
+                    part = tf * (k1 + 1) / (tf + k1 * (1 - b + b * lengths[d] / avg))
                     scores[d] = scores.get(d, 0.0) + w * part
                     covered[d] = covered.get(d, 0.0) + w
         return scores, covered, idf

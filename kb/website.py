@@ -79,7 +79,7 @@ class LinkIndex:
     def add(self, path: str, text: str) -> None:
         if path.endswith(".html"):
             self.ids[path] = set(attributes(ID, text))
-            self.links[path] = sorted({html.unescape(h) for h in attributes(HREF, text)})
+            self.links[path] = sorted({html.unescape(h) if "&" in h else h for h in attributes(HREF, text)})
         else:
             self.ids[path] = set()
 

@@ -35,31 +35,35 @@ REAL_CORPUS = frozenset({"real_kb", "real_site", "browser"})
 """The fixtures of the real corpus: a test that uses one is an acceptance test."""
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Mark every test on the real corpus `acceptance` (registered in pyproject.toml); under
-    pytest-xdist, order the tests so that no worker waits for another to build (`interleaved`)."""
+    pytest-xdist, order the tests so that no worker waits for another to build (`shares`)."""
     for item in items:
         if REAL_CORPUS & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.acceptance)
     if os.environ.get("PYTEST_XDIST_WORKER"):
-        items[:] = interleaved(items)
+        items[:] = shares(items, int(config.workerinput["workercount"]))  # type: ignore[attr-defined]
 
 
-def interleaved(items: list[pytest.Item]) -> list[pytest.Item]:
-    """Tests on the real corpus and tests on excerpts in turn, those on the real site first.
+def shares(items: list[pytest.Item], workers: int) -> list[pytest.Item]:
+    """The tests on the real corpus, those on the real site (or in the browser) first, with the tests
+    on excerpts right after the first worker's share.
 
-    pytest-xdist (`--dist load`) hands the first quarter of the tests out one at a time to each
-    worker in turn: with two workers, one gets tests on the real corpus and builds the knowledge
-    base and the site while the other runs tests on excerpts, which need neither, rather than wait
-    for the build. Every worker collects the same order (xdist checks it); the tests' own fixtures
-    are session-scoped, so a worker that goes from one file to another and back makes none twice.
+    pytest-xdist's `worksteal` (pyproject.toml's addopts) gives each worker a share of the tests in
+    collection order (the first len/workers to one, the next to another, ...), and a worker whose
+    share runs out takes half of the longest queue left. The first share builds the real knowledge
+    base and then the site (once, `made_once`) and goes on to the tests that need them, the longest
+    chain of the run; the other shares start with the tests on excerpts, which need neither, rather
+    than wait for that build. Every worker collects the same order (xdist checks it); the tests'
+    fixtures are session-scoped, so a worker that goes from one file to another and back makes none
+    twice.
     """
     real = [i for i in items if i.get_closest_marker("acceptance")]
-    real.sort(key=lambda i: "real_site" not in getattr(i, "fixturenames", ()))  # stable: file order kept
+    # stable: file order kept; the tests in a browser with those on the site, so one worker starts it
+    real.sort(key=lambda i: not {"real_site", "browser"} & set(getattr(i, "fixturenames", ())))
     excerpts = [i for i in items if not i.get_closest_marker("acceptance")]
-    turns = [i for pair in zip(real, excerpts) for i in pair]
-    shorter = min(len(real), len(excerpts))
-    return turns + real[shorter:] + excerpts[shorter:]
+    first = len(items) // max(workers, 1)
+    return real[:first] + excerpts + real[first:]
 
 
 def source_for(parser: str, path: Path, sid: str = "test") -> Source:
@@ -199,3 +203,37 @@ def browser():  # type: ignore[no-untyped-def]
             "--disable-sync", "--no-first-run"])
         yield b
         b.close()
+
+
+@pytest.fixture(scope="session")
+def browser_window(browser):  # type: ignore[no-untyped-def]
+    """One context (a window) of the session's Chromium for the tests on the built site, each of which
+    opens its own pages in it (`tab`): a page in a context costs a tab, a new context a profile. The
+    site keeps nothing in the browser from file:// (no cookies, no web storage, no service worker:
+    test_site's offline test has a context of its own over http), so no test leaves anything there
+    for another."""
+    window = browser.new_context(viewport={"width": 1280, "height": 900})
+    yield window
+    window.close()
+
+
+@pytest.fixture()
+def tab(browser_window):  # type: ignore[no-untyped-def]
+    """open(url, width=1280) -> (page, errors): a new page of the shared window at url, loaded, with
+    the script errors it raises; every page opened is closed after the test."""
+    opened = []
+
+    def open(url: str, width: int = 1280):  # type: ignore[no-untyped-def]
+        page = browser_window.new_page()
+        opened.append(page)
+        page.set_viewport_size({"width": width, "height": 900})
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(url)
+        page.wait_for_load_state("load")
+        return page, errors
+
+    yield open
+    for page in opened:
+        page.close()
+

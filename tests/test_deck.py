@@ -366,12 +366,8 @@ def test_site_has_the_deck_page_and_its_data(real_kb: Path, real_site: Path) -> 
     assert 'href="deck.html"' in (real_site / "index.html").read_text("utf-8")
 
 
-def test_deck_page_in_a_browser_from_a_link(browser, real_site: Path) -> None:  # type: ignore[no-untyped-def]
-    url = (real_site / "deck.html").as_uri() + "#" + quote(HERO.read_text("utf-8"), safe="")
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(url)
+def test_deck_page_in_a_browser_from_a_link(tab, real_site: Path) -> None:  # type: ignore[no-untyped-def]
+    page, errors = tab((real_site / "deck.html").as_uri() + "#" + quote(HERO.read_text("utf-8"), safe=""))
     page.wait_for_selector(".deck-card")
     assert page.input_value("#decklist") == HERO.read_text("utf-8")
     status = page.inner_text("#deck-status")
@@ -388,4 +384,3 @@ def test_deck_page_in_a_browser_from_a_link(browser, real_site: Path) -> None:  
     page.wait_for_selector(".deck-card")
     assert page.locator(".deck-card h3").all_inner_texts() == ["Gandalf ×2", "Twilight ×2"]
     assert errors == []
-    page.close()

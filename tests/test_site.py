@@ -13,6 +13,7 @@ import shutil
 import subprocess
 import sys
 from collections import Counter
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -114,7 +115,10 @@ def test_every_ruling_is_anchored_once_and_every_link_resolves(real_kb: Path, re
                    for path, text in files.items() if path.endswith(".html"))
     assert broken == [] and checked == internal > 40_000  # every distinct internal link of every page
     ids = Counter(i for path, text in files.items() if path.endswith(".html") for i in re.findall(r'\bid="([^"]+)"', text))
-    rulings = [json.loads(line)["id"] for line in CliRunner().invoke(cli, ["--kb", str(real_kb), "export"]).output.splitlines()]
+    from kb.store import connect
+
+    with closing(connect(real_kb)) as conn:  # every ruling the knowledge base holds (what `rulings export` prints)
+        rulings = [row[0] for row in conn.execute("select id from rulings")]
     assert len(rulings) > 4000
     assert [r for r in rulings if ids[r] != 1] == []
 
@@ -261,12 +265,28 @@ def test_site_without_a_knowledge_base_says_what_to_run(tmp_path: Path) -> None:
 
 # -- in a real browser -------------------------------------------------------------------------------
 
-def _open(browser, url: str, width: int = 1280):  # type: ignore[no-untyped-def]
-    page = browser.new_page(viewport={"width": width, "height": 900})
+@pytest.fixture(scope="module")
+def loaded_search(browser_window, real_site: Path):  # type: ignore[no-untyped-def]
+    """The real site's search.html, loaded once (with its search data) for the tests that only enter
+    queries into it: (page, the script errors it raised)."""
+    page = browser_window.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(url)
+    page.goto((real_site / "search.html").as_uri())
     page.wait_for_load_state("load")
+    yield page, errors
+    page.close()
+
+
+@pytest.fixture()
+def search_page(loaded_search):  # type: ignore[no-untyped-def]
+    """The loaded search page as a test finds it: no query in its address, no results, no status
+    (what the last test left is cleared), no errors yet."""
+    page, errors = loaded_search
+    page.evaluate("""() => { history.replaceState(null, "", location.pathname);
+        document.getElementById("results").replaceChildren(); document.getElementById("status").textContent = ""; }""")
+    assert "?" not in page.url
+    errors.clear()
     return page, errors
 
 
@@ -291,8 +311,8 @@ BROWSER_QUESTIONS = [
 ]
 
 
-def test_search_from_file_url_finds_the_ruling(browser, real_site: Path) -> None:  # type: ignore[no-untyped-def]
-    page, errors = _open(browser, (real_site / "search.html").as_uri())
+def test_search_from_file_url_finds_the_ruling(search_page) -> None:  # type: ignore[no-untyped-def]
+    page, errors = search_page
     for query, gold in BROWSER_QUESTIONS:
         page.fill("#q", query)
         page.press("#q", "Enter")
@@ -304,9 +324,9 @@ def test_search_from_file_url_finds_the_ruling(browser, real_site: Path) -> None
     assert errors == []
 
 
-def test_browser_search_quality_on_the_dev_questions(browser, real_site: Path) -> None:  # type: ignore[no-untyped-def]
+def test_browser_search_quality_on_the_dev_questions(search_page) -> None:  # type: ignore[no-untyped-def]
     """The whole dev set run by the page's own search code, scored by the eval README's hit rule."""
-    page, errors = _open(browser, (real_site / "search.html").as_uri())
+    page, errors = search_page
     for name, floor in (("dev.jsonl", 0.75), ("dev-current.jsonl", 0.85)):
         cases = _cases(name)
         ranks = page.evaluate("""cases => {
@@ -327,12 +347,12 @@ def test_browser_search_quality_on_the_dev_questions(browser, real_site: Path) -
     assert errors == []
 
 
-def test_shareable_query_link_opens_with_results(browser, real_site: Path) -> None:  # type: ignore[no-untyped-def]
-    page, errors = _open(browser, (real_site / "search.html").as_uri() + "?q=hazard+limit")
+def test_shareable_query_link_opens_with_results(tab, real_site: Path) -> None:  # type: ignore[no-untyped-def]
+    page, errors = tab((real_site / "search.html").as_uri() + "?q=hazard+limit")
     page.wait_for_selector("#results li")
     assert page.input_value("#q") == "hazard limit"
     assert "hazard limit" in page.locator("#results").inner_text().lower()
-    page2, _ = _open(browser, (real_site / "search.html").as_uri() + "?q=adunaphel")
+    page2, _ = tab((real_site / "search.html").as_uri() + "?q=adunaphel")
     page2.wait_for_selector("#results li")
     assert "Adûnaphel" in page2.locator("#results li").first.inner_text()  # accents forgiven
     labels = page2.locator("#results > li > a").all_inner_texts()
@@ -340,8 +360,8 @@ def test_shareable_query_link_opens_with_results(browser, real_site: Path) -> No
     assert errors == []
 
 
-def test_card_page_shows_its_face_then_its_rulings(browser, real_site: Path) -> None:  # type: ignore[no-untyped-def]
-    page, errors = _open(browser, (real_site / "card" / "the-arkenstone.html").as_uri(), width=390)
+def test_card_page_shows_its_face_then_its_rulings(tab, real_site: Path) -> None:  # type: ignore[no-untyped-def]
+    page, errors = tab((real_site / "card" / "the-arkenstone.html").as_uri(), width=390)
     assert page.locator("h1").inner_text() == "The Arkenstone"
     face = page.locator("article.card-face").first
     assert "Greater Item" in face.locator(".kind-line").inner_text()
@@ -357,8 +377,8 @@ def test_card_page_shows_its_face_then_its_rulings(browser, real_site: Path) -> 
     assert errors == []
 
 
-def test_annotation_link_lands_on_its_anchor(browser, real_site: Path) -> None:  # type: ignore[no-untyped-def]
-    page, errors = _open(browser, (real_site / "doc" / "crf-22-turn-sequence-rulings.html").as_uri())
+def test_annotation_link_lands_on_its_anchor(tab, real_site: Path) -> None:  # type: ignore[no-untyped-def]
+    page, errors = tab((real_site / "doc" / "crf-22-turn-sequence-rulings.html").as_uri())
     link = page.locator("article.ruling .text a[href*='annotation/18.html']").first
     link.click()
     page.wait_for_load_state("load")
@@ -369,11 +389,19 @@ def test_annotation_link_lands_on_its_anchor(browser, real_site: Path) -> None: 
     assert errors == []
 
 
-def test_site_works_from_a_copied_folder(browser, real_site: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    """Relative links only: the site moved elsewhere still searches and links."""
+def _link_or_copy(source: str, target: str) -> None:
+    try:
+        os.link(source, target)
+    except OSError:
+        shutil.copy2(source, target)
+
+
+def test_site_works_from_a_copied_folder(tab, real_site: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Relative links only: the site moved elsewhere still searches and links (its files hard-linked
+    where the file system allows: the same bytes at another path, without copying 2,000 files)."""
     moved = tmp_path / "deep" / "er"
-    shutil.copytree(real_site, moved)
-    page, errors = _open(browser, (moved / "search.html").as_uri() + "?q=annotation+25a")
+    shutil.copytree(real_site, moved, copy_function=_link_or_copy)
+    page, errors = tab((moved / "search.html").as_uri() + "?q=annotation+25a")
     page.wait_for_selector("#results li")
     page.locator("#results li a").first.click()
     page.wait_for_load_state("load")
@@ -381,8 +409,8 @@ def test_site_works_from_a_copied_folder(browser, real_site: Path, tmp_path: Pat
     assert errors == []
 
 
-def test_long_pages_have_contents_a_search_in_reach_and_a_way_up(browser, real_site: Path) -> None:  # type: ignore[no-untyped-def]
-    page, errors = _open(browser, (real_site / "doc" / "crf-22-turn-sequence-rulings.html").as_uri(), width=390)
+def test_long_pages_have_contents_a_search_in_reach_and_a_way_up(tab, real_site: Path) -> None:  # type: ignore[no-untyped-def]
+    page, errors = tab((real_site / "doc" / "crf-22-turn-sequence-rulings.html").as_uri(), width=390)
     page.set_viewport_size({"width": 390, "height": 844})
     assert page.evaluate("document.documentElement.scrollHeight") > 2 * 844
     toc = page.locator("nav.toc a[href^='#']")
@@ -418,10 +446,10 @@ def test_long_pages_have_contents_a_search_in_reach_and_a_way_up(browser, real_s
     assert errors == []
 
 
-def test_search_as_a_judge_uses_it(browser, real_site: Path) -> None:  # type: ignore[no-untyped-def]
+def test_search_as_a_judge_uses_it(tab, real_site: Path) -> None:  # type: ignore[no-untyped-def]
     """Results while typing, highlighted; more than 20 on request; a source filter; the address
     shareable; Back from a result returns to the same results at the same place."""
-    page, errors = _open(browser, (real_site / "search.html").as_uri(), width=390)
+    page, errors = tab((real_site / "search.html").as_uri(), width=390)
     page.locator("#q").press_sequentially("hazard limit", delay=20)  # no Enter
     page.wait_for_function("document.querySelectorAll('#results li').length >= 20")
     assert page.locator("#results li mark").count() > 5
@@ -508,7 +536,7 @@ def test_offline_after_one_visit(browser, tiny: tuple[Path, Path, Path]) -> None
 AXE = ROOT / "tests" / "vendor" / "axe-core" / "axe.min.js"
 
 
-def test_no_wcag_aa_violation_and_no_sideways_scrolling_on_a_phone(browser, real_site: Path) -> None:  # type: ignore[no-untyped-def]
+def test_no_wcag_aa_violation_and_no_sideways_scrolling_on_a_phone(tab, real_site: Path) -> None:  # type: ignore[no-untyped-def]
     """axe-core (vendored) finds no WCAG 2.1 A/AA violation, nor a tap target under 24 px, on the home,
     search, card, long document and index pages at 390 px; none scrolls sideways. The long document
     is a part of CRF 22 (33 rulings, many screens), with the short part whose contents nest a level
@@ -528,7 +556,7 @@ def test_no_wcag_aa_violation_and_no_sideways_scrolling_on_a_phone(browser, real
     # h5: heading levels are no WCAG A/AA rule of axe (heading-order is a best practice)
     assert longest - kinds - parts("doc/crf-22-tournament-rulings.html") - parts(
         "doc/crf-22-changes-from-crf-21.html") <= {"h5"}
-    page, errors = _open(browser, (real_site / "index.html").as_uri(), width=390)
+    page, errors = tab((real_site / "index.html").as_uri(), width=390)
     axe = AXE.read_text("utf-8")
     found = {}
     for rel in ("index.html", "search.html?q=company+vs+company+combat", "card/the-arkenstone.html",
@@ -631,8 +659,8 @@ HOSTILE_QUERIES = ['"', "((((", "[[", "\\", "a:b:c", "annotation", "anno 999", "
                    "Ａｄûｎａｐｈｅｌ", "\u202e\u200b", "%E0%A4%A", "?q=1&q=2#frag", "'; DROP TABLE rulings; --"]
 
 
-def test_browser_search_never_breaks_on_hostile_text(browser, real_site: Path) -> None:  # type: ignore[no-untyped-def]
-    page, errors = _open(browser, (real_site / "search.html").as_uri())
+def test_browser_search_never_breaks_on_hostile_text(search_page) -> None:  # type: ignore[no-untyped-def]
+    page, errors = search_page
     outcome = page.evaluate("""queries => {
         const s = RulingsSearch.open();
         return queries.map(q => { try { return s.search(q, 10).results.length; } catch (e) { return "error: " + e; } });

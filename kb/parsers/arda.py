@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from itertools import chain
 from pathlib import Path
 
 from kb.errors import ParseError
@@ -116,27 +117,37 @@ def repair_words(text: str, vocab: Vocabulary) -> tuple[str, list[tuple[str, str
     neighbour into a known word ("ha ve" is "have" split, not "five" without its ligature).
     """
     changes: list[tuple[str, str, str]] = []
-    words = list(WORD.finditer(text))
-    out: list[str] = []
-    last = 0
-    for i, m in enumerate(words):
-        word = m.group(0)
-        prev = words[i - 1].group(0) if i else ""
-        nxt = words[i + 1].group(0) if i + 1 < len(words) else ""
-        after = text[m.end():m.end() + 1]
-        before = text[m.start() - 1:m.start()]
-        fixed = None
-        split = (prev + word) in vocab or (word + nxt) in vocab or (nxt.lower().startswith(word.lower()) and nxt != word)
-        if word not in vocab and 1 < len(word) <= MAX_WORD and not split:
-            if fixed := vocab.ligature(word):
-                changes.append(("ligature", word, fixed))
-            elif not word.isupper() and ((word[0].isupper() and len(word) >= 3) or len(word) >= 5 or after in ("-", "/")
-                  or before == "-") and (fixed := vocab.small_capitals(word)):
-                changes.append(("small caps", word, fixed))
-        out.append(text[last:m.start()] + (fixed or word))
-        last = m.end()
-    out.append(text[last:])
-    return "".join(out), changes
+    words = WORD.findall(text)
+    # most words are known, or too short or long to repair: the text stays as it is around them
+    unknown = {w for w in set(words) if 1 < len(w) <= MAX_WORD and w.lower() not in vocab.counts}
+    if not unknown:
+        return text, changes
+    between = WORD.split(text)  # the text is between[0] words[0] between[1] ... words[-1] between[-1]
+    repaired = list(words)
+    decided: dict[tuple[str, str, str, str, str], tuple[str, str] | None] = {}  # a line repeats its words
+    for i in [i for i, w in enumerate(words) if w in unknown]:
+        context = (words[i - 1] if i else "", words[i], words[i + 1] if i + 1 < len(words) else "",
+                   between[i][-1:], between[i + 1][:1])
+        if context not in decided:
+            decided[context] = _repair(*context, vocab)
+        if repair := decided[context]:
+            changes.append((repair[0], context[1], repair[1]))
+            repaired[i] = repair[1]
+    if not changes:
+        return text, changes
+    return "".join(chain.from_iterable(zip(between, repaired))) + between[-1], changes
+
+
+def _repair(prev: str, word: str, nxt: str, before: str, after: str, vocab: Vocabulary) -> tuple[str, str] | None:
+    """(kind, repaired word) for an unknown word between its neighbours and characters, or None."""
+    if (prev + word) in vocab or (word + nxt) in vocab or (nxt.lower().startswith(word.lower()) and nxt != word):
+        return None  # a word split in two, not a word missing letters
+    if fixed := vocab.ligature(word):
+        return "ligature", fixed
+    if not word.isupper() and ((word[0].isupper() and len(word) >= 3) or len(word) >= 5 or after in ("-", "/")
+                               or before == "-") and (fixed := vocab.small_capitals(word)):
+        return "small caps", fixed
+    return None
 
 
 def _caps_like(token: str) -> bool:
