@@ -465,7 +465,8 @@ def test_search_as_a_judge_uses_it(tab, real_site: Path) -> None:  # type: ignor
     page.wait_for_function("document.querySelectorAll('#results > li:not(.card-hit)').length == 20")
     result = page.locator("#results > li").nth(8).locator("a").first
     result.scroll_into_view_if_needed()
-    page.wait_for_timeout(400)  # the place is remembered as the page scrolls
+    # the place is remembered as the page scrolls (in the history entry, once the scrolling pauses)
+    page.wait_for_function("window.scrollY > 0 && (history.state || {}).rulings?.scroll === window.scrollY")
     place = page.evaluate("window.scrollY")
     assert place > 500
     result.click()
