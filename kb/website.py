@@ -240,7 +240,8 @@ def _write_site(kb_dir: Path, folder: Path, report: SiteReport) -> None:
         report.files += 1
         report.pages += path.endswith(".html")
         report.bytes += len(data)
-        report.gzip_bytes += len(gzip.compress(data, 6))
+        packed = len(gzip.compress(data, 6))
+        report.gzip_bytes += packed
         if path == INDEX_FILE:
-            report.index_bytes, report.index_gzip_bytes = len(data), len(gzip.compress(data, 6))
+            report.index_bytes, report.index_gzip_bytes = len(data), packed
     report.links_checked, report.broken = links.check()
