@@ -10,15 +10,17 @@ holds them to the same answers). What makes it quicker to load than search.json 
 - the documents (half its bytes) are a second string of JSON lines, each parsed only when a query
   needs that document (a hundred or so candidates), not all four thousand on every visit;
 - the tables looked up by key (postings, exact keys, vocabulary, card names) come in buckets by
-  their keys' first letters, each a JSON text parsed when a query first looks in it: a question
-  reads a few dozen of the four tables' hundreds of buckets (the JSON parse of the whole index was
-  the biggest part of the script's time on a slow phone);
+  their keys' first two letters, each a JSON text parsed when a query first looks in it: a
+  question reads a few dozen of the four tables' hundreds of buckets (the JSON parse of the whole
+  index was the biggest part of the script's time on a slow phone);
 - the postings and exact keys, the bulk of its numbers, are strings decoded only for the terms a
   query uses: document numbers as gaps from the previous one in base 36, the term frequencies as
   written ("a,2,3,0.5": document 10 twice, then document 13 with half a weight);
-- section paths are a table the documents point into, each document carries the number of its
+- section paths are a table the documents point into, beside the index terms of each heading (so
+  no candidate's heading is analysed in the browser); each document carries the number of its
   wording (the first document with the same folded words), so results are told apart without
-  folding their text in the browser, and the words of card names come as a list.
+  folding their text in the browser; the words of card names come as one text to look a word up
+  in, and the page addresses (LATER) as a JSON text parsed when the results are shown.
 
 (Splitting the text into chunks loaded per query, as Pagefind does, was measured and dropped: a
 short question weighs the text of its hundred candidates, which touched most chunks, and forty
