@@ -73,18 +73,23 @@ SEEN = """(selector => new MutationObserver((_, observer) => {
 after that begins."""
 
 
+def left_alone(page: Any, url: str, throttle: float, name: str) -> dict[str, float]:
+    """Open url in page with the CPU slowed, leaving it alone until its load event: ms from
+    navigation until it holds SEEN's selector (name) and until the frame after (the painted one)."""
+    page.context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": throttle})
+    page.goto(url, wait_until="load", timeout=120_000)
+    page.wait_for_function("window.__painted !== undefined", timeout=120_000)
+    painted = name.replace("unwatched", "painted")
+    return {name: float(page.evaluate("window.__shown")), painted: float(page.evaluate("window.__painted"))}
+
+
 def unwatched(browser: Any, url: str, selector: str, throttle: float) -> dict[str, float]:
     """One cold visit of url left alone until its load event: ms from navigation until the page
     holds selector, and until the frame after that."""
     ctx = browser.new_context(viewport={"width": 390, "height": 844}, service_workers="block")
     ctx.add_init_script(SEEN % json.dumps(selector))
     try:
-        page = ctx.new_page()
-        ctx.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": throttle})
-        page.goto(url, wait_until="load", timeout=120_000)
-        page.wait_for_function("window.__painted !== undefined", timeout=120_000)
-        return {"unwatched_ms": float(page.evaluate("window.__shown")),
-                "painted_ms": float(page.evaluate("window.__painted"))}
+        return left_alone(ctx.new_page(), url, throttle, "unwatched_ms")
     finally:
         ctx.close()
 
@@ -101,11 +106,7 @@ def warm(browser: Any, base: str, query: str, throttle: float) -> dict[str, floa
         page.goto(base + "search.html?q=strike", wait_until="load", timeout=120_000)
         page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=120_000)
         page.wait_for_function("document.getElementById('offline').textContent.startsWith('Saved')", timeout=120_000)
-        ctx.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": throttle})
-        page.goto(f"{base}search.html?q={quote_plus(query)}", wait_until="load", timeout=120_000)
-        page.wait_for_function("window.__painted !== undefined", timeout=120_000)
-        return {"warm_unwatched_ms": float(page.evaluate("window.__shown")),
-                "warm_painted_ms": float(page.evaluate("window.__painted"))}
+        return left_alone(page, f"{base}search.html?q={quote_plus(query)}", throttle, "warm_unwatched_ms")
     finally:
         ctx.close()
 
