@@ -110,9 +110,10 @@ def packed(spec: dict[str, Any]) -> dict[str, Any]:
     compares with its own: read once here, not for every candidate on every visit); each
     document's wording numbered (the first document with the same folded words); every word of a
     card name (as search.js's is_name_word splits them) as one text, each word between line breaks,
-    which a word is looked up in without parsing anything; the tables of BUCKETED in buckets of JSON text; and the documents as one text of JSON
-    lines (DOC_SEPARATOR between them), each parsed only when a query needs it, beside the source of
-    each ("doc_sources"), which filters need for every document."""
+    which a word is looked up in without parsing anything; the tables of BUCKETED in buckets of
+    JSON text; and the documents as one text of JSON lines (DOC_SEPARATOR between them), each
+    parsed only when a query needs it, beside the source of each ("doc_sources"), which filters
+    need for every document."""
     sections: dict[tuple[str, ...], int] = {}
     first: dict[str, int] = {}
     lines, wordings, doc_sources = [], [], []
@@ -131,9 +132,9 @@ def packed(spec: dict[str, Any]) -> dict[str, Any]:
 
 
 LATER = ("site",)
-"""Parts of the index a query may not read (every page address), shipped
-as JSON texts apart (RULINGS_PARTS "later") and parsed when first read: the results a page shows
-need the addresses of twenty rulings, not of four thousand."""
+"""Parts of the index a query may not read (every page address), shipped as JSON texts apart
+(RULINGS_PARTS "later") and parsed when first read: the results a page shows need the addresses
+of twenty rulings, not of four thousand."""
 
 DOC_SEPARATOR = "\n"
 """Between two documents' JSON lines (JSON text never holds a raw newline)."""

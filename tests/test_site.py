@@ -135,7 +135,7 @@ def _index(real_site: Path) -> dict:  # type: ignore[type-arg]
     # the escapes written (\\ \' \n \r \u2028 \u2029) mean the same in Python's literals
     data, parts, docs = (ast.literal_eval(("'" + body + "'") if n != 1 else body) for n, body in enumerate(found.groups()))
     index = json.loads(data)
-    later = parts.pop("later")  # parts parsed when first read: every page address, every card name word
+    later = parts.pop("later")  # parts parsed when first read: every page address
     assert sorted(later) == ["site"] and not set(later) & set(index)
     index.update({name: json.loads(text) for name, text in later.items()})
     assert index["buckets"] == list(parts) == ["postings", "keys", "vocab", "names"]

@@ -119,7 +119,7 @@ def repair_words(text: str, vocab: Vocabulary) -> tuple[str, list[tuple[str, str
     changes: list[tuple[str, str, str]] = []
     words = WORD.findall(text)
     # most words are known, or too short or long to repair: the text stays as it is around them
-    unknown = {w for w in set(words) if 1 < len(w) <= MAX_WORD and w.lower() not in vocab.counts}
+    unknown = {w for w in set(words) if 1 < len(w) <= MAX_WORD and w not in vocab}
     if not unknown:
         return text, changes
     between = WORD.split(text)  # the text is between[0] words[0] between[1] ... words[-1] between[-1]

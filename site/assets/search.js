@@ -749,12 +749,8 @@
     var key = JSON.stringify([games, source || ""]);
     if (!this._filters.has(key)) {
       var ok = this.spec.sources.map(function (s) { return games.indexOf(s.game) >= 0 && (!source || s.id === source); });
-      var allowed = new Uint8Array(this.docs_count), n = this.docs_count, sources = this.doc_sources, d;
-      if (sources) {
-        for (d = 0; d < n; d++) if (ok[sources[d]]) allowed[d] = 1;
-      } else {
-        for (d = 0; d < n; d++) if (ok[this.doc(d)[1]]) allowed[d] = 1;
-      }
+      var allowed = new Uint8Array(this.docs_count), sources = this.doc_sources;  // the site's index has them apart
+      for (var d = 0; d < this.docs_count; d++) if (ok[sources ? sources[d] : this.doc(d)[1]]) allowed[d] = 1;
       this._filters.set(key, allowed);
     }
     return this._filters.get(key);
