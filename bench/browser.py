@@ -22,6 +22,10 @@ phone sees them. Those are first visits ever (nothing cached); `warm_painted_ms`
 in a browser that has opened the site once (its service worker on, as on a judge's phone after the
 first visit): the page and index come from the worker's cache, the same clocks otherwise.
 
+`long_pages`: the site's two largest document pages (the card errata, 539 rulings), each visited
+cold and left alone at the same size and throttle: ms to the first contentful paint and to the end
+of the load event, and the main thread's busy and layout ms (CDP Performance.getMetrics).
+
 Usage: python bench/browser.py SITE [--runs 3] [--throttle 4] [--compare OTHER_SITE]
 """
 
@@ -139,6 +143,32 @@ def visit(browser: Any, url: str, selector: str, throttle: float) -> dict[str, f
     return {**seen, **unwatched(browser, url, selector, throttle)}  # type: ignore[dict-item]
 
 
+def long_page(browser: Any, url: str, throttle: float) -> dict[str, float]:
+    """One cold visit of a long page left alone until its load event: ms from navigation to its first
+    contentful paint and to the end of its load event, and the main thread's busy and layout ms."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, service_workers="block")
+    try:
+        page = ctx.new_page()
+        cdp = ctx.new_cdp_session(page)
+        cdp.send("Emulation.setCPUThrottlingRate", {"rate": throttle})
+        cdp.send("Performance.enable")
+        page.goto(url, wait_until="load", timeout=120_000)
+        page.wait_for_function("performance.getEntriesByType('navigation')[0].loadEventEnd > 0")
+        metrics = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
+        return {"first_paint_ms": float(page.evaluate(
+                    "performance.getEntriesByName('first-contentful-paint')[0].startTime")),
+                "loaded_ms": float(page.evaluate("performance.getEntriesByType('navigation')[0].loadEventEnd")),
+                "busy_ms": metrics["TaskDuration"] * 1000, "layout_ms": metrics["LayoutDuration"] * 1000}
+    finally:
+        ctx.close()
+
+
+def longest_pages(site: Path, n: int = 2) -> list[str]:
+    """The site's n largest document pages, as paths from its root."""
+    pages = sorted((site / "doc").glob("*.html"), key=lambda p: (-p.stat().st_size, p.name))[:n]
+    return [p.relative_to(site).as_posix() for p in pages]
+
+
 def gzip_size(site: Path, urls: list[str], base: str) -> int:
     total = 0
     for url in urls:
@@ -192,6 +222,15 @@ def measure(sites: list[Path], runs: int, throttle: float) -> dict[str, Any]:
                         "transfer_gzip_mb": round(gzip_size(site, got[0]["urls"], base) / 1e6, 2),
                         "files": got[0]["files"]}
                 report[query] = row
+            long: dict[str, Any] = {}
+            for rel in longest_pages(sites[0]):
+                got_pages: dict[int, list[dict[str, float]]] = {n: [] for n in range(len(sites))}
+                for _ in range(runs):
+                    for n, server in enumerate(servers):
+                        got_pages[n].append(long_page(browser, f"http://127.0.0.1:{server.server_port}/{rel}", throttle))
+                long[rel] = {str(site): {k: round(statistics.median(g[k] for g in got_pages[n])) for k in got_pages[n][0]}
+                             for n, site in enumerate(sites)}
+            report["long_pages"] = long
             browser.close()
     finally:
         for server in servers:

@@ -10,6 +10,48 @@
   window.addEventListener("scroll", onScroll, {passive: true});
   requestAnimationFrame(onScroll);  // with the next frame's layout, not one forced now
 
+  // Back to the same ruling. A page of rulings draws only those near the screen (style.css), the
+  // others keeping a guessed height until drawn, so the scroll offset the browser restores when a
+  // page is opened again from the history (not kept whole in its back-forward cache) may land on
+  // other rulings: the page keeps, in its history entry, the ruling at the top of the screen and how
+  // far down it was, and goes back to it once the browser has restored its offset.
+  var rulings = document.querySelectorAll("main article.ruling[id]");
+  if (rulings.length) {
+    var topOf = function () {  // the first ruling not wholly under the sticky header (binary search)
+      var header = document.querySelector("header.top"), line = header ? header.getBoundingClientRect().bottom : 0;
+      var lo = 0, hi = rulings.length - 1;
+      if (rulings[hi].getBoundingClientRect().bottom <= line) return null;
+      while (lo < hi) {
+        var mid = (lo + hi) >> 1;
+        if (rulings[mid].getBoundingClientRect().bottom <= line) lo = mid + 1; else hi = mid;
+      }
+      return rulings[lo];
+    };
+    var keep = function () {
+      var first = window.scrollY > 0 ? topOf() : null, state = Object.assign({}, history.state);
+      state.place = first ? {id: first.id, top: first.getBoundingClientRect().top} : null;
+      history.replaceState(state, "");
+    };
+    var later = function (then) { requestAnimationFrame(function () { setTimeout(then); }); };
+    var place = (history.state || {}).place, entry = (performance.getEntriesByType("navigation")[0] || {}).type;
+    var at = place && (entry === "back_forward" || entry === "reload") && document.getElementById(place.id);
+    if (at) {
+      var settle = function (times) {  // again once the rulings now on screen are drawn at their height
+        window.scrollBy(0, at.getBoundingClientRect().top - place.top);
+        if (times) later(function () { settle(times - 1); });
+      };
+      var restored = function () { later(function () { settle(2); }); };
+      if (document.readyState === "complete") restored();
+      else window.addEventListener("load", restored);
+    }
+    var pause = null;
+    window.addEventListener("scroll", function () {
+      clearTimeout(pause);
+      pause = setTimeout(keep, 200);
+    }, {passive: true});
+    window.addEventListener("pagehide", keep);
+  }
+
   var status = document.getElementById("offline");
   function say(text) { if (status) status.textContent = text; }
   function network() {
