@@ -57,6 +57,8 @@ class Pages:
         self.order = {rid: n for n, rid in enumerate(corpus.rulings)}
         """Document order of every ruling (sources in manifest order)."""
         self.renderer = TextRenderer()
+        self._shown: dict[tuple[str, bool], dict[str, Any]] = {}
+        """Each ruling rendered (whole or as an excerpt) for every page: its links placed, not relative."""
         self.card_names = set(corpus.cards)
         self.term_by_name = {t.name: t for t in corpus.terms}
         self.section_titles = {sec.id: sec.titles for secs in corpus.sections.values() for sec in secs}
@@ -85,7 +87,7 @@ class Pages:
 
     # -- a ruling as every page shows it -------------------------------------------------------------
 
-    def _finder(self, page: str, r: RulingRow) -> SpanFinder:
+    def _finder(self, r: RulingRow) -> SpanFinder:
         """Where a run of the ruling's text names a card it links to, or cites an annotation or rule."""
         linked_cards = {k.target for k in self.c.links.get(r.id, []) if k.kind == "card"}
 
@@ -95,33 +97,41 @@ class Pages:
                 for start, end, names in self.c.lexicon.find_spans(text):
                     name = next((n for n in names if n in linked_cards and n in self.card_names), None)
                     if name:
-                        spans.append((start, end, Urls.href(page, self.urls.card(name))))
+                        spans.append((start, end, Urls.placed(self.urls.card(name))))
             if r.game == "meccg":
                 for start, end, kind, number in reference_spans(text):
                     if (kind, number) == (r.kind, (r.number or "").lower()):
                         continue
                     target = self.urls.known(kind, number)
                     if target:
-                        spans.append((start, end, Urls.href(page, target, f"{kind}-{number}")))
+                        spans.append((start, end, Urls.placed(target, f"{kind}-{number}")))
             return spans
         return find
 
     def render_ruling(self, page: str, r: RulingRow, full: bool = True) -> dict[str, Any]:
-        """A ruling as the templates show it: rendered text (or an excerpt), where it is, its links."""
+        """A ruling as the templates show it on a page: rendered text (or an excerpt), where it is,
+        its links (placed: kb.website makes them relative to the page), and whether the page is its
+        home. Each ruling is rendered once (whole, or as an excerpt) for all the pages that show it."""
+        key = (r.id, full)
+        shown = self._shown.get(key)
+        if shown is None:
+            shown = self._shown[key] = self._render(r, full)
+        return {**shown, "on_home": self.plan.home[r.id] == page}
+
+    def _render(self, r: RulingRow, full: bool) -> dict[str, Any]:
         source = self.source_of[r.source]
         if full:
-            text = self.renderer.render(r.text, source.parser, self._finder(page, r))
+            text = self.renderer.render(r.text, source.parser, self._finder(r))
         else:
             text = html.escape(plain(r.text, source.parser, EXCERPT), quote=False)
         return {"id": r.id, "anchor": anchor(r.id), "kind": r.kind, "number": r.number, "markers": r.markers,
                 "section": [clean_heading(t) for t in r.section], "text": text, "full": full, "source": source,
-                "lines": (r.line_start, r.line_end), "permalink": self.plan.ruling_href(page, r.id),
-                "on_home": self.plan.home[r.id] == page,
-                "links": self.link_groups(page, r) if full else [],
+                "lines": (r.line_start, r.line_end), "permalink": Urls.placed(self.plan.home[r.id], r.id),
+                "links": self.link_groups(r) if full else [],
                 "notes": self.c.notes.get(r.id, []) if full else []}
 
-    def link_groups(self, page: str, r: RulingRow) -> list[tuple[str, list[tuple[str, str]]]]:
-        """(label, [(text, href)]) for every cross-reference of a ruling, in a fixed order."""
+    def link_groups(self, r: RulingRow) -> list[tuple[str, list[tuple[str, str]]]]:
+        """(label, [(text, placed href)]) for every cross-reference of a ruling, in a fixed order."""
         groups: dict[str, list[tuple[str, str]]] = defaultdict(list)
         seen: set[tuple[str, str]] = set()
         for k in self.c.links.get(r.id, []):
@@ -130,27 +140,27 @@ class Pages:
                 continue
             seen.add((kind, target))
             if kind == "card" and target in self.card_names and k.how != "card":
-                groups["cards"].append((target, Urls.href(page, self.urls.card(target))))
+                groups["cards"].append((target, Urls.placed(self.urls.card(target))))
             elif kind == "phase" and target in PHASE_NAMES:
-                groups["phases"].append((PHASE_NAMES[target], Urls.href(page, self.urls.phase(target))))
+                groups["phases"].append((PHASE_NAMES[target], Urls.placed(self.urls.phase(target))))
             elif kind == "term" and target in self.term_by_name:
-                groups["terms"].append((target, Urls.href(page, self.urls.term(target))))
+                groups["terms"].append((target, Urls.placed(self.urls.term(target))))
             elif kind in ("annotation", "rule") and self.urls.known(kind, target):
                 label = f"Annotation {target}" if kind == "annotation" else f"Rule {target}"
-                groups["cites"].append((label, Urls.href(page, self.urls.known(kind, target) or "",
+                groups["cites"].append((label, Urls.placed(self.urls.known(kind, target) or "",
                                                          f"{kind}-{target.lower()}")))
             elif kind == "section" and target in self.plan.section_home:
                 title = " › ".join(clean_heading(t) for t in self.section_titles.get(target, (target,)))
-                groups["see also"].append((title, Urls.href(page, self.plan.section_home[target], "s:" + target)))
+                groups["see also"].append((title, Urls.placed(self.plan.section_home[target], "s:" + target)))
             elif kind == "edition":
                 if k.how == "absent" or target not in self.plan.home:
                     groups["CRF 22"].append(("not in CRF 22", ""))
                 else:
-                    groups["CRF 22"].append((edition_words(k.how), self.plan.ruling_href(page, target)))
+                    groups["CRF 22"].append((edition_words(k.how), Urls.placed(self.plan.home[target], target)))
         for older in self.c.backlinks.get(("edition", r.id), []):
             if older in self.plan.home:
                 how = next((k.how for k in self.c.links.get(older, []) if k.kind == "edition"), "")
-                groups["older edition"].append((edition_words(how), self.plan.ruling_href(page, older)))
+                groups["older edition"].append((edition_words(how), Urls.placed(self.plan.home[older], older)))
         order = ["CRF 22", "older edition", "cites", "see also", "cards", "phases", "terms"]
         return [(label, groups[label]) for label in order if groups.get(label)]
 

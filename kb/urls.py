@@ -2,7 +2,9 @@
 
 A page path is a POSIX path under the output folder ("card/the-arkenstone.html"). Templates never
 join paths: they ask `Urls.href(from_page, to_page, anchor)`. Slugs keep only a-z, 0-9 and "-",
-so no name from a source can make a path that leaves the output folder.
+so no name from a source can make a path that leaves the output folder. A link made before the page
+it is on is known (a ruling, rendered once for every page that shows it) is `Urls.placed`, and
+`Urls.resolve` makes it relative as each page is written.
 """
 
 from __future__ import annotations
@@ -29,6 +31,12 @@ _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 def anchor(ruling_id: str) -> str:
     """The anchor of a ruling on any page: its stable id ("crf-22.454d048a6d"), made safe."""
     return _UNSAFE.sub("-", ruling_id)
+
+
+PLACED = re.compile('(<a\\b[^<>]*?\\bhref=")\x1e([^\x1e#"<>]*)#([^\x1e"<>]*)\x1e"')
+"""A link placed before its page was known: the target page and its anchor between two record
+separators, as the whole value of a link's href. Only a tag can hold it: text from the sources, even
+with those separators, is escaped ("<" as "&lt;") and so never opens one."""
 
 
 class Urls:
@@ -81,11 +89,27 @@ class Urls:
     @staticmethod
     def href(from_page: str, to_page: str, fragment: str = "") -> str:
         """A relative link from one page to another (or to an anchor on the same page)."""
+        return Urls._href(from_page, to_page, anchor(fragment) if fragment else "")
+
+    @staticmethod
+    def _href(from_page: str, to_page: str, anchored: str) -> str:
         if to_page == from_page:
-            rel = posixpath.basename(to_page) if not fragment else ""
+            rel = posixpath.basename(to_page) if not anchored else ""
         else:
             rel = _relative(to_page, posixpath.dirname(from_page))
-        return rel + (f"#{anchor(fragment)}" if fragment else "")
+        return rel + (f"#{anchored}" if anchored else "")
+
+    @staticmethod
+    def placed(to_page: str, fragment: str = "") -> str:
+        """A link to a page (and anchor) from a page not known yet: `resolve` makes it relative."""
+        return f"\x1e{to_page}#{anchor(fragment) if fragment else ''}\x1e"
+
+    @staticmethod
+    def resolve(page: str, text: str) -> str:
+        """A page's text with every placed link made relative to it, as `href` makes them."""
+        if "\x1e" not in text:
+            return text
+        return PLACED.sub(lambda m: f'{m[1]}{Urls._href(page, m[2], m[3])}"', text)
 
 
 @lru_cache(maxsize=65536)

@@ -21,6 +21,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from kb.browserdata import INDEX_FILE, browser_files
 from kb.corpus import read_corpus
@@ -128,6 +129,16 @@ def render_files(kb_dir: Path, templates: Path = SITE_DIR) -> Iterator[tuple[str
                              autoescape=jinja2.select_autoescape(["html"]), undefined=jinja2.StrictUndefined,
                              trim_blocks=True, lstrip_blocks=True)
     env.filters["safe_html"] = Markup  # only for text that kb.render has already escaped
+    shown: dict[tuple[str, bool, bool, bool], Markup] = {}
+
+    def ruling(r: dict[str, Any], show_place: bool = False) -> Markup:
+        """A ruling's HTML (macros.html `ruling_html`), made once for each way a page shows it: its
+        links are placed (kb.sitepages), so the same HTML serves every page."""
+        key = (r["id"], r["full"], r["on_home"], show_place)
+        if key not in shown:
+            shown[key] = env.get_template("macros.html").module.ruling_html(r, show_place)  # type: ignore[attr-defined]
+        return shown[key]
+    env.globals["ruling"] = ruling
     made: list[str] = []
     digest = hashlib.sha256()
 
@@ -137,9 +148,9 @@ def render_files(kb_dir: Path, templates: Path = SITE_DIR) -> Iterator[tuple[str
 
             def to(target: str, fragment: str = "", _page: str = page.path) -> str:
                 return Urls.href(_page, target, fragment)
-            yield page.path, env.get_template(page.template).render(page=page, title=page.title, root=root, to=to,
-                                                                     toc=page.toc, letters=page.letters,
-                                                                     **page.values)
+            text = env.get_template(page.template).render(page=page, title=page.title, root=root, to=to,
+                                                          toc=page.toc, letters=page.letters, **page.values)
+            yield page.path, Urls.resolve(page.path, text)  # the rulings' links, made relative to this page
         for asset in sorted((templates / "assets").iterdir()):
             if asset.is_file():
                 yield f"assets/{asset.name}", asset.read_text("utf-8")

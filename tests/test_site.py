@@ -620,6 +620,8 @@ title: Hostile <script>alert('front')</script>
 
 - Odd characters: #hash ?query %20 "quotes" 'single' \\backslash <b>bold</b> \u202e reversed.
 
+- Record separators, as a rendered ruling's links are placed before their page is known: \x1ecard/x.html#crf-x.1\x1e stay text.
+
 ## Card Errata and Rulings
 
 ### -= AAA =-
@@ -642,6 +644,23 @@ def _tags(page: str) -> list[tuple[str, list[tuple[str, str | None]]]]:
 
     Collect().feed(page)
     return found
+
+
+def test_placed_links_are_made_relative_to_each_page_and_text_is_left_alone() -> None:
+    """A ruling is rendered once for every page that shows it, its links placed (Urls.placed); each
+    page makes them relative to itself. Only a link's whole href is one: the same characters in text
+    (where "<" is always escaped, so no tag opens) stay as they are."""
+    from kb.urls import Urls
+
+    html_ = (f'<a class="permalink" href="{Urls.placed("doc/crf.html", "crf-22.1")}">¶</a> '
+             f'<a href="{Urls.placed("card/gandalf.html")}">Gandalf</a> '
+             f'text: href="{Urls.placed("card/x.html")}" and &lt;a href="{Urls.placed("card/x.html")}"')
+    on_home = Urls.resolve("doc/crf.html", html_)
+    assert on_home.startswith('<a class="permalink" href="#crf-22.1">¶</a> <a href="../card/gandalf.html">Gandalf</a>')
+    elsewhere = Urls.resolve("card/gandalf.html", html_)
+    assert elsewhere.startswith('<a class="permalink" href="../doc/crf.html#crf-22.1">¶</a> <a href="gandalf.html">')
+    assert on_home.endswith(html_[html_.index(" text: "):]) and elsewhere.endswith(html_[html_.index(" text: "):])
+    assert Urls.resolve("index.html", "no links") == "no links"
 
 
 def test_hostile_source_text_renders_inert(tmp_path: Path) -> None:
@@ -673,6 +692,7 @@ def test_hostile_source_text_renders_inert(tmp_path: Path) -> None:
     assert "&lt;script&gt;alert(&#x27;x&#x27;)&lt;/script&gt;" in doc or "&lt;script&gt;alert('x')&lt;/script&gt;" in doc
     assert "&lt;foo&gt;" in doc  # the CRF's entity, decoded as its web page shows it, then escaped: visible <foo>
     assert "&lt;iframe" in doc
+    assert "\x1ecard/x.html#crf-x.1\x1e stay text." in doc  # as the source has it, not made a link
     # every anchor id is made of safe characters, and the link checker found nothing broken
     assert all(re.fullmatch(r"[A-Za-z0-9._:-]+", i) for text in pages.values() for i in re.findall(r'\bid="([^"]*)"', text))
     data = (out / "assets" / "search-index.js").read_text("utf-8")
