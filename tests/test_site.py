@@ -446,26 +446,30 @@ def test_long_pages_have_contents_a_search_in_reach_and_a_way_up(tab, real_site:
     assert errors == []
 
 
-TOP_RULING = """() => { const line = document.querySelector("header.top").getBoundingClientRect().bottom;
-    const first = [...document.querySelectorAll("main article.ruling[id]")].find(a => a.getBoundingClientRect().bottom > line);
+TOP_PLACE = """() => { const line = document.querySelector("header.top").getBoundingClientRect().bottom;
+    const first = [...document.querySelectorAll("main article.ruling[id], main section.entries[id]")].find(
+        a => a.getBoundingClientRect().bottom > line);
     return [first.id, Math.round(first.getBoundingClientRect().top)]; }"""
-"""The ruling at the top of the screen (the first not wholly under the sticky header), and where."""
+"""The ruling (or index letter) at the top of the screen (the first not wholly under the sticky
+header), and where."""
 
 
-def test_back_to_a_long_page_returns_to_the_same_ruling(tab, real_site: Path) -> None:  # type: ignore[no-untyped-def]
-    """A long page draws only the rulings near the screen; read down to the middle (each screen drawn
-    in turn, so the rulings above have their real heights, not the guessed one), leave and come Back:
-    the same ruling is at the top of the screen, at the same place. (The browser's own restoration
-    of the scroll offset lands rulings away, the guessed heights above it differing from the drawn.)"""
-    page, errors = tab((real_site / "doc" / "crf-22-turn-sequence-rulings.html").as_uri(), width=390)
+@pytest.mark.parametrize("rel", ["doc/crf-22-turn-sequence-rulings.html", "cards.html"])
+def test_back_to_a_long_page_returns_to_the_same_place(tab, real_site: Path, rel: str) -> None:  # type: ignore[no-untyped-def]
+    """A long page draws only the rulings (an index, the letters) near the screen; read down to the
+    middle (each screen drawn in turn, so what is above has its real height, not the guessed one),
+    leave and come Back: the same ruling or letter is at the top of the screen, at the same place.
+    (The browser's own restoration of the scroll offset lands rulings or letters away, the guessed
+    heights above differing from the drawn.)"""
+    page, errors = tab((real_site / rel).as_uri(), width=390)
     page.set_viewport_size({"width": 390, "height": 844})
-    page.evaluate("""async () => { for (let y = 0; y <= 20000; y += 800) { scrollTo(0, y);
+    page.evaluate("""async () => { for (let y = 0; y <= 15000; y += 800) { scrollTo(0, y);
         await new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done))); } }""")
-    page.wait_for_function(f"(history.state || {{}}).place?.id === ({TOP_RULING})()[0]", timeout=5000)
-    before = page.evaluate(TOP_RULING)
+    page.wait_for_function(f"(history.state || {{}}).place?.id === ({TOP_PLACE})()[0]", timeout=5000)
+    before = page.evaluate(TOP_PLACE)
     page.goto((real_site / "credits.html").as_uri())
     page.go_back()
-    page.wait_for_function(f"(([id, top]) => id === {json.dumps(before[0])} && Math.abs(top - {before[1]}) < 3)(({TOP_RULING})())",
+    page.wait_for_function(f"(([id, top]) => id === {json.dumps(before[0])} && Math.abs(top - {before[1]}) < 3)(({TOP_PLACE})())",
                            timeout=5000)
     assert errors == []
 

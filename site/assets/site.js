@@ -10,22 +10,23 @@
   window.addEventListener("scroll", onScroll, {passive: true});
   requestAnimationFrame(onScroll);  // with the next frame's layout, not one forced now
 
-  // Back to the same ruling. A page of rulings draws only those near the screen (style.css), the
-  // others keeping a guessed height until drawn, so the scroll offset the browser restores when a
-  // page is opened again from the history (not kept whole in its back-forward cache) may land on
-  // other rulings: the page keeps, in its history entry, the ruling at the top of the screen and how
-  // far down it was, and goes back to it once the browser has restored its offset.
-  var rulings = document.querySelectorAll("main article.ruling[id]");
-  if (rulings.length) {
-    var topOf = function () {  // the first ruling not wholly under the sticky header (binary search)
+  // Back to the same ruling. A page of rulings (or an index of letters) draws only those near the
+  // screen (style.css), the others keeping a guessed height until drawn, so the scroll offset the
+  // browser restores when a page is opened again from the history (not kept whole in its
+  // back-forward cache) may land elsewhere: the page keeps, in its history entry, the ruling or
+  // letter at the top of the screen and how far down it was, and goes back to it once the browser
+  // has restored its offset.
+  var places = document.querySelectorAll("main article.ruling[id], main section.entries[id]");
+  if (places.length) {
+    var topOf = function () {  // the first one not wholly under the sticky header (binary search)
       var header = document.querySelector("header.top"), line = header ? header.getBoundingClientRect().bottom : 0;
-      var lo = 0, hi = rulings.length - 1;
-      if (rulings[hi].getBoundingClientRect().bottom <= line) return null;
+      var lo = 0, hi = places.length - 1;
+      if (places[hi].getBoundingClientRect().bottom <= line) return null;
       while (lo < hi) {
         var mid = (lo + hi) >> 1;
-        if (rulings[mid].getBoundingClientRect().bottom <= line) lo = mid + 1; else hi = mid;
+        if (places[mid].getBoundingClientRect().bottom <= line) lo = mid + 1; else hi = mid;
       }
-      return rulings[lo];
+      return places[lo];
     };
     var keep = function () {
       var first = window.scrollY > 0 ? topOf() : null, state = Object.assign({}, history.state);
@@ -36,7 +37,7 @@
     var place = (history.state || {}).place, entry = (performance.getEntriesByType("navigation")[0] || {}).type;
     var at = place && (entry === "back_forward" || entry === "reload") && document.getElementById(place.id);
     if (at) {
-      var settle = function (times) {  // again once the rulings now on screen are drawn at their height
+      var settle = function (times) {  // again once what is now on screen is drawn at its height
         window.scrollBy(0, at.getBoundingClientRect().top - place.top);
         if (times) later(function () { settle(times - 1); });
       };
