@@ -31,7 +31,9 @@
     var keep = function () {
       var first = window.scrollY > 0 ? topOf() : null, state = Object.assign({}, history.state);
       state.place = first ? {id: first.id, top: first.getBoundingClientRect().top} : null;
-      history.replaceState(state, "");
+      try {
+        history.replaceState(state, "");
+      } catch (e) {}  // a browser that limits how often (Safari: 100 times in 30 s) keeps the last place
     };
     var later = function (then) { requestAnimationFrame(function () { setTimeout(then); }); };
     var place = (history.state || {}).place, entry = (performance.getEntriesByType("navigation")[0] || {}).type;
