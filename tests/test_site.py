@@ -626,6 +626,8 @@ title: Hostile <script>alert('front')</script>
 
 - Record separators, as a rendered ruling's links are placed before their page is known: \x1ecard/x.html#crf-x.1\x1e stay text.
 
+- Markup written as text, not a link nor an anchor to check: href="nowhere.html" src="none.png" id="fake".
+
 ## Card Errata and Rulings
 
 ### -= AAA =-
