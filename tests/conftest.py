@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import fcntl
+import json
 import os
 import shutil
 import tempfile
 from collections.abc import Callable
+from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -186,6 +189,22 @@ def datasette() -> None:
         if os.environ.get("CI"):
             pytest.fail("datasette is not installed (.ci/run installs the serve extra)")
         pytest.skip("needs Datasette, the serve extra (pip install -e '.[serve]')")
+
+
+@pytest.fixture(scope="session")
+def validators() -> dict[str, Any]:
+    """The JSON Schemas of a ruling and a card (kb/data/schema), each checked against the 2020-12
+    meta-schema, as validators that know each other (a ruling's `card` is the card schema): jsonschema-rs,
+    a compiled validator of the whole draft, validates the 4,000 rulings of an export in a hundredth
+    of the time pure-Python jsonschema takes."""
+    import jsonschema_rs
+
+    schemas = {name: json.loads(resources.files("kb").joinpath(f"data/schema/{name}.json").read_text("utf-8"))
+               for name in ("ruling", "card")}
+    for s in schemas.values():
+        jsonschema_rs.meta.validate(s)
+    registry = jsonschema_rs.Registry([(s["$id"], s) for s in schemas.values()])
+    return {name: jsonschema_rs.Draft202012Validator(s, registry=registry) for name, s in schemas.items()}
 
 
 @pytest.fixture(scope="session")
