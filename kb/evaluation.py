@@ -6,11 +6,12 @@ import html
 import json
 import re
 import unicodedata
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from kb.errors import KbError
-from kb.search import open_searcher
+from kb.search import Result, open_searcher
 
 
 def norm(s: str) -> str:
@@ -39,18 +40,27 @@ def read_cases(path: Path) -> list[dict[str, Any]]:
     return cases
 
 
+TOP = 10
+"""How many results of each question are scored (MRR@10)."""
+
+
 def evaluate(kb_dir: Path, path: Path) -> dict[str, Any]:
     """Run every case's query (top 10) and score it with the hit rule."""
     searcher = open_searcher(kb_dir)
     cases = read_cases(path)
+    return {"file": str(path), **score(cases, {c["query"]: searcher.search(c["query"], limit=TOP) for c in cases})}
+
+
+def score(cases: list[dict[str, Any]], answers: Mapping[str, list[Result]]) -> dict[str, Any]:
+    """The hit rule over cases, given each one's query's results (its top 10): overall, by kind, the misses."""
     rows = []
     for case in cases:
         gold = [norm(g) for g in case["gold"]]
-        results = searcher.search(case["query"], limit=10)
+        results = answers[case["query"]][:TOP]
         rank = next((i for i, r in enumerate(results, 1) if any(g in norm(r.data["text"]) for g in gold)), None)
         rows.append({"id": case.get("id"), "kind": case.get("kind", "?"), "query": case["query"], "rank": rank,
                      "top": [r.data["text"][:100] for r in results[:3]]})
-    return {"file": str(path), "overall": metrics(rows),
+    return {"overall": metrics(rows),
             "by_kind": {k: metrics([r for r in rows if r["kind"] == k]) for k in sorted({r["kind"] for r in rows})},
             "misses": [r for r in rows if r["rank"] is None or r["rank"] > 5]}
 

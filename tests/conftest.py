@@ -22,6 +22,8 @@ ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ROOT / "rulings"
 DATA = Path(__file__).resolve().parent / "data"
 CHROMIUM = Path("/usr/bin/chromium")
+EVAL = ROOT.parent / "shared" / "eval"
+"""The judge questions with their answers (../shared/eval/*.jsonl), when present beside the checkout."""
 EXAMPLES = int(os.environ.get("RULINGS_FUZZ_EXAMPLES", "15"))
 """How many random inputs each property test tries: a quick run by default, a long one when asked."""
 
@@ -189,6 +191,26 @@ def datasette() -> None:
         if os.environ.get("CI"):
             pytest.fail("datasette is not installed (.ci/run installs the serve extra)")
         pytest.skip("needs Datasette, the serve extra (pip install -e '.[serve]')")
+
+
+def eval_questions() -> list[str]:
+    """The question of every case of ../shared/eval's files, in file order (none without the folder)."""
+    if not EVAL.is_dir():
+        return []
+    return [json.loads(line)["query"] for f in sorted(EVAL.glob("*.jsonl"))
+            for line in f.read_text("utf-8").splitlines() if line.strip()]
+
+
+@pytest.fixture(scope="session")  # once per run, whatever order the tests run in
+def eval_answers(real_kb: Path) -> dict[str, Any]:
+    """kb.search's results (the top 10 `rulings eval` scores) for every question of ../shared/eval,
+    searched once for the tests that score them (test_search) and those that hold the browser's
+    search to them (test_parity)."""
+    from kb.evaluation import TOP
+    from kb.search import Searcher
+
+    searcher = Searcher.open(real_kb)
+    return {q: searcher.search(q, limit=TOP) for q in eval_questions()}
 
 
 @pytest.fixture(scope="session")

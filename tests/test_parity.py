@@ -19,9 +19,8 @@ from kb.search import Searcher
 from kb.searchspec import SPEC
 from kb.store import CURRENT
 
-from .conftest import ROOT
+from .conftest import ROOT, eval_questions
 
-EVAL = Path(__file__).parents[2] / "shared" / "eval"
 SEARCH_JS = ROOT / "site" / "assets" / "search.js"
 LIMIT = 5
 
@@ -89,13 +88,6 @@ FOCUSED = [
 IDS = [q if len(q) < 40 else q[:20] + f"...({len(q)} characters)" for q in FOCUSED]
 
 
-def _questions() -> list[str]:
-    if not EVAL.is_dir():
-        return []
-    return [json.loads(line)["query"] for f in sorted(EVAL.glob("*.jsonl"))
-            for line in f.read_text("utf-8").splitlines() if line.strip()]
-
-
 def _node() -> str:
     node = shutil.which("node")
     if node is None:
@@ -106,10 +98,10 @@ def _node() -> str:
 
 
 @pytest.fixture(scope="session")  # once per run, whatever order the tests run in
-def both(real_kb: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+def both(real_kb: Path, eval_answers: dict[str, Any], tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """Every question (evaluation and focused) through kb.search and through search.js in one node run."""
     node = _node()
-    queries = _questions() + FOCUSED
+    queries = eval_questions() + FOCUSED
     tmp = tmp_path_factory.mktemp("parity")
     (tmp / "driver.js").write_text(DRIVER, "utf-8")
     (tmp / "queries.json").write_text(json.dumps({"queries": queries, "limit": LIMIT}), "utf-8")
@@ -122,9 +114,13 @@ def both(real_kb: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, A
     assert run.returncode == 0, run.stderr
     js = json.loads(run.stdout)
     searcher = Searcher.open(real_kb)
-    python = {q: searcher.search(q, limit=LIMIT) for q in queries}
+    # the evaluation questions' top five: the first five of the session's top ten (`eval_answers`), which
+    # are kb.search's top five (the same candidates, ranked alike, kept one per wording in order until
+    # the limit); the focused questions searched with the limit, as their `also_in` depends on it
+    python = {q: answers[:LIMIT] for q, answers in eval_answers.items()}
+    python.update({q: searcher.search(q, limit=LIMIT) for q in FOCUSED})
     return {"js": dict(zip(queries, js["results"])), "python": python, "searcher": searcher,
-            "limits": js["limits"], "eval": _questions()}
+            "limits": js["limits"], "eval": eval_questions()}
 
 
 def test_every_question_gets_the_same_top_five(both: dict[str, Any]) -> None:
