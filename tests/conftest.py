@@ -193,6 +193,20 @@ def datasette() -> None:
         pytest.skip("needs Datasette, the serve extra (pip install -e '.[serve]')")
 
 
+@pytest.fixture(scope="session")  # once per run, whatever order the tests run in
+def real_export(real_kb: Path) -> list[str]:
+    """The lines of `rulings export` on the real knowledge base (in process), for the tests that read
+    them: test_cli's read commands and test_desk's one JSON shape."""
+    from click.testing import CliRunner
+
+    from cli import cli
+
+    result = CliRunner().invoke(cli, ["--kb", str(real_kb), "export"], catch_exceptions=False)
+    if result.exit_code != 0:
+        raise RuntimeError(f"rulings export failed: {result.output}")
+    return result.stdout.splitlines()
+
+
 def eval_questions() -> list[str]:
     """The question of every case of ../shared/eval's files, in file order (none without the folder)."""
     if not EVAL.is_dir():
