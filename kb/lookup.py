@@ -45,7 +45,7 @@ class Shaper:
     @property
     def addresses(self) -> Addresses:
         if self._addresses is None:
-            self._addresses = Addresses.read(self.conn)
+            self._addresses = planned(self.conn)
         return self._addresses
 
     def ruling(self, row: dict[str, Any]) -> dict[str, Any]:
@@ -84,6 +84,22 @@ class Shaper:
     def cards(self, where: str, params: tuple[Any, ...]) -> list[CardFace]:
         rows = query(self.conn, f"select {CARD_COLUMNS} from cards where {where} order by set_code, id", params)
         return [CardFace.of(r, self.addresses.card(r["name"])) for r in rows]
+
+
+_plans: dict[Path, Addresses] = {}
+
+
+def planned(conn: sqlite3.Connection) -> Addresses:
+    """The site plan of conn's build (Addresses.read), read once per process and build, a copy each
+    time: a build never changes once in place (search_spec and kb.search's searchers are kept the
+    same way), and a process that answers many questions (`rulings ask`, the tests) reads it once."""
+    name = next((row[2] for row in conn.execute("pragma database_list") if row[1] == "main"), "")
+    if not name:  # a database in memory: nothing to know it by
+        return Addresses.read(conn)
+    key = Path(name).resolve()
+    if key not in _plans:
+        _plans[key] = Addresses.read(conn)
+    return _plans[key].copy()
 
 
 def group_by_source(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
