@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from kb.errors import KbError
-from kb.search import Result, open_searcher
+from kb.search import open_searcher
 
 
 def norm(s: str) -> str:
@@ -48,18 +48,20 @@ def evaluate(kb_dir: Path, path: Path) -> dict[str, Any]:
     """Run every case's query (top 10) and score it with the hit rule."""
     searcher = open_searcher(kb_dir)
     cases = read_cases(path)
-    return {"file": str(path), **score(cases, {c["query"]: searcher.search(c["query"], limit=TOP) for c in cases})}
+    answers = {c["query"]: [r.data["text"] for r in searcher.search(c["query"], limit=TOP)] for c in cases}
+    return {"file": str(path), **score(cases, answers)}
 
 
-def score(cases: list[dict[str, Any]], answers: Mapping[str, list[Result]]) -> dict[str, Any]:
-    """The hit rule over cases, given each one's query's results (its top 10): overall, by kind, the misses."""
+def score(cases: list[dict[str, Any]], answers: Mapping[str, list[str]]) -> dict[str, Any]:
+    """The hit rule over cases, given the texts each one's query found, best first (its top 10):
+    overall, by kind, the misses."""
     rows = []
     for case in cases:
         gold = [norm(g) for g in case["gold"]]
-        results = answers[case["query"]][:TOP]
-        rank = next((i for i, r in enumerate(results, 1) if any(g in norm(r.data["text"]) for g in gold)), None)
+        texts = answers[case["query"]][:TOP]
+        rank = next((i for i, text in enumerate(texts, 1) if any(g in norm(text) for g in gold)), None)
         rows.append({"id": case.get("id"), "kind": case.get("kind", "?"), "query": case["query"], "rank": rank,
-                     "top": [r.data["text"][:100] for r in results[:3]]})
+                     "top": [text[:100] for text in texts[:3]]})
     return {"overall": metrics(rows),
             "by_kind": {k: metrics([r for r in rows if r["kind"] == k]) for k in sorted({r["kind"] for r in rows})},
             "misses": [r for r in rows if r["rank"] is None or r["rank"] > 5]}

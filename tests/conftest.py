@@ -193,18 +193,21 @@ def datasette() -> None:
         pytest.skip("needs Datasette, the serve extra (pip install -e '.[serve]')")
 
 
-@pytest.fixture(scope="session")  # once per run, whatever order the tests run in
-def real_export(real_kb: Path) -> list[str]:
-    """The lines of `rulings export` on the real knowledge base (in process), for the tests that read
-    them: test_cli's read commands and test_desk's one JSON shape."""
-    from click.testing import CliRunner
+@pytest.fixture(scope="session")
+def real_export(real_kb: Path, tmp_path_factory: pytest.TempPathFactory) -> list[str]:
+    """The lines of `rulings export` on the real knowledge base (in process), run once for the whole
+    run (`made_once`) for the tests that read them: test_cli's read commands and test_desk's one JSON shape."""
+    def make(folder: Path) -> None:
+        from click.testing import CliRunner
 
-    from cli import cli
+        from cli import cli
 
-    result = CliRunner().invoke(cli, ["--kb", str(real_kb), "export"], catch_exceptions=False)
-    if result.exit_code != 0:
-        raise RuntimeError(f"rulings export failed: {result.output}")
-    return result.stdout.splitlines()
+        result = CliRunner().invoke(cli, ["--kb", str(real_kb), "export"], catch_exceptions=False)
+        if result.exit_code != 0:
+            raise RuntimeError(f"rulings export failed: {result.output}")
+        (folder / "export.jsonl").write_text(result.stdout, "utf-8")
+
+    return (made_once(tmp_path_factory, "export", make) / "export.jsonl").read_text("utf-8").splitlines()
 
 
 def eval_questions() -> list[str]:
@@ -215,16 +218,25 @@ def eval_questions() -> list[str]:
             for line in f.read_text("utf-8").splitlines() if line.strip()]
 
 
-@pytest.fixture(scope="session")  # once per run, whatever order the tests run in
-def eval_answers(real_kb: Path) -> dict[str, Any]:
+@pytest.fixture(scope="session")
+def eval_answers(real_kb: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, list[str]]]:
     """kb.search's results (the top 10 `rulings eval` scores) for every question of ../shared/eval,
-    searched once for the tests that score them (test_search) and those that hold the browser's
-    search to them (test_parity)."""
-    from kb.evaluation import TOP
-    from kb.search import Searcher
+    searched once for the whole run (`made_once`), for the tests that score them (test_search) and
+    those that hold the browser's search to them (test_parity): {"ids": {question: [id, ...]},
+    "texts": {question: [text, ...]}}, best first."""
+    def make(folder: Path) -> None:
+        from kb.evaluation import TOP
+        from kb.search import Searcher
 
-    searcher = Searcher.open(real_kb)
-    return {q: searcher.search(q, limit=TOP) for q in eval_questions()}
+        searcher = Searcher.open(real_kb)
+        found = {q: searcher.search(q, limit=TOP) for q in eval_questions()}
+        answers = {"ids": {q: [r.id for r in rs] for q, rs in found.items()},
+                   "texts": {q: [r.data["text"] for r in rs] for q, rs in found.items()}}
+        (folder / "answers.json").write_text(json.dumps(answers, ensure_ascii=False), "utf-8")
+
+    answers: dict[str, dict[str, list[str]]] = json.loads(
+        (made_once(tmp_path_factory, "eval-answers", make) / "answers.json").read_text("utf-8"))
+    return answers
 
 
 @pytest.fixture(scope="session")
