@@ -58,6 +58,10 @@ class Addresses:
         cards = {c["ruling_id"]: c["name"] for c in query(conn, "select ruling_id, name from cards")}
         return cls.plan(query(conn, "select id, parser from sources order by rowid"), counts, tops, cards)
 
+    def copy(self) -> Addresses:
+        """The same plan, apart: a page the copy registers later (a name the plan lacks) is not the original's."""
+        return Addresses(self.urls.copy(), dict(self.split), set(self.cards_source), dict(self.card_of))
+
     def page(self, ruling: dict[str, Any]) -> str:
         """The page a ruling lives on: its card's page, or its document's (part's) page."""
         if ruling["id"] in self.card_of:

@@ -24,7 +24,7 @@ from kb.errors import ForeignFile, Refused, WriteFailed
 from kb.inputs import MB, kind_of, read_bytes, size_text
 from kb.lookup import Shaper, card_rulings, group_by_source, search_spec
 from kb.query import fold
-from kb.resolve import MAX_NAME, CardReading, NameIndex, quoted, read_card
+from kb.resolve import MAX_NAME, CardReading, NameIndex, card_index, quoted, read_card
 from kb.searchspec import SearchSpec
 from kb.store import connect, query
 
@@ -147,7 +147,7 @@ def deck_report(kb_dir: Path, text: str, name: str = "deck", *, mentions: bool =
     conn = connect(kb_dir)
     shaper = Shaper(conn)
     spec = search_spec(kb_dir)
-    index = NameIndex(spec.raw["names"])
+    index = card_index(spec)
     readings = read_names(cards, spec, index)
     found: dict[tuple[str, ...], dict[str, Any]] = {}
     missed: dict[str, dict[str, Any]] = {}

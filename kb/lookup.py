@@ -45,7 +45,7 @@ class Shaper:
     @property
     def addresses(self) -> Addresses:
         if self._addresses is None:
-            self._addresses = Addresses.read(self.conn)
+            self._addresses = planned(self.conn)
         return self._addresses
 
     def ruling(self, row: dict[str, Any]) -> dict[str, Any]:
@@ -84,6 +84,25 @@ class Shaper:
     def cards(self, where: str, params: tuple[Any, ...]) -> list[CardFace]:
         rows = query(self.conn, f"select {CARD_COLUMNS} from cards where {where} order by set_code, id", params)
         return [CardFace.of(r, self.addresses.card(r["name"])) for r in rows]
+
+
+_plans: dict[tuple[Path, str], Addresses] = {}
+
+
+def planned(conn: sqlite3.Connection) -> Addresses:
+    """The site plan of conn's build (Addresses.read), read once per process and build, a copy each
+    time: a build never changes once in place (search_spec and kb.search's searchers are kept the
+    same way), and a process that answers many questions (`rulings ask`, the tests) reads it once.
+    A build is known by its database's real path and the time the database itself says it was built
+    (a build swapped in between opening and asking gives a key no later lookup asks for)."""
+    name = next((row["file"] for row in query(conn, "pragma database_list") if row["name"] == "main"), "")
+    built = [row["value"] for row in query(conn, "select value from meta where key = 'built_at'")]
+    if not name or not built:  # a database in memory, or one that does not say when it was built
+        return Addresses.read(conn)
+    key = (Path(name).resolve(), str(built[0]))
+    if key not in _plans:
+        _plans[key] = Addresses.read(conn)
+    return _plans[key].copy()
 
 
 def group_by_source(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:

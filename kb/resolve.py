@@ -116,6 +116,20 @@ class NameIndex:
         return sorted({name for k in common for name in self.keys[k]}, key=fold)
 
 
+_card_indexes: dict[int, NameIndex] = {}
+
+
+def card_index(vocab: SearchSpec) -> NameIndex:
+    """The NameIndex of a build's card names (vocab.raw["names"]), made once per process for that
+    search data (kb.lookup.search_spec keeps it once per build): its name words, and the near words
+    found for what was typed, serve every later lookup instead of being made again at each."""
+    names = vocab.raw["names"]
+    index = _card_indexes.get(id(names))
+    if index is None or index.keys is not names:  # the index holds its names: an id is not reused under it
+        index = _card_indexes[id(names)] = NameIndex(names)
+    return index
+
+
 def _close(a: str, b: str, limit: int) -> bool:
     """Whether a and b are within limit edits; cheap tests first (a typo seldom changes both ends)."""
     if abs(len(a) - len(b)) > limit or not b or (a[0] != b[0] and a[-1] != b[-1]):
@@ -178,7 +192,7 @@ def read_card(typed: str, vocab: SearchSpec, index: NameIndex | None = None) -> 
         return CardReading(list(exact))
     near = near_name(key, vocab)
     if not near:
-        near = (index or NameIndex(vocab.raw["names"])).all_words_in_one(typed)
+        near = (index or card_index(vocab)).all_words_in_one(typed)
     if len(near) == 1:
         return CardReading(list(near), f"{quoted(typed)} read as {near[0]}")
     return CardReading([], choices=list(near) if len(near) <= MAX_CHOICES else [])
@@ -192,7 +206,7 @@ def card(typed: str, vocab: SearchSpec, versions: Mapping[str, list[dict[str, An
     key = fold(typed)
     if not key or len(key) > MAX_NAME:
         raise NotFound(f"no card named {quoted(typed)}", hint=f"Search the rulings instead: `rulings search {quoted(typed)}`.")
-    index = NameIndex(vocab.raw["names"])
+    index = card_index(vocab)
     reading = read_card(typed, vocab, index)
     if reading.names:
         return CardMatch(reading.names, reading.read_as)

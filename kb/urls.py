@@ -57,6 +57,12 @@ class Urls:
         self._paths[(kind, key)] = path
         return path
 
+    def copy(self) -> Urls:
+        """The same pages, registered apart: pages the copy makes later are not the original's."""
+        other = Urls()
+        other._taken, other._paths = dict(self._taken), dict(self._paths)
+        return other
+
     def document(self, source: str, part: str = "") -> str:
         key = f"{source}\x00{part}"
         return self._paths.get(("document", key)) or self._unique(

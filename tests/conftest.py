@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import fcntl
+import json
 import os
 import shutil
 import tempfile
 from collections.abc import Callable
+from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -19,6 +22,8 @@ ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ROOT / "rulings"
 DATA = Path(__file__).resolve().parent / "data"
 CHROMIUM = Path("/usr/bin/chromium")
+EVAL = ROOT.parent / "shared" / "eval"
+"""The judge questions with their answers (../shared/eval/*.jsonl), when present beside the checkout."""
 EXAMPLES = int(os.environ.get("RULINGS_FUZZ_EXAMPLES", "15"))
 """How many random inputs each property test tries: a quick run by default, a long one when asked."""
 
@@ -186,6 +191,68 @@ def datasette() -> None:
         if os.environ.get("CI"):
             pytest.fail("datasette is not installed (.ci/run installs the serve extra)")
         pytest.skip("needs Datasette, the serve extra (pip install -e '.[serve]')")
+
+
+@pytest.fixture(scope="session")
+def real_export(real_kb: Path, tmp_path_factory: pytest.TempPathFactory) -> list[str]:
+    """The lines of `rulings export` on the real knowledge base (in process), run once for the whole
+    run (`made_once`) for the tests that read them: test_cli's read commands and test_desk's one JSON shape."""
+    def make(folder: Path) -> None:
+        from click.testing import CliRunner
+
+        from cli import cli
+
+        result = CliRunner().invoke(cli, ["--kb", str(real_kb), "export"], catch_exceptions=False)
+        if result.exit_code != 0:
+            raise RuntimeError(f"rulings export failed: {result.output}")
+        (folder / "export.jsonl").write_text(result.stdout, "utf-8")
+
+    return (made_once(tmp_path_factory, "export", make) / "export.jsonl").read_text("utf-8").splitlines()
+
+
+def eval_questions() -> list[str]:
+    """The question of every case of ../shared/eval's files, in file order (none without the folder)."""
+    if not EVAL.is_dir():
+        return []
+    return [json.loads(line)["query"] for f in sorted(EVAL.glob("*.jsonl"))
+            for line in f.read_text("utf-8").splitlines() if line.strip()]
+
+
+@pytest.fixture(scope="session")
+def eval_answers(real_kb: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, list[str]]]:
+    """kb.search's results (the top 10 `rulings eval` scores) for every question of ../shared/eval,
+    searched once for the whole run (`made_once`), for the tests that score them (test_search) and
+    those that hold the browser's search to them (test_parity): {"ids": {question: [id, ...]},
+    "texts": {question: [text, ...]}}, best first."""
+    def make(folder: Path) -> None:
+        from kb.evaluation import TOP
+        from kb.search import Searcher
+
+        searcher = Searcher.open(real_kb)
+        found = {q: searcher.search(q, limit=TOP) for q in eval_questions()}
+        answers = {"ids": {q: [r.id for r in rs] for q, rs in found.items()},
+                   "texts": {q: [r.data["text"] for r in rs] for q, rs in found.items()}}
+        (folder / "answers.json").write_text(json.dumps(answers, ensure_ascii=False), "utf-8")
+
+    answers: dict[str, dict[str, list[str]]] = json.loads(
+        (made_once(tmp_path_factory, "eval-answers", make) / "answers.json").read_text("utf-8"))
+    return answers
+
+
+@pytest.fixture(scope="session")
+def validators() -> dict[str, Any]:
+    """The JSON Schemas of a ruling and a card (kb/data/schema), each checked against the 2020-12
+    meta-schema, as validators that know each other (a ruling's `card` is the card schema): jsonschema-rs,
+    a compiled validator of the whole draft, validates the 4,000 rulings of an export in a hundredth
+    of the time pure-Python jsonschema takes."""
+    import jsonschema_rs
+
+    schemas = {name: json.loads(resources.files("kb").joinpath(f"data/schema/{name}.json").read_text("utf-8"))
+               for name in ("ruling", "card")}
+    for s in schemas.values():
+        jsonschema_rs.meta.validate(s)
+    registry = jsonschema_rs.Registry([(s["$id"], s) for s in schemas.values()])
+    return {name: jsonschema_rs.Draft202012Validator(s, registry=registry) for name, s in schemas.items()}
 
 
 @pytest.fixture(scope="session")

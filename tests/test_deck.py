@@ -8,7 +8,6 @@ import json
 import os
 import shutil
 import subprocess
-from importlib import resources
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -180,14 +179,8 @@ def test_cli_report_and_exit_codes(real_kb: Path, tmp_path: Path) -> None:
     assert piped.exit_code == 0 and "Deck check of standard input" in piped.stdout
 
 
-def test_json_is_the_ruling_and_card_shape(real_kb: Path) -> None:
-    from jsonschema import Draft202012Validator
-    from referencing import Registry, Resource
-
-    schemas = {name: json.loads(resources.files("kb").joinpath(f"data/schema/{name}.json").read_text("utf-8"))
-               for name in ("ruling", "card")}
-    registry = Registry().with_resources((s["$id"], Resource.from_contents(s)) for s in schemas.values())
-    ruling, card = (Draft202012Validator(schemas[n], registry=registry) for n in ("ruling", "card"))
+def test_json_is_the_ruling_and_card_shape(real_kb: Path, validators: dict[str, Any]) -> None:
+    ruling, card = validators["ruling"], validators["card"]
     result = run(real_kb, str(MINION), "--json", "--mentions")
     assert result.exit_code == EXIT_NOT_FOUND
     data = json.loads(result.stdout)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import re
 import shutil
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -282,19 +281,6 @@ def test_one_build_serves_every_directory(real_kb: Path, tmp_path: Path, monkeyp
 
 # -- 5. one JSON shape ----------------------------------------------------------------------------------
 
-@pytest.fixture(scope="session")  # once per run, whatever order the tests run in
-def validators():
-    from jsonschema import Draft202012Validator
-    from referencing import Registry, Resource
-
-    schemas = {name: json.loads(resources.files("kb").joinpath(f"data/schema/{name}.json").read_text("utf-8"))
-               for name in ("ruling", "card")}
-    registry = Registry().with_resources((s["$id"], Resource.from_contents(s)) for s in schemas.values())
-    for s in schemas.values():
-        Draft202012Validator.check_schema(s)
-    return {name: Draft202012Validator(s, registry=registry) for name, s in schemas.items()}
-
-
 def _rulings_in(data: Any) -> list[dict[str, Any]]:
     """Every ruling in a command's JSON, wherever the command puts it."""
     if isinstance(data, list):
@@ -331,10 +317,9 @@ def test_every_read_command_gives_rulings_and_cards_one_shape(real_kb: Path, val
         assert all(("why" in h) == ("--explain" in args) for h in hits)
 
 
-def test_export_gives_every_ruling_the_one_shape(real_kb: Path, validators) -> None:
-    lines = run(real_kb, "export").stdout.splitlines()
-    assert len(lines) > 4000
-    for line in lines:
+def test_export_gives_every_ruling_the_one_shape(real_export: list[str], validators) -> None:
+    assert len(real_export) > 4000
+    for line in real_export:
         validators["ruling"].validate(json.loads(line))
 
 

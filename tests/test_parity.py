@@ -19,9 +19,8 @@ from kb.search import Searcher
 from kb.searchspec import SPEC
 from kb.store import CURRENT
 
-from .conftest import ROOT
+from .conftest import ROOT, eval_questions, made_once
 
-EVAL = Path(__file__).parents[2] / "shared" / "eval"
 SEARCH_JS = ROOT / "site" / "assets" / "search.js"
 LIMIT = 5
 
@@ -89,13 +88,6 @@ FOCUSED = [
 IDS = [q if len(q) < 40 else q[:20] + f"...({len(q)} characters)" for q in FOCUSED]
 
 
-def _questions() -> list[str]:
-    if not EVAL.is_dir():
-        return []
-    return [json.loads(line)["query"] for f in sorted(EVAL.glob("*.jsonl"))
-            for line in f.read_text("utf-8").splitlines() if line.strip()]
-
-
 def _node() -> str:
     node = shutil.which("node")
     if node is None:
@@ -105,26 +97,39 @@ def _node() -> str:
     return node
 
 
-@pytest.fixture(scope="session")  # once per run, whatever order the tests run in
-def both(real_kb: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    """Every question (evaluation and focused) through kb.search and through search.js in one node run."""
+@pytest.fixture(scope="session")
+def both(real_kb: Path, eval_answers: dict[str, Any], tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """Every question (evaluation and focused) through kb.search and through search.js in one node run,
+    once for the whole run (`made_once`: the workers that run these tests share it)."""
     node = _node()
-    queries = _questions() + FOCUSED
-    tmp = tmp_path_factory.mktemp("parity")
-    (tmp / "driver.js").write_text(DRIVER, "utf-8")
-    (tmp / "queries.json").write_text(json.dumps({"queries": queries, "limit": LIMIT}), "utf-8")
-    # the search data in the form the site ships it (kb.browserdata: compact postings, a table of
-    # section paths, numbered wordings), so the browser's own format is what is held to the answers
-    spec = json.loads((real_kb / CURRENT / SPEC).read_text("utf-8"))
-    (tmp / "index.json").write_text(json.dumps(packed(spec), ensure_ascii=False), "utf-8")
-    run = subprocess.run([node, str(tmp / "driver.js"), str(SEARCH_JS), str(tmp / "index.json"),
-                          str(tmp / "queries.json")], capture_output=True, text=True, timeout=600)
-    assert run.returncode == 0, run.stderr
-    js = json.loads(run.stdout)
-    searcher = Searcher.open(real_kb)
-    python = {q: searcher.search(q, limit=LIMIT) for q in queries}
-    return {"js": dict(zip(queries, js["results"])), "python": python, "searcher": searcher,
-            "limits": js["limits"], "eval": _questions()}
+    queries = eval_questions() + FOCUSED
+
+    def make(tmp: Path) -> None:
+        (tmp / "driver.js").write_text(DRIVER, "utf-8")
+        (tmp / "queries.json").write_text(json.dumps({"queries": queries, "limit": LIMIT}), "utf-8")
+        # the search data in the form the site ships it (kb.browserdata: compact postings, a table of
+        # section paths, numbered wordings), so the browser's own format is what is held to the answers
+        spec = json.loads((real_kb / CURRENT / SPEC).read_text("utf-8"))
+        (tmp / "index.json").write_text(json.dumps(packed(spec), ensure_ascii=False), "utf-8")
+        run = subprocess.run([node, str(tmp / "driver.js"), str(SEARCH_JS), str(tmp / "index.json"),
+                              str(tmp / "queries.json")], capture_output=True, text=True, timeout=600)
+        if run.returncode != 0:
+            raise RuntimeError(f"search.js failed in node: {run.stderr}")
+        js = json.loads(run.stdout)
+        # the evaluation questions' top five: the first five of the run's top ten (`eval_answers`), which
+        # are kb.search's top five (the same candidates, ranked alike, kept one per wording in order
+        # until the limit); the focused questions searched with the limit, as their `also_in` depends on it
+        python: dict[str, dict[str, list[Any]]] = {q: {"ids": ids[:LIMIT]} for q, ids in eval_answers["ids"].items()}
+        searcher = Searcher.open(real_kb)
+        for q in FOCUSED:
+            found = searcher.search(q, limit=LIMIT)
+            python[q] = {"ids": [r.id for r in found], "scores": [r.score for r in found],
+                         "also_in": [r.also_in for r in found], "matched": [r.matched for r in found]}
+        (tmp / "both.json").write_text(json.dumps({"js": dict(zip(queries, js["results"])), "python": python,
+                                                   "limits": js["limits"]}, ensure_ascii=False), "utf-8")
+
+    found = json.loads((made_once(tmp_path_factory, "parity", make) / "both.json").read_text("utf-8"))
+    return {**found, "searcher": Searcher.open(real_kb), "eval": eval_questions()}
 
 
 def test_every_question_gets_the_same_top_five(both: dict[str, Any]) -> None:
@@ -133,7 +138,7 @@ def test_every_question_gets_the_same_top_five(both: dict[str, Any]) -> None:
         pytest.skip("../shared/eval not present")
     differ = []
     for q in questions:
-        py = [r.id for r in both["python"][q]]
+        py = both["python"][q]["ids"]
         js = both["js"][q]["ids"]
         if py != js:
             differ.append((q, py, js))
@@ -154,10 +159,10 @@ def test_understanding_is_the_same(both: dict[str, Any], q: str) -> None:
 @pytest.mark.parametrize("q", FOCUSED, ids=IDS)
 def test_results_scores_and_folding_are_the_same(both: dict[str, Any], q: str) -> None:
     py, js = both["python"][q], both["js"][q]
-    assert js["ids"] == [r.id for r in py]
-    assert js["scores"] == pytest.approx([r.score for r in py], rel=1e-12)
-    assert js["also_in"] == [r.also_in for r in py]
-    assert js["matched"] == [r.matched for r in py]
+    assert js["ids"] == py["ids"]
+    assert js["scores"] == pytest.approx(py["scores"], rel=1e-12)
+    assert js["also_in"] == py["also_in"]
+    assert js["matched"] == py["matched"]
 
 
 def test_understanding_of_hand_picked_queries(both: dict[str, Any]) -> None:
