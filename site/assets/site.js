@@ -1,6 +1,6 @@
-/* Every page of the rulings site: the way back up, and offline use. Over http(s) the service worker
- * (sw.js, at the site's root) keeps every file after the first visit, and the footer says how far
- * it is; from file:// nothing is needed (the files are already on the disk). */
+/* Every page of the rulings site: the way back up, Back to the same place, and offline use. Over
+ * http(s) the service worker (sw.js, at the site's root) keeps every file after the first visit, and
+ * the footer says how far it is; from file:// nothing is needed (the files are already on the disk). */
 (function () {
   "use strict";
   var up = document.querySelector(".to-top");
