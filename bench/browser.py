@@ -22,9 +22,10 @@ phone sees them. Those are first visits ever (nothing cached); `warm_painted_ms`
 in a browser that has opened the site once (its service worker on, as on a judge's phone after the
 first visit): the page and index come from the worker's cache, the same clocks otherwise.
 
-`long_pages`: the site's two largest document pages (the card errata, 539 rulings), each visited
-cold and left alone at the same size and throttle: ms to the first contentful paint and to the end
-of the load event, and the main thread's busy and layout ms (CDP Performance.getMetrics).
+`long_pages`: the site's two largest document pages (the card errata, 539 rulings) and its card
+index (1,683 names), each visited cold and left alone at the same size and throttle: ms to the
+first contentful paint and to the end of the load event, and the main thread's busy and layout ms
+(CDP Performance.getMetrics).
 
 Usage: python bench/browser.py SITE [--runs 3] [--throttle 4] [--compare OTHER_SITE]
 """
@@ -164,9 +165,9 @@ def long_page(browser: Any, url: str, throttle: float) -> dict[str, float]:
 
 
 def longest_pages(site: Path, n: int = 2) -> list[str]:
-    """The site's n largest document pages, as paths from its root."""
+    """The site's n largest document pages and its card index, as paths from its root."""
     pages = sorted((site / "doc").glob("*.html"), key=lambda p: (-p.stat().st_size, p.name))[:n]
-    return [p.relative_to(site).as_posix() for p in pages]
+    return [p.relative_to(site).as_posix() for p in pages] + ["cards.html"]
 
 
 def gzip_size(site: Path, urls: list[str], base: str) -> int:

@@ -126,7 +126,7 @@ class Pages:
             text = html.escape(plain(r.text, source.parser, EXCERPT), quote=False)
         return {"id": r.id, "anchor": anchor(r.id), "kind": r.kind, "number": r.number, "markers": r.markers,
                 "section": [clean_heading(t) for t in r.section], "text": text, "full": full, "source": source,
-                "lines": (r.line_start, r.line_end), "permalink": Urls.placed(self.plan.home[r.id], r.id),
+                "lines": (r.line_start, r.line_end), "permalink": self.plan.ruling_placed(r.id),
                 "links": self.link_groups(r) if full else [],
                 "notes": self.c.notes.get(r.id, []) if full else []}
 
@@ -156,11 +156,11 @@ class Pages:
                 if k.how == "absent" or target not in self.plan.home:
                     groups["CRF 22"].append(("not in CRF 22", ""))
                 else:
-                    groups["CRF 22"].append((edition_words(k.how), Urls.placed(self.plan.home[target], target)))
+                    groups["CRF 22"].append((edition_words(k.how), self.plan.ruling_placed(target)))
         for older in self.c.backlinks.get(("edition", r.id), []):
             if older in self.plan.home:
                 how = next((k.how for k in self.c.links.get(older, []) if k.kind == "edition"), "")
-                groups["older edition"].append((edition_words(how), Urls.placed(self.plan.home[older], older)))
+                groups["older edition"].append((edition_words(how), self.plan.ruling_placed(older)))
         order = ["CRF 22", "older edition", "cites", "see also", "cards", "phases", "terms"]
         return [(label, groups[label]) for label in order if groups.get(label)]
 

@@ -80,3 +80,7 @@ class SitePlan:
     def ruling_href(self, page: str, ruling_id: str) -> str:
         """A link from page to a ruling at its home."""
         return Urls.href(page, self.home[ruling_id], ruling_id)
+
+    def ruling_placed(self, ruling_id: str) -> str:
+        """A link to a ruling at its home from a page not known yet (Urls.placed)."""
+        return Urls.placed(self.home[ruling_id], ruling_id)

@@ -212,10 +212,11 @@ def real_export(real_kb: Path, tmp_path_factory: pytest.TempPathFactory) -> list
 
 def eval_questions() -> list[str]:
     """The question of every case of ../shared/eval's files, in file order (none without the folder)."""
+    from kb.evaluation import read_cases
+
     if not EVAL.is_dir():
         return []
-    return [json.loads(line)["query"] for f in sorted(EVAL.glob("*.jsonl"))
-            for line in f.read_text("utf-8").splitlines() if line.strip()]
+    return [case["query"] for f in sorted(EVAL.glob("*.jsonl")) for case in read_cases(f)]
 
 
 @pytest.fixture(scope="session")

@@ -15,6 +15,7 @@ import sys
 from collections import Counter
 from contextlib import closing
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -22,7 +23,7 @@ from click.testing import CliRunner
 from cli import cli
 from kb.browserdata import bucket
 from kb.errors import KbError
-from kb.evaluation import norm
+from kb.evaluation import norm, read_cases
 from kb.query import fold
 from kb.ranking import heading_terms
 from kb.render import TextRenderer, card_html, linked
@@ -30,9 +31,8 @@ from kb.searchspec import SearchSpec
 from kb.urls import Urls, slug
 from kb.website import build_site, check_links, render_files
 
-from .conftest import ROOT
+from .conftest import EVAL, ROOT
 
-EVAL = ROOT.parent / "shared" / "eval"
 
 
 # -- small pieces ---------------------------------------------------------------------------------
@@ -290,10 +290,10 @@ def search_page(loaded_search):  # type: ignore[no-untyped-def]
     return page, errors
 
 
-def _cases(name: str) -> list[dict[str, object]]:
+def _cases(name: str) -> list[dict[str, Any]]:
     if not (EVAL / name).exists():
         pytest.skip("../shared/eval not present")
-    return [json.loads(line) for line in (EVAL / name).read_text("utf-8").splitlines() if line.strip()]
+    return read_cases(EVAL / name)
 
 
 # (query, a passage of the ruling it must find in the first ten): a question, a card typed without its
