@@ -17,9 +17,10 @@ holds them to the same answers). What makes it quicker to load than search.json 
   query uses: document numbers as gaps from the previous one in base 36, the term frequencies as
   written ("a,2,3,0.5": document 10 twice, then document 13 with half a weight);
 - section paths are a table the documents point into, beside the index terms of each heading (so
-  no candidate's heading is analysed in the browser); each document carries the number of its
-  wording (the first document with the same folded words), so results are told apart without
-  folding their text in the browser; the words of card names come as one text to look a word up
+  no candidate's heading is analysed in the browser); the documents' sources come as runs (a
+  source and its first document), a filter's mask made a run at a time; each document carries
+  the number of its wording (the first document with the same folded words), so results are told
+  apart without folding their text in the browser; the words of card names come as one text to look a word up
   in, and the page addresses (LATER) as a JSON text parsed when the results are shown.
 
 (Splitting the text into chunks loaded per query, as Pagefind does, was measured and dropped: a
@@ -112,21 +113,22 @@ def packed(spec: dict[str, Any]) -> dict[str, Any]:
     card name (as search.js's is_name_word splits them) as one text, each word between line breaks,
     which a word is looked up in without parsing anything; the tables of BUCKETED in buckets of
     JSON text; and the documents as one text of JSON lines (DOC_SEPARATOR between them), each
-    parsed only when a query needs it, beside the source of each ("doc_sources"), which filters
-    need for every document."""
+    parsed only when a query needs it, beside the runs of their sources ("source_runs": [source,
+    first document] each time the source changes), which filters need for every document."""
     sections: dict[tuple[str, ...], int] = {}
     first: dict[str, int] = {}
-    lines, wordings, doc_sources = [], [], []
+    lines, wordings, source_runs = [], [], []
     for d, doc in enumerate(spec["docs"]):
         wordings.append(first.setdefault(fold(doc[6]).replace(" ", ""), d))
-        doc_sources.append(doc[1])
+        if not source_runs or source_runs[-1][0] != doc[1]:
+            source_runs.append([doc[1], d])
         lines.append(json.dumps([*doc[:5], sections.setdefault(tuple(doc[5]), len(sections)), *doc[6:]],
                                 ensure_ascii=False, separators=(",", ":")))
     name_words = "\n" + "".join(w + "\n" for w in sorted({w for key in spec["names"] for w in key.split(" ") if w}))
     small, loaded = compact(spec), SearchSpec.of(spec)
     heads = [sorted(heading_terms(s[-1], loaded)) if s else [] for s in sections]
     return {**small, **{t: buckets(small[t]) for t in BUCKETED}, "buckets": list(BUCKETED),
-            "docs": DOC_SEPARATOR.join(lines), "doc_sources": doc_sources,
+            "docs": DOC_SEPARATOR.join(lines), "source_runs": source_runs,
             "sections": [list(s) for s in sections], "section_heads": heads, "wordings": wordings,
             "name_words": name_words}
 

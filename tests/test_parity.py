@@ -29,15 +29,26 @@ const fs = require("fs");
 const [searchJs, specPath, queriesPath] = process.argv.slice(2);
 const {Searcher} = require(searchJs);
 const searcher = new Searcher(JSON.parse(fs.readFileSync(specPath, "utf8")));
-const {queries, limit} = JSON.parse(fs.readFileSync(queriesPath, "utf8"));
+const {queries, filtered, limit} = JSON.parse(fs.readFileSync(queriesPath, "utf8"));
 const out = queries.map(q => {
   const found = searcher.search(q, limit);
   return {ids: found.results.map(r => r.id), scores: found.results.map(r => r.score),
           also_in: found.results.map(r => r.also_in), matched: found.results.map(r => r.matched),
           understanding: found.understanding};
 });
-process.stdout.write(JSON.stringify({limits: searcher.spec.limits, results: out}));
+const narrowed = filtered.map(([q, options]) => searcher.search(q, limit, options).results.map(r => r.id));
+// the documents each filter lets through, by number
+const allowed = filtered.map(([q, options]) => {
+  const mask = searcher.allowed([options.game || "meccg"], options.source);
+  return Array.from(mask.keys()).filter(d => mask[d]);
+});
+process.stdout.write(JSON.stringify({limits: searcher.spec.limits, results: out, filtered: narrowed, allowed}));
 """
+
+# Questions searched with a filter: one source (a few of its documents among thousands), the other game
+FILTERED = [("hazard limit", {"source": "coe-rules"}), ("hazard limit", {"source": "arda"}),
+            ("site phase", {"source": "timing"}), ("site number", {"game": "lotr-tcg"}),
+            ("CvCC at a haven", {"game": "meccg", "source": "crf-22"})]
 
 # Hand-picked readings: typos, abbreviations, accents, numbers, near card names, question framing.
 FOCUSED = [
@@ -106,7 +117,7 @@ def both(real_kb: Path, eval_answers: dict[str, Any], tmp_path_factory: pytest.T
 
     def make(tmp: Path) -> None:
         (tmp / "driver.js").write_text(DRIVER, "utf-8")
-        (tmp / "queries.json").write_text(json.dumps({"queries": queries, "limit": LIMIT}), "utf-8")
+        (tmp / "queries.json").write_text(json.dumps({"queries": queries, "filtered": FILTERED, "limit": LIMIT}), "utf-8")
         # the search data in the form the site ships it (kb.browserdata: compact postings, a table of
         # section paths, numbered wordings), so the browser's own format is what is held to the answers
         spec = json.loads((real_kb / CURRENT / SPEC).read_text("utf-8"))
@@ -125,7 +136,11 @@ def both(real_kb: Path, eval_answers: dict[str, Any], tmp_path_factory: pytest.T
             found = searcher.search(q, limit=LIMIT)
             python[q] = {"ids": [r.id for r in found], "scores": [r.score for r in found],
                          "also_in": [r.also_in for r in found], "matched": [r.matched for r in found]}
+        narrowed = [[r.id for r in searcher.search(q, limit=LIMIT, **options)] for q, options in FILTERED]
+        allowed = [sorted(searcher._allowed((o.get("game", "meccg"),), o.get("source"))) for _, o in FILTERED]
         (tmp / "both.json").write_text(json.dumps({"js": dict(zip(queries, js["results"])), "python": python,
+                                                   "filtered": {"js": js["filtered"], "python": narrowed},
+                                                   "allowed": {"js": js["allowed"], "python": allowed},
                                                    "limits": js["limits"]}, ensure_ascii=False), "utf-8")
 
     found = json.loads((made_once(tmp_path_factory, "parity", make) / "both.json").read_text("utf-8"))
@@ -163,6 +178,18 @@ def test_results_scores_and_folding_are_the_same(both: dict[str, Any], q: str) -
     assert js["scores"] == pytest.approx(py["scores"], rel=1e-12)
     assert js["also_in"] == py["also_in"]
     assert js["matched"] == py["matched"]
+
+
+def test_filters_keep_the_same_rulings(both: dict[str, Any]) -> None:
+    """A source or game filter: the same top five, each from that source or game only."""
+    js, python = both["filtered"]["js"], both["filtered"]["python"]
+    assert js == python
+    assert both["allowed"]["js"] == both["allowed"]["python"]  # every document each filter lets through
+    for (q, options), ids in zip(FILTERED, python):
+        assert ids, q
+        if "source" in options:
+            assert all(i.startswith(options["source"] + ".") for i in ids), (q, ids)
+    assert all(i.startswith("lotr-wiki") for i in python[3])
 
 
 def test_understanding_of_hand_picked_queries(both: dict[str, Any]) -> None:

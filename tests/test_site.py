@@ -182,7 +182,11 @@ def test_browser_search_index_is_the_knowledge_bases_own(real_kb: Path, real_sit
     words = data.pop("name_words")
     assert words.startswith("\n") and words.endswith("\n") and "\n\n" not in words
     assert set(words.strip("\n").split("\n")) == {w for key in own["names"] for w in key.split(" ")} > {"adunaphel"}
-    assert data.pop("doc_sources") == [d[1] for d in docs]
+    # each document's source, as runs: [source, first document] where the source changes
+    runs = data.pop("source_runs")
+    starts = [first for _, first in runs] + [len(docs)]
+    assert [s for (s, _), a, b in zip(runs, starts, starts[1:]) for _ in range(a, b)] == [d[1] for d in docs]
+    assert all(a < b for a, b in zip(starts, starts[1:])) and all(x[0] != y[0] for x, y in zip(runs, runs[1:]))
     assert [[*d[:5], sections[d[5]], *d[6:]] for d in data.pop("docs")] == own.pop("docs")
     assert data == own
     assert len(wordings) == len(docs) == len(site["doc_pages"]) > 4000 and site["anchors"] == {}

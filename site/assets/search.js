@@ -159,9 +159,10 @@
     C = data.limits;
     this.spec = data;
     // the site's index: the documents as JSON lines, each parsed when first needed, and their sources
+    // as runs ([source, first document] for each run of documents of one source)
     this.lines = typeof data.docs === "string" ? data.docs.split("\n") : null;
     this.docs = this.lines ? new Array(this.lines.length) : data.docs;
-    this.doc_sources = data.doc_sources || null;
+    this.source_runs = data.source_runs || null;
     this.docs_count = this.docs.length;
     var total = 0;
     for (var i = 0; i < data.lengths.length; i++) total += data.lengths[i];
@@ -749,8 +750,14 @@
     var key = JSON.stringify([games, source || ""]);
     if (!this._filters.has(key)) {
       var ok = this.spec.sources.map(function (s) { return games.indexOf(s.game) >= 0 && (!source || s.id === source); });
-      var allowed = new Uint8Array(this.docs_count), sources = this.doc_sources;  // the site's index has them apart
-      for (var d = 0; d < this.docs_count; d++) if (ok[sources ? sources[d] : this.doc(d)[1]]) allowed[d] = 1;
+      var allowed = new Uint8Array(this.docs_count), runs = this.source_runs;  // the site's index has them apart
+      if (runs) {
+        for (var r = 0; r < runs.length; r++) {
+          if (ok[runs[r][0]]) allowed.fill(1, runs[r][1], r + 1 < runs.length ? runs[r + 1][1] : this.docs_count);
+        }
+      } else {
+        for (var d = 0; d < this.docs_count; d++) if (ok[this.doc(d)[1]]) allowed[d] = 1;
+      }
       this._filters.set(key, allowed);
     }
     return this._filters.get(key);
@@ -800,13 +807,27 @@
     }, this);
     var total = 0;
     u.terms.forEach(function (entry) { if (entry[0].indexOf(":") < 0) total += entry[1] * idf.get(entry[0]); });
-    var top = reached.sort(function (x, y) {
-      return scores[x] !== scores[y] ? (scores[x] > scores[y] ? -1 : 1) : x - y;
-    }).slice(0, n);
+    var top = best(reached, scores, n);
     return {understanding: u, idf: idf, matching: reached.length, docs: top.map(function (d) {
       return [d, scores[d], total ? covered[d] / total : 0.0];
     })};
   };
+
+  /* best: the n documents of the highest scores, best first (equal scores by document number): only
+   * those at or above the n-th highest score are sorted by a comparison (a question reaches
+   * thousands of documents; the numbers alone are sorted natively) */
+  function best(docs, scores, n) {
+    var cut = -Infinity;
+    if (docs.length > n) {
+      var values = new Float64Array(docs.length);
+      for (var i = 0; i < docs.length; i++) values[i] = scores[docs[i]];
+      values.sort();
+      cut = values[docs.length - n];
+    }
+    return docs.filter(function (d) { return scores[d] >= cut; }).sort(function (x, y) {
+      return scores[x] !== scores[y] ? (scores[x] > scores[y] ? -1 : 1) : x - y;
+    }).slice(0, n);
+  }
 
   /* search: the best `limit` rulings for a query, one per wording, current editions first */
   Searcher.prototype.search = function (query, limit, options) {
