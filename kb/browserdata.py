@@ -117,7 +117,9 @@ def packed(spec: dict[str, Any]) -> dict[str, Any]:
     first document] each time the source changes), which filters need for every document."""
     sections: dict[tuple[str, ...], int] = {}
     first: dict[str, int] = {}
-    lines, wordings, source_runs = [], [], []
+    lines: list[str] = []
+    wordings: list[int] = []
+    source_runs: list[list[int]] = []
     for d, doc in enumerate(spec["docs"]):
         wordings.append(first.setdefault(fold(doc[6]).replace(" ", ""), d))
         if not source_runs or source_runs[-1][0] != doc[1]:
