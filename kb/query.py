@@ -87,6 +87,8 @@ def compile_rule(name: str) -> re.Pattern[str]:
 
 PATTERNS = {name: compile_rule(name) for name in RULES}
 TOKEN = re.compile(r"\w+(?:[./\-]\w+)*")
+COMPOUND = re.compile(r"[./\-]")
+"""What joins the parts of a compound word ("M/H", "non-unique", "2.IV.iii"): search.js's COMPOUND."""
 """A word as the index sees it: "on-guard", "m/h", "2.iv.iii", "25a" kept whole."""
 QUERY_WORD = re.compile(r"[^\s,;:!?()\[\]{}\"]+")
 APOSTROPHES = re.compile(r"['`\u00b4\u02b9\u2018\u2019]")
@@ -201,10 +203,10 @@ def analyze_word(word: str, vocab: Vocabulary, u: Understanding | None = None) -
                 u.corrections.append((key, fixed))
                 return vocab.terms_of(fixed) or []
         return terms
-    if re.search(r"[./\-]", key):  # a compound the corpus lacks: whole, and its parts (as the build's analyzer)
+    if COMPOUND.search(key):  # a compound the corpus lacks: whole, and its parts (as the build's analyzer)
         if key[0].isdigit():
             return [key]
-        parts = [p for p in re.split(r"[./\-]", key) if p and p not in PREFIXES]
+        parts = [p for p in COMPOUND.split(key) if p and p not in PREFIXES]
         return [key] + [t for part in parts for t in analyze_word(part, vocab, u)]
     for suffix in SUFFIXES:
         if key.endswith(suffix) and len(key) - len(suffix) >= 3:

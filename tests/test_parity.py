@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from kb import query, ranking
-from kb.browserdata import bucket, packed
+from kb.browserdata import bucket, packed, terms_keep_prefix
 from kb.search import Searcher
 from kb.searchspec import SPEC
 from kb.store import CURRENT
@@ -29,7 +29,7 @@ const fs = require("fs");
 const [searchJs, specPath, queriesPath] = process.argv.slice(2);
 const {Searcher} = require(searchJs);
 const searcher = new Searcher(JSON.parse(fs.readFileSync(specPath, "utf8")));
-const {queries, filtered, limit} = JSON.parse(fs.readFileSync(queriesPath, "utf8"));
+const {queries, filtered, focused, limit} = JSON.parse(fs.readFileSync(queriesPath, "utf8"));
 const out = queries.map(q => {
   const found = searcher.search(q, limit);
   return {ids: found.results.map(r => r.id), scores: found.results.map(r => r.score),
@@ -42,7 +42,12 @@ const allowed = filtered.map(([q, options]) => {
   const mask = searcher.allowed([options.game || "meccg"], options.source);
   return Array.from(mask.keys()).filter(d => mask[d]);
 });
-process.stdout.write(JSON.stringify({limits: searcher.spec.limits, results: out, filtered: narrowed, allowed}));
+// the words found in each result, every word of it read (as where the build does not vouch that a
+// word's terms begin as the word does: terms_keep_prefix)
+const everyWord = new Searcher(Object.assign(JSON.parse(fs.readFileSync(specPath, "utf8")), {terms_keep_prefix: false}));
+const matched = focused.map(q => everyWord.search(q, limit).results.map(r => r.matched));
+process.stdout.write(JSON.stringify({limits: searcher.spec.limits, results: out, filtered: narrowed, allowed,
+                                     keeps_prefix: searcher.spec.terms_keep_prefix, every_word: matched}));
 """
 
 # Questions searched with a filter: one source (a few of its documents among thousands), the other game
@@ -117,7 +122,7 @@ def both(real_kb: Path, eval_answers: dict[str, Any], tmp_path_factory: pytest.T
 
     def make(tmp: Path) -> None:
         (tmp / "driver.js").write_text(DRIVER, "utf-8")
-        (tmp / "queries.json").write_text(json.dumps({"queries": queries, "filtered": FILTERED, "limit": LIMIT}), "utf-8")
+        (tmp / "queries.json").write_text(json.dumps({"queries": queries, "filtered": FILTERED, "focused": FOCUSED, "limit": LIMIT}), "utf-8")
         # the search data in the form the site ships it (kb.browserdata: compact postings, a table of
         # section paths, numbered wordings), so the browser's own format is what is held to the answers
         spec = json.loads((real_kb / CURRENT / SPEC).read_text("utf-8"))
@@ -141,6 +146,7 @@ def both(real_kb: Path, eval_answers: dict[str, Any], tmp_path_factory: pytest.T
         (tmp / "both.json").write_text(json.dumps({"js": dict(zip(queries, js["results"])), "python": python,
                                                    "filtered": {"js": js["filtered"], "python": narrowed},
                                                    "allowed": {"js": js["allowed"], "python": allowed},
+                                                   "keeps_prefix": js["keeps_prefix"], "every_word": js["every_word"],
                                                    "limits": js["limits"]}, ensure_ascii=False), "utf-8")
 
     found = json.loads((made_once(tmp_path_factory, "parity", make) / "both.json").read_text("utf-8"))
@@ -190,6 +196,21 @@ def test_filters_keep_the_same_rulings(both: dict[str, Any]) -> None:
         if "source" in options:
             assert all(i.startswith(options["source"] + ".") for i in ids), (q, ids)
     assert all(i.startswith("lotr-wiki") for i in python[3])
+
+
+def test_the_build_vouches_for_words_whose_terms_begin_as_they_do() -> None:
+    """Stems and compounds' parts keep the promise; a term that begins otherwise breaks it."""
+    assert terms_keep_prefix({"hazards": [3, "hazard"], "m/h": [2, "m/h", "m", "h"], "a": [1, "a"], "": [0]})
+    assert not terms_keep_prefix({"hazards": [3, "hazard"], "ran": [1, "run"]})
+    assert not terms_keep_prefix({"strikes": [2, "strike", "blow"]})
+
+
+def test_words_found_the_same_whether_or_not_every_word_is_read(both: dict[str, Any]) -> None:
+    """The site's index vouches that a word's terms begin as the word does (so search.js reads only the
+    words of a result that may hold a query's terms); reading every word finds the same words."""
+    assert both["keeps_prefix"] is True
+    assert both["every_word"] == [both["python"][q]["matched"] for q in FOCUSED]
+    assert any(m for found in both["every_word"] for m in found)
 
 
 def test_understanding_of_hand_picked_queries(both: dict[str, Any]) -> None:

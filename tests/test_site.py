@@ -182,6 +182,8 @@ def test_browser_search_index_is_the_knowledge_bases_own(real_kb: Path, real_sit
     words = data.pop("name_words")
     assert words.startswith("\n") and words.endswith("\n") and "\n\n" not in words
     assert set(words.strip("\n").split("\n")) == {w for key in own["names"] for w in key.split(" ")} > {"adunaphel"}
+    # every word's index terms begin with its first two letters (search.js reads fewer words for it)
+    assert data.pop("terms_keep_prefix") is True
     # each document's source, as runs: [source, first document] where the source changes
     runs = data.pop("source_runs")
     starts = [first for _, first in runs] + [len(docs)]

@@ -885,16 +885,34 @@
     var wanted = [];
     u.terms.forEach(function (e) { if (e[0].indexOf(":") < 0 && wanted.indexOf(e[0]) < 0) wanted.push(e[0]); });
     if (!wanted.length) return [];  // found by a number or a card: no words to look for
-    var text = new Set(this.analyze_text(r.data.text)), path = new Set(this.analyze_text(r.data.section.join(" ")));
+    var may = this.could_mean(wanted);
+    var text = new Set(this.analyze_text(r.data.text, may)), path = new Set(this.analyze_text(r.data.section.join(" "), may));
     return wanted.filter(function (t) { return text.has(t); })
       .concat(wanted.filter(function (t) { return path.has(t) && !text.has(t); }).map(function (t) { return "section:" + t; }));
   };
 
-  /* analyze_text: the index terms of corpus text, from the vocabulary the build wrote */
-  Searcher.prototype.analyze_text = function (text) {
+  /* analyze_text: the index terms of corpus text, from the vocabulary the build wrote; given `may`
+   * (could_mean), only of its words that may have the terms wanted */
+  Searcher.prototype.analyze_text = function (text, may) {
     var out = [], self = this;
-    tokens(text).forEach(function (token) { self.analyze_word(token, null).forEach(function (t) { out.push(t); }); });
+    tokens(text).forEach(function (token) {
+      if (!may || may(token)) self.analyze_word(token, null).forEach(function (t) { out.push(t); });
+    });
     return out;
+  };
+
+  /* could_mean: a test of whether a corpus word may have one of the wanted index terms; null (every
+   * word may) unless the build found that every word's terms begin with the word's own first two
+   * characters (kb.browserdata.terms_keep_prefix): then only a compound or a word beginning as a
+   * wanted term does, and no other word is looked up in the vocabulary */
+  Searcher.prototype.could_mean = function (wanted) {
+    if (this.spec.terms_keep_prefix !== true) return null;
+    var starts = new Set(wanted.map(function (t) { return firstChars(t, 2); }));
+    return function (token) {
+      if (COMPOUND.test(token)) return true;
+      var key = fold_key(token);
+      return starts.has(astral(key.slice(0, 4)) ? firstChars(key, 2) : key.slice(0, 2));
+    };
   };
 
   /* interleave_card_results: its own rulings and the rulings that mention it, in turn, with the
@@ -1023,7 +1041,9 @@
   Searcher.prototype.highlight_spans = function (text, u) {
     var wanted = new Set(), spans = [], self = this, m;
     u.terms.forEach(function (e) { if (e[0].indexOf(":") < 0) wanted.add(e[0]); });
+    var may = wanted.size ? this.could_mean(Array.from(wanted)) : null;
     for (m of wanted.size ? text.matchAll(TOKEN) : []) {
+      if (may && !may(m[0])) continue;
       if (self.analyze_word(m[0], null).some(function (t) { return wanted.has(t); })) spans.push([m.index, m.index + m[0].length]);
     }
     var lowered = text.toLowerCase();
