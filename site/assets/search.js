@@ -197,6 +197,7 @@
     this._common = null;
     this._phrases = {};
     this._filters = new Map();
+    this._may = null;
     this._data = new Map();
     this._wordings = new Map();
     this._headings = new Map();
@@ -908,11 +909,20 @@
   Searcher.prototype.could_mean = function (wanted) {
     if (this.spec.terms_keep_prefix !== true) return null;
     var starts = new Set(wanted.map(function (t) { return firstChars(t, 2); }));
-    return function (token) {
-      if (COMPOUND.test(token)) return true;
-      var key = fold_key(token);
-      return starts.has(astral(key.slice(0, 4)) ? firstChars(key, 2) : key.slice(0, 2));
-    };
+    var key = Array.from(starts).sort(cmpStr).join("\n");
+    if (!this._may || this._may.key !== key) {  // one test (and what it said of each word) per query
+      var said = new Map();
+      this._may = {key: key, test: function (token) {
+        var yes = said.get(token);
+        if (yes === undefined) {
+          var folded = fold_key(token);
+          yes = COMPOUND.test(token) || starts.has(astral(folded.slice(0, 4)) ? firstChars(folded, 2) : folded.slice(0, 2));
+          said.set(token, yes);
+        }
+        return yes;
+      }};
+    }
+    return this._may.test;
   };
 
   /* interleave_card_results: its own rulings and the rulings that mention it, in turn, with the
