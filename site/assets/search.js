@@ -181,6 +181,11 @@
     this.suffixes = q.suffixes;
     this.prefixes = new Set(q.prefixes);
     this.not_names = q.not_names;
+    // each phrase that names no card, as found in folded text and (spaces as any separator) in typed text
+    this.not_name_patterns = q.not_names.map(function (phrase) {
+      return {folded: new RegExp("\\b" + phrase + "\\b", "g"),
+        typed: new RegExp("\\b" + phrase.replace(/ /g, "[^a-z0-9]+") + "\\b", "gi")};
+    });
     this.W = q.weights;
     this.tables = {};
     ["abbreviations", "synonyms"].forEach(function (name) {
@@ -374,6 +379,11 @@
     var anchor = own(site.anchors, String(d));
     return site.pages[site.doc_pages[d]] + "#" + (anchor === undefined ? this.doc(d)[0] : anchor);
   };
+  /* divider: the site's pattern of a section divider ("-= III =-"), made once; null outside the site */
+  Searcher.prototype.divider = function () {
+    if (this._divider === undefined) this._divider = this.site && this.site.divider ? new RegExp(this.site.divider) : null;
+    return this._divider;
+  };
   Searcher.prototype.card_url = function (name) {
     var n = this.site ? own(this.site.cards, name) : undefined;
     return n === undefined ? null : this.site.pages[n];
@@ -457,7 +467,7 @@
   /* find_cards: [names, [[typed, name]] for near spellings, whether the query is nothing but a name] */
   Searcher.prototype.find_cards = function (query) {
     var folded = fold(query);
-    this.not_names.forEach(function (phrase) { folded = folded.replace(new RegExp("\\b" + phrase + "\\b", "g"), " "); });
+    this.not_name_patterns.forEach(function (p) { folded = folded.replace(p.folded, " "); });
     var words = folded.split(" ").filter(Boolean), whole = words.join(" ");
     if (!whole) return [[], [], false];
     var exact = this.card_names(whole);
@@ -496,9 +506,8 @@
 
   /* not_names: the text with each phrase that names no card blanked out (same length) */
   Searcher.prototype.blank_not_names = function (text) {
-    this.not_names.forEach(function (phrase) {
-      var re = new RegExp("\\b" + phrase.replace(/ /g, "[^a-z0-9]+") + "\\b", "gi");
-      text = text.replace(re, function (m) { return " ".repeat(cpLen(m)); });
+    this.not_name_patterns.forEach(function (p) {
+      text = text.replace(p.typed, function (m) { return " ".repeat(cpLen(m)); });
     });
     return text;
   };
@@ -954,7 +963,7 @@
     });
     term_weights.forEach(function (v) { total += v; });
     return {term_weights: term_weights, total: total, query_stems: new Set(u.typed), phrase: short_phrase(u),
-      cards: new Set(u.cards.map(fold)), card_text: u.card_text, card_query: u.card_query,
+      phrase_words: phrase_words(u), cards: new Set(u.cards.map(fold)), card_text: u.card_text, card_query: u.card_query,
       reference: u.annotations.length > 0 || u.rules.length > 0, how_many: u.how_many, numbers: new Set(u.numbers),
       variant_asked: u.arda, source: source};
   };
@@ -991,7 +1000,7 @@
         }
       }
     }
-    if (q.phrase !== null) {
+    if (q.phrase !== null && may_hold(data.text, q.phrase_words)) {
       var folded = fold(data.text), found = q.phrase.exec(folded), label = this.rules.step.one.exec(data.text);
       if (found && (defines(pySplit(folded.slice(0, found.index)), found[0], data.text)
                     || (label !== null && q.phrase.exec(fold(label[1])) !== null))) f.definition = 1.0;
@@ -1035,6 +1044,20 @@
       sum += (w === undefined ? 0.0 : w) * f[name];
     });
     return bm25 * Math.exp(sum);
+  }
+
+  /* phrase_words: what each word of short_phrase's phrase must begin with (its trailing s off) */
+  function phrase_words(u) {
+    return pySplit(fold(u.content.join(" "))).map(function (w) { return w.replace(/s+$/, ""); });
+  }
+
+  /* may_hold: false only where a text cannot hold the phrase (so it is not folded and searched): an
+   * ASCII text's folded words are its own, apostrophes out, in lower case, so each word of the
+   * phrase is then in the text so written */
+  function may_hold(text, words) {
+    if (NOT_ASCII.test(text)) return true;
+    var lower = text.replace(APOSTROPHES, "").toLowerCase();
+    return words.every(function (w) { return lower.indexOf(w) >= 0; });
   }
 
   /* short_phrase: for a short query naming a term, the term as a folded phrase */
@@ -1106,7 +1129,7 @@
 
   /* A section path as a reader sees it: a divider ("-= III =-") as its letter (the site's "divider"). */
   function place(searcher, section) {
-    var divider = searcher.site && searcher.site.divider ? new RegExp(searcher.site.divider) : null;
+    var divider = searcher.divider();
     return section.map(function (title) {
       var m = divider ? divider.exec(title.trim()) : null;
       return m ? m[1].charAt(0).toUpperCase() : title;
