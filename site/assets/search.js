@@ -140,7 +140,8 @@
 
   /* kb.searchspec.phrase_pattern: any of the phrases as whole words, longest first */
   function phrase_pattern(keys) {
-    var sorted = keys.slice().sort(function (x, y) { return cpLen(y) - cpLen(x) || cmpStr(x, y); });
+    var sorted = keys.map(function (k) { return [cpLen(k), k]; })  // each length counted once, not at every comparison
+      .sort(function (x, y) { return y[0] - x[0] || cmpStr(x[1], y[1]); }).map(function (e) { return e[1]; });
     return new RegExp("(?<![\\w'])(?:" + sorted.map(escapeRe).join("|") + ")(?![\\w'])", "gi");
   }
 
@@ -1087,10 +1088,9 @@
     return spans.sort(function (x, y) { return x[0] - y[0] || x[1] - y[1]; });
   };
 
+  var ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"};
   function escapeHtml(s) {
-    return String(s).replace(/[&<>"']/g, function (c) {
-      return {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"}[c];
-    });
+    return String(s).replace(/[&<>"']/g, function (c) { return ENTITIES[c]; });
   }
 
   /* The text, escaped, with the spans marked (an overlapping span is skipped). */
