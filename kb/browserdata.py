@@ -20,8 +20,9 @@ holds them to the same answers). What makes it quicker to load than search.json 
   no candidate's heading is analysed in the browser); the documents' sources come as runs (a
   source and its first document), a filter's mask made a run at a time; each document carries
   the number of its wording (the first document with the same folded words), so results are told
-  apart without folding their text in the browser; the words of card names come as one text to look a word up
-  in, and the page addresses (LATER) as a JSON text parsed when the results are shown;
+  apart without folding their text in the browser; the words of card names come as one text to
+  look a word up in, and the page addresses (LATER) as a JSON text parsed when the results are
+  shown;
 - whether every word's index terms begin with the word's own first two letters
   ("terms_keep_prefix", terms_keep_prefix()): then, to find a query's terms in the results it
   shows, only their words that begin as one of those terms does are looked up in the vocabulary
