@@ -23,7 +23,7 @@ holds them to the same answers). What makes it quicker to load than search.json 
   apart without folding their text in the browser; the words of card names come as one text to
   look a word up in, and the page addresses (LATER) as a JSON text parsed when the results are
   shown;
-- whether every word's index terms begin with the word's own first two letters
+- whether every word's index terms begin with the word's own first two letters (and no others)
   ("terms_keep_prefix", terms_keep_prefix()): then, to find a query's terms in the results it
   shows, only their words that begin as one of those terms does are looked up in the vocabulary
   (looking up all of them parsed most of its buckets: a fifth of a question's time).
@@ -141,12 +141,13 @@ def packed(spec: dict[str, Any]) -> dict[str, Any]:
 
 
 def terms_keep_prefix(vocab: dict[str, list[Any]]) -> bool:
-    """Whether the index terms of every word of the vocabulary ({word: [count, term, ...]}) begin with
-    the word's first two characters, compounds ("M/H", kb.query.COMPOUND) aside: true of stems
-    ("hazards" -> "hazard", "cancelled" -> "cancel"), and so of a word the vocabulary lacks, which
-    kb.query.analyze_word reads by an ending off or as itself. search.js's could_mean relies on it
-    only where this says so: terms_keep_prefix({"ran": [1, "run"]}) is False."""
-    return all(str(term).startswith(word[:2]) for word, entry in vocab.items() if not COMPOUND.search(word)
+    """Whether the index terms of every word of the vocabulary ({word: [count, term, ...]}) have the
+    word's first two characters as their own first two, compounds ("M/H", kb.query.COMPOUND) aside:
+    true of stems ("hazards" -> "hazard", "cancelled" -> "cancel"), and so of a word the vocabulary
+    lacks, which kb.query.analyze_word reads by an ending off (three letters at least are left) or
+    as itself. search.js's could_mean relies on it only where this says so:
+    terms_keep_prefix({"ran": [1, "run"]}) and terms_keep_prefix({"a": [1, "an"]}) are False."""
+    return all(str(term)[:2] == word[:2] for word, entry in vocab.items() if not COMPOUND.search(word)
                for term in entry[1:])
 
 

@@ -203,6 +203,7 @@ def test_the_build_vouches_for_words_whose_terms_begin_as_they_do() -> None:
     assert terms_keep_prefix({"hazards": [3, "hazard"], "m/h": [2, "m/h", "m", "h"], "a": [1, "a"], "": [0]})
     assert not terms_keep_prefix({"hazards": [3, "hazard"], "ran": [1, "run"]})
     assert not terms_keep_prefix({"strikes": [2, "strike", "blow"]})
+    assert not terms_keep_prefix({"a": [5, "an"]})  # a one-letter word's term must be that letter alone
 
 
 def test_words_found_the_same_whether_or_not_every_word_is_read(both: dict[str, Any]) -> None:

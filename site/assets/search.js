@@ -913,9 +913,9 @@
   };
 
   /* could_mean: a test of whether a corpus word may have one of the wanted index terms; null (every
-   * word may) unless the build found that every word's terms begin with the word's own first two
-   * characters (kb.browserdata.terms_keep_prefix): then only a compound or a word beginning as a
-   * wanted term does, and no other word is looked up in the vocabulary */
+   * word may) unless the build found that every word's terms have the word's own first two characters
+   * as theirs (kb.browserdata.terms_keep_prefix): then only a compound or a word whose first two
+   * are a wanted term's may, and no other word is looked up in the vocabulary */
   Searcher.prototype.could_mean = function (wanted) {
     if (this.spec.terms_keep_prefix !== true) return null;
     var starts = new Set(wanted.map(function (t) { return firstChars(t, 2); }));
