@@ -10,13 +10,14 @@ import tempfile
 from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from kb.model import ParsedDocument, Source
-from kb.parsers import parse_document
-from kb.pipeline import build
+if TYPE_CHECKING:
+    from kb.model import ParsedDocument, Source
+# kb's modules (the pipeline brings whoosh and markdown-it) are imported where a fixture or helper
+# needs them, not here: under pytest-xdist the controller, which runs no test, loads this file too.
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ROOT / "rulings"
@@ -73,12 +74,16 @@ def shares(items: list[pytest.Item], workers: int) -> list[pytest.Item]:
 
 def source_for(parser: str, path: Path, sid: str = "test") -> Source:
     """A manifest entry for a test file."""
+    from kb.model import Source
+
     return Source(id=sid, title="Test", game="meccg", kind="test", edition="1", date="", origin="test",
                   path=path.name, parser=parser)
 
 
 def parse_file(parser: str, path: Path) -> ParsedDocument:
     """Parse a file with the named parser."""
+    from kb.parsers import parse_document
+
     return parse_document(source_for(parser, path), path)
 
 
@@ -106,6 +111,8 @@ def made_once(tmp_path_factory: pytest.TempPathFactory, name: str, make: Callabl
 @pytest.fixture(scope="session")
 def real_kb(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A knowledge base built once from the real rulings/ folder."""
+    from kb.pipeline import build
+
     return made_once(tmp_path_factory, "kb", lambda folder: build(SOURCES, folder))
 
 
@@ -158,6 +165,7 @@ def write_tiny_sources(folder: Path) -> Path:
 @pytest.fixture(scope="session")
 def tiny(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path]:
     """(sources, knowledge base, site) of the tiny corpus, built once: copy them before changing them."""
+    from kb.pipeline import build
     from kb.website import build_site
 
     def make(base: Path) -> None:
