@@ -295,14 +295,15 @@ def browser_window(browser):  # type: ignore[no-untyped-def]
 
 @pytest.fixture()
 def tab(browser_window):  # type: ignore[no-untyped-def]
-    """open(url, width=1280) -> (page, errors): a new page of the shared window at url, loaded, with
-    the script errors it raises; every page opened is closed after the test."""
+    """open(url, width=1280, height=900) -> (page, errors): a new page of the shared window at url,
+    loaded at that size (a page resized once loaded is laid out again), with the script errors it
+    raises; every page opened is closed after the test."""
     opened = []
 
-    def open(url: str, width: int = 1280):  # type: ignore[no-untyped-def]
+    def open(url: str, width: int = 1280, height: int = 900):  # type: ignore[no-untyped-def]
         page = browser_window.new_page()
         opened.append(page)
-        page.set_viewport_size({"width": width, "height": 900})
+        page.set_viewport_size({"width": width, "height": height})
         errors: list[str] = []
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.goto(url)

@@ -352,10 +352,11 @@ def test_shareable_query_link_opens_with_results(tab, real_site: Path) -> None: 
     page.wait_for_selector("#results li")
     assert page.input_value("#q") == "hazard limit"
     assert "hazard limit" in page.locator("#results").inner_text().lower()
-    page2, _ = tab((real_site / "search.html").as_uri() + "?q=adunaphel")
-    page2.wait_for_selector("#results li")
-    assert "Adûnaphel" in page2.locator("#results li").first.inner_text()  # accents forgiven
-    labels = page2.locator("#results > li > a").all_inner_texts()
+    page.goto((real_site / "search.html").as_uri() + "?q=adunaphel")  # a link followed in the same tab
+    page.wait_for_selector("#results li")
+    assert page.input_value("#q") == "adunaphel"
+    assert "Adûnaphel" in page.locator("#results li").first.inner_text()  # accents forgiven
+    labels = page.locator("#results > li > a").all_inner_texts()
     assert "card: Adûnaphel the Ringwraith" in labels and not [t for t in labels if re.search(r"\b[A-Z]{2}-\d+", t)]
     assert errors == []
 
@@ -407,8 +408,7 @@ def test_site_works_from_another_folder(tab, real_site: Path, tmp_path: Path) ->
 
 
 def test_long_pages_have_contents_a_search_in_reach_and_a_way_up(tab, real_site: Path) -> None:  # type: ignore[no-untyped-def]
-    page, errors = tab((real_site / "doc" / "crf-22-turn-sequence-rulings.html").as_uri(), width=390)
-    page.set_viewport_size({"width": 390, "height": 844})
+    page, errors = tab((real_site / "doc" / "crf-22-turn-sequence-rulings.html").as_uri(), width=390, height=844)
     assert page.evaluate("document.documentElement.scrollHeight") > 2 * 844
     toc = page.locator("nav.toc a[href^='#']")
     assert toc.count() > 10
@@ -458,8 +458,7 @@ def test_back_to_a_long_page_returns_to_the_same_place(tab, real_site: Path, rel
     leave and come Back: the same ruling or letter is at the top of the screen, at the same place.
     (The browser's own restoration of the scroll offset lands rulings or letters away, the guessed
     heights above differing from the drawn.)"""
-    page, errors = tab((real_site / rel).as_uri(), width=390)
-    page.set_viewport_size({"width": 390, "height": 844})
+    page, errors = tab((real_site / rel).as_uri(), width=390, height=844)
     page.evaluate("""async () => { for (let y = 0; y <= 15000; y += 800) { scrollTo(0, y);
         await new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done))); } }""")
     page.wait_for_function(f"(history.state || {{}}).place?.id === ({TOP_PLACE})()[0]", timeout=5000)
