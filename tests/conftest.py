@@ -301,18 +301,25 @@ def spare_tab() -> list[Any]:
 
 @pytest.fixture()
 def tab(browser_window, spare_tab):  # type: ignore[no-untyped-def]
-    """open(url, width=1280, height=900) -> (page, errors): a page of the shared window at url,
-    loaded at that size (a page resized once loaded is laid out again), with the script errors it
-    raises. The first page a test opens is the tab the previous test left blank (a new tab costs the
-    browser a renderer process to start, ~0.2 s of CPU): a new document in it, with a history of its
-    own from there on and its own error listener; it is left blank again after the test, every
-    other page it opened closed."""
+    """open(url, width=1280, height=900, script=None) -> (page, errors): a page of the shared window
+    at url, loaded at that size (a page resized once loaded is laid out again), with the script errors
+    it raises. The first page a test opens is the tab the previous test left blank (a new tab costs
+    the browser a renderer process to start, ~0.2 s of CPU): a new document in it, with a history of
+    its own from there on and its own error listener; it is left blank again after the test, every
+    other page it opened closed. With a script (a file), the page is a new one, which runs the
+    script in every document it loads before the document's own (Playwright's init script: sent to
+    the browser once, not at each page), and is closed after the test."""
     opened = []
     listeners = []
+    scripted = []
 
-    def open(url: str, width: int = 1280, height: int = 900):  # type: ignore[no-untyped-def]
-        page = spare_tab.pop() if spare_tab and not opened else browser_window.new_page()
+    def open(url: str, width: int = 1280, height: int = 900, script: Path | None = None):  # type: ignore[no-untyped-def]
+        fresh = script is not None or opened or not spare_tab
+        page = browser_window.new_page() if fresh else spare_tab.pop()
         opened.append(page)
+        if script is not None:
+            scripted.append(page)
+            page.add_init_script(path=script)
         page.set_viewport_size({"width": width, "height": height})
         errors: list[str] = []
         listeners.append(lambda e: errors.append(str(e)))
@@ -324,7 +331,7 @@ def tab(browser_window, spare_tab):  # type: ignore[no-untyped-def]
     yield open
     for n, (page, listener) in enumerate(zip(opened, listeners)):
         page.remove_listener("pageerror", listener)
-        if n == 0 and not page.is_closed():
+        if n == 0 and not spare_tab and not page.is_closed() and page not in scripted:
             try:
                 page.goto("about:blank")
             except Exception:  # a page that cannot be left (the test failed in it) is closed, not kept
