@@ -295,7 +295,7 @@ def browser_window(browser):  # type: ignore[no-untyped-def]
 
 @pytest.fixture(scope="session")
 def spare_tab() -> list[Any]:
-    """The tab `tab` keeps between tests: at most one page of the shared window, blank (about:blank)."""
+    """The tab `tab` keeps between tests: at most one page of the shared window."""
     return []
 
 
@@ -303,12 +303,13 @@ def spare_tab() -> list[Any]:
 def tab(browser_window, spare_tab):  # type: ignore[no-untyped-def]
     """open(url, width=1280, height=900, script=None) -> (page, errors): a page of the shared window
     at url, loaded at that size (a page resized once loaded is laid out again), with the script errors
-    it raises. The first page a test opens is the tab the previous test left blank (a new tab costs
-    the browser a renderer process to start, ~0.2 s of CPU): a new document in it, with a history of
-    its own from there on and its own error listener; it is left blank again after the test, every
-    other page it opened closed. With a script (a file), the page is a new one, which runs the
-    script in every document it loads before the document's own (Playwright's init script: sent to
-    the browser once, not at each page), and is closed after the test."""
+    it raises. The first page a test opens is the tab the previous test left (a new tab costs the
+    browser a renderer process to start, ~0.2 s of CPU): a new document in it, with a history of its
+    own from there on and its own error listener; it is kept for the next test as it is (leaving it
+    for about:blank could wait 30 s for a load event that never came), every other page closed. With
+    a script (a file), the page is a new one, which runs the script in every document it loads
+    before the document's own (Playwright's init script: sent to the browser once, not at each
+    page), and is closed after the test."""
     opened = []
     listeners = []
     scripted = []
@@ -316,6 +317,7 @@ def tab(browser_window, spare_tab):  # type: ignore[no-untyped-def]
     def open(url: str, width: int = 1280, height: int = 900, script: Path | None = None):  # type: ignore[no-untyped-def]
         fresh = script is not None or opened or not spare_tab
         page = browser_window.new_page() if fresh else spare_tab.pop()
+        page.bring_to_front()  # a page behind another (a new one opened since) has no animation frames
         opened.append(page)
         if script is not None:
             scripted.append(page)
@@ -332,11 +334,6 @@ def tab(browser_window, spare_tab):  # type: ignore[no-untyped-def]
     for n, (page, listener) in enumerate(zip(opened, listeners)):
         page.remove_listener("pageerror", listener)
         if n == 0 and not spare_tab and not page.is_closed() and page not in scripted:
-            try:
-                page.goto("about:blank")
-            except Exception:  # a page that cannot be left (the test failed in it) is closed, not kept
-                page.close()
-            else:
-                spare_tab.append(page)
-                continue
+            spare_tab.append(page)  # as it is: the next test's goto replaces its document
+            continue
         page.close()
