@@ -283,6 +283,7 @@ def search_page(loaded_search):  # type: ignore[no-untyped-def]
     """The loaded search page as a test finds it: no query in its address, no results, no status
     (what the last test left is cleared), no errors yet."""
     page, errors = loaded_search
+    page.bring_to_front()  # behind the tab the tests keep (conftest's tab), its timers would be slowed
     page.evaluate("""() => { history.replaceState(null, "", location.pathname);
         document.getElementById("results").replaceChildren(); document.getElementById("status").textContent = ""; }""")
     assert "?" not in page.url
