@@ -304,9 +304,10 @@ def tab(browser_window, spare_tab):  # type: ignore[no-untyped-def]
     """open(url, width=1280, height=900, script=None) -> (page, errors): a page of the shared window
     at url, loaded at that size (a page resized once loaded is laid out again), with the script errors
     it raises. The first page a test opens is the tab the previous test left (a new tab costs the
-    browser a renderer process to start, ~0.2 s of CPU): a new document in it, with a history of its
-    own from there on and its own error listener; it is kept for the next test as it is (leaving it
-    for about:blank could wait 30 s for a load event that never came), every other page closed. With
+    browser a renderer process to start, ~0.2 s of CPU): a new document in it (the earlier tests'
+    pages stay behind it in its history: no test goes Back further than it went), its own error
+    listener, brought to the front; it is kept for the next test
+    as it is (the next test's goto replaces its document), every other page closed. With
     a script (a file), the page is a new one, which runs the script in every document it loads
     before the document's own (Playwright's init script: sent to the browser once, not at each
     page), and is closed after the test."""
