@@ -10,13 +10,14 @@ import tempfile
 from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from kb.model import ParsedDocument, Source
-from kb.parsers import parse_document
-from kb.pipeline import build
+if TYPE_CHECKING:
+    from kb.model import ParsedDocument, Source
+# kb's modules (the pipeline brings whoosh and markdown-it) are imported where a fixture or helper
+# needs them, not here: under pytest-xdist the controller, which runs no test, loads this file too.
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ROOT / "rulings"
@@ -73,12 +74,16 @@ def shares(items: list[pytest.Item], workers: int) -> list[pytest.Item]:
 
 def source_for(parser: str, path: Path, sid: str = "test") -> Source:
     """A manifest entry for a test file."""
+    from kb.model import Source
+
     return Source(id=sid, title="Test", game="meccg", kind="test", edition="1", date="", origin="test",
                   path=path.name, parser=parser)
 
 
 def parse_file(parser: str, path: Path) -> ParsedDocument:
     """Parse a file with the named parser."""
+    from kb.parsers import parse_document
+
     return parse_document(source_for(parser, path), path)
 
 
@@ -106,6 +111,8 @@ def made_once(tmp_path_factory: pytest.TempPathFactory, name: str, make: Callabl
 @pytest.fixture(scope="session")
 def real_kb(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A knowledge base built once from the real rulings/ folder."""
+    from kb.pipeline import build
+
     return made_once(tmp_path_factory, "kb", lambda folder: build(SOURCES, folder))
 
 
@@ -158,6 +165,7 @@ def write_tiny_sources(folder: Path) -> Path:
 @pytest.fixture(scope="session")
 def tiny(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path]:
     """(sources, knowledge base, site) of the tiny corpus, built once: copy them before changing them."""
+    from kb.pipeline import build
     from kb.website import build_site
 
     def make(base: Path) -> None:
@@ -276,7 +284,7 @@ def browser():  # type: ignore[no-untyped-def]
 @pytest.fixture(scope="session")
 def browser_window(browser):  # type: ignore[no-untyped-def]
     """One context (a window) of the session's Chromium for the tests on the built site, each of which
-    opens its own pages in it (`tab`): a page in a context costs a tab, a new context a profile. The
+    opens its pages in it (`tab`): a page in a context costs a tab, a new context a profile. The
     site keeps nothing in the browser from file:// (no cookies, no web storage, no service worker:
     test_site's offline test has a context of its own over http), so no test leaves anything there
     for another."""
@@ -285,23 +293,48 @@ def browser_window(browser):  # type: ignore[no-untyped-def]
     window.close()
 
 
-@pytest.fixture()
-def tab(browser_window):  # type: ignore[no-untyped-def]
-    """open(url, width=1280) -> (page, errors): a new page of the shared window at url, loaded, with
-    the script errors it raises; every page opened is closed after the test."""
-    opened = []
+@pytest.fixture(scope="session")
+def spare_tab() -> list[Any]:
+    """The tab `tab` keeps between tests: at most one page of the shared window."""
+    return []
 
-    def open(url: str, width: int = 1280):  # type: ignore[no-untyped-def]
-        page = browser_window.new_page()
+
+@pytest.fixture()
+def tab(browser_window, spare_tab):  # type: ignore[no-untyped-def]
+    """open(url, width=1280, height=900, script=None) -> (page, errors): a page of the shared window
+    at url, loaded at that size (a page resized once loaded is laid out again), with the script errors
+    it raises. The first page a test opens is the tab the previous test left (a new tab costs the
+    browser a renderer process to start, ~0.2 s of CPU): a new document in it (the earlier tests'
+    pages stay behind it in its history: no test goes Back further than it went), its own error
+    listener, brought to the front; it is kept for the next test
+    as it is (the next test's goto replaces its document), every other page closed. With
+    a script (a file), the page is a new one, which runs the script in every document it loads
+    before the document's own (Playwright's init script: sent to the browser once, not at each
+    page), and is closed after the test."""
+    opened = []
+    listeners = []
+    scripted = []
+
+    def open(url: str, width: int = 1280, height: int = 900, script: Path | None = None):  # type: ignore[no-untyped-def]
+        fresh = script is not None or opened or not spare_tab
+        page = browser_window.new_page() if fresh else spare_tab.pop()
+        page.bring_to_front()  # a page behind another (a new one opened since) has no animation frames
         opened.append(page)
-        page.set_viewport_size({"width": width, "height": 900})
+        if script is not None:
+            scripted.append(page)
+            page.add_init_script(path=script)
+        page.set_viewport_size({"width": width, "height": height})
         errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
+        listeners.append(lambda e: errors.append(str(e)))
+        page.on("pageerror", listeners[-1])
         page.goto(url)
         page.wait_for_load_state("load")
         return page, errors
 
     yield open
-    for page in opened:
+    for n, (page, listener) in enumerate(zip(opened, listeners)):
+        page.remove_listener("pageerror", listener)
+        if n == 0 and not spare_tab and not page.is_closed() and page not in scripted:
+            spare_tab.append(page)  # as it is: the next test's goto replaces its document
+            continue
         page.close()
-

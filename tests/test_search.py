@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import math
 import re
-import subprocess
+import runpy
 import sys
 from pathlib import Path
 
@@ -269,13 +269,23 @@ def test_a_damaged_weights_file_is_one_line_and_exit_1(real_kb: Path, monkeypatc
     assert CliRunner().invoke(cli, ["--kb", str(real_kb), "search", "hazard limit"]).exit_code == 0
 
 
-def test_the_tuner_names_a_bad_question_file(real_kb: Path, tmp_path: Path) -> None:
+def run_tuner(monkeypatch: pytest.MonkeyPatch, *args: str) -> object:
+    """tools/tune_ranking.py run as a script (its `__main__` block, as `python tools/tune_ranking.py
+    ARGS` runs it) in this process: what it exits with. A string is what the interpreter prints on
+    stderr, alone (no traceback), with exit status 1."""
+    monkeypatch.setattr(sys, "argv", [str(ROOT / "tools" / "tune_ranking.py"), *args])
+    monkeypatch.setattr(sys, "path", list(sys.path))  # the script puts the checkout first
+    with pytest.raises(SystemExit) as stopped:
+        runpy.run_path(str(ROOT / "tools" / "tune_ranking.py"), run_name="__main__")
+    return stopped.value.code
+
+
+def test_the_tuner_names_a_bad_question_file(real_kb: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"query": "x", "gold": ["y"]}\nnot json\n')
-    run = subprocess.run([sys.executable, str(ROOT / "tools" / "tune_ranking.py"), "--kb", str(real_kb), str(bad)],
-                         capture_output=True, text=True)
-    assert run.returncode == 1 and "Traceback" not in run.stderr
-    assert run.stderr.strip().splitlines()[-1].startswith(f"tune_ranking: {bad}:2: expected a JSON object")
+    message = run_tuner(monkeypatch, "--kb", str(real_kb), str(bad))
+    assert isinstance(message, str) and "\n" not in message
+    assert message.startswith(f"tune_ranking: {bad}:2: expected a JSON object")
 
 
 def test_shipped_weights_hold_the_order_of_authority() -> None:
@@ -414,11 +424,8 @@ def test_a_damaged_marshal_copy_falls_back_to_the_json(real_kb: Path, tmp_path: 
     assert result.exit_code == 1 and "run `rulings build`" in result.stderr and "Traceback" not in result.output
 
 
-def test_the_tuner_names_an_unknown_setting(real_kb: Path) -> None:
+def test_the_tuner_names_an_unknown_setting(real_kb: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     for setting, message in (("heading=0.3", "unknown setting 'heading'; known: section, parent, title"),
                              ("section=lots", "'section=lots': expected NAME=NUMBER, e.g. section=0.5")):
-        run = subprocess.run([sys.executable, str(ROOT / "tools" / "tune_ranking.py"), "--kb", str(real_kb),
-                              str(ROOT / "tests" / "data" / "crf_excerpt.md"), "--no-fit", "--unit", setting],
-                             capture_output=True, text=True)
-        assert run.returncode == 1 and "Traceback" not in run.stderr
-        assert run.stderr.strip().splitlines()[-1] == f"tune_ranking: {message}"
+        assert run_tuner(monkeypatch, "--kb", str(real_kb), str(ROOT / "tests" / "data" / "crf_excerpt.md"),
+                         "--no-fit", "--unit", setting) == f"tune_ranking: {message}"
