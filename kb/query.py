@@ -87,9 +87,9 @@ def compile_rule(name: str) -> re.Pattern[str]:
 
 PATTERNS = {name: compile_rule(name) for name in RULES}
 TOKEN = re.compile(r"\w+(?:[./\-]\w+)*")
+"""A word as the index sees it: "on-guard", "m/h", "2.iv.iii", "25a" kept whole."""
 COMPOUND = re.compile(r"[./\-]")
 """What joins the parts of a compound word ("M/H", "non-unique", "2.IV.iii"): search.js's COMPOUND."""
-"""A word as the index sees it: "on-guard", "m/h", "2.iv.iii", "25a" kept whole."""
 QUERY_WORD = re.compile(r"[^\s,;:!?()\[\]{}\"]+")
 APOSTROPHES = re.compile(r"['`\u00b4\u02b9\u2018\u2019]")
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")

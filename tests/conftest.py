@@ -306,9 +306,8 @@ def tab(browser_window, spare_tab):  # type: ignore[no-untyped-def]
     it raises. The first page a test opens is the tab the previous test left (a new tab costs the
     browser a renderer process to start, ~0.2 s of CPU): a new document in it (the earlier tests'
     pages stay behind it in its history: no test goes Back further than it went), its own error
-    listener, brought to the front; it is kept for the next test
-    as it is (the next test's goto replaces its document), every other page closed. With
-    a script (a file), the page is a new one, which runs the script in every document it loads
+    listener, brought to the front; it is kept for the next test as it is (the next test's goto
+    replaces its document), every other page closed. With a script (a file), the page is a new one, which runs the script in every document it loads
     before the document's own (Playwright's init script: sent to the browser once, not at each
     page), and is closed after the test."""
     opened = []

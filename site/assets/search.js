@@ -181,7 +181,6 @@
     this.question_words = new Set(q.question_words);
     this.suffixes = q.suffixes;
     this.prefixes = new Set(q.prefixes);
-    this.not_names = q.not_names;
     // each phrase that names no card, as found in folded text and (spaces as any separator) in typed text
     this.not_name_patterns = q.not_names.map(function (phrase) {
       return {folded: new RegExp("\\b" + phrase + "\\b", "g"),
@@ -204,6 +203,7 @@
     this._phrases = {};
     this._filters = new Map();
     this._may = null;
+    this._divider = undefined;
     this._data = new Map();
     this._wordings = new Map();
     this._headings = new Map();
@@ -963,8 +963,9 @@
       if (t.indexOf(":") < 0 && (idf.has(t) ? idf.get(t) : 0.0) > 0) term_weights.set(t, e[1] * idf.get(t));
     });
     term_weights.forEach(function (v) { total += v; });
-    return {term_weights: term_weights, total: total, query_stems: new Set(u.typed), phrase: short_phrase(u),
-      phrase_words: phrase_words(u), cards: new Set(u.cards.map(fold)), card_text: u.card_text, card_query: u.card_query,
+    var words = phrase_words(u);
+    return {term_weights: term_weights, total: total, query_stems: new Set(u.typed), phrase: short_phrase(u, words),
+      phrase_words: words, cards: new Set(u.cards.map(fold)), card_text: u.card_text, card_query: u.card_query,
       reference: u.annotations.length > 0 || u.rules.length > 0, how_many: u.how_many, numbers: new Set(u.numbers),
       variant_asked: u.arda, source: source};
   };
@@ -1047,7 +1048,8 @@
     return bm25 * Math.exp(sum);
   }
 
-  /* phrase_words: what each word of short_phrase's phrase must begin with (its trailing s off) */
+  /* phrase_words: the query's content words, folded, each as short_phrase's phrase must hold it
+   * (its trailing s off) */
   function phrase_words(u) {
     return pySplit(fold(u.content.join(" "))).map(function (w) { return w.replace(/s+$/, ""); });
   }
@@ -1061,11 +1063,10 @@
     return words.every(function (w) { return lower.indexOf(w) >= 0; });
   }
 
-  /* short_phrase: for a short query naming a term, the term as a folded phrase */
-  function short_phrase(u) {
-    var words = pySplit(fold(u.content.join(" ")));
+  /* short_phrase: for a short query naming a term (its phrase_words), the term as a folded phrase */
+  function short_phrase(u, words) {
     if (!(words.length > 1 && words.length <= 4) || u.cards.length || u.annotations.length || u.rules.length) return null;
-    var body = words.map(function (w) { return escapeRe(w.replace(/s+$/, "")) + "\\w{0,3}"; }).join("\\s+");
+    var body = words.map(function (w) { return escapeRe(w) + "\\w{0,3}"; }).join("\\s+");
     return new RegExp("\\b" + body + "\\b");
   }
 
