@@ -94,7 +94,8 @@ class Descendants:
                 continue
             key = (pid, fields[19])  # the start time tells a reused pid apart
             cpu = (int(fields[11]) + int(fields[12])) / tick
-            kind = self.seen[key][0] if key in self.seen else self.kind(pid)
+            known = self.seen.get(key)  # a program that has not yet become another (a wrapper script)
+            kind = known[0] if known and not known[0].startswith("shell") else self.kind(pid)
             self.seen[key] = (kind, cpu)
 
     def kind(self, pid: int) -> str:
@@ -111,6 +112,8 @@ class Descendants:
             return "node (Playwright's driver)" if "playwright" in line else "node (search.js, deck.js)"
         if program.startswith("python"):
             return "pytest workers" if "sys.stdin.readline" in line else "python commands the tests run"
+        if program in ("sh", "dash", "bash"):
+            return "shell (Debian's chromium is a script that runs the browser)"
         return program or "other"
 
     def by_kind(self) -> dict[str, float]:
