@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import atexit
 import fcntl
 import json
 import os
@@ -29,8 +30,9 @@ EXAMPLES = int(os.environ.get("RULINGS_FUZZ_EXAMPLES", "15"))
 """How many random inputs each property test tries: a quick run by default, a long one when asked."""
 
 # Tests never touch the user's own knowledge base: the default location (the user data folder) is
-# a temporary one, for this process and every command it starts.
+# a temporary one, for this process and every command it starts, removed when the process ends.
 os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="rulings-test-data-")
+atexit.register(shutil.rmtree, os.environ["XDG_DATA_HOME"], ignore_errors=True)
 os.environ.pop("RULINGS_KB", None)
 # Text output wraps to the terminal's width: every test sees the same width, whatever runs it (a
 # terminal, CI, a pytest-xdist worker); the tests of wrapping set their own.
