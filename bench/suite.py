@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+PROC = Path("/proc")
+"""Where Linux shows its processes (the suite's CPU by kind of process is read there, if it is)."""
 SUITE = ["-q", "-n", "auto"]
 """pytest's arguments unless others are given: those of .ci/run and the README."""
 
@@ -41,24 +43,24 @@ class Timed:
 
 def timed(cmd: list[str], quiet: bool, by_kind: dict[str, float] | None = None) -> Timed:
     """Run a command to its end; its wall time and the CPU time of it and what it waited for (and,
-    given a Counter, the CPU seconds of it and every process under it, by kind: `Descendants`)."""
+    given a dict, add to it the CPU seconds of it and every process under it, by kind: `Descendants`)."""
     def children() -> float:
         usage = resource.getrusage(resource.RUSAGE_CHILDREN)
         return usage.ru_utime + usage.ru_stime
 
     cpu, start = children(), time.perf_counter()
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL if quiet else None)
-    if by_kind is not None and Path("/proc/self/stat").exists():
-        tree = Descendants(proc.pid)
-        sampler = threading.Thread(target=tree.follow, args=(proc,), daemon=True)
+    tree = Descendants(proc.pid) if by_kind is not None and PROC.is_dir() else None
+    sampler = threading.Thread(target=tree.follow, args=(proc,), daemon=True) if tree else None
+    if sampler:
         sampler.start()
     status = proc.wait()
-    wall = time.perf_counter() - start
-    if by_kind is not None and Path("/proc/self/stat").exists():
+    timing = Timed(time.perf_counter() - start, children() - cpu, status)
+    if sampler and tree and by_kind is not None:
         sampler.join()
-        for kind, cpu in tree.by_kind().items():
-            by_kind[kind] = by_kind.get(kind, 0.0) + cpu
-    return Timed(wall, children() - cpu, status)
+        for kind, seconds in tree.by_kind().items():
+            by_kind[kind] = by_kind.get(kind, 0.0) + seconds
+    return timing
 
 
 @dataclass(slots=True)
@@ -76,13 +78,14 @@ class Descendants:
             time.sleep(0.05)
 
     def read(self) -> None:
+        """Every process's parent and CPU seconds now; those under the root kept by (pid, start)."""
         tick = os.sysconf("SC_CLK_TCK")
         parent: dict[int, int] = {}
         stats: dict[int, list[str]] = {}
-        for entry in os.listdir("/proc"):
+        for entry in os.listdir(PROC):
             if entry.isdigit():
                 try:
-                    fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+                    fields = (PROC / entry / "stat").read_text().rsplit(")", 1)[1].split()
                 except (OSError, IndexError):
                     continue  # ended meanwhile
                 parent[int(entry)], stats[int(entry)] = int(fields[1]), fields
@@ -100,8 +103,8 @@ class Descendants:
 
     def kind(self, pid: int) -> str:
         try:  # the program itself (Chromium starts its helpers as /proc/self/exe), and its arguments
-            program = os.path.basename(os.readlink(f"/proc/{pid}/exe"))
-            line = Path(f"/proc/{pid}/cmdline").read_bytes().decode("utf-8", "replace").replace("\0", " ")
+            program = os.path.basename(os.readlink(PROC / str(pid) / "exe"))
+            line = (PROC / str(pid) / "cmdline").read_bytes().decode("utf-8", "replace").replace("\0", " ")
         except OSError:
             return "other"
         if pid == self.root:
