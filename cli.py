@@ -650,13 +650,15 @@ def ask(kb_dir: Path, limit: int) -> None:
     from kb.errors import KbBroken, KbMissing
     from kb.lookup import search as run_search
     from kb.search import open_searcher
+    from kb.snapshot import Snapshot
 
     try:
         import readline  # noqa: F401  (line editing and history for input())
     except ImportError:
         pass
     with translated():
-        open_searcher(kb_dir)
+        kb = Snapshot.open(kb_dir)  # every question answered from this one build
+        open_searcher(kb)
     tty = sys.stdin.isatty()
     if tty:
         say('Ask a rules question. "help" or "?" for help, "q" to leave.')
@@ -691,13 +693,13 @@ def ask(kb_dir: Path, limit: int) -> None:
             try:
                 if word == "more":
                     shown = len(found.results)
-                    found = run_search(kb_dir, question, limit=shown + limit)
+                    found = run_search(kb, question, limit=shown + limit)
                     if len(found.results) == shown:
                         out("No more results.")
                     _results(out, found, first=shown + 1)
                 else:
                     question = line
-                    found = run_search(kb_dir, line, limit=limit)
+                    found = run_search(kb, line, limit=limit)
                     _results(out, found)
             except (KbMissing, KbBroken) as exc:
                 fail(str(exc))

@@ -26,7 +26,8 @@ from kb.lookup import Shaper, card_rulings, group_by_source, search_spec
 from kb.query import fold
 from kb.resolve import MAX_NAME, CardReading, NameIndex, card_index, quoted, read_card
 from kb.searchspec import SearchSpec
-from kb.store import connect, query
+from kb.snapshot import Kb, Snapshot
+from kb.store import query
 
 MAX_DECK_BYTES = 4 * MB
 """A larger input is no decklist (10,000 lines of card names are about 300 KB)."""
@@ -101,11 +102,11 @@ def decode(data: bytes, name: str) -> str:
 
 # -- the report --------------------------------------------------------------------------------------
 
-def check_deck(kb_dir: Path, file: str, *, mentions: bool = False, html_out: Path | None = None) -> dict[str, Any]:
+def check_deck(kb: Kb, file: str, *, mentions: bool = False, html_out: Path | None = None) -> dict[str, Any]:
     """The report on the decklist in file ("-": standard input), see deck_report(); with html_out,
     also written there as one printable page (write_page), its path under "written"."""
     name, text = read_input(file)
-    report = deck_report(kb_dir, text, name, mentions=mentions)
+    report = deck_report(kb, text, name, mentions=mentions)
     if html_out is not None:
         report["written"] = str(write_page(html_out, deck_page(report)))
     return report
@@ -132,7 +133,7 @@ def read_names(lines: list[DeckLine], spec: SearchSpec, index: NameIndex) -> dic
     return readings
 
 
-def deck_report(kb_dir: Path, text: str, name: str = "deck", *, mentions: bool = False) -> dict[str, Any]:
+def deck_report(kb: Kb, text: str, name: str = "deck", *, mentions: bool = False) -> dict[str, Any]:
     """A decklist's report: each card once (its count, sections and lines, its face, errata and CRF
     rulings, how many other rulings mention it, and with mentions those rulings), cards with nothing
     to say apart ("quiet"), names that match no card with suggestions ("not_found"), and the date and
@@ -144,9 +145,10 @@ def deck_report(kb_dir: Path, text: str, name: str = "deck", *, mentions: bool =
     if not cards:
         raise Refused(f"{name}: no card in it ({len(lines)} lines of blanks, comments, headers or overlong lines)",
                       hint=EXAMPLE)
-    conn = connect(kb_dir)
+    snapshot = Snapshot.of(kb)  # the rulings and the names read from one build
+    conn = snapshot.connect()
     shaper = Shaper(conn)
-    spec = search_spec(kb_dir)
+    spec = search_spec(snapshot)
     index = card_index(spec)
     readings = read_names(cards, spec, index)
     found: dict[tuple[str, ...], dict[str, Any]] = {}
@@ -350,13 +352,14 @@ def write_page(path: Path, text: str) -> Path:
 
 # -- the site's deck page -------------------------------------------------------------------------------
 
-def deck_data(kb_dir: Path) -> dict[str, Any]:
+def deck_data(kb: Kb) -> dict[str, Any]:
     """What site/assets/deck.js needs beside the search data: how to read a list (kb.decklist), the
     limits, for every card with anything to say [errata, rulings, mentions], each a list of indexes
     into the search data's documents, in the order `rulings deck` gives them, and every card's sets."""
-    conn = connect(kb_dir)
+    snapshot = Snapshot.of(kb)  # the indexes point into this build's search data: the site ships the same
+    conn = snapshot.connect()
     shaper = Shaper(conn)
-    spec = search_spec(kb_dir)
+    spec = search_spec(snapshot)
     position = {doc[0]: n for n, doc in enumerate(spec.raw["docs"])}
     cards: dict[str, list[list[int]]] = {}
     sets: dict[str, list[str]] = {}

@@ -12,6 +12,7 @@ from typing import Any
 
 from kb.errors import KbError
 from kb.search import open_searcher
+from kb.snapshot import Kb, Snapshot
 
 
 def norm(s: str) -> str:
@@ -44,9 +45,10 @@ TOP = 10
 """How many results of each question are scored (MRR@10)."""
 
 
-def evaluate(kb_dir: Path, path: Path) -> dict[str, Any]:
+def evaluate(kb: Kb, path: Path) -> dict[str, Any]:
     """Run every case's query (top 10) and score it with the hit rule."""
-    searcher = open_searcher(kb_dir)
+    snapshot = Snapshot.of(kb)
+    searcher = open_searcher(snapshot)
     cases = read_cases(path)
     answers = {c["query"]: [r.data["text"] for r in searcher.search(c["query"], limit=TOP)] for c in cases}
     return {"file": str(path), **score(cases, answers)}

@@ -264,11 +264,11 @@ CASES: list[tuple[str, str, Cause, str]] = [
     ("search --raw: index damaged", "--kb {kb} search --raw strike", damage_kb("index", None),
      "the search index at {build}/index cannot be opened (EmptyIndexError); run `rulings build` to rebuild it"),
     ("site: lexicon damaged", "--kb {kb} site --out {site}", damage_kb("lexicon.json", b"[]"),
-     "{kb}/current/lexicon.json: cannot read the card lexicon (ValueError: expected an object with a 'names' table); "
+     "{build}/lexicon.json: cannot read the card lexicon (ValueError: expected an object with a 'names' table); "
      "run `rulings build`"),
     ("site: lexicon missing", "--kb {kb} site --out {site}", damage_kb("lexicon.json", None),
-     "{kb}/current/lexicon.json: cannot read the card lexicon (FileNotFoundError: [Errno 2] No such file or directory: "
-     "'{kb}/current/lexicon.json'); run `rulings build`"),
+     "{build}/lexicon.json: cannot read the card lexicon (FileNotFoundError: [Errno 2] No such file or directory: "
+     "'{build}/lexicon.json'); run `rulings build`"),
     # the data files shipped in kb/data
     ("search: ranking.toml damaged", "--kb {kb} search strike", data_file("ranking", "[weights\n"),
      "kb/data/ranking.toml: not valid TOML (Expected ']' at the end of a table declaration (at line 1, column 9))"),
