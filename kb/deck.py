@@ -19,7 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from kb.decklist import DeckLine, browser_rules, read_lines
+from kb.decklist import DeckLine, browser_rules, long_lines, read_lines
 from kb.errors import ForeignFile, Refused, WriteFailed
 from kb.inputs import MB, kind_of, read_bytes, size_text
 from kb.lookup import Shaper, card_rulings, group_by_source, search_spec
@@ -201,6 +201,8 @@ def deck_report(kb: Kb, text: str, name: str = "deck", *, mentions: bool = False
             if line.set_code not in printed:
                 warnings.append(f"line {line.number}: {found[names]['name']} has no printing in {line.set_code} "
                                 f"(printed in {', '.join(printed)})")
+    if too_long := long_lines(lines):
+        warnings.append(too_long)
     return {"deck": name, "date": time.strftime("%Y-%m-%d"), **_editions(conn), "lines": len(lines),
             "card_lines": len(cards), "copies": copies, "warnings": warnings, "cards": said, "quiet": quiet,
             "not_found": list(missed.values()), "written": None}
