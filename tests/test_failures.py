@@ -244,6 +244,19 @@ CASES: list[tuple[str, str, Cause, str]] = [
      "path, parser"),
     ("build: manifest licence not text", BUILD, manifest_line('parser = "crf"', 'parser = "crf"\nlicence = 3'),
      "{sources}/sources.toml:1: [[source]] entry 1 ('crf-x'): not text: licence (write it in quotes)"),
+    ("build: manifest nested too deeply", BUILD, write("sources/sources.toml", "x = " + "[" * 100_000 + "]" * 100_000),
+     "{sources}/sources.toml: not valid TOML for a manifest: arrays or tables nested too deeply (a manifest is a list "
+     "of [[source]] tables of text)"),
+    ("build: manifest origin_url not http(s)", BUILD,
+     manifest_line('parser = "crf"', 'parser = "crf"\norigin_url = "javascript:alert(1)"'),
+     "{sources}/sources.toml:1: [[source]] entry 1 ('crf-x'): origin_url must be an http:// or https:// address, "
+     "found 'javascript:alert(1)'"),
+    ("build: manifest id empty", BUILD, manifest_line('id = "crf-x"', 'id = ""'),
+     "{sources}/sources.toml:1: [[source]] entry 1 (''): id must be 1 to 64 letters, digits, '-' or '_' (no dot, "
+     "slash or space), found ''; e.g. id = \"crf-22\""),
+    ("build: manifest id leads up", BUILD, manifest_line('id = "crf-x"', 'id = "../crf x"'),
+     "{sources}/sources.toml:1: [[source]] entry 1 ('../crf x'): id must be 1 to 64 letters, digits, '-' or '_' (no "
+     "dot, slash or space), found '../crf x'; e.g. id = \"crf-22\""),
     # the knowledge base damaged, missing or of another version
     ("stats: no knowledge base", "--kb {tmp}/none stats", nothing,
      "no knowledge base at {tmp}/none (run `rulings build` first, or pass --kb DIR)"),
