@@ -711,7 +711,7 @@ def ask(kb_dir: Path, limit: int) -> None:
 
 
 @cli.command("eval")
-@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("file", type=click.Path(path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.pass_obj
 def eval_command(kb_dir: Path, file: Path, as_json: bool) -> None:

@@ -5,9 +5,14 @@ from __future__ import annotations
 
 import errno
 import hashlib
+import json
 import os
 import shutil
 import sqlite3
+import subprocess
+import sys
+import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -107,6 +112,38 @@ def fifo(relative: str) -> Cause:
     return cause
 
 
+def fifo_at(relative: str) -> Cause:
+    """A named pipe at tmp/relative; a writer comes and goes after two seconds, so that code which
+    waits on the pipe (as `rulings eval` once did) fails the test rather than hangs it."""
+    def cause(env: Env) -> None:
+        path = env.tmp / relative
+        os.mkfifo(path)
+
+        def writer() -> None:
+            time.sleep(2)
+            try:
+                os.close(os.open(path, os.O_RDWR | os.O_NONBLOCK))  # a reader waiting in open() sees EOF
+            except OSError:
+                pass  # the test is over and its folder gone
+        threading.Thread(target=writer, daemon=True).start()
+    return cause
+
+
+def sparse(relative: str, size: int) -> Cause:
+    """A file of `size` bytes at tmp/relative, written as a hole (no disk used)."""
+    def cause(env: Env) -> None:
+        with open(env.tmp / relative, "wb") as f:
+            f.truncate(size)
+    return cause
+
+
+def link(relative: str, to: str) -> Cause:
+    """A symbolic link at tmp/relative to the knowledge base ("kb") or the site ("site")."""
+    def cause(env: Env) -> None:
+        (env.tmp / relative).symlink_to(env.kb if to == "kb" else env.site)
+    return cause
+
+
 def folder_instead(env: Env) -> None:
     (env.sources / "meccg" / "crf.md").unlink()
     (env.sources / "meccg" / "crf.md").mkdir()
@@ -173,6 +210,7 @@ BUILD = "--kb {kb} build --sources {sources}"
 DISK_FULL = OSError(errno.ENOSPC, "No space left on device")
 DENIED = PermissionError(errno.EACCES, "Permission denied")
 KEPT_KB = "the previous knowledge base still answers"
+QUESTIONS = "Give a question file: JSON Lines, an object a line with its query, gold and kind."
 
 # (what happened, command, cause, the line on stderr after "Error: ")
 CASES: list[tuple[str, str, Cause, str]] = [
@@ -296,6 +334,17 @@ CASES: list[tuple[str, str, Cause, str]] = [
      "{tmp}/q.jsonl:1: expected an object with 'query' and a 'gold' list"),
     ("eval: not UTF-8", "--kb {kb} eval {tmp}/q.jsonl", write("tmp/q.jsonl", b'{"query": "\xff"}\n'),
      "{tmp}/q.jsonl: cannot read ('utf-8' codec can't decode byte 0xff in position 11: invalid start byte)"),
+    ("eval: nested too deeply", "--kb {kb} eval {tmp}/q.jsonl", write("tmp/q.jsonl", "[" * 100_000 + "\n"),
+     "{tmp}/q.jsonl:1: expected a JSON object (arrays or objects nested too deeply)"),
+    ("eval: a FIFO", "--kb {kb} eval {tmp}/q.jsonl", fifo_at("q.jsonl"),
+     "{tmp}/q.jsonl: expected a regular file, found a named pipe (FIFO). " + QUESTIONS),
+    # a device is refused before it is read: /dev/zero the same way (/dev/null here, so that code without the
+    # guard, which read /dev/zero until memory ran out, fails the test at once)
+    ("eval: a device", "--kb {kb} eval /dev/null", nothing,
+     "/dev/null: expected a regular file, found a device. " + QUESTIONS),
+    ("eval: a folder", "--kb {kb} eval {tmp}", nothing, "{tmp}: expected a regular file, found a folder. " + QUESTIONS),
+    ("eval: over the cap", "--kb {kb} eval {tmp}/q.jsonl", sparse("q.jsonl", 17 * 1024 * 1024),
+     "{tmp}/q.jsonl: expected a question file, found 17.0 MB, over the 16.0 MB limit for a question. " + QUESTIONS),
     # rulings deck --html (the refusals of a decklist itself, exit 2, are tabled in tests/test_deck.py)
     ("deck: --html over a file it did not make", "--kb {kb} deck {tmp}/deck.txt --html {tmp}/notes.html",
      deck_and_notes, "{tmp}/notes.html exists and `rulings deck --html` did not make it; it is left as it is. "
