@@ -160,8 +160,15 @@ def remove_unheld(folder: Path, kind: str) -> bool:
 
 def check_replaceable(folder: Path, kind: str, advice: str) -> None:
     """ForeignFolder (with `advice`, e.g. "choose another --kb, or empty it") unless the folder is
-    absent, empty, or marked as this kind: a file, a link or a folder holding other things is refused."""
-    if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
+    absent, empty, or marked as this kind: a file, a link or a folder holding other things is refused.
+    A link to a folder of this kind says so, and to give the folder itself."""
+    if folder.is_symlink():
+        target = Path(os.path.realpath(folder))
+        if read_mark(target, kind) is not None:
+            raise ForeignFolder(f"{folder} is a link to {target}, {NOUNS[kind]} made by rulings; rulings writes "
+                                f"only into the folder itself, never through a link: pass the folder itself: {target}")
+        raise ForeignFolder(f"{folder} is a link (to {target}), not a folder; {advice}")
+    if folder.exists() and not folder.is_dir():
         raise ForeignFolder(f"{folder} is not a folder; {advice}")
     if read_mark(folder, kind) is None and folder.is_dir() and any(folder.iterdir()):
         raise ForeignFolder(f"{folder} is not {NOUNS[kind]} made by rulings (it has no {MARKERS[kind]} file, "

@@ -239,6 +239,12 @@ CASES: list[tuple[str, str, Cause, str]] = [
      "{tmp}/mine is not a site made by rulings (it has no .rulings-site file, which `rulings site` writes in the folders "
      "it makes); choose another --out, or empty it"),
     ("site: --out is empty", "--kb {kb} site --out ", nothing, "--out is empty; give a folder, e.g. --out build/site"),
+    ("build: --kb a link to a knowledge base", "--kb {tmp}/link build --sources {sources}", link("link", "kb"),
+     "{tmp}/link is a link to {kb}, a knowledge-base folder made by rulings; rulings writes only into the folder "
+     "itself, never through a link: pass the folder itself: {kb}"),
+    ("site: --out a link to a site", "--kb {kb} site --out {tmp}/link", link("link", "site"),
+     "{tmp}/link is a link to {site}, a site made by rulings; rulings writes only into the folder itself, never "
+     "through a link: pass the folder itself: {site}"),
     # sources: only regular files inside the sources folder, up to the cap, in UTF-8
     ("build: path leads out", BUILD, manifest_path("../outside.md"),
      "{sources}/sources.toml:1: [[source]] entry 1 ('crf-x'): path '../outside.md' leads outside the sources folder "
