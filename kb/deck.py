@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from kb.decklist import DeckLine, browser_rules, long_lines, read_lines
-from kb.errors import ForeignFile, Refused, WriteFailed
+from kb.errors import ForeignFile, ParseError, Refused, WriteFailed
 from kb.inputs import MB, kind_of, read_bytes, size_text
 from kb.lookup import Shaper, card_rulings, group_by_source, search_spec
 from kb.query import fold
@@ -49,25 +49,35 @@ PAGE_MARK = "<!-- made by `rulings deck --html`; it replaces only files carrying
 
 # -- reading the input -------------------------------------------------------------------------------
 
+FILE_HINT = "Name a decklist file, or - to read standard input."
+STDIN_HINT = "Pipe a decklist into it (rulings deck - < deck.txt), or name the file."
+
 def read_input(file: str) -> tuple[str, str]:
     """(name, text) of a decklist file, or of standard input for "-"; Refused (one line) for a
     folder, a pipe that is not standard input, a file too large, binary data or an empty list."""
     if file == "-":
-        data = sys.stdin.buffer.read(MAX_DECK_BYTES + 1)
         name = "standard input"
+        if sys.stdin is None:
+            raise Refused("standard input is closed: there is no decklist to read", hint=STDIN_HINT)
+        try:
+            data = sys.stdin.buffer.read(MAX_DECK_BYTES + 1)
+        except OSError as exc:  # opened for writing only, say
+            raise Refused(f"standard input cannot be read ({exc.strerror or exc.__class__.__name__})",
+                          hint=STDIN_HINT) from exc
     else:
         name = file
         try:
             info = os.stat(file)
         except OSError as exc:
-            raise Refused(f"{file}: {exc.strerror or 'cannot be read'}",
-                          hint="Name a decklist file, or - to read standard input.") from exc
+            raise Refused(f"{file}: {exc.strerror or 'cannot be read'}", hint=FILE_HINT) from exc
         if not stat.S_ISREG(info.st_mode):
-            raise Refused(f"{file} is {kind_of(info.st_mode)}, not a decklist file",
-                          hint="Name a decklist file, or - to read standard input.")
+            raise Refused(f"{file} is {kind_of(info.st_mode)}, not a decklist file", hint=FILE_HINT)
         if info.st_size > MAX_DECK_BYTES:
             raise Refused(too_large(file, info.st_size))
-        data = read_bytes(Path(file), MAX_DECK_BYTES)
+        try:
+            data = read_bytes(Path(file), MAX_DECK_BYTES)
+        except ParseError as exc:  # unreadable (permission denied): refused input, as a missing file is
+            raise Refused(f"{file}: {exc.found}", hint=FILE_HINT) from exc
     if len(data) > MAX_DECK_BYTES:
         raise Refused(too_large(name, len(data)))
     return name, decode(data, name)

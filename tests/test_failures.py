@@ -22,6 +22,8 @@ from click.testing import CliRunner
 
 from cli import cli
 
+from .conftest import ROOT
+
 
 @dataclass
 class Env:
@@ -428,3 +430,138 @@ def test_every_failure_kind_of_the_issue_is_in_the_table() -> None:
                  "lexicon damaged", "ranking.toml damaged", "eval: not JSON", "search --raw", "path leads out",
                  "FIFO", "over the cap", "--kb is empty", "--kb holds other files"):
         assert kind in names, kind
+
+
+def unreadable(relative: str) -> Cause:
+    """Opening tmp/relative is refused (permission denied), as for a file of another user's; the
+    tests may run as root, whom no mode bit stops."""
+    def cause(env: Env) -> None:
+        deck_and_notes(env)
+        target, original = str(env.tmp / relative), os.open
+
+        def refusing(path: object, *args: object, **kwargs: object) -> int:
+            if str(path) == target:
+                raise PermissionError(errno.EACCES, "Permission denied", target)
+            return original(path, *args, **kwargs)  # type: ignore[arg-type]
+        env.monkeypatch.setattr(os, "open", refusing)
+    return cause
+
+
+DECK_HINT = "Name a decklist file, or - to read standard input."
+SEARCH_HELP = "Try 'cli search --help' for help."  # click's advice, under CliRunner's name for the program
+
+# Under --json every error is one JSON object on stderr: (what happened, command, cause, exit code, the object)
+JSON_CASES: list[tuple[str, str, Cause, int, dict[str, str]]] = [
+    ("search: unknown --game", "--kb {kb} search --game nope --json strike", nothing, 2,
+     {"error": "Invalid value for '--game': 'nope' is not one of 'meccg', 'lotr-tcg'.", "hint": SEARCH_HELP}),
+    ("search: --limit 0", "--kb {kb} search --limit 0 --json strike", nothing, 2,
+     {"error": "Invalid value for '--limit': 0 is not in the range 1<=x<=200.", "hint": SEARCH_HELP}),
+    ("search: no question", "--kb {kb} search --json", nothing, 2,
+     {"error": "Missing argument 'QUERY...'.", "hint": SEARCH_HELP}),
+    ("search: unknown option", "--kb {kb} search --jsn --json strike", nothing, 2,
+     {"error": "No such option '--jsn'. Did you mean '--json'?", "hint": SEARCH_HELP}),
+    ("search: unknown --source", "--kb {kb} search --source nope --json strike", nothing, 2,
+     {"error": "no source 'nope'", "hint": "Known sources: crf-x, coe-x, cards (see `rulings stats`)."}),
+    ("deck: --html a folder", "--kb {kb} deck {tmp}/deck.txt --html {tmp} --json", deck_and_notes, 2,
+     {"error": "Invalid value for '--html': File '{tmp}' is a directory.", "hint": "Try 'cli deck --help' for help."}),
+    ("check --strict: a warning", "--kb {kb} check --strict --json", nothing, 1,
+     {"error": "1 warning(s) (--strict)", "hint": "Fix what the warnings name, or run without --strict."}),
+    ("deck: missing file", "--kb {kb} deck {tmp}/none.txt --json", nothing, 2,
+     {"error": "{tmp}/none.txt: No such file or directory", "hint": DECK_HINT}),
+    ("deck: unreadable file", "--kb {kb} deck {tmp}/deck.txt --json", unreadable("deck.txt"), 2,
+     {"error": "{tmp}/deck.txt: Permission denied", "hint": DECK_HINT}),
+    ("eval: a FIFO", "--kb {kb} eval {tmp}/q.jsonl --json", fifo_at("q.jsonl"), 1,
+     {"error": "{tmp}/q.jsonl: expected a regular file, found a named pipe (FIFO)", "hint": QUESTIONS}),
+]
+
+
+@pytest.mark.parametrize("command, cause, code, expected", [c[1:] for c in JSON_CASES], ids=[c[0] for c in JSON_CASES])
+def test_every_failure_under_json_is_one_object(tiny: tuple[Path, Path, Path], tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch, command: str, cause: Cause, code: int,
+                                                 expected: dict[str, str]) -> None:
+    env = Env(tmp_path / "rulings", tmp_path / "kb", tmp_path / "site", tmp_path, monkeypatch)
+    shutil.copytree(tiny[1], env.kb, symlinks=True)
+    cause(env)
+    result = CliRunner().invoke(cli, _args(env.fill(command)), catch_exceptions=False)
+    monkeypatch.undo()
+    assert result.exit_code == code and result.stderr.count("\n") == 1, result.stderr
+    assert json.loads(result.stderr) == {key: env.fill(value) for key, value in expected.items()}
+    if "check" not in command:
+        assert result.stdout == ""
+
+
+def test_the_same_failures_in_text_are_one_line(tiny: tuple[Path, Path, Path], tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """A missing decklist and an unreadable one: the same exit (2, refused input) and advice, never
+    to rebuild the knowledge base."""
+    env = Env(tmp_path / "rulings", tmp_path / "kb", tmp_path / "site", tmp_path, monkeypatch)
+    shutil.copytree(tiny[1], env.kb, symlinks=True)
+    unreadable("deck.txt")(env)
+    said = []
+    for name in ("none.txt", "deck.txt"):
+        result = CliRunner().invoke(cli, ["--kb", str(env.kb), "deck", str(tmp_path / name)], catch_exceptions=False)
+        said.append((result.exit_code, result.stderr))
+    assert said == [(2, f"Error: {tmp_path}/none.txt: No such file or directory. {DECK_HINT}\n"),
+                    (2, f"Error: {tmp_path}/deck.txt: Permission denied. {DECK_HINT}\n")]
+
+
+# -- the standard streams: a full disk, a closed or write-only standard input, a closed pipe ------------------
+
+FULL = "cannot write the output to standard output: the disk is full"
+AGAIN = "Free some space and run the command again."
+STDIN = "Pipe a decklist into it (rulings deck - < deck.txt), or name the file."
+
+# (what happened, arguments, shell redirections, exit code, stderr: a line of text or the JSON object)
+STREAM_CASES: list[tuple[str, str, str, int, str | dict[str, str]]] = [
+    ("export to a full disk", "export", "> /dev/full", 1, f"Error: {FULL}. {AGAIN}"),
+    ("search to a full disk", "search strike", "> /dev/full", 1, f"Error: {FULL}. {AGAIN}"),
+    ("search --json to a full disk", "search strike --json", "> /dev/full", 1, {"error": FULL, "hint": AGAIN}),
+    ("stats to a full disk", "stats", "> /dev/full", 1, f"Error: {FULL}. {AGAIN}"),
+    ("deck --json to a full disk", "deck {tmp}/deck.txt --json", "> /dev/full", 1, {"error": FULL, "hint": AGAIN}),
+    ("site to a full disk", "site --out {tmp}/site", "> /dev/full", 1, f"Error: {FULL}. {AGAIN}"),
+    ("deck: standard input closed", "deck -", "<&-", 2,
+     f"Error: standard input is closed: there is no decklist to read. {STDIN}"),
+    ("deck --json: standard input closed", "deck - --json", "<&-", 2,
+     {"error": "standard input is closed: there is no decklist to read", "hint": STDIN}),
+    ("deck: standard input write-only", "deck -", "0>>{tmp}/written", 2,
+     f"Error: standard input cannot be read (Bad file descriptor). {STDIN}"),
+    ("ask: standard input closed", "ask", "<&-", 2,
+     "Error: standard input is closed: there is nothing to ask. Run `rulings ask` at a terminal, or pipe questions "
+     "into it."),
+]
+
+
+def rulings_line(kb: Path, args: str, redirect: str, tmp: Path) -> str:
+    """A shell line running rulings (this checkout's cli.py) with its standard streams redirected."""
+    import shlex
+
+    words = [sys.executable, "-c", "import sys, cli; sys.argv[0] = 'rulings'; cli.main()", "--kb", str(kb),
+             *args.format(tmp=tmp).split()]
+    return " ".join(shlex.quote(w) for w in words) + " " + redirect.format(tmp=tmp)
+
+
+@pytest.mark.parametrize("args, redirect, code, said", [c[1:] for c in STREAM_CASES], ids=[c[0] for c in STREAM_CASES])
+def test_every_stream_failure_is_one_line(tiny: tuple[Path, Path, Path], tmp_path: Path, args: str, redirect: str,
+                                          code: int, said: str | dict[str, str]) -> None:
+    (tmp_path / "deck.txt").write_text("Hazards:\n2 Adunaphel\n", "utf-8")
+    shell = "/bin/sh"
+    if not Path(shell).exists() or not Path("/dev/full").exists():
+        pytest.skip("needs a POSIX shell and /dev/full")
+    run = subprocess.run([shell, "-c", rulings_line(tiny[1], args, redirect, tmp_path)], cwd=ROOT,
+                         stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, timeout=120)
+    expected = said if isinstance(said, str) else json.dumps(said, ensure_ascii=False)
+    assert (run.returncode, run.stderr) == (code, expected + "\n")
+
+
+def test_a_closed_pipe_is_quiet(tiny: tuple[Path, Path, Path]) -> None:
+    """`rulings export | head -1`: the reader leaves early (here, before the first line, so that every
+    write finds the pipe closed); rulings stops and says nothing, exit 1, as click does for a closed pipe."""
+    command = [sys.executable, "-c", "import sys, cli; sys.argv[0] = 'rulings'; cli.main()", "--kb", str(tiny[1])]
+    for args in (["export"], ["stats", "--json"]):
+        read, write = os.pipe()
+        os.close(read)
+        try:
+            run = subprocess.run(command + args, cwd=ROOT, stdout=write, stderr=subprocess.PIPE, timeout=120)
+        finally:
+            os.close(write)
+        assert (run.returncode, run.stderr) == (1, b""), args
