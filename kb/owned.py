@@ -132,7 +132,10 @@ def hold(folder: Path, kind: str) -> Hold | None:
     if fd is None:
         return None
     if fcntl is not None:
-        fcntl.flock(fd, fcntl.LOCK_SH)  # waits out a clean-up removing the folder, if one is at it
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH)  # waits out a clean-up removing the folder, if one is at it
+        except OSError:
+            pass  # a file system without locks: read unheld, as where fcntl is missing
     if os.fstat(fd).st_nlink == 0:  # removed meanwhile
         os.close(fd)
         return None
@@ -152,6 +155,8 @@ def remove_unheld(folder: Path, kind: str) -> bool:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             return False  # being read: a later clean-up removes it
+        except OSError:
+            pass  # a file system without locks: removed as where fcntl is missing
         shutil.rmtree(folder, ignore_errors=True)
         return True
     finally:
