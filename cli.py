@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
@@ -80,6 +81,29 @@ def translated(as_json: bool = False) -> Iterator[None]:
         hint = exc.hint or (DEFAULT_HINTS.get(type(exc).__name__, "") if as_json else "")
         extra = {"candidates": exc.candidates} if isinstance(exc, Ambiguous) else None
         fail(str(exc), hint, as_json=as_json, code=2 if isinstance(exc, Refused) else 1, extra=extra)
+
+
+JSON_ERRORS = "json_errors"
+"""ctx.meta's key: whether the command line asked for --json, so that a usage error is JSON too."""
+
+
+class Commands(click.Group):
+    """The root group: under --json, a usage error (a bad option value, a missing argument, an
+    unknown option) is the JSON error object as well, exit 2."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        given = args[:args.index("--")] if "--" in args else args  # after --, words of a query
+        ctx.meta[JSON_ERRORS] = "--json" in given
+        return super().parse_args(ctx, args)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except click.UsageError as exc:
+            if not ctx.meta.get(JSON_ERRORS):
+                raise
+            path = exc.ctx.command_path if exc.ctx is not None else ctx.command_path
+            fail(exc.format_message(), f"Try '{path} --help' for help.", as_json=True, code=exc.exit_code)
 
 
 def emit_json(data: Any) -> None:
@@ -170,7 +194,7 @@ def kb_location(value: str | None) -> Path:
         return locate(value).path
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="rulings")
 @click.option("--kb", "kb_dir", metavar="DIR",
               help="Knowledge base folder. Default: RULINGS_KB if set, else the user data folder "
@@ -528,7 +552,8 @@ def check(kb_dir: Path, as_json: bool, strict: bool) -> None:
     else:
         _print_check(report, say)
     if strict and report["warnings"]:
-        raise click.ClickException(f"{report['warnings']} warning(s) (--strict)")
+        fail(f"{report['warnings']} warning(s) (--strict)", "Fix what the warnings name, or run without --strict.",
+             as_json=as_json)
 
 
 def _print_check(report: dict[str, Any], echo: Callable[[str], None]) -> None:
@@ -650,13 +675,18 @@ def ask(kb_dir: Path, limit: int) -> None:
     from kb.errors import KbBroken, KbMissing
     from kb.lookup import search as run_search
     from kb.search import open_searcher
+    from kb.snapshot import Snapshot
 
     try:
         import readline  # noqa: F401  (line editing and history for input())
     except ImportError:
         pass
+    if sys.stdin is None:
+        fail("standard input is closed: there is nothing to ask", "Run `rulings ask` at a terminal, or pipe "
+             "questions into it.", code=2)
     with translated():
-        open_searcher(kb_dir)
+        kb = Snapshot.open(kb_dir)  # every question answered from this one build
+        open_searcher(kb)
     tty = sys.stdin.isatty()
     if tty:
         say('Ask a rules question. "help" or "?" for help, "q" to leave.')
@@ -669,6 +699,8 @@ def ask(kb_dir: Path, limit: int) -> None:
             except EOFError:
                 say()
                 return
+            except OSError as exc:  # standard input opened for writing only, say
+                fail(f"standard input cannot be read ({exc.strerror or exc.__class__.__name__})", code=2)
             word = line.lower()
             if word in ("q", "quit", "exit"):
                 return
@@ -691,13 +723,13 @@ def ask(kb_dir: Path, limit: int) -> None:
             try:
                 if word == "more":
                     shown = len(found.results)
-                    found = run_search(kb_dir, question, limit=shown + limit)
+                    found = run_search(kb, question, limit=shown + limit)
                     if len(found.results) == shown:
                         out("No more results.")
                     _results(out, found, first=shown + 1)
                 else:
                     question = line
-                    found = run_search(kb_dir, line, limit=limit)
+                    found = run_search(kb, line, limit=limit)
                     _results(out, found)
             except (KbMissing, KbBroken) as exc:
                 fail(str(exc))
@@ -709,7 +741,7 @@ def ask(kb_dir: Path, limit: int) -> None:
 
 
 @cli.command("eval")
-@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("file", type=click.Path(path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.pass_obj
 def eval_command(kb_dir: Path, file: Path, as_json: bool) -> None:
@@ -786,10 +818,39 @@ def folder(value: str, option: str, example: Path) -> Path:
     return Path(value)
 
 
-def main() -> None:
-    """Entry point: any unexpected error is one line (RULINGS_DEBUG=1 shows the traceback)."""
+def unwritable(exc: OSError) -> None:
+    """Standard output cannot be written (a full disk): one line on standard error (the JSON error
+    object under --json), exit 1; a closed pipe (`rulings export | head -1`) quietly, exit 1, as
+    click does when it sees one first. What is left of the output then goes nowhere, so that
+    Python's last flush at exit does not fail again."""
+    from kb.errors import trouble
+
     try:
-        cli(standalone_mode=True)
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+    if exc.errno == errno.EPIPE:
+        sys.exit(1)
+    problem, advice = trouble(exc, "the folder it goes to", "run the command again")
+    try:
+        fail(f"cannot write the output to standard output: {problem}", advice[0].upper() + advice[1:] + ".",
+             as_json="--json" in sys.argv[1:])
+    except click.exceptions.Exit as done:
+        sys.exit(done.exit_code)
+
+
+def main() -> None:
+    """Entry point: any unexpected error is one line (RULINGS_DEBUG=1 shows the traceback), and so is
+    output that cannot be written (see unwritable)."""
+    try:
+        try:
+            cli(standalone_mode=True)
+        finally:
+            if sys.stdout is not None:
+                sys.stdout.flush()  # now, so that a full disk is reported here rather than ignored at exit
+    except OSError as exc:
+        unwritable(exc)
     except Exception as exc:  # a bug, not bad input: say so in one line
         if os.environ.get("RULINGS_DEBUG"):
             raise

@@ -46,7 +46,7 @@ from kb.lookup import search_spec
 from kb.ranking import heading_terms
 from kb.searchspec import SPEC, SearchSpec
 from kb.siteplan import DIVIDER, SitePlan
-from kb.store import CURRENT
+from kb.snapshot import Kb, Snapshot
 from kb.urls import anchor
 
 ENCODING = "gaps36"
@@ -160,12 +160,12 @@ DOC_SEPARATOR = "\n"
 """Between two documents' JSON lines (JSON text never holds a raw newline)."""
 
 
-def browser_files(kb_dir: Path, plan: SitePlan, card_names: list[str]) -> Iterator[tuple[str, str]]:
+def browser_files(kb: Kb, plan: SitePlan, card_names: list[str]) -> Iterator[tuple[str, str]]:
     """The browser's search index as one script: the search data as a JSON text (RULINGS_INDEX); apart,
     so that nothing is escaped twice, the buckets of its big tables and the parts of LATER
     (RULINGS_PARTS, an object of JSON texts) and its documents' JSON lines (RULINGS_DOCS). Opening
     it parses none of them."""
-    data = packed(browser_index(kb_dir, plan, card_names))
+    data = packed(browser_index(kb, plan, card_names))
     docs = data.pop("docs")
     parts = {t: data.pop(t) for t in BUCKETED}
     parts["later"] = {name: json.dumps(data.pop(name), ensure_ascii=False, separators=(",", ":")) for name in LATER}
@@ -181,13 +181,14 @@ def js_object(parts: dict[str, dict[str, str]]) -> str:
                           for t, table in parts.items()) + "}"
 
 
-def browser_index(kb_dir: Path, plan: SitePlan, card_names: list[str]) -> dict[str, Any]:
+def browser_index(kb: Kb, plan: SitePlan, card_names: list[str]) -> dict[str, Any]:
     """The search data plus, under "site", what only the site knows: "pages" (each page path
     once), "doc_pages" (parallel to the documents: an index into pages), "anchors" (a document's
     anchor where it is not its id), "cards" (English name -> an index into pages) and "divider"
     (the pattern of a section divider, shown as its letter)."""
-    path = kb_dir / CURRENT / SPEC
-    spec = search_spec(kb_dir).raw  # read once: the deck page's data reads the same
+    snapshot = Snapshot.of(kb)
+    path = snapshot.file(SPEC)
+    spec = search_spec(snapshot).raw  # read once: the deck page's data reads the same
     pages: dict[str, int] = {}
     doc_pages: list[int] = []
     anchors: dict[str, str] = {}

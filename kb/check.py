@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
-from kb.store import connect, query
+from kb.snapshot import Kb, Snapshot
+from kb.store import query
 
 
-def check(kb_dir: Path) -> dict[str, Any]:
+def check(kb: Kb) -> dict[str, Any]:
     """Per source: lines in total, stored, skipped (by reason), unaccounted; repairs; problems.
 
     A problem is a warning (something to fix; `check --strict` fails on warnings) or a note about
@@ -17,7 +17,7 @@ def check(kb_dir: Path) -> dict[str, Any]:
     Stored lines are recomputed from the stored spans of rulings and section headings, so the
     audit checks the knowledge base itself, not what a parser claimed.
     """
-    conn = connect(kb_dir)
+    conn = Snapshot.of(kb).connect()
     report: dict[str, Any] = {"sources": [], "repairs": [], "problems": [], "warnings": 0}
     for source in query(conn, "select id, title, path, line_count from sources order by rowid"):
         sid, total = source["id"], source["line_count"]

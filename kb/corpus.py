@@ -5,14 +5,14 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from dataclasses import dataclass, field, fields
-from pathlib import Path
 from typing import Any
 
 from kb.cardface import CardFace
 from kb.errors import SiteError
 from kb.lexicon import Lexicon
 from kb.model import Source
-from kb.store import CURRENT, LEXICON, connect, query
+from kb.snapshot import Kb, Snapshot
+from kb.store import query
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,9 +111,10 @@ class Corpus:
     """ruling id -> the notes `rulings check` makes on its source text (a rule numbered out of sequence)."""
 
 
-def read_corpus(kb_dir: Path) -> Corpus:
-    """Read every table the site needs from the current knowledge base."""
-    conn = connect(kb_dir)
+def read_corpus(kb: Kb) -> Corpus:
+    """Read every table the site needs, and the card lexicon, from one build."""
+    snapshot = Snapshot.of(kb)
+    conn = snapshot.connect()
     names = [f.name for f in fields(SourceRow)]
     sources = [SourceRow(**{**{n: s[n] if s.get(n) is not None else "" for n in names},
                             "current": bool(s["current"]), "line_count": s["line_count"], "rulings": s["rulings"]})
@@ -142,7 +143,7 @@ def read_corpus(kb_dir: Path) -> Corpus:
              for t in query(conn, "select name, definition, section_id from terms order by name")]
     notes = query(conn, "select source, line, message from problems where severity = 'note'")
     conn.close()
-    lexicon_file = kb_dir / CURRENT / LEXICON
+    lexicon_file = snapshot.lexicon
     try:
         lexicon = Lexicon.from_json(json.loads(lexicon_file.read_text("utf-8")))
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:

@@ -19,14 +19,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from kb.decklist import DeckLine, browser_rules, read_lines
-from kb.errors import ForeignFile, Refused, WriteFailed
+from kb.decklist import DeckLine, browser_rules, long_lines, read_lines
+from kb.errors import ForeignFile, ParseError, Refused, WriteFailed
 from kb.inputs import MB, kind_of, read_bytes, size_text
 from kb.lookup import Shaper, card_rulings, group_by_source, search_spec
 from kb.query import fold
 from kb.resolve import MAX_NAME, CardReading, NameIndex, card_index, quoted, read_card
 from kb.searchspec import SearchSpec
-from kb.store import connect, query
+from kb.snapshot import Kb, Snapshot
+from kb.store import query
 
 MAX_DECK_BYTES = 4 * MB
 """A larger input is no decklist (10,000 lines of card names are about 300 KB)."""
@@ -48,25 +49,35 @@ PAGE_MARK = "<!-- made by `rulings deck --html`; it replaces only files carrying
 
 # -- reading the input -------------------------------------------------------------------------------
 
+FILE_HINT = "Name a decklist file, or - to read standard input."
+STDIN_HINT = "Pipe a decklist into it (rulings deck - < deck.txt), or name the file."
+
 def read_input(file: str) -> tuple[str, str]:
     """(name, text) of a decklist file, or of standard input for "-"; Refused (one line) for a
     folder, a pipe that is not standard input, a file too large, binary data or an empty list."""
     if file == "-":
-        data = sys.stdin.buffer.read(MAX_DECK_BYTES + 1)
         name = "standard input"
+        if sys.stdin is None:
+            raise Refused("standard input is closed: there is no decklist to read", hint=STDIN_HINT)
+        try:
+            data = sys.stdin.buffer.read(MAX_DECK_BYTES + 1)
+        except OSError as exc:  # opened for writing only, say
+            raise Refused(f"standard input cannot be read ({exc.strerror or exc.__class__.__name__})",
+                          hint=STDIN_HINT) from exc
     else:
         name = file
         try:
             info = os.stat(file)
         except OSError as exc:
-            raise Refused(f"{file}: {exc.strerror or 'cannot be read'}",
-                          hint="Name a decklist file, or - to read standard input.") from exc
+            raise Refused(f"{file}: {exc.strerror or 'cannot be read'}", hint=FILE_HINT) from exc
         if not stat.S_ISREG(info.st_mode):
-            raise Refused(f"{file} is {kind_of(info.st_mode)}, not a decklist file",
-                          hint="Name a decklist file, or - to read standard input.")
+            raise Refused(f"{file} is {kind_of(info.st_mode)}, not a decklist file", hint=FILE_HINT)
         if info.st_size > MAX_DECK_BYTES:
             raise Refused(too_large(file, info.st_size))
-        data = read_bytes(Path(file), MAX_DECK_BYTES)
+        try:
+            data = read_bytes(Path(file), MAX_DECK_BYTES)
+        except ParseError as exc:  # unreadable (permission denied): refused input, as a missing file is
+            raise Refused(f"{file}: {exc.found}", hint=FILE_HINT) from exc
     if len(data) > MAX_DECK_BYTES:
         raise Refused(too_large(name, len(data)))
     return name, decode(data, name)
@@ -101,11 +112,11 @@ def decode(data: bytes, name: str) -> str:
 
 # -- the report --------------------------------------------------------------------------------------
 
-def check_deck(kb_dir: Path, file: str, *, mentions: bool = False, html_out: Path | None = None) -> dict[str, Any]:
+def check_deck(kb: Kb, file: str, *, mentions: bool = False, html_out: Path | None = None) -> dict[str, Any]:
     """The report on the decklist in file ("-": standard input), see deck_report(); with html_out,
     also written there as one printable page (write_page), its path under "written"."""
     name, text = read_input(file)
-    report = deck_report(kb_dir, text, name, mentions=mentions)
+    report = deck_report(kb, text, name, mentions=mentions)
     if html_out is not None:
         report["written"] = str(write_page(html_out, deck_page(report)))
     return report
@@ -132,7 +143,7 @@ def read_names(lines: list[DeckLine], spec: SearchSpec, index: NameIndex) -> dic
     return readings
 
 
-def deck_report(kb_dir: Path, text: str, name: str = "deck", *, mentions: bool = False) -> dict[str, Any]:
+def deck_report(kb: Kb, text: str, name: str = "deck", *, mentions: bool = False) -> dict[str, Any]:
     """A decklist's report: each card once (its count, sections and lines, its face, errata and CRF
     rulings, how many other rulings mention it, and with mentions those rulings), cards with nothing
     to say apart ("quiet"), names that match no card with suggestions ("not_found"), and the date and
@@ -144,9 +155,10 @@ def deck_report(kb_dir: Path, text: str, name: str = "deck", *, mentions: bool =
     if not cards:
         raise Refused(f"{name}: no card in it ({len(lines)} lines of blanks, comments, headers or overlong lines)",
                       hint=EXAMPLE)
-    conn = connect(kb_dir)
+    snapshot = Snapshot.of(kb)  # the rulings and the names read from one build
+    conn = snapshot.connect()
     shaper = Shaper(conn)
-    spec = search_spec(kb_dir)
+    spec = search_spec(snapshot)
     index = card_index(spec)
     readings = read_names(cards, spec, index)
     found: dict[tuple[str, ...], dict[str, Any]] = {}
@@ -199,6 +211,8 @@ def deck_report(kb_dir: Path, text: str, name: str = "deck", *, mentions: bool =
             if line.set_code not in printed:
                 warnings.append(f"line {line.number}: {found[names]['name']} has no printing in {line.set_code} "
                                 f"(printed in {', '.join(printed)})")
+    if too_long := long_lines(lines):
+        warnings.append(too_long)
     return {"deck": name, "date": time.strftime("%Y-%m-%d"), **_editions(conn), "lines": len(lines),
             "card_lines": len(cards), "copies": copies, "warnings": warnings, "cards": said, "quiet": quiet,
             "not_found": list(missed.values()), "written": None}
@@ -350,13 +364,14 @@ def write_page(path: Path, text: str) -> Path:
 
 # -- the site's deck page -------------------------------------------------------------------------------
 
-def deck_data(kb_dir: Path) -> dict[str, Any]:
+def deck_data(kb: Kb) -> dict[str, Any]:
     """What site/assets/deck.js needs beside the search data: how to read a list (kb.decklist), the
     limits, for every card with anything to say [errata, rulings, mentions], each a list of indexes
     into the search data's documents, in the order `rulings deck` gives them, and every card's sets."""
-    conn = connect(kb_dir)
+    snapshot = Snapshot.of(kb)  # the indexes point into this build's search data: the site ships the same
+    conn = snapshot.connect()
     shaper = Shaper(conn)
-    spec = search_spec(kb_dir)
+    spec = search_spec(snapshot)
     position = {doc[0]: n for n, doc in enumerate(spec.raw["docs"])}
     cards: dict[str, list[list[int]]] = {}
     sets: dict[str, list[str]] = {}

@@ -10,12 +10,14 @@ to mean the same in Python (re.IGNORECASE | re.ASCII) and JavaScript (flag "i"),
 A line is, in this order: blank; a section header ("Characters:", "Hazards", "## Sideboard (15)":
 a known section name, or any short text ending in a colon); a comment (`#`, `//`); or a card line:
 "2 Gandalf", "2x Gandalf", "Gandalf x2", "Gandalf (2)", "Gandalf 2", "Gandalf [TW]", "- Gandalf",
-"SB: Gandalf", "Gandalf // a note". A line longer than MAX_LINE names no card ("long").
+"SB: Gandalf", "Gandalf // a note". A line longer than MAX_LINE once its spaces are collapsed names
+no card ("long"), and the report says so.
 """
 
 from __future__ import annotations
 
 import re
+import sys
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -105,7 +107,7 @@ def section_of(name: str) -> tuple[str, bool]:
 
 def read_line(number: int, raw: str, section: str, sideboard: bool) -> DeckLine:
     """One line read: blank, a header, a comment, a long line or a card line with its count and set."""
-    text = clean(raw, MAX_LINE + 1)
+    text = clean(raw, sys.maxsize)  # spaces collapsed first: "Gandalf", 300 spaces, "x3" is a short line
     if len(text) > MAX_LINE:
         return DeckLine(number, "long", "", section=section, sideboard=sideboard)
     if not text:
@@ -147,6 +149,16 @@ def read_lines(text: str) -> list[DeckLine]:
             section, sideboard = line.section, line.sideboard
         out.append(line)
     return out
+
+
+def long_lines(lines: list[DeckLine]) -> str:
+    """The warning for lines too long to be card lines ("" when there are none): "lines 3, 9: longer
+    than 200 characters, read as no card"."""
+    numbers = [line.number for line in lines if line.kind == "long"]
+    if not numbers:
+        return ""
+    shown = ", ".join(map(str, numbers[:8])) + (" ..." if len(numbers) > 8 else "")
+    return f"line{'s' if len(numbers) > 1 else ''} {shown}: longer than {MAX_LINE} characters, read as no card"
 
 
 def browser_rules() -> dict[str, Any]:

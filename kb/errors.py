@@ -107,16 +107,22 @@ class WriteFailed(KbError):
         knowledge base in build/kb: the disk is full; free some space and run `rulings build` again
         (the previous knowledge base still answers)".
         """
-        number = getattr(exc, "errno", None)
-        text = str(exc).lower()
-        if number in (errno.ENOSPC, errno.EDQUOT) or "disk is full" in text:
-            problem, advice = "the disk is full", f"free some space and {again}"
-        elif number in (errno.EACCES, errno.EPERM, errno.EROFS) or "readonly" in text or "read-only" in text:
-            problem, advice = "permission denied", f"make {writable} writable (or choose another folder) and {again}"
-        else:
-            reason = getattr(exc, "strerror", None) or str(exc) or exc.__class__.__name__
-            problem, advice = reason.rstrip("."), again
+        problem, advice = trouble(exc, writable, again)
         return cls(f"cannot write {what} in {folder}: {problem}; {advice} ({kept})")
+
+
+def trouble(exc: BaseException, writable: object, again: str) -> tuple[str, str]:
+    """What went wrong in a failed write, and what to do: ("the disk is full", "free some space and
+    run `rulings build` again"); ("permission denied", "make build/kb writable (or choose another
+    folder) and ..."); else the system's reason and `again`."""
+    number = getattr(exc, "errno", None)
+    text = str(exc).lower()
+    if number in (errno.ENOSPC, errno.EDQUOT) or "disk is full" in text:
+        return "the disk is full", f"free some space and {again}"
+    if number in (errno.EACCES, errno.EPERM, errno.EROFS) or "readonly" in text or "read-only" in text:
+        return "permission denied", f"make {writable} writable (or choose another folder) and {again}"
+    reason = getattr(exc, "strerror", None) or str(exc) or exc.__class__.__name__
+    return reason.rstrip("."), again
 
 
 class MissingExtra(KbError):

@@ -10,8 +10,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from kb.errors import KbError
+from kb.errors import KbError, ParseError
+from kb.inputs import MB, read_bytes
 from kb.search import open_searcher
+from kb.snapshot import Kb, Snapshot
 
 
 def norm(s: str) -> str:
@@ -20,12 +22,21 @@ def norm(s: str) -> str:
     return re.sub(r"[^a-z0-9]+", "", s.lower())
 
 
+MAX_QUESTIONS = 16 * MB
+"""The largest question file read (the shared ones are under 50 KB each)."""
+HINT = "Give a question file: JSON Lines, an object a line with its query, gold and kind."
+
+
 def read_cases(path: Path) -> list[dict[str, Any]]:
-    """The cases of a JSON Lines file, checked; KbError naming the line otherwise."""
+    """The cases of a JSON Lines file, checked; KbError naming the line otherwise. The file is read
+    as every input is (kb.inputs): a regular file (a pipe or a device is refused, not waited on) of at
+    most MAX_QUESTIONS bytes."""
     cases = []
     try:
-        lines = path.read_text("utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
+        lines = read_bytes(path, MAX_QUESTIONS, "question").decode("utf-8").splitlines()
+    except ParseError as exc:
+        raise KbError(str(exc), hint=HINT) from exc
+    except UnicodeDecodeError as exc:
         raise KbError(f"{path}: cannot read ({exc})") from exc
     for n, line in enumerate(lines, 1):
         if not line.strip():
@@ -34,6 +45,8 @@ def read_cases(path: Path) -> list[dict[str, Any]]:
             case = json.loads(line)
         except json.JSONDecodeError as exc:
             raise KbError(f"{path}:{n}: expected a JSON object ({exc.msg})") from exc
+        except RecursionError as exc:
+            raise KbError(f"{path}:{n}: expected a JSON object (arrays or objects nested too deeply)") from exc
         if not isinstance(case, dict) or not isinstance(case.get("query"), str) or not isinstance(case.get("gold"), list):
             raise KbError(f"{path}:{n}: expected an object with 'query' and a 'gold' list")
         cases.append(case)
@@ -44,9 +57,10 @@ TOP = 10
 """How many results of each question are scored (MRR@10)."""
 
 
-def evaluate(kb_dir: Path, path: Path) -> dict[str, Any]:
+def evaluate(kb: Kb, path: Path) -> dict[str, Any]:
     """Run every case's query (top 10) and score it with the hit rule."""
-    searcher = open_searcher(kb_dir)
+    snapshot = Snapshot.of(kb)
+    searcher = open_searcher(snapshot)
     cases = read_cases(path)
     answers = {c["query"]: [r.data["text"] for r in searcher.search(c["query"], limit=TOP)] for c in cases}
     return {"file": str(path), **score(cases, answers)}

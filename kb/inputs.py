@@ -39,10 +39,13 @@ def size_text(size: float) -> str:
     return f"{size / MB:.1f} MB" if size >= MB else f"{size / 1024:.1f} KB"
 
 
-def too_large(size: int, limit: int) -> str:
-    """What to say about a file of `size` bytes over the cap: "250.0 MB, over the 64.0 MB limit ..."."""
-    return (f"{size_text(size)}, over the {size_text(limit)} limit for a source; if it really is one, "
-            f"raise the limit: rulings build --max-source-mb {int(size / MB) + 1}")
+def too_large(size: int, limit: int, kind: str = "source") -> str:
+    """What to say about a file of `size` bytes over the cap: "250.0 MB, over the 64.0 MB limit ..."
+    (for a source, with how to raise the cap)."""
+    said = f"{size_text(size)}, over the {size_text(limit)} limit for a {kind}"
+    if kind == "source":
+        said += f"; if it really is one, raise the limit: rulings build --max-source-mb {int(size / MB) + 1}"
+    return said
 
 
 def kind_of(mode: int) -> str:
@@ -54,10 +57,10 @@ def kind_of(mode: int) -> str:
     return "not a regular file"
 
 
-def read_bytes(path: Path, limit: int | None = None) -> bytes:
+def read_bytes(path: Path, limit: int | None = None, kind: str = "source") -> bytes:
     """The bytes of a regular file of at most `limit` bytes (default: the cap in force); ParseError
-    naming the file otherwise. The file is opened without blocking, so a named pipe is refused
-    rather than waited on."""
+    naming the file otherwise (a `kind` file was expected: "source", "question"). The file is
+    opened without blocking, so a named pipe is refused rather than waited on."""
     limit = max_bytes() if limit is None else limit
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
@@ -65,13 +68,14 @@ def read_bytes(path: Path, limit: int | None = None) -> bytes:
         raise ParseError(str(path), None, "a file", "nothing there") from exc
     except OSError as exc:
         raise ParseError(str(path), None, "a readable file", exc.strerror or exc.__class__.__name__) from exc
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):  # before fdopen, which refuses a folder in its own words
+        os.close(fd)
+        raise ParseError(str(path), None, "a regular file", kind_of(info.st_mode))
     with os.fdopen(fd, "rb", buffering=0) as f:
         try:
-            info = os.fstat(f.fileno())
-            if not stat.S_ISREG(info.st_mode):
-                raise ParseError(str(path), None, "a regular file", kind_of(info.st_mode))
             if info.st_size > limit:
-                raise ParseError(str(path), None, "a source file", too_large(info.st_size, limit))
+                raise ParseError(str(path), None, f"a {kind} file", too_large(info.st_size, limit, kind))
             chunks, size = [], 0
             while size <= limit:
                 chunk = f.read(min(MB, limit + 1 - size))
@@ -82,5 +86,5 @@ def read_bytes(path: Path, limit: int | None = None) -> bytes:
         except OSError as exc:
             raise ParseError(str(path), None, "a readable file", exc.strerror or exc.__class__.__name__) from exc
     if size > limit:
-        raise ParseError(str(path), None, "a source file", too_large(size, limit))
+        raise ParseError(str(path), None, f"a {kind} file", too_large(size, limit, kind))
     return b"".join(chunks)

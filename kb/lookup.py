@@ -1,5 +1,8 @@
 """Read-side answers from the knowledge base: a ruling by id, statistics, the export stream, the lookups
-by card, phase, term and number, and search, each ruling in the one shape of kb/data/schema/ruling.json."""
+by card, phase, term and number, and search, each ruling in the one shape of kb/data/schema/ruling.json.
+
+Each answer is read from one build (kb.snapshot): given a knowledge-base folder, a function opens
+its current build once and reads everything from it; given a Snapshot, it reads from that."""
 
 from __future__ import annotations
 
@@ -13,7 +16,8 @@ from kb.addresses import Addresses
 from kb.cardface import CardFace
 from kb.errors import NotFound
 from kb.resolve import quoted, require
-from kb.store import CURRENT, connect, query
+from kb.snapshot import Kb, Snapshot
+from kb.store import query
 
 if TYPE_CHECKING:
     from kb.searchspec import SearchSpec
@@ -115,11 +119,11 @@ def group_by_source(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return list(groups.values())
 
 
-def show_ruling(kb_dir: Path, ruling_id: str) -> dict[str, Any]:
+def show_ruling(kb: Kb, ruling_id: str) -> dict[str, Any]:
     """One ruling, with what it links to ("links"), the ruling it belongs to ("parent") and, for a
     card, the card's face ("card"). NotFound, with the ids it may have meant, if unknown."""
     ruling_id = require(ruling_id, "ruling id", "rulings show crf-22.454d048a6d")
-    conn = connect(kb_dir)
+    conn = Snapshot.of(kb).connect()
     shaper = Shaper(conn)
     found = shaper.rulings([ruling_id])
     if not found:
@@ -140,9 +144,9 @@ def show_ruling(kb_dir: Path, ruling_id: str) -> dict[str, Any]:
     return ruling
 
 
-def links_of(kb_dir: Path, ruling_id: str) -> dict[str, list[dict[str, str]]]:
+def links_of(kb: Kb, ruling_id: str) -> dict[str, list[dict[str, str]]]:
     """What a ruling links to, by kind, and what links to it (citations, older editions)."""
-    return _links_of(connect(kb_dir), ruling_id)
+    return _links_of(Snapshot.of(kb).connect(), ruling_id)
 
 
 def _links_of(conn: sqlite3.Connection, ruling_id: str) -> dict[str, list[dict[str, str]]]:
@@ -155,9 +159,12 @@ def _links_of(conn: sqlite3.Connection, ruling_id: str) -> dict[str, list[dict[s
     return out
 
 
-def stats(kb_dir: Path) -> list[dict[str, Any]]:
+def stats(kb: Kb) -> list[dict[str, Any]]:
     """Per source: title, game, edition, date, lines, and rulings by kind."""
-    conn = connect(kb_dir)
+    return _stats(Snapshot.of(kb).connect())
+
+
+def _stats(conn: sqlite3.Connection) -> list[dict[str, Any]]:
     sources = query(conn, "select id, title, game, kind, edition, date, current, line_count from sources order by rowid")
     counts = query(conn, "select source, kind, count(*) as n from rulings group by source, kind order by n desc")
     for s in sources:
@@ -167,18 +174,19 @@ def stats(kb_dir: Path) -> list[dict[str, Any]]:
     return sources
 
 
-def about(kb_dir: Path) -> dict[str, Any]:
+def about(kb: Kb) -> dict[str, Any]:
     """Where the knowledge base is (the folder and the build it points to), when it was built, and
     stats() per source."""
-    sources = stats(kb_dir)
-    meta = {r["key"]: r["value"] for r in query(connect(kb_dir), "select key, value from meta")}
-    return {"kb": str(kb_dir.absolute()), "build": str((kb_dir / CURRENT).resolve()),
-            "built_at": meta.get("built_at", ""), "sources": sources}
+    snapshot = Snapshot.of(kb)
+    conn = snapshot.connect()
+    meta = {r["key"]: r["value"] for r in query(conn, "select key, value from meta")}
+    return {"kb": str(snapshot.kb_dir.absolute()), "build": str(snapshot.folder),
+            "built_at": meta.get("built_at", ""), "sources": _stats(conn)}
 
 
-def export(kb_dir: Path) -> Iterator[dict[str, Any]]:
+def export(kb: Kb) -> Iterator[dict[str, Any]]:
     """Every ruling in the ruling shape (a card's with its face as "card"), in source and document order."""
-    conn = connect(kb_dir)
+    conn = Snapshot.of(kb).connect()
     shaper = Shaper(conn)
     cards = {c["ruling_id"]: c for c in query(conn, f"select {CARD_COLUMNS} from cards")}
     rows = query(conn, f"select {RULING_COLUMNS} from rulings r join sources s on s.id = r.source "
@@ -195,18 +203,18 @@ def export(kb_dir: Path) -> Iterator[dict[str, Any]]:
 _specs: dict[Path, SearchSpec] = {}
 
 
-def search_spec(kb_dir: Path) -> SearchSpec:
-    """The search data of kb_dir's current build, read once per process and build (a build never
-    changes once in place; kb.search.open_searcher keeps its searcher the same way)."""
+def search_spec(kb: Kb) -> SearchSpec:
+    """The search data of a build, read once per process and build (a build never changes once in
+    place; kb.search.open_searcher keeps its searcher the same way)."""
     from kb.searchspec import SPEC, SearchSpec
 
-    key = (kb_dir / CURRENT).resolve()
-    if key not in _specs:
-        _specs[key] = SearchSpec.load(kb_dir / CURRENT / SPEC)
-    return _specs[key]
+    snapshot = Snapshot.of(kb)
+    if snapshot.folder not in _specs:
+        _specs[snapshot.folder] = SearchSpec.load(snapshot.file(SPEC))
+    return _specs[snapshot.folder]
 
 
-def card(kb_dir: Path, name: str) -> dict[str, Any]:
+def card(kb: Kb, name: str) -> dict[str, Any]:
     """A card by any language's name (accents, hyphens, plurals and typos forgiven): every printing's
     face, its errata, its CRF rulings, and every ruling that mentions it, grouped by source.
 
@@ -215,12 +223,13 @@ def card(kb_dir: Path, name: str) -> dict[str, Any]:
     """
     from kb import resolve
 
-    conn = connect(kb_dir)
+    snapshot = Snapshot.of(kb)
+    conn = snapshot.connect()
     shaper = Shaper(conn)
     versions: dict[str, list[dict[str, Any]]] = {}
     for c in query(conn, "select id, name, set_name, type, alignment from cards order by set_code, id"):
         versions.setdefault(c["name"], []).append(c)
-    match = resolve.card(name, search_spec(kb_dir), versions)
+    match = resolve.card(name, search_spec(snapshot), versions)
     english = sorted(match.names)
     found = card_rulings(conn, shaper, english)
     return {"query": name, "read_as": match.read_as, "names": english,
@@ -251,26 +260,26 @@ def card_rulings(conn: sqlite3.Connection, shaper: Shaper, names: list[str]) -> 
                        shaper.ordered(list(dict.fromkeys(mentions))))
 
 
-def phase(kb_dir: Path, name: str) -> dict[str, Any]:
+def phase(kb: Kb, name: str) -> dict[str, Any]:
     """Every ruling of a turn phase ("M/H", "mh", "site", "eot", "org" ...), grouped by source."""
     from kb import resolve
     from kb.phases import PHASE_ALIASES, PHASE_NAMES
 
     phase_id = resolve.phase(name, PHASE_NAMES, PHASE_ALIASES)
-    conn = connect(kb_dir)
+    conn = Snapshot.of(kb).connect()
     ids = [r["ruling_id"] for r in query(conn, "select distinct ruling_id from links where kind = 'phase' "
                                                "and target = ?", (phase_id,))]
     return {"query": name, "phase": phase_id, "name": PHASE_NAMES[phase_id],
             "sources": group_by_source(Shaper(conn).rulings(ids))}
 
 
-def term(kb_dir: Path, name: str) -> dict[str, Any]:
+def term(kb: Kb, name: str) -> dict[str, Any]:
     """A term: its definition(s), its "Rulings by Term" section, and every ruling that uses it."""
     from kb import resolve
     from kb.headings import title_key
     from kb.tables import load_table
 
-    conn = connect(kb_dir)
+    conn = Snapshot.of(kb).connect()
     terms = {t["key"]: t for t in query(conn, "select key, name, definition, section_id from terms")}
     for s in query(conn, "select id, title from sections where source in (select id from sources where "
                          "parser = 'crf' and current = 1) and depth >= 2 order by ord"):
@@ -292,7 +301,7 @@ def term(kb_dir: Path, name: str) -> dict[str, Any]:
             "rulings_by_term": section, "used_in": group_by_source(shaper.rulings(users))}
 
 
-def numbered(kb_dir: Path, kind: str, number: str) -> dict[str, Any]:
+def numbered(kb: Kb, kind: str, number: str) -> dict[str, Any]:
     """An annotation or a rule by number ("25a", "2.IV.iii"), its parts, and every ruling citing it.
 
     "2.IV" lists 2.IV.i onward; "25" is not "25a".
@@ -301,7 +310,7 @@ def numbered(kb_dir: Path, kind: str, number: str) -> dict[str, Any]:
 
     example = "rulings annotation 18" if kind == "annotation" else "rulings rule 2.IV.iii"
     number = require(number, f"{kind} number", example)
-    conn = connect(kb_dir)
+    conn = Snapshot.of(kb).connect()
     wanted = number.strip().lower().removeprefix("annotation").removeprefix("anno").removeprefix("rule").strip()
     rows = query(conn, "select id, number from rulings where kind = ? and lower(number) = ?", (kind, wanted))
     parts = query(conn, "select id, number from rulings where kind = ? and lower(number) like ? escape '\\' "
@@ -326,7 +335,8 @@ def numbered(kb_dir: Path, kind: str, number: str) -> dict[str, Any]:
 class Found:
     """A search's answer: how the query was read, the results, and what it takes to show them."""
 
-    kb_dir: Path
+    kb: Snapshot
+    """The build searched, which the results are shown from."""
     understanding: Any
     results: list[Any]
     spec: Any
@@ -336,7 +346,7 @@ class Found:
         with explain, {"understanding", "results"}."""
         from dataclasses import asdict
 
-        shaper = Shaper(connect(self.kb_dir))
+        shaper = Shaper(self.kb.connect())
         out = []
         for r in self.results:
             item = shaper.ruling(r.data)
@@ -347,17 +357,18 @@ class Found:
         return {"understanding": asdict(self.understanding), "results": out} if explain else out
 
 
-def search(kb_dir: Path, text: str, *, limit: int = 10, game: str | None = None, source: str | None = None,
+def search(kb: Kb, text: str, *, limit: int = 10, game: str | None = None, source: str | None = None,
            raw: bool = False) -> Found:
     """The rulings that answer a question (kb.search); an empty question or an unknown source is Refused."""
     from kb import resolve
     from kb.search import open_searcher
 
     text = require(text, "question", 'rulings search "can a strike be cancelled after the roll"')
-    searcher = open_searcher(kb_dir)
+    snapshot = Snapshot.of(kb)
+    searcher = open_searcher(snapshot)
     if source is not None:
         known = {s["id"]: s["title"] for s in searcher.spec.raw["sources"]}
         source = resolve.source(source, known)
     understanding = searcher.understand(text)
     results = searcher.search(text, limit=limit, game=game, source=source, raw=raw)
-    return Found(kb_dir, understanding, results, searcher.spec)
+    return Found(snapshot, understanding, results, searcher.spec)

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
 import stat
 import tomllib
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from kb.errors import ManifestError, ParseError, quote
 from kb.inputs import kind_of, read_bytes, too_large
@@ -20,6 +22,11 @@ OPTIONAL = ("licence", "origin_url")
 GAMES = ("meccg", "lotr-tcg")
 MANIFEST_MAX = 4 * 1024 * 1024
 """The largest manifest read (or the source cap, if larger): the bundled one is 3 KB."""
+SOURCE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+"""A source id: it begins every ruling id (`crf-22.454d048a6d`) and names files and pages, so it is a
+short slug of letters, digits, '-' and '_' (no dot, slash, space or '..')."""
+URL_SCHEMES = ("http", "https")
+"""The only kinds of address an origin_url may be: it is published as a link (`rulings serve`)."""
 
 
 def read_manifest(sources_dir: Path, max_bytes: int | None = None) -> list[Source]:
@@ -47,6 +54,9 @@ def read_manifest(sources_dir: Path, max_bytes: int | None = None) -> list[Sourc
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ManifestError(f"{path}: not valid TOML: {exc}") from exc
+    except RecursionError as exc:  # tomllib parses nested arrays and tables by recursion
+        raise ManifestError(f"{path}: not valid TOML for a manifest: arrays or tables nested too deeply "
+                            "(a manifest is a list of [[source]] tables of text)") from exc
     entries = data.get("source")
     if not isinstance(entries, list) or not entries:
         raise ManifestError(f"{path}: expected [[source]] entries, found none")
@@ -63,9 +73,15 @@ def read_manifest(sources_dir: Path, max_bytes: int | None = None) -> list[Sourc
         if missing:
             raise ManifestError(f"{where}: missing or not text: {', '.join(missing)}")
         where += f" ({quote(entry['id'])})"
+        if not SOURCE_ID.fullmatch(entry["id"]):
+            raise ManifestError(f"{where}: id must be 1 to 64 letters, digits, '-' or '_' (no dot, slash or space), "
+                                f"found {quote(entry['id'])}; e.g. id = \"crf-22\"")
         wrong = [key for key in OPTIONAL if key in entry and not isinstance(entry[key], str)]
         if wrong:
             raise ManifestError(f"{where}: not text: {', '.join(wrong)} (write it in quotes)")
+        url = entry.get("origin_url", "")
+        if url and not web_address(url):
+            raise ManifestError(f"{where}: origin_url must be an http:// or https:// address, found {quote(url)}")
         if entry["id"] in seen:
             raise ManifestError(f"{where}: duplicate id")
         if entry["game"] not in GAMES:
@@ -77,6 +93,17 @@ def read_manifest(sources_dir: Path, max_bytes: int | None = None) -> list[Sourc
         sources.append(Source(**{key: entry[key] for key in REQUIRED}, current=bool(entry.get("current", True)),
                               **{key: entry[key] for key in OPTIONAL if key in entry}))
     return sources
+
+
+def web_address(url: str) -> bool:
+    """Whether url is an http(s) address with a host, and no space or control character in it:
+    web_address("https://councilofelrond.org/rules/") is True, web_address("javascript:alert(1)") False."""
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname
+    except ValueError:  # an address Python cannot take apart ("http://[::1")
+        return False
+    return parts.scheme.lower() in URL_SCHEMES and bool(host) and not any(c.isspace() or ord(c) < 32 for c in url)
 
 
 def check_file(where: str, sources_dir: Path, root: Path, relative: str, limit: int) -> None:

@@ -4,6 +4,10 @@
 (`.rulings-build`); `rulings site` marks the site (`.rulings-site`). A folder still being written
 names its process in the marker, so what a killed run left is recognised (marker, and that process
 gone) and removed by the next run. A name alone (`build-*`, `.tmp-*`) is never a reason to delete.
+
+A reader of a folder holds a shared lock on its marker (hold), and a folder is removed by a clean-up
+only under an exclusive one (remove_unheld), so a build being read is never deleted under its reader.
+Where fcntl is missing (Windows) nothing is locked and clean-up removes as before.
 """
 
 from __future__ import annotations
@@ -14,6 +18,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kb.errors import ForeignFolder
+
+try:
+    import fcntl
+except ImportError:  # not on this platform: folders are read and removed without locks
+    fcntl = None  # type: ignore[assignment]
 
 MARKERS = {"kb": ".rulings-kb", "build": ".rulings-build", "site": ".rulings-site"}
 """The marker file of each kind of folder."""
@@ -87,10 +96,84 @@ def remove(folder: Path, kind: str) -> bool:
     return True
 
 
+class Hold:
+    """A shared lock on a marked folder's marker file, taken by a reader of the folder: while it is
+    held, remove_unheld leaves the folder alone. Released by release(), or when the Hold is let go."""
+
+    __slots__ = ("_fd",)
+
+    def __init__(self, fd: int | None) -> None:
+        self._fd = fd
+
+    def release(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)  # closing the file releases its lock
+            self._fd = None
+
+    def __del__(self) -> None:
+        self.release()
+
+
+def _open_marker(folder: Path, kind: str) -> int | None:
+    """The marker of a marked folder, open for reading (its lock), or None when there is none."""
+    if read_mark(folder, kind) is None:
+        return None
+    try:
+        return os.open(marker(folder, kind), os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        return None
+
+
+def hold(folder: Path, kind: str) -> Hold | None:
+    """A shared lock on a folder's marker (see Hold); None when the folder has no marker of this kind,
+    or lost it while the lock was awaited (a clean-up removed the folder). Without fcntl the Hold
+    locks nothing."""
+    fd = _open_marker(folder, kind)
+    if fd is None:
+        return None
+    if fcntl is not None:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH)  # waits out a clean-up removing the folder, if one is at it
+        except OSError:
+            pass  # a file system without locks: read unheld, as where fcntl is missing
+    if os.fstat(fd).st_nlink == 0:  # removed meanwhile
+        os.close(fd)
+        return None
+    return Hold(fd)
+
+
+def remove_unheld(folder: Path, kind: str) -> bool:
+    """Delete a folder carrying the marker of this kind unless a reader holds it (hold); returns
+    whether it did. The folder is removed under an exclusive lock, so no reader takes it meanwhile."""
+    if fcntl is None:
+        return remove(folder, kind)
+    fd = _open_marker(folder, kind)
+    if fd is None:
+        return False
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return False  # being read: a later clean-up removes it
+        except OSError:
+            pass  # a file system without locks: removed as where fcntl is missing
+        shutil.rmtree(folder, ignore_errors=True)
+        return True
+    finally:
+        os.close(fd)
+
+
 def check_replaceable(folder: Path, kind: str, advice: str) -> None:
     """ForeignFolder (with `advice`, e.g. "choose another --kb, or empty it") unless the folder is
-    absent, empty, or marked as this kind: a file, a link or a folder holding other things is refused."""
-    if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
+    absent, empty, or marked as this kind: a file, a link or a folder holding other things is refused.
+    A link to a folder of this kind says so, and to give the folder itself."""
+    if folder.is_symlink():
+        target = Path(os.path.realpath(folder))
+        if read_mark(target, kind) is not None:
+            raise ForeignFolder(f"{folder} is a link to {target}, {NOUNS[kind]} made by rulings; rulings writes "
+                                f"only into the folder itself, never through a link: pass the folder itself: {target}")
+        raise ForeignFolder(f"{folder} is a link (to {target}), not a folder; {advice}")
+    if folder.exists() and not folder.is_dir():
         raise ForeignFolder(f"{folder} is not a folder; {advice}")
     if read_mark(folder, kind) is None and folder.is_dir() and any(folder.iterdir()):
         raise ForeignFolder(f"{folder} is not {NOUNS[kind]} made by rulings (it has no {MARKERS[kind]} file, "

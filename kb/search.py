@@ -15,11 +15,12 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kb.errors import KbMissing, QueryError
+from kb.errors import QueryError
 from kb.query import TOKEN, Understanding, analyze_word, clean, fold, understand
 from kb.ranking import QueryContext, contributions, features, score, weights
 from kb.searchspec import SPEC, SearchSpec, plain_sum
-from kb.store import CURRENT, INDEX_DIR
+from kb.snapshot import Kb, Snapshot
+from kb.store import INDEX_DIR, no_knowledge_base
 
 __all__ = ["Result", "Searcher", "Understanding", "open_searcher", "search", "explain_search"]
 
@@ -73,12 +74,14 @@ class Searcher:
         self._wordings: dict[int, str] = {}
 
     @classmethod
-    def open(cls, kb_dir: Path) -> Searcher:
-        """The searcher of the knowledge base at kb_dir; KbMissing saying what to run if there is none."""
-        folder = (kb_dir / CURRENT).resolve()
-        if not (folder / SPEC).is_file():
-            raise KbMissing(f"no knowledge base at {kb_dir} (run `rulings build` first, or pass --kb DIR)")
-        return cls(SearchSpec.load(folder / SPEC), folder)
+    def open(cls, kb: Kb) -> Searcher:
+        """The searcher of a build (the current one of a knowledge-base folder); KbMissing saying what
+        to run if there is none. The searcher reads its build's index later (--raw): its caller holds
+        the build (kb.snapshot) while it searches."""
+        snapshot = Snapshot.of(kb)
+        if not snapshot.file(SPEC).is_file():
+            raise no_knowledge_base(snapshot.kb_dir)
+        return cls(SearchSpec.load(snapshot.file(SPEC)), snapshot.folder)
 
     def understand(self, query: str) -> Understanding:
         return understand(query, self.spec)
@@ -245,19 +248,21 @@ def highlight_spans(text: str, u: Understanding, spec: SearchSpec) -> list[tuple
 _searchers: dict[Path, Searcher] = {}
 
 
-def open_searcher(kb_dir: Path) -> Searcher:
-    """A Searcher for kb_dir, reused within one process."""
-    key = (kb_dir / CURRENT).resolve()
-    if key not in _searchers:
-        _searchers[key] = Searcher.open(kb_dir)
-    return _searchers[key]
+def open_searcher(kb: Kb) -> Searcher:
+    """A Searcher for a build (the current one of a knowledge-base folder), reused within one process."""
+    snapshot = Snapshot.of(kb)
+    if snapshot.folder not in _searchers:
+        _searchers[snapshot.folder] = Searcher.open(snapshot)
+    return _searchers[snapshot.folder]
 
 
-def search(kb_dir: Path, query: str, **options: Any) -> list[Result]:
+def search(kb: Kb, query: str, **options: Any) -> list[Result]:
     """search(kb_dir, "can a strike be cancelled after the roll?") -> ranked results."""
-    return open_searcher(kb_dir).search(query, **options)
+    snapshot = Snapshot.of(kb)  # held while the index is read (--raw)
+    return open_searcher(snapshot).search(query, **options)
 
 
-def explain_search(kb_dir: Path, query: str, **options: Any) -> dict[str, Any]:
+def explain_search(kb: Kb, query: str, **options: Any) -> dict[str, Any]:
     """The same search with how the query was understood."""
-    return open_searcher(kb_dir).explain(query, **options)
+    snapshot = Snapshot.of(kb)
+    return open_searcher(snapshot).explain(query, **options)

@@ -7,20 +7,31 @@ The keys used are those of Datasette 0.65's metadata file (title, description, l
 per-table description, columns, facets, sortable_columns, label_column, and the database's canned
 queries); Datasette 0.65 has no setting for a column's type, so JSON columns are named in their
 column description, and the JSON API decodes them when asked (`?_json=section`).
+
+`rulings serve` follows the knowledge base (Following): each request is answered wholly from the
+build `current` named when it came in, held (kb.snapshot) so no rebuild's clean-up removes it while
+served, and a rebuild is picked up by the next request, with one line on standard error.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextvars
+import copy
 import json
-from collections.abc import Sequence
+import sqlite3
+import sys
+import threading
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from kb.errors import KbBroken, MissingExtra
+from kb.errors import KbBroken, KbError, MissingExtra
 from kb.model import Source
-from kb.store import FULL_TEXT, JSON_COLUMNS, SAVED_QUERIES, connect, database_path
+from kb.snapshot import Kb, Snapshot, current_build
+from kb.store import FULL_TEXT, JSON_COLUMNS, SAVED_QUERIES
 
 METADATA = "datasette.json"
 """The metadata file a build writes beside the database."""
@@ -136,33 +147,175 @@ def write_metadata(folder: Path, sources: Sequence[Source], version: str) -> Pat
     return path
 
 
-def serve_args(kb_dir: Path, options: Sequence[str] = ()) -> list[str]:
-    """The arguments of `datasette serve` for the current knowledge base: its database read-only
-    (--immutable), its metadata, then `options` as given (-p 8001, --host 0.0.0.0, --get /rulings.json;
-    a later --metadata replaces ours). KbMissing, or KbBroken for a knowledge base too old to have metadata."""
-    db = database_path(kb_dir)
-    connect(kb_dir).close()  # the schema version checked
-    meta = db.parent / METADATA
-    if not meta.is_file():
-        raise KbBroken(f"the knowledge base at {kb_dir} has no {METADATA}; run `rulings build` to rebuild it")
-    return ["--immutable", str(db), "--metadata", str(meta), *options]
+@dataclass(frozen=True, slots=True)
+class Served:
+    """A build as `rulings serve` serves it: held, with its Datasette metadata."""
+
+    snapshot: Snapshot
+    metadata: dict[str, Any]
+
+
+def served(kb: Kb) -> Served:
+    """A build ready to serve: its schema version checked and its metadata read; KbMissing, or
+    KbBroken for a knowledge base too old to have metadata."""
+    snapshot = Snapshot.of(kb)
+    snapshot.connect().close()  # the schema version checked
+    meta = snapshot.file(METADATA)
+    try:
+        return Served(snapshot, json.loads(meta.read_text("utf-8")))
+    except FileNotFoundError as exc:
+        raise KbBroken(f"the knowledge base at {snapshot.kb_dir} has no {METADATA}; run `rulings build` to "
+                       "rebuild it") from exc
+    except (OSError, ValueError) as exc:
+        raise KbBroken(f"{meta} cannot be read ({exc.__class__.__name__}); run `rulings build` to rebuild "
+                       "the knowledge base") from exc
+
+
+def serve_args(kb: Kb, options: Sequence[str] = ()) -> list[str]:
+    """The arguments of `datasette serve` for a build (the current one of a knowledge base): its
+    database read-only (--immutable), then `options` as given (-p 8001, --host 0.0.0.0, --get
+    /rulings.json). Its metadata comes from Following (a --metadata given in options wins over it,
+    key by key). KbMissing, or KbBroken for a knowledge base too old to have metadata."""
+    return ["--immutable", str(served(kb).snapshot.db), *options]
+
+
+REQUEST: contextvars.ContextVar[Served] = contextvars.ContextVar("served")
+"""The build a request is answered from, named when it came in."""
+
+
+class Following:
+    """The build `rulings serve` serves: the knowledge base's current one, as of the latest request.
+
+    Each request pins the build `current` names when it comes in (REQUEST), and every query it makes
+    reads that build's database; a rebuild is picked up by the next request and said in one line on
+    standard error. The build served, and the one before it (a request may still be reading it), are
+    held (kb.snapshot), so no rebuild's clean-up removes them; a new build that cannot be served
+    (damaged, say) is said once, and the previous one served on.
+    """
+
+    def __init__(self, kb_dir: Path, first: Served, say: Callable[[str], None]) -> None:
+        self.kb_dir = kb_dir
+        self.served = first
+        self.previous: Served | None = None
+        self.say = say
+        self._refused: Path | None = None
+        self._lock = threading.Lock()
+
+    def current(self) -> Served:
+        """The build to answer a new request from: the one served, or a newer current one, swapped in."""
+        folder = current_build(self.kb_dir)
+        if folder == self.served.snapshot.folder or folder == self._refused:
+            return self.served
+        with self._lock:
+            if folder == self.served.snapshot.folder:
+                return self.served
+            try:
+                new = served(self.kb_dir)
+            except KbError as exc:
+                self._refused = folder
+                self.say(f"rulings serve: the new build {folder} cannot be served ({exc}); still serving "
+                         f"{self.served.snapshot.folder}")
+                return self.served
+            if self.previous is not None:
+                self.previous.snapshot.close()
+            self.previous, self.served = self.served, new
+            self.say(f"rulings serve: serving the new build {new.snapshot.folder}")
+            return new
+
+    def metadata(self) -> dict[str, Any]:
+        """The metadata of the request's build (a copy: Datasette merges into what it is given)."""
+        return copy.deepcopy(REQUEST.get(self.served).metadata)
+
+
+def plugin(following: Following) -> Any:
+    """Following as a Datasette plugin: at startup the database becomes one that reads the request's
+    build (its connections, one per thread, opened again when the build changes); each HTTP request
+    pins its build; the metadata is that build's."""
+    from datasette import hookimpl
+    from datasette.database import Database
+
+    local = threading.local()
+
+    class BuildDatabase(Database):  # type: ignore[misc]
+        """The rulings database of the request's build."""
+
+        path: str
+
+        async def execute_fn(self, fn: Callable[[Any], Any]) -> Any:
+            build = REQUEST.get(following.served).snapshot
+            newest = str(following.served.snapshot.db)
+            if self.path != newest:  # what Datasette names and counts (once per build): the build served
+                self.path, self.cached_hash, self.cached_size, self._cached_table_counts = newest, None, None, None
+
+            def in_thread() -> Any:
+                conn = getattr(local, "conn", None)
+                if conn is None or local.folder != build.folder:
+                    if conn is not None:
+                        conn.close()
+                    conn = sqlite3.connect(f"file:{build.db}?immutable=1", uri=True, check_same_thread=False)
+                    self.ds._prepare_connection(conn, self.name)
+                    local.conn, local.folder = conn, build.folder
+                return fn(conn)
+
+            if self.ds.executor is None:
+                return in_thread()
+            return await asyncio.get_running_loop().run_in_executor(self.ds.executor, in_thread)
+
+    class Plugin:
+        def __init__(self) -> None:
+            self.__name__ = __name__  # Datasette lists a plugin by its module's name
+
+        @hookimpl  # type: ignore[untyped-decorator]
+        def startup(self, datasette: Any) -> None:
+            datasette.remove_database(DATABASE)
+            datasette.add_database(BuildDatabase(datasette, str(following.served.snapshot.db), is_mutable=False),
+                                   name=DATABASE)
+
+        @hookimpl  # type: ignore[untyped-decorator]
+        def asgi_wrapper(self, datasette: Any) -> Callable[[Any], Any]:
+            def wrap(app: Callable[..., Awaitable[None]]) -> Callable[..., Awaitable[None]]:
+                async def pinned(scope: dict[str, Any], receive: Any, send: Any) -> None:
+                    if scope.get("type") != "http":
+                        return await app(scope, receive, send)
+                    token = REQUEST.set(following.current())
+                    try:
+                        await app(scope, receive, send)
+                    finally:
+                        REQUEST.reset(token)
+                return pinned
+            return wrap
+
+        @hookimpl  # type: ignore[untyped-decorator]
+        def get_metadata(self, datasette: Any, key: str, database: str, table: str) -> dict[str, Any]:
+            return following.metadata()
+
+    return Plugin()
 
 
 def serve(kb_dir: Path, options: Sequence[str] = ()) -> int:
-    """Run `datasette serve` over the current knowledge base (see serve_args) until it stops, or for
-    one request with `--get PATH` (printed on standard output); returns its exit status (with --get,
-    1 unless the answer is 200 OK). MissingExtra when Datasette is not installed."""
-    args = serve_args(kb_dir, options)
+    """Run `datasette serve` over the current knowledge base (see serve_args, Following) until it stops,
+    or for one request with `--get PATH` (printed on standard output); returns its exit status (with
+    --get, 1 unless the answer is 200 OK). MissingExtra when Datasette is not installed."""
+    first = served(kb_dir)
+    args = serve_args(first.snapshot, options)
     try:
         from datasette.cli import serve as command
+        from datasette.plugins import pm
     except ImportError as exc:
         raise MissingExtra("`rulings serve` needs Datasette, which is not installed", hint=INSTALL) from exc
 
+    def say(line: str) -> None:
+        print(line, file=sys.stderr, flush=True)
+
     def run() -> int:
+        name = f"rulings-following-{id(first)}"
+        pm.register(plugin(Following(kb_dir, first, say)), name=name)
         try:
             result = command.main(args, prog_name="rulings serve", standalone_mode=False)
         except SystemExit as exc:  # datasette ends --get (and some failures) with sys.exit
             return exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 1
+        finally:
+            pm.unregister(name=name)
         return result if isinstance(result, int) else 0
 
     try:

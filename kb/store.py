@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from kb.errors import KbBroken, KbMissing, WriteFailed
 from kb.model import ParsedDocument, Problem, Ruling, Section, Span
-from kb.owned import claim, die_at, left_over, mark, marker, read_mark, remove
+from kb.owned import claim, die_at, left_over, mark, marker, read_mark, remove, remove_unheld
 
 if TYPE_CHECKING:
     from kb.xref import Link, Xref
@@ -232,7 +232,7 @@ def clean_stale(kb_dir: Path) -> list[Path]:
     marker (kb.owned) are touched, and only in a folder carrying the knowledge-base marker.
 
     The build before the current one is kept, so a reader that opened it just before a swap can
-    finish its answer.
+    finish its answer; and so is any build a reader holds (kb.snapshot), whatever its age.
     """
     removed: list[Path] = []
     if read_mark(kb_dir, "kb") is None:
@@ -251,7 +251,7 @@ def clean_stale(kb_dir: Path) -> list[Path]:
     if current is not None:
         complete.sort(key=lambda e: e.stat().st_mtime)
         for entry in complete[:-1]:
-            if remove(entry, "build"):
+            if remove_unheld(entry, "build"):
                 removed.append(entry)
     return removed
 
@@ -312,17 +312,27 @@ def unclaim(kb_dir: Path, made: list[Path]) -> None:
             return  # not empty (or not there): left as it is
 
 
+def no_knowledge_base(kb_dir: Path) -> KbMissing:
+    """The error for a folder with no knowledge base in it, saying what to run."""
+    return KbMissing(f"no knowledge base at {kb_dir} (run `rulings build` first, or pass --kb DIR)")
+
+
 def database_path(kb_dir: Path) -> Path:
     """The database of the current build, or KbMissing saying what to run."""
     db = kb_dir / CURRENT / DB_NAME
     if not db.is_file():
-        raise KbMissing(f"no knowledge base at {kb_dir} (run `rulings build` first, or pass --kb DIR)")
+        raise no_knowledge_base(kb_dir)
     return db.resolve()
 
 
 def connect(kb_dir: Path) -> sqlite3.Connection:
-    """A read-only connection to the current knowledge base, its schema version checked."""
-    db = database_path(kb_dir)
+    """A read-only connection to the current knowledge base, its schema version checked (a reader
+    of more than the database opens a kb.snapshot.Snapshot instead, and connects through it)."""
+    return open_database(database_path(kb_dir), kb_dir)
+
+
+def open_database(db: Path, kb_dir: Path) -> sqlite3.Connection:
+    """A read-only connection to a build's database, its schema version checked; messages name kb_dir."""
     try:
         conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
         conn.row_factory = sqlite3.Row

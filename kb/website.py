@@ -29,6 +29,7 @@ from kb.deck import deck_data
 from kb.errors import SiteError
 from kb.sitepages import Pages
 from kb.siteplan import SitePlan
+from kb.snapshot import Kb, Snapshot
 from kb.urls import Urls
 
 SITE_DIR = Path(__file__).resolve().parent.parent / "site"
@@ -114,15 +115,18 @@ def check_links(files: dict[str, str]) -> tuple[int, list[str]]:
     return index.check()
 
 
-def render_files(kb_dir: Path, templates: Path = SITE_DIR) -> Iterator[tuple[str, str]]:
+def render_files(kb: Kb, templates: Path = SITE_DIR) -> Iterator[tuple[str, str]]:
     """Every file of the site as (path, text), one at a time: pages, assets, the search index, then
-    the manifest and the service worker (which lists every other file and a hash of them all)."""
+    the manifest and the service worker (which lists every other file and a hash of them all), all
+    read from one build (kb.snapshot): the pages, the search index and the deck page's data, which
+    points into the search index by position, agree."""
     import jinja2
     from markupsafe import Markup
 
     if not (templates / "templates").is_dir():
         raise SiteError(f"no site templates at {templates / 'templates'} (run from a checkout of rulings)")
-    corpus = read_corpus(kb_dir)
+    snapshot = Snapshot.of(kb)
+    corpus = read_corpus(snapshot)
     plan = SitePlan(corpus)
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(templates / "templates"),
                              autoescape=jinja2.select_autoescape(["html"]), undefined=jinja2.StrictUndefined,
@@ -153,9 +157,9 @@ def render_files(kb_dir: Path, templates: Path = SITE_DIR) -> Iterator[tuple[str
         for asset in sorted((templates / "assets").iterdir()):
             if asset.is_file():
                 yield f"assets/{asset.name}", asset.read_text("utf-8")
-        yield from browser_files(kb_dir, plan, list(corpus.cards))
+        yield from browser_files(snapshot, plan, list(corpus.cards))
         # the deck page's own data (kb.deck.deck_data): how lists are read, and each card's rulings
-        deck = json.dumps(deck_data(kb_dir), ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+        deck = json.dumps(deck_data(snapshot), ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
         yield "assets/deck-data.js", f"window.RULINGS_DECK={deck};\n"
 
     for path, text in files():
@@ -167,7 +171,7 @@ def render_files(kb_dir: Path, templates: Path = SITE_DIR) -> Iterator[tuple[str
         yield name, env.get_template(name).render(files=made, version=version, root="")
 
 
-def build_site(kb_dir: Path, out: Path, strict: bool = False) -> SiteReport:
+def build_site(kb: Kb, out: Path, strict: bool = False) -> SiteReport:
     """Render, check and write the site into out (replaced whole, only once complete).
 
     out must be absent, empty or a site rulings made (kb.owned); the new site is written into a
@@ -199,7 +203,7 @@ def build_site(kb_dir: Path, out: Path, strict: bool = False) -> SiteReport:
         tmp.mkdir()
         made = True
         mark(tmp, "site", os.getpid())
-        _write_site(kb_dir, tmp, report)
+        _write_site(kb, tmp, report)
         if strict and report.broken:
             raise SiteError(f"{len(report.broken)} broken internal links, first: {report.broken[0]}")
         die_at("site-written")  # the new site stays marked as being written until it is in place
@@ -230,13 +234,13 @@ def build_site(kb_dir: Path, out: Path, strict: bool = False) -> SiteReport:
     return report
 
 
-def _write_site(kb_dir: Path, folder: Path, report: SiteReport) -> None:
+def _write_site(kb: Kb, folder: Path, report: SiteReport) -> None:
     """Write every file of the site into folder, counting them into report, and check every link."""
     links = LinkIndex()
     folders: set[str] = set()
     # pages are written as they are rendered (memory stays bounded); the caller swaps the site in
     # only once every link has been checked
-    for path, text in render_files(kb_dir):
+    for path, text in render_files(kb):
         inside = posixpath.normpath(path)  # the folder is new and ours: no link in it leads out
         if inside.startswith(("/", "../")) or inside in (".", ".."):
             raise SiteError(f"page path {path!r} would leave the output folder")

@@ -70,6 +70,8 @@ LINES = [  # (line, kind, name, count, set code)
     ("Main deck: 40", "header", "", 1, ""),
     ("Hazards - 20", "header", "", 1, ""),
     ("x" * 201, "long", "", 1, ""),
+    ("Gandalf" + " " * 300 + "x3", "card", "Gandalf", 3, ""),  # spaces collapsed before the length is judged
+    ("x" + " y" * 100, "long", "", 1, ""),  # 201 characters once collapsed
 ]
 
 
@@ -247,6 +249,12 @@ def test_a_10000_line_list_completes(real_kb: Path) -> None:
     assert len(skipped) > 300 - MAX_NEAR and all(m["name"].startswith("Qwzx") and not m["suggestions"] for m in skipped)
     assert report["warnings"][1] == f"{len(skipped)} names were not read for near spellings (only the first 50 are)"
     assert entry(report, "Lucky Search")["count"] == len([line for line in lines if line == "Luck Search"])
+
+
+def test_a_line_too_long_is_reported_not_read(tiny: tuple[Path, Path, Path]) -> None:
+    report = deck_report(tiny[1], "2 Adunaphel\n" + "x" * 250 + "\nAdunaphel" + " " * 300 + "x3\n" + "y " * 150 + "\n")
+    assert [(e["name"], e["count"], e["lines"]) for e in report["cards"] + report["quiet"]] == [("Adûnaphel", 5, [1, 3])]
+    assert report["warnings"] == ["lines 2, 4: longer than 200 characters, read as no card"]
 
 
 def test_bad_input_raises_refused_in_the_library(real_kb: Path) -> None:

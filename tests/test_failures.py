@@ -5,9 +5,14 @@ from __future__ import annotations
 
 import errno
 import hashlib
+import json
 import os
 import shutil
 import sqlite3
+import subprocess
+import sys
+import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,6 +21,8 @@ import pytest
 from click.testing import CliRunner
 
 from cli import cli
+
+from .conftest import ROOT
 
 
 @dataclass
@@ -107,6 +114,38 @@ def fifo(relative: str) -> Cause:
     return cause
 
 
+def fifo_at(relative: str) -> Cause:
+    """A named pipe at tmp/relative; a writer comes and goes after two seconds, so that code which
+    waits on the pipe (as `rulings eval` once did) fails the test rather than hangs it."""
+    def cause(env: Env) -> None:
+        path = env.tmp / relative
+        os.mkfifo(path)
+
+        def writer() -> None:
+            time.sleep(2)
+            try:
+                os.close(os.open(path, os.O_RDWR | os.O_NONBLOCK))  # a reader waiting in open() sees EOF
+            except OSError:
+                pass  # the test is over and its folder gone
+        threading.Thread(target=writer, daemon=True).start()
+    return cause
+
+
+def sparse(relative: str, size: int) -> Cause:
+    """A file of `size` bytes at tmp/relative, written as a hole (no disk used)."""
+    def cause(env: Env) -> None:
+        with open(env.tmp / relative, "wb") as f:
+            f.truncate(size)
+    return cause
+
+
+def link(relative: str, to: str) -> Cause:
+    """A symbolic link at tmp/relative to the knowledge base ("kb") or the site ("site")."""
+    def cause(env: Env) -> None:
+        (env.tmp / relative).symlink_to(env.kb if to == "kb" else env.site)
+    return cause
+
+
 def folder_instead(env: Env) -> None:
     (env.sources / "meccg" / "crf.md").unlink()
     (env.sources / "meccg" / "crf.md").mkdir()
@@ -173,6 +212,7 @@ BUILD = "--kb {kb} build --sources {sources}"
 DISK_FULL = OSError(errno.ENOSPC, "No space left on device")
 DENIED = PermissionError(errno.EACCES, "Permission denied")
 KEPT_KB = "the previous knowledge base still answers"
+QUESTIONS = "Give a question file: JSON Lines, an object a line with its query, gold and kind."
 
 # (what happened, command, cause, the line on stderr after "Error: ")
 CASES: list[tuple[str, str, Cause, str]] = [
@@ -201,6 +241,12 @@ CASES: list[tuple[str, str, Cause, str]] = [
      "{tmp}/mine is not a site made by rulings (it has no .rulings-site file, which `rulings site` writes in the folders "
      "it makes); choose another --out, or empty it"),
     ("site: --out is empty", "--kb {kb} site --out ", nothing, "--out is empty; give a folder, e.g. --out build/site"),
+    ("build: --kb a link to a knowledge base", "--kb {tmp}/link build --sources {sources}", link("link", "kb"),
+     "{tmp}/link is a link to {kb}, a knowledge-base folder made by rulings; rulings writes only into the folder "
+     "itself, never through a link: pass the folder itself: {kb}"),
+    ("site: --out a link to a site", "--kb {kb} site --out {tmp}/link", link("link", "site"),
+     "{tmp}/link is a link to {site}, a site made by rulings; rulings writes only into the folder itself, never "
+     "through a link: pass the folder itself: {site}"),
     # sources: only regular files inside the sources folder, up to the cap, in UTF-8
     ("build: path leads out", BUILD, manifest_path("../outside.md"),
      "{sources}/sources.toml:1: [[source]] entry 1 ('crf-x'): path '../outside.md' leads outside the sources folder "
@@ -244,6 +290,19 @@ CASES: list[tuple[str, str, Cause, str]] = [
      "path, parser"),
     ("build: manifest licence not text", BUILD, manifest_line('parser = "crf"', 'parser = "crf"\nlicence = 3'),
      "{sources}/sources.toml:1: [[source]] entry 1 ('crf-x'): not text: licence (write it in quotes)"),
+    ("build: manifest nested too deeply", BUILD, write("sources/sources.toml", "x = " + "[" * 100_000 + "]" * 100_000),
+     "{sources}/sources.toml: not valid TOML for a manifest: arrays or tables nested too deeply (a manifest is a list "
+     "of [[source]] tables of text)"),
+    ("build: manifest origin_url not http(s)", BUILD,
+     manifest_line('parser = "crf"', 'parser = "crf"\norigin_url = "javascript:alert(1)"'),
+     "{sources}/sources.toml:1: [[source]] entry 1 ('crf-x'): origin_url must be an http:// or https:// address, "
+     "found 'javascript:alert(1)'"),
+    ("build: manifest id empty", BUILD, manifest_line('id = "crf-x"', 'id = ""'),
+     "{sources}/sources.toml:1: [[source]] entry 1 (''): id must be 1 to 64 letters, digits, '-' or '_' (no dot, "
+     "slash or space), found ''; e.g. id = \"crf-22\""),
+    ("build: manifest id leads up", BUILD, manifest_line('id = "crf-x"', 'id = "../crf x"'),
+     "{sources}/sources.toml:1: [[source]] entry 1 ('../crf x'): id must be 1 to 64 letters, digits, '-' or '_' (no "
+     "dot, slash or space), found '../crf x'; e.g. id = \"crf-22\""),
     # the knowledge base damaged, missing or of another version
     ("stats: no knowledge base", "--kb {tmp}/none stats", nothing,
      "no knowledge base at {tmp}/none (run `rulings build` first, or pass --kb DIR)"),
@@ -264,11 +323,11 @@ CASES: list[tuple[str, str, Cause, str]] = [
     ("search --raw: index damaged", "--kb {kb} search --raw strike", damage_kb("index", None),
      "the search index at {build}/index cannot be opened (EmptyIndexError); run `rulings build` to rebuild it"),
     ("site: lexicon damaged", "--kb {kb} site --out {site}", damage_kb("lexicon.json", b"[]"),
-     "{kb}/current/lexicon.json: cannot read the card lexicon (ValueError: expected an object with a 'names' table); "
+     "{build}/lexicon.json: cannot read the card lexicon (ValueError: expected an object with a 'names' table); "
      "run `rulings build`"),
     ("site: lexicon missing", "--kb {kb} site --out {site}", damage_kb("lexicon.json", None),
-     "{kb}/current/lexicon.json: cannot read the card lexicon (FileNotFoundError: [Errno 2] No such file or directory: "
-     "'{kb}/current/lexicon.json'); run `rulings build`"),
+     "{build}/lexicon.json: cannot read the card lexicon (FileNotFoundError: [Errno 2] No such file or directory: "
+     "'{build}/lexicon.json'); run `rulings build`"),
     # the data files shipped in kb/data
     ("search: ranking.toml damaged", "--kb {kb} search strike", data_file("ranking", "[weights\n"),
      "kb/data/ranking.toml: not valid TOML (Expected ']' at the end of a table declaration (at line 1, column 9))"),
@@ -283,6 +342,17 @@ CASES: list[tuple[str, str, Cause, str]] = [
      "{tmp}/q.jsonl:1: expected an object with 'query' and a 'gold' list"),
     ("eval: not UTF-8", "--kb {kb} eval {tmp}/q.jsonl", write("tmp/q.jsonl", b'{"query": "\xff"}\n'),
      "{tmp}/q.jsonl: cannot read ('utf-8' codec can't decode byte 0xff in position 11: invalid start byte)"),
+    ("eval: nested too deeply", "--kb {kb} eval {tmp}/q.jsonl", write("tmp/q.jsonl", "[" * 100_000 + "\n"),
+     "{tmp}/q.jsonl:1: expected a JSON object (arrays or objects nested too deeply)"),
+    ("eval: a FIFO", "--kb {kb} eval {tmp}/q.jsonl", fifo_at("q.jsonl"),
+     "{tmp}/q.jsonl: expected a regular file, found a named pipe (FIFO). " + QUESTIONS),
+    # a device is refused before it is read: /dev/zero the same way (/dev/null here, so that code without the
+    # guard, which read /dev/zero until memory ran out, fails the test at once)
+    ("eval: a device", "--kb {kb} eval /dev/null", nothing,
+     "/dev/null: expected a regular file, found a device. " + QUESTIONS),
+    ("eval: a folder", "--kb {kb} eval {tmp}", nothing, "{tmp}: expected a regular file, found a folder. " + QUESTIONS),
+    ("eval: over the cap", "--kb {kb} eval {tmp}/q.jsonl", sparse("q.jsonl", 17 * 1024 * 1024),
+     "{tmp}/q.jsonl: expected a question file, found 17.0 MB, over the 16.0 MB limit for a question. " + QUESTIONS),
     # rulings deck --html (the refusals of a decklist itself, exit 2, are tabled in tests/test_deck.py)
     ("deck: --html over a file it did not make", "--kb {kb} deck {tmp}/deck.txt --html {tmp}/notes.html",
      deck_and_notes, "{tmp}/notes.html exists and `rulings deck --html` did not make it; it is left as it is. "
@@ -360,3 +430,138 @@ def test_every_failure_kind_of_the_issue_is_in_the_table() -> None:
                  "lexicon damaged", "ranking.toml damaged", "eval: not JSON", "search --raw", "path leads out",
                  "FIFO", "over the cap", "--kb is empty", "--kb holds other files"):
         assert kind in names, kind
+
+
+def unreadable(relative: str) -> Cause:
+    """Opening tmp/relative is refused (permission denied), as for a file of another user's; the
+    tests may run as root, whom no mode bit stops."""
+    def cause(env: Env) -> None:
+        deck_and_notes(env)
+        target, original = str(env.tmp / relative), os.open
+
+        def refusing(path: object, *args: object, **kwargs: object) -> int:
+            if str(path) == target:
+                raise PermissionError(errno.EACCES, "Permission denied", target)
+            return original(path, *args, **kwargs)  # type: ignore[arg-type]
+        env.monkeypatch.setattr(os, "open", refusing)
+    return cause
+
+
+DECK_HINT = "Name a decklist file, or - to read standard input."
+SEARCH_HELP = "Try 'cli search --help' for help."  # click's advice, under CliRunner's name for the program
+
+# Under --json every error is one JSON object on stderr: (what happened, command, cause, exit code, the object)
+JSON_CASES: list[tuple[str, str, Cause, int, dict[str, str]]] = [
+    ("search: unknown --game", "--kb {kb} search --game nope --json strike", nothing, 2,
+     {"error": "Invalid value for '--game': 'nope' is not one of 'meccg', 'lotr-tcg'.", "hint": SEARCH_HELP}),
+    ("search: --limit 0", "--kb {kb} search --limit 0 --json strike", nothing, 2,
+     {"error": "Invalid value for '--limit': 0 is not in the range 1<=x<=200.", "hint": SEARCH_HELP}),
+    ("search: no question", "--kb {kb} search --json", nothing, 2,
+     {"error": "Missing argument 'QUERY...'.", "hint": SEARCH_HELP}),
+    ("search: unknown option", "--kb {kb} search --jsn --json strike", nothing, 2,
+     {"error": "No such option '--jsn'. Did you mean '--json'?", "hint": SEARCH_HELP}),
+    ("search: unknown --source", "--kb {kb} search --source nope --json strike", nothing, 2,
+     {"error": "no source 'nope'", "hint": "Known sources: crf-x, coe-x, cards (see `rulings stats`)."}),
+    ("deck: --html a folder", "--kb {kb} deck {tmp}/deck.txt --html {tmp} --json", deck_and_notes, 2,
+     {"error": "Invalid value for '--html': File '{tmp}' is a directory.", "hint": "Try 'cli deck --help' for help."}),
+    ("check --strict: a warning", "--kb {kb} check --strict --json", nothing, 1,
+     {"error": "1 warning(s) (--strict)", "hint": "Fix what the warnings name, or run without --strict."}),
+    ("deck: missing file", "--kb {kb} deck {tmp}/none.txt --json", nothing, 2,
+     {"error": "{tmp}/none.txt: No such file or directory", "hint": DECK_HINT}),
+    ("deck: unreadable file", "--kb {kb} deck {tmp}/deck.txt --json", unreadable("deck.txt"), 2,
+     {"error": "{tmp}/deck.txt: Permission denied", "hint": DECK_HINT}),
+    ("eval: a FIFO", "--kb {kb} eval {tmp}/q.jsonl --json", fifo_at("q.jsonl"), 1,
+     {"error": "{tmp}/q.jsonl: expected a regular file, found a named pipe (FIFO)", "hint": QUESTIONS}),
+]
+
+
+@pytest.mark.parametrize("command, cause, code, expected", [c[1:] for c in JSON_CASES], ids=[c[0] for c in JSON_CASES])
+def test_every_failure_under_json_is_one_object(tiny: tuple[Path, Path, Path], tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch, command: str, cause: Cause, code: int,
+                                                 expected: dict[str, str]) -> None:
+    env = Env(tmp_path / "rulings", tmp_path / "kb", tmp_path / "site", tmp_path, monkeypatch)
+    shutil.copytree(tiny[1], env.kb, symlinks=True)
+    cause(env)
+    result = CliRunner().invoke(cli, _args(env.fill(command)), catch_exceptions=False)
+    monkeypatch.undo()
+    assert result.exit_code == code and result.stderr.count("\n") == 1, result.stderr
+    assert json.loads(result.stderr) == {key: env.fill(value) for key, value in expected.items()}
+    if "check" not in command:
+        assert result.stdout == ""
+
+
+def test_the_same_failures_in_text_are_one_line(tiny: tuple[Path, Path, Path], tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """A missing decklist and an unreadable one: the same exit (2, refused input) and advice, never
+    to rebuild the knowledge base."""
+    env = Env(tmp_path / "rulings", tmp_path / "kb", tmp_path / "site", tmp_path, monkeypatch)
+    shutil.copytree(tiny[1], env.kb, symlinks=True)
+    unreadable("deck.txt")(env)
+    said = []
+    for name in ("none.txt", "deck.txt"):
+        result = CliRunner().invoke(cli, ["--kb", str(env.kb), "deck", str(tmp_path / name)], catch_exceptions=False)
+        said.append((result.exit_code, result.stderr))
+    assert said == [(2, f"Error: {tmp_path}/none.txt: No such file or directory. {DECK_HINT}\n"),
+                    (2, f"Error: {tmp_path}/deck.txt: Permission denied. {DECK_HINT}\n")]
+
+
+# -- the standard streams: a full disk, a closed or write-only standard input, a closed pipe ------------------
+
+FULL = "cannot write the output to standard output: the disk is full"
+AGAIN = "Free some space and run the command again."
+STDIN = "Pipe a decklist into it (rulings deck - < deck.txt), or name the file."
+
+# (what happened, arguments, shell redirections, exit code, stderr: a line of text or the JSON object)
+STREAM_CASES: list[tuple[str, str, str, int, str | dict[str, str]]] = [
+    ("export to a full disk", "export", "> /dev/full", 1, f"Error: {FULL}. {AGAIN}"),
+    ("search to a full disk", "search strike", "> /dev/full", 1, f"Error: {FULL}. {AGAIN}"),
+    ("search --json to a full disk", "search strike --json", "> /dev/full", 1, {"error": FULL, "hint": AGAIN}),
+    ("stats to a full disk", "stats", "> /dev/full", 1, f"Error: {FULL}. {AGAIN}"),
+    ("deck --json to a full disk", "deck {tmp}/deck.txt --json", "> /dev/full", 1, {"error": FULL, "hint": AGAIN}),
+    ("site to a full disk", "site --out {tmp}/site", "> /dev/full", 1, f"Error: {FULL}. {AGAIN}"),
+    ("deck: standard input closed", "deck -", "<&-", 2,
+     f"Error: standard input is closed: there is no decklist to read. {STDIN}"),
+    ("deck --json: standard input closed", "deck - --json", "<&-", 2,
+     {"error": "standard input is closed: there is no decklist to read", "hint": STDIN}),
+    ("deck: standard input write-only", "deck -", "0>>{tmp}/written", 2,
+     f"Error: standard input cannot be read (Bad file descriptor). {STDIN}"),
+    ("ask: standard input closed", "ask", "<&-", 2,
+     "Error: standard input is closed: there is nothing to ask. Run `rulings ask` at a terminal, or pipe questions "
+     "into it."),
+]
+
+
+def rulings_line(kb: Path, args: str, redirect: str, tmp: Path) -> str:
+    """A shell line running rulings (this checkout's cli.py) with its standard streams redirected."""
+    import shlex
+
+    words = [sys.executable, "-c", "import sys, cli; sys.argv[0] = 'rulings'; cli.main()", "--kb", str(kb),
+             *args.format(tmp=tmp).split()]
+    return " ".join(shlex.quote(w) for w in words) + " " + redirect.format(tmp=tmp)
+
+
+@pytest.mark.parametrize("args, redirect, code, said", [c[1:] for c in STREAM_CASES], ids=[c[0] for c in STREAM_CASES])
+def test_every_stream_failure_is_one_line(tiny: tuple[Path, Path, Path], tmp_path: Path, args: str, redirect: str,
+                                          code: int, said: str | dict[str, str]) -> None:
+    (tmp_path / "deck.txt").write_text("Hazards:\n2 Adunaphel\n", "utf-8")
+    shell = "/bin/sh"
+    if not Path(shell).exists() or not Path("/dev/full").exists():
+        pytest.skip("needs a POSIX shell and /dev/full")
+    run = subprocess.run([shell, "-c", rulings_line(tiny[1], args, redirect, tmp_path)], cwd=ROOT,
+                         stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, timeout=120)
+    expected = said if isinstance(said, str) else json.dumps(said, ensure_ascii=False)
+    assert (run.returncode, run.stderr) == (code, expected + "\n")
+
+
+def test_a_closed_pipe_is_quiet(tiny: tuple[Path, Path, Path]) -> None:
+    """`rulings export | head -1`: the reader leaves early (here, before the first line, so that every
+    write finds the pipe closed); rulings stops and says nothing, exit 1, as click does for a closed pipe."""
+    command = [sys.executable, "-c", "import sys, cli; sys.argv[0] = 'rulings'; cli.main()", "--kb", str(tiny[1])]
+    for args in (["export"], ["stats", "--json"]):
+        read, write = os.pipe()
+        os.close(read)
+        try:
+            run = subprocess.run(command + args, cwd=ROOT, stdout=write, stderr=subprocess.PIPE, timeout=120)
+        finally:
+            os.close(write)
+        assert (run.returncode, run.stderr) == (1, b""), args

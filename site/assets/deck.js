@@ -46,7 +46,7 @@
 
   /* kb.decklist.read_line */
   function read_line(number, raw, section, sideboard, deck, P) {
-    var text = S.clean(raw, deck.max_line + 1), where = {section: section, sideboard: sideboard};
+    var text = S.clean(raw, Infinity), where = {section: section, sideboard: sideboard};  // spaces collapsed first
     if (Array.from(text).length > deck.max_line) return line(number, "long", "", where);
     if (!text) return line(number, "blank", text, where);
     var header = P.header.exec(text);
@@ -192,6 +192,11 @@
           " (printed in " + printed.join(", ") + ")");
       }
     });
+    var long = lines.filter(function (l) { return l.kind === "long"; }).map(function (l) { return l.number; });
+    if (long.length) {  // kb.decklist.long_lines
+      warnings.push("line" + (long.length > 1 ? "s " : " ") + long.slice(0, 8).join(", ") + (long.length > 8 ? " ..." : "") +
+        ": longer than " + deck.max_line + " characters, read as no card");
+    }
     return {lines: lines.length, card_lines: cards.length, copies: copies, warnings: warnings, cards: said, quiet: quiet,
       not_found: Array.from(missed.values())};
   }

@@ -1,0 +1,124 @@
+"""One build per read: a reader takes every file from the build `current` named when it opened, and
+no build's clean-up removes that build while it is read (kb.snapshot, kb.owned.hold)."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+import kb.owned as owned
+import kb.website as website
+from kb.lookup import search_spec
+from kb.pipeline import build
+from kb.snapshot import Snapshot
+from kb.store import CURRENT, DB_NAME
+from kb.website import build_site
+
+from .test_site import _index
+
+INSERTED = "A ruling inserted above the others, which the first build does not have."
+ERRATUM = "*Card Erratum:* Adûnaphel's prowess is 8. [test]"
+
+
+def edited(sources: Path, dest: Path, old: str, new: str) -> Path:
+    """A copy of a sources folder, its CRF's first `old` made `new`."""
+    shutil.copytree(sources, dest)
+    crf = dest / "meccg" / "crf.md"
+    text = crf.read_text("utf-8")
+    assert old in text
+    crf.write_text(text.replace(old, new, 1), "utf-8")
+    return dest
+
+
+@pytest.fixture()
+def kb_and_other(tiny: tuple[Path, Path, Path], tmp_path: Path) -> tuple[Path, Path]:
+    """A knowledge base of the tiny sources with an erratum of their one card (Adûnaphel), and other
+    sources to rebuild it from: the same with one ruling inserted near the top of the CRF, so every
+    later ruling's place in the search data moves by one."""
+    first = edited(tiny[0], tmp_path / "first", "### Alatar\n", f"### Adûnaphel\n\n- {ERRATUM}\n\n### Alatar\n")
+    build(first, tmp_path / "kb")
+    return tmp_path / "kb", edited(first, tmp_path / "other", "### General\n\n", f"### General\n\n- {INSERTED}\n\n")
+
+
+def test_a_site_made_while_two_builds_swap_current_is_wholly_one_build(
+        kb_and_other: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The issue's race, made certain: once the site has read its pages' rulings, two builds of other
+    sources swap `current` (the second's clean-up removes the build before the previous one); the
+    search index and the deck page's data the site then writes are still the first build's."""
+    kb, other = kb_and_other
+    first = (kb / CURRENT).resolve()
+    pages_read = website.browser_files  # called once the pages' rulings are read (kb.corpus)
+
+    def two_builds_first(*args, **kwargs):  # type: ignore[no-untyped-def]
+        build(other, kb)
+        build(other, kb)
+        assert (kb / CURRENT).resolve() != first
+        return pages_read(*args, **kwargs)
+
+    monkeypatch.setattr(website, "browser_files", two_builds_first)
+    site = tmp_path / "site"
+    report = build_site(kb, site, strict=True)
+    assert report.broken == []
+    index = _index(site)
+    docs, pages = index["docs"], index["site"]["pages"]
+    anchored: dict[str, set[str]] = {}
+    for n, doc in enumerate(docs):  # every result of the search index lands on its ruling's page
+        page = pages[index["site"]["doc_pages"][n]]
+        if page not in anchored:
+            anchored[page] = set(re.findall(r'\bid="([^"]+)"', (site / page).read_text("utf-8")))
+        assert doc[0] in anchored[page], (doc[0], page)
+    everything = "".join(p.read_text("utf-8") for p in site.rglob("*") if p.suffix in (".html", ".js"))
+    assert INSERTED not in everything  # nothing of the later builds
+    deck = json.loads((site / "assets" / "deck-data.js").read_text("utf-8").removeprefix("window.RULINGS_DECK=")
+                      .rstrip().rstrip(";"))
+    errata = deck["cards"]["Adûnaphel"][0]  # the deck page's Adûnaphel: her erratum, by its place in the search index
+    assert [docs[d][6] for d in errata] == [ERRATUM]
+    # once the site is made, the first build is let go: the next build's clean-up removes it
+    assert first.is_dir()
+    build(other, kb)
+    assert not first.exists()
+
+
+def test_a_held_build_outlives_two_rebuilds_and_goes_once_let_go(kb_and_other: tuple[Path, Path]) -> None:
+    kb, other = kb_and_other
+    with Snapshot.open(kb) as snapshot:
+        first = snapshot.folder
+        assert first == (kb / CURRENT).resolve() and snapshot.db == first / DB_NAME
+        build(other, kb)
+        build(other, kb)
+        build(other, kb)  # three builds later, still there, whole, and read from
+        assert (kb / CURRENT).resolve() != first and first.is_dir()
+        assert [d[0] for d in search_spec(snapshot).raw["docs"]] == \
+               [row[0] for row in snapshot.connect().execute("select id from rulings order by rowid")]
+        assert not any(INSERTED in d[6] for d in search_spec(snapshot).raw["docs"])
+    build(other, kb)
+    assert not first.exists()
+    kept = [p for p in kb.iterdir() if p.name.startswith("build-")]
+    assert len(kept) == 2  # the current build and the one before it, as always
+
+
+def test_without_fcntl_nothing_is_locked_and_builds_clean_up_as_before(
+        kb_and_other: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    kb, other = kb_and_other
+    monkeypatch.setattr(owned, "fcntl", None)
+    snapshot = Snapshot.open(kb)
+    first = snapshot.folder
+    build(other, kb)
+    build(other, kb)
+    assert not first.exists()  # as before locks: the build before the previous one goes
+    assert Snapshot.open(kb).folder == (kb / CURRENT).resolve()
+
+
+def test_a_missing_or_dangling_current_is_no_knowledge_base(tmp_path: Path, kb_and_other: tuple[Path, Path]) -> None:
+    from kb.errors import KbMissing
+
+    with pytest.raises(KbMissing, match="no knowledge base at"):
+        Snapshot.open(tmp_path / "nothing")
+    kb, _ = kb_and_other
+    shutil.rmtree((kb / CURRENT).resolve())
+    with pytest.raises(KbMissing, match=f"no knowledge base at {re.escape(str(kb))} "):
+        Snapshot.open(kb)
