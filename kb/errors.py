@@ -119,5 +119,10 @@ class WriteFailed(KbError):
         return cls(f"cannot write {what} in {folder}: {problem}; {advice} ({kept})")
 
 
+class BundleMissing(KbError):
+    """A folder rulings ships with (the bundled sources, the site's templates) is not where it was
+    installed: the installation is incomplete (kb.bundle)."""
+
+
 class MissingExtra(KbError):
     """An optional part of rulings is not installed (Datasette, for `rulings serve`); the message says what to install."""

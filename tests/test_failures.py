@@ -152,6 +152,15 @@ def data_file(name: str, text: str) -> Cause:
     return cause
 
 
+def bundle_gone(env: Env) -> None:
+    """What rulings ships (its bundled sources, the site's templates) is neither installed nor beside
+    kb/ (an incomplete installation)."""
+    import kb.bundle
+
+    env.monkeypatch.setattr(kb.bundle, "installed_at", lambda package: [])
+    env.monkeypatch.setattr(kb.bundle, "CHECKOUT", env.tmp / "elsewhere")
+
+
 def foreign_folder(name: str) -> Cause:
     def cause(env: Env) -> None:
         (env.tmp / name).mkdir()
@@ -244,6 +253,13 @@ CASES: list[tuple[str, str, Cause, str]] = [
      "path, parser"),
     ("build: manifest licence not text", BUILD, manifest_line('parser = "crf"', 'parser = "crf"\nlicence = 3'),
      "{sources}/sources.toml:1: [[source]] entry 1 ('crf-x'): not text: licence (write it in quotes)"),
+    # an incomplete installation
+    ("build: bundled sources missing", "--kb {kb} build", bundle_gone,
+     "the bundled sources that come with rulings are missing: no package rulings_sources holds sources.toml, nor "
+     "does {tmp}/elsewhere/rulings. Reinstall rulings (`pip install .` or `pipx install .` in its folder)."),
+    ("site: templates missing", "--kb {kb} site --out {site}", bundle_gone,
+     "the site's templates and assets that come with rulings are missing: no package rulings_site holds templates, "
+     "nor does {tmp}/elsewhere/site. Reinstall rulings (`pip install .` or `pipx install .` in its folder)."),
     # the knowledge base damaged, missing or of another version
     ("stats: no knowledge base", "--kb {tmp}/none stats", nothing,
      "no knowledge base at {tmp}/none (run `rulings build` first, or pass --kb DIR)"),
