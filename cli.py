@@ -20,7 +20,6 @@ from kb import KbError, __version__
 from kb.inputs import DEFAULT_MAX_SOURCE_MB
 from kb.terminal import printable, valid_unicode
 
-DEFAULT_SOURCES = Path(__file__).resolve().parent / "rulings"
 DEFAULT_SITE = Path("build") / "site"
 
 
@@ -194,8 +193,26 @@ def kb_location(value: str | None) -> Path:
         return locate(value).path
 
 
+def show_version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    """--version: the program's version, then the edition of each bundled source."""
+    if not value or ctx.resilient_parsing:
+        return
+    from kb.bundle import bundled_editions
+
+    with translated():
+        sources = bundled_editions()
+    say(f"rulings, version {__version__}")  # click's own first line
+    say("bundled sources (what `rulings build` reads):")
+    wide = max(len(s.edition) for s in sources)  # a manifest has at least one entry
+    say(f"  {'source':<10} {'edition':<{wide}} {'date':<10}  title")
+    for s in sources:
+        say(f"  {s.id:<10} {s.edition:<{wide}} {s.date or 'undated':<10}  {s.title}")
+    ctx.exit()
+
+
 @click.group(cls=Commands, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="rulings")
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=show_version,
+              help="Show the version and the edition of each bundled source, then exit.")
 @click.option("--kb", "kb_dir", metavar="DIR",
               help="Knowledge base folder. Default: RULINGS_KB if set, else the user data folder "
                    "(~/.local/share/rulings/kb on Linux), which every directory shares.")
@@ -208,18 +225,20 @@ def cli(ctx: click.Context, kb_dir: str | None) -> None:
 
 
 @cli.command()
-@click.option("--sources", type=click.Path(file_okay=False, path_type=Path), default=DEFAULT_SOURCES,
-              show_default=True, help="Folder holding sources.toml and the documents.")
+@click.option("--sources", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Folder holding sources.toml and the documents. Default: the bundled sources "
+                   "(`rulings --version` lists them).")
 @click.option("--max-source-mb", type=click.FloatRange(min=0, min_open=True), default=DEFAULT_MAX_SOURCE_MB,
               show_default=True, help="The largest source file to read, in MB.")
 @click.pass_obj
-def build(kb_dir: Path, sources: Path, max_source_mb: float) -> None:
+def build(kb_dir: Path, sources: Path | None, max_source_mb: float) -> None:
     """Parse every source in the manifest and write the knowledge base.
 
     The new knowledge base replaces the old one only when complete: a failed build leaves the
     previous one answering. It is written to the user data folder unless --kb or RULINGS_KB says
     otherwise, and every command run from any directory reads it there.
     """
+    from kb.bundle import bundled_sources
     from kb.pipeline import build as run_build
 
     tty = sys.stderr.isatty()
@@ -229,7 +248,7 @@ def build(kb_dir: Path, sources: Path, max_source_mb: float) -> None:
             say(f"  parsing {source.id:<10} {source.path}", err=True)
 
     with translated():
-        report = run_build(sources, kb_dir, progress, max_source_mb)
+        report = run_build(sources or bundled_sources(), kb_dir, progress, max_source_mb)
     say(f"Built {kb_dir.absolute()}:")
     say(f"  {'source':<10} {'rulings':>7} {'sections':>8} {'lines':>6} {'repairs':>7}  title")
     for row in report.summary():

@@ -125,5 +125,10 @@ def trouble(exc: BaseException, writable: object, again: str) -> tuple[str, str]
     return reason.rstrip("."), again
 
 
+class BundleMissing(KbError):
+    """A folder rulings ships with (the bundled sources, the site's templates) is not where it was
+    installed: the installation is incomplete (kb.bundle)."""
+
+
 class MissingExtra(KbError):
     """An optional part of rulings is not installed (Datasette, for `rulings serve`); the message says what to install."""

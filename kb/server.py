@@ -37,7 +37,8 @@ METADATA = "datasette.json"
 """The metadata file a build writes beside the database."""
 DATABASE = "rulings"
 """The database's name in Datasette's URLs: the stem of store.DB_NAME."""
-INSTALL = "Install it with `pip install 'rulings[serve]'` (in a checkout: `.venv/bin/pip install -e '.[serve]'`)"
+INSTALL = ("Install it with `pip install 'rulings[serve]'` (installed with pipx: `pipx install --force '.[serve]'` in "
+           "the rulings folder; in a checkout: `.venv/bin/pip install -e '.[serve]'`)")
 """What to do when Datasette is missing."""
 
 TABLES: dict[str, dict[str, Any]] = {

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from kb.browserdata import INDEX_FILE, browser_files
+from kb.bundle import site_files
 from kb.corpus import read_corpus
 from kb.deck import deck_data
 from kb.errors import SiteError
@@ -32,7 +33,6 @@ from kb.siteplan import SitePlan
 from kb.snapshot import Kb, Snapshot
 from kb.urls import Urls
 
-SITE_DIR = Path(__file__).resolve().parent.parent / "site"
 LAST = ("manifest.webmanifest", "sw.js")
 """Templates rendered after every other file, from the list of them all (the service worker caches each)."""
 
@@ -115,16 +115,18 @@ def check_links(files: dict[str, str]) -> tuple[int, list[str]]:
     return index.check()
 
 
-def render_files(kb: Kb, templates: Path = SITE_DIR) -> Iterator[tuple[str, str]]:
+def render_files(kb: Kb, templates: Path | None = None) -> Iterator[tuple[str, str]]:
     """Every file of the site as (path, text), one at a time: pages, assets, the search index, then
     the manifest and the service worker (which lists every other file and a hash of them all), all
     read from one build (kb.snapshot): the pages, the search index and the deck page's data, which
-    points into the search index by position, agree."""
+    points into the search index by position, agree. templates: the folder of `templates/` and
+    `assets/` (default: those rulings ships, kb.bundle)."""
     import jinja2
     from markupsafe import Markup
 
+    templates = templates or site_files()
     if not (templates / "templates").is_dir():
-        raise SiteError(f"no site templates at {templates / 'templates'} (run from a checkout of rulings)")
+        raise SiteError(f"no site templates at {templates / 'templates'}")
     snapshot = Snapshot.of(kb)
     corpus = read_corpus(snapshot)
     plan = SitePlan(corpus)

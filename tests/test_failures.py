@@ -191,6 +191,15 @@ def data_file(name: str, text: str) -> Cause:
     return cause
 
 
+def bundle_gone(env: Env) -> None:
+    """What rulings ships (its bundled sources, the site's templates) is neither installed nor beside
+    kb/ (an incomplete installation)."""
+    import kb.bundle
+
+    env.monkeypatch.setattr(kb.bundle, "installed_at", lambda package: [])
+    env.monkeypatch.setattr(kb.bundle, "CHECKOUT", env.tmp / "elsewhere")
+
+
 def foreign_folder(name: str) -> Cause:
     def cause(env: Env) -> None:
         (env.tmp / name).mkdir()
@@ -303,6 +312,13 @@ CASES: list[tuple[str, str, Cause, str]] = [
     ("build: manifest id leads up", BUILD, manifest_line('id = "crf-x"', 'id = "../crf x"'),
      "{sources}/sources.toml:1: [[source]] entry 1 ('../crf x'): id must be 1 to 64 letters, digits, '-' or '_' (no "
      "dot, slash or space), found '../crf x'; e.g. id = \"crf-22\""),
+    # an incomplete installation
+    ("build: bundled sources missing", "--kb {kb} build", bundle_gone,
+     "the bundled sources that come with rulings are missing: no package rulings_sources holds sources.toml, nor "
+     "does {tmp}/elsewhere/rulings. Reinstall rulings (`pip install .` or `pipx install .` in its folder)."),
+    ("site: templates missing", "--kb {kb} site --out {site}", bundle_gone,
+     "the site's templates and assets that come with rulings are missing: no package rulings_site holds templates, "
+     "nor does {tmp}/elsewhere/site. Reinstall rulings (`pip install .` or `pipx install .` in its folder)."),
     # the knowledge base damaged, missing or of another version
     ("stats: no knowledge base", "--kb {tmp}/none stats", nothing,
      "no knowledge base at {tmp}/none (run `rulings build` first, or pass --kb DIR)"),

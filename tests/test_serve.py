@@ -121,6 +121,7 @@ def test_serve_without_datasette_says_what_to_install(real_kb: Path, monkeypatch
     result = CliRunner().invoke(cli, ["--kb", str(real_kb), "serve", "--get", "/"])
     assert result.exit_code == 1
     assert "needs Datasette" in result.output and "pip install 'rulings[serve]'" in result.output
+    assert "pipx install --force '.[serve]'" in result.output  # pipx's own environment takes no `pip install`
 
 
 # -- rulings serve --get: Datasette answering one request, no network -------------------------------------
