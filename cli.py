@@ -666,6 +666,8 @@ def search(kb_dir: Path, query: tuple[str, ...], limit: int, full: bool, as_json
 def _print_understanding(out: Out, u: Any) -> None:
     rows = [("annotations", u.annotations), ("rule numbers", u.rules), ("cards", u.cards),
             ("near card names", [f"{a} -> {b}" for a, b in u.near_cards]),
+            ("cards in the story only", u.story_cards), ("the story told (weighs less)", u.story),
+            ("meaning asked of", u.define),
             ("abbreviations", [f"{a} = {b}" for a, b in u.abbreviations]),
             ("synonyms", [f"{a} -> {b}" for a, b in u.synonyms]),
             ("spelling", [f"{a} -> {b}" for a, b in u.corrections]),

@@ -1,4 +1,4 @@
-"""Search quality on every dev question, 5-fold cross-validated: what to expect on questions nobody
+"""Search quality on every dev question (the four files of ../shared/eval), 5-fold cross-validated: what to expect on questions nobody
 has seen, for the shipped ranking and against plain BM25.
 
     .venv/bin/python bench/crossval.py [--kb build/kb] [--folds 5] [--fit]
@@ -28,7 +28,7 @@ from kb.location import locate  # noqa: E402
 from kb.search import Searcher  # noqa: E402
 
 EVAL = ROOT.parent / "shared" / "eval"
-FILES = ("dev.jsonl", "dev-current.jsonl", "dev-more.jsonl")
+FILES = ("dev.jsonl", "dev-current.jsonl", "dev-more.jsonl", "dev-forum.jsonl")
 
 
 def main() -> None:

@@ -22,7 +22,8 @@ holds them to the same answers). What makes it quicker to load than search.json 
   the number of its wording (the first document with the same folded words), so results are told
   apart without folding their text in the browser; the words of card names come as one text to
   look a word up in, and the page addresses (LATER) as a JSON text parsed when the results are
-  shown;
+  shown; of the English words that are never "corrected" (kb/data/english.txt), only those a
+  correction could reach in this corpus (kb.query.english_words: thousands of sixty thousand);
 - whether every word's index terms begin with the word's own first two letters (and no others)
   ("terms_keep_prefix", terms_keep_prefix()): then, to find a query's terms in the results it
   shows, only their words that begin as one of those terms does are looked up in the vocabulary
@@ -41,12 +42,13 @@ from pathlib import Path
 from typing import Any
 
 from kb.errors import SiteError
-from kb.query import COMPOUND, fold
+from kb.query import COMPOUND, english_words, fold
 from kb.lookup import search_spec
 from kb.ranking import heading_terms
 from kb.searchspec import SPEC, SearchSpec
 from kb.siteplan import DIVIDER, SitePlan
 from kb.snapshot import Kb, Snapshot
+from kb.tables import load_words
 from kb.urls import anchor
 
 ENCODING = "gaps36"
@@ -137,7 +139,8 @@ def packed(spec: dict[str, Any]) -> dict[str, Any]:
     return {**small, **{t: buckets(small[t]) for t in BUCKETED}, "buckets": list(BUCKETED),
             "docs": DOC_SEPARATOR.join(lines), "source_runs": source_runs,
             "sections": [list(s) for s in sections], "section_heads": heads, "wordings": wordings,
-            "name_words": name_words, "terms_keep_prefix": terms_keep_prefix(spec["vocab"])}
+            "name_words": name_words, "terms_keep_prefix": terms_keep_prefix(spec["vocab"]),
+            "english": english_words(load_words("english"), {k: v[0] for k, v in spec["vocab"].items()})}
 
 
 def terms_keep_prefix(vocab: dict[str, list[Any]]) -> bool:

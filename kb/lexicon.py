@@ -27,6 +27,8 @@ class Lexicon:
 
     names: dict[str, list[str]] = field(default_factory=dict)
     lowercase: set[str] = field(default_factory=set)
+    """Folded words the corpus writes in lower case, and the names of several words it writes so
+    ("left behind", "the white hand"): an ordinary word or phrase, a card only where the words say so."""
     game_words: set[str] = field(default_factory=set)
     """Folded words that name a card but in rulings mean a race or a kind of player ("Hobbits", "Sauron")."""
     _starts: dict[str, int] = field(default_factory=dict)
@@ -86,6 +88,7 @@ class Lexicon:
                 continue
             for n, key, end_cut in reversed(self._names_at(i, whole, bare)):  # the longest first
                 if not any(t[:1].isupper() for t, _ in tokens[i:i + n]):
+                    self.lowercase.add(key)  # a plain phrase, noted for the queries that write it so
                     continue  # "the white hand", not "The White Hand"
                 if n == 1 and (key in self.game_words or not (
                         (tokens[i][0][:1].isupper() and key not in self.lowercase)

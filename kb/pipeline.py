@@ -59,7 +59,8 @@ def search_spec(documents: list[ParsedDocument], lexicon: Lexicon, xref: Xref, p
     sources, editions, card names and the ranking weights (tools/tune_ranking.py)."""
     editions = {k.ruling_id: k.target for k in xref.links if k.kind == "edition" and k.target}
     return build_spec(passages, analyze, source_rows([d.source for d in documents]), editions,
-                      name_table(lexicon.names), lexicon.lowercase, export_weights(), {"COVERAGE_FLOOR": COVERAGE_FLOOR})
+                      name_table(lexicon.names), lexicon.lowercase, export_weights(), {"COVERAGE_FLOOR": COVERAGE_FLOOR},
+                      lexicon.game_words)
 
 
 def build(sources_dir: Path, kb_dir: Path, progress: Progress | None = None,
@@ -96,7 +97,8 @@ def build(sources_dir: Path, kb_dir: Path, progress: Progress | None = None,
         with index_writer(folder / INDEX_DIR) as add_record:
             write_spec(folder, spec_items(passages(db, sources, lexicon, add_record), analyze, source_rows(sources),
                                           db.edition_places, name_table(lexicon.names), lexicon.lowercase,
-                                          export_weights(), {"COVERAGE_FLOOR": COVERAGE_FLOOR}))
+                                          export_weights(), {"COVERAGE_FLOOR": COVERAGE_FLOOR},
+                                          lexicon.game_words))
         (folder / LEXICON).write_text(json.dumps(lexicon.to_json(), ensure_ascii=False), "utf-8")
         db.finish(__version__, terms)
         write_metadata(folder, sources, __version__)

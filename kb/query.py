@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from collections.abc import Iterator, Mapping
 from typing import Protocol
 
 MAX_QUERY = 2000
@@ -37,6 +38,9 @@ RULES: dict[str, str] = {
     "how_many": r"\bhow (?:many|much|few)\b|\bnumber of\b|\bmaximum\b|\bminimum\b",
     "number": r"\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|half|twice)\b",
     "step": r"^[^.\n()]{3,60}?, Step \d+\s*\(([^()\n]{3,60})\)\s+-\s",
+    "sentence_end": r"[.?!]+(?=\s|$)|\[\.\.\.\]",
+    "define": r"^\s*(?:(?:what(?:'?s| is| are)|define|definition of|meaning of)\s+(?:an?\s+|the\s+)?([^?]{2,60}?)"
+              r"|what does\s+(?:an?\s+|the\s+)?([^?]{2,60}?)\s+mean)\s*\??\s*$",
 }
 """The patterns of query understanding, by name. "how_many" reads the question's intent (a number);
 "number" finds a number a ruling gives, "step" the name of a rulebook step ("Movement/Hazard Phase,
@@ -56,6 +60,7 @@ WEIGHTS = {
     "number": 12.0,       # the annotation or rule the query gives by number
     "cites_annotation": 4.0,
     "cites_rule": 3.0,
+    "story": 0.5,         # times the above, for the words of the story told around a question
 }
 """Weights of the index terms a query gives, by where each came from."""
 
@@ -67,6 +72,9 @@ MAX_NAME_WORDS = 7
 NOT_NAMES = ("council of elrond", "white council")
 """Phrases whose words name cards but that mean something else (the rules committee, an order):
 no card is mentioned there."""
+MAX_NAME = 120
+"""Folded input longer than this names nothing (the longest card name is about 40 letters)."""
+SUGGESTIONS = 5
 FIRST_WORD_NAMES = 3
 RARE_NAME_WORD = 40
 """A capitalised word names the cards it begins when it begins at most 3 names and the corpus uses
@@ -76,7 +84,11 @@ RARE = 0.0005
 
 
 
+NEAR_RUN = 4
+"""The most words of a run the corpus does not know that are read as one misspelt name."""
+
 LIMITS = {"MAX_QUERY": MAX_QUERY, "MAX_NAME_WORDS": MAX_NAME_WORDS, "FIRST_WORD_NAMES": FIRST_WORD_NAMES,
+          "NEAR_RUN": NEAR_RUN,
           "RARE_NAME_WORD": RARE_NAME_WORD, "RARE": RARE}
 """The numbers above, as the search data ships them to the browser."""
 
@@ -156,6 +168,9 @@ class Vocabulary(Protocol):
     def name_keys(self, first: str) -> list[str]: ...
     def is_name_word(self, word: str) -> bool: ...
     def is_common_word(self, word: str) -> bool: ...
+    def is_game_word(self, word: str) -> bool: ...
+    def is_english(self, word: str) -> bool: ...
+    def name_index(self) -> NameIndex: ...
     def expansion(self, table: str, key: str) -> str | None: ...
     def phrases(self, table: str) -> re.Pattern[str]: ...
 
@@ -187,6 +202,12 @@ class Understanding:
     question: bool = False
     numbers: list[str] = field(default_factory=list)
     """Numbers the query itself gives (no answer to a "how many")."""
+    story_cards: list[str] = field(default_factory=list)
+    """Cards named only in the story told around the question, not in the question itself."""
+    story: list[str] = field(default_factory=list)
+    """The words kept from the story told around the question (a post of several sentences)."""
+    define: list[str] = field(default_factory=list)
+    """The index terms of what a "what is X" / "what does X mean" question asks the meaning of."""
 
 
 
@@ -224,9 +245,44 @@ def analyze_word(word: str, vocab: Vocabulary, u: Understanding | None = None) -
     return [key] if key.isalnum() else []
 
 
+def english_words(english: list[str], counts: Mapping[str, int]) -> list[str]:
+    """The English words whose being English changes what correct() does over a corpus whose words
+    are used `counts` times: those the corpus uses at most twice, within correct()'s reach of a word
+    it uses at least three times ("scores" of "shores", "wherever" of "whenever"). The browser's
+    index ships only these (kb.browserdata); of any other word, correct() says the same either way."""
+    common = [w for w, n in counts.items() if n >= 3 and w.isalpha() and w.isascii()]
+    near: dict[str, set[str]] = {}
+    shapes: set[tuple[str, int]] = set()  # (first letter, length) of the words a word may be read as
+    for w in common:
+        for d in _deleted(w, 2 if len(w) >= 6 else 1):
+            near.setdefault(d, set()).add(w)
+        shapes.update((w[0], len(w) + k) for k in range(-2, 3))
+    out = []
+    for word in english:
+        if len(word) < 4 or counts.get(word, 0) > 2 or (word[0], len(word)) not in shapes:
+            continue
+        limit = 2 if len(word) >= 7 else 1
+        if any(w != word and w[0] == word[0] and distance(word, w, limit) <= limit
+               for d in _deleted(word, limit) if d in near for w in near[d]):
+            out.append(word)
+    return out
+
+
+def _deleted(word: str, limit: int) -> Iterator[str]:
+    """The word and what deleting one letter, or (limit 2) two, of it leaves; repeats allowed."""
+    yield word
+    for i in range(len(word)):
+        one = word[:i] + word[i + 1:]
+        yield one
+        if limit > 1:
+            for j in range(i, len(one)):
+                yield one[:j] + one[j + 1:]
+
+
 def correct(word: str, vocab: Vocabulary) -> str | None:
-    """The common corpus word a rare or unknown word most likely misspells ("movment" -> "movement")."""
-    if len(word) < 4 or not word.isalpha():
+    """The common corpus word a rare or unknown word most likely misspells ("movment" -> "movement");
+    never for an English word ("scores" stays scores)."""
+    if len(word) < 4 or not word.isalpha() or vocab.is_english(word):
         return None
     seen = vocab.count_of(word)
     if seen > 2:
@@ -245,43 +301,264 @@ def correct(word: str, vocab: Vocabulary) -> str | None:
     return best[2] if best else None
 
 
+@dataclass(slots=True)
+class NameIndex:
+    """Folded names -> what they stand for, searched for the names nearest a misspelling."""
+
+    keys: Mapping[str, list[str]]
+    """A folded name -> the display names it stands for."""
+    _words: dict[str, set[str]] | None = None
+    _near: dict[str, list[tuple[str, int]]] = field(default_factory=dict)
+    """_near_words' answers, by typed word (rank and all_words_in_one ask for the same words)."""
+
+    def words(self) -> dict[str, set[str]]:
+        if self._words is None:
+            self._words = {}
+            for key in self.keys:
+                for w in key.split():
+                    self._words.setdefault(w, set()).add(key)
+        return self._words
+
+    def _near_words(self, w: str) -> list[tuple[str, int]]:
+        """The name words a typed word may mean, with their distance: itself, a word it begins (four
+        letters or more), or a typo of it (one edit from five letters, two from nine)."""
+        if w in self._near:
+            return self._near[w]
+        if len(w) < 3:
+            return [(w, 0)] if w in self.words() else []
+        limit = 0 if len(w) < 5 else 1 if len(w) < 9 else 2
+        out = []
+        for word in self.words():
+            if word == w or (len(w) >= 4 and word.startswith(w)):
+                out.append((word, 0))
+            elif limit and _close(w, word, limit):
+                out.append((word, distance(w, word, limit)))
+        self._near[w] = out
+        return out
+
+    def rank(self, typed: str, n: int = SUGGESTIONS) -> list[str]:
+        """The display names nearest to typed, best first: a name it begins or nearly spells, then
+        names sharing the most of its words (each word forgiven a typo or an ending)."""
+        key = fold(typed)
+        if not key or len(key) > MAX_NAME:
+            return []
+        best: dict[str, tuple[int, int, int]] = {}
+
+        def offer(k: str, score: tuple[int, int, int]) -> None:
+            for name in self.keys[k]:
+                if name not in best or score < best[name]:
+                    best[name] = score
+
+        limit = max(1, len(key) // 5)
+        compact = key.replace(" ", "")
+        for k in self.keys:
+            if k.startswith(key) or (len(k) >= 4 and key.startswith(k)) or k.replace(" ", "").startswith(compact):
+                offer(k, (0, abs(len(k) - len(key)), 0))
+            elif _close(key, k, limit):
+                offer(k, (1, distance(key, k, limit), 0))
+        hits: dict[str, list[int]] = {}
+        for w in key.split():
+            for word, d in self._near_words(w):
+                for k in self.words()[word]:
+                    h = hits.setdefault(k, [0, 0])
+                    h[0] += 1
+                    h[1] += d
+        for k, (count, total) in hits.items():
+            offer(k, (2, -count, total * 100 + len(k)))
+        return sorted(best, key=lambda name: (best[name], fold(name)))[:n]
+
+    def all_words_in_one(self, typed: str) -> list[str]:
+        """The display names whose words hold every typed word (a typo or an ending forgiven)."""
+        words = [w for w in fold(typed).split() if len(w) >= 3]
+        if not words:
+            return []
+        sets = []
+        for w in words:
+            found: set[str] = set()
+            for word, _ in self._near_words(w):
+                found |= self.words()[word]
+            sets.append(found)
+        common = set.intersection(*sets)
+        return sorted({name for k in common for name in self.keys[k]}, key=fold)
+
+
+
+
+def _close(a: str, b: str, limit: int) -> bool:
+    """Whether a and b are within limit edits; cheap tests first (a typo seldom changes both ends)."""
+    if abs(len(a) - len(b)) > limit or not b or (a[0] != b[0] and a[-1] != b[-1]):
+        return False
+    return distance(a, b, limit) <= limit
+
+
+def read_name(typed: str, vocab: Vocabulary, index: NameIndex) -> tuple[list[str], bool]:
+    """The card names a typed name may mean, and whether they were read from a near spelling: an
+    exact name (any language), else a near spelling ("morgul knive"), else the names whose words
+    hold every word typed ("khamul easterling"); kb.resolve.read_card and the names in a question
+    read alike."""
+    key = fold(typed)
+    if not key or len(key) > MAX_NAME:
+        return [], False
+    exact = vocab.card_names(key)
+    if exact:
+        return list(exact), False
+    return (near_name(key, vocab) or index.all_words_in_one(typed)), True
+
+
+NAME_WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)*")
+"""A word of a query as names are read from it, an apostrophe inside it kept ("Beorn's"): kb.lexicon's
+NAME_WORD, on text whose apostrophes strip_marks has made straight."""
+POSSESSIVE = re.compile(r"'s$", re.I)
+NAME_CONTEXT = re.compile(r"[a-z,;] $")
+"""What a capitalised word follows when it is a one-word name mid-question: a lower-case word or a
+comma, and a space (CAPITALISED's look-behind)."""
+CASED = re.compile(r"[a-z,;] [A-Z][a-z]")
+"""A capitalised word mid-sentence: a query that has one writes names capitalised."""
+
+
+@dataclass(frozen=True, slots=True)
+class NameSpan:
+    """Where a query names a card: its characters, the English names, and whether it was a near spelling."""
+
+    start: int
+    end: int
+    names: list[str]
+    near: bool = False
+
+
 def find_cards(query: str, vocab: Vocabulary) -> tuple[list[str], list[tuple[str, str]], bool]:
     """Card names a query names: (names, [(typed, name)] for near spellings, whether the query is
     nothing but a name)."""
-    folded = fold(query)
-    for phrase in NOT_NAMES:
-        folded = re.sub(rf"\b{phrase}\b", " ", folded)
-    words = folded.split()
-    whole = " ".join(words)
+    spans, whole = name_spans(query, vocab)
+    names: list[str] = []
+    for span in spans:
+        names += [c for c in span.names if c not in names]
+    near = [(fold(query[sp.start:sp.end]), sp.names[0]) for sp in spans if sp.near]
+    return names, near, whole
+
+
+def name_spans(query: str, vocab: Vocabulary) -> tuple[list[NameSpan], bool]:
+    """Where a query names cards, in query order, and whether it is nothing but a name.
+
+    Read as the rulings are read (kb.lexicon.find_spans): the longest name first, left to right,
+    and the words of a name are not read again as names of their own ("Doors of Night" is not
+    Night, "Witch King" not King under the Mountain); a name of several words anywhere, except a
+    phrase the rules also write as plain words ("left behind"), which is a name only capitalised;
+    a one-word name where the query capitalises it mid-sentence. A run of words the corpus does
+    not know is read as `rulings card` reads a name ("Shadowfacs" is Shadowfax).
+    """
+    text = not_names(query)
+    whole = fold(text)
     if not whole:
-        return [], [], False
+        return [], False
     exact = vocab.card_names(whole)
     if exact:
-        return list(exact), [], True
-    found: list[str] = []
-    i = 0
-    while i < len(words):
-        for n in range(min(MAX_NAME_WORDS, len(words) - i), 1, -1):
-            names = vocab.card_names(" ".join(words[i:i + n]))
-            if names:
-                found += [c for c in names if c not in found]
-                i += n - 1
-                break
-        i += 1
-    for m in re.finditer(CAPITALISED, not_names(strip_marks(query)), re.A):
-        key = fold(m.group(1))
-        if m.start() == 0 and len(words) > 4 and vocab.is_common_word(key):
-            continue  # "Twilight fell ..." opens a sentence; "Gandalf taps ..." names a card
-        names = vocab.card_names(key) or first_word_names(key, vocab)
-        if names and len(key) > 3:
-            found += [c for c in names if c not in found]
-    near: list[tuple[str, str]] = []
-    if not found and len(words) <= 5 and all(vocab.count_of(w) < 3 or vocab.is_name_word(w) for w in words):
-        match = near_name(whole, vocab)
+        return [NameSpan(0, len(query), list(exact))], True
+    tokens = [(m.group(0), m.start(), m.end()) for m in NAME_WORD.finditer(text)]
+    keys = [fold(t) for t, _, _ in tokens]
+    bare = [fold(POSSESSIVE.sub("", t)) for t, _, _ in tokens]
+    if len(tokens) <= 5 and all(vocab.count_of(w) < 3 or vocab.is_name_word(w) for w in keys):
+        match = near_name(whole, vocab)  # a short query that nearly spells one name is that name
         if match:
-            found = match
-            near.append((whole, match[0]))
-    return found, near, bool(near)
+            return [NameSpan(0, len(query), match, True)], True
+    cased = CASED.search(text) is not None
+    spans: list[NameSpan] = []
+    i = 0
+    while i < len(tokens):
+        step = 1
+        for n in range(min(MAX_NAME_WORDS, len(tokens) - i), 1, -1):
+            found = _name_of(keys[i:i + n - 1], keys[i + n - 1], bare[i + n - 1], vocab)
+            if found and (any(t[:1].isupper() for t, _, _ in tokens[i:i + n])
+                          or not (cased or vocab.is_common_word(found[0]))):
+                spans.append(NameSpan(tokens[i][1], tokens[i + n - 1][2], found[1]))
+                step = n
+                break
+        else:
+            run = i + 1 < len(tokens) and tokens[i + 1][0][:1].isupper()
+            one = _one_word_name(tokens[i], bare[i], i == 0 and len(tokens) > 4, run, text, vocab)
+            if one:
+                spans.append(NameSpan(tokens[i][1], tokens[i][2], one))
+        i += step
+    spans += near_spans(tokens, keys, bare, spans, cased, vocab)
+    return sorted(spans, key=lambda sp: sp.start), False
+
+
+def near_spans(tokens: list[tuple[str, int, int]], keys: list[str], bare: list[str], taken: list[NameSpan],
+               cased: bool, vocab: Vocabulary) -> list[NameSpan]:
+    """Misspelt names in a question: around each word the corpus does not know, the longest run of
+    at most NEAR_RUN such words and name words that reads as one card (read_name, as `rulings
+    card` reads it), capitalised where the query capitalises names, and never one lower-case word
+    that misspells a common word."""
+    free = [not any(sp.start <= start < sp.end for sp in taken) for _, start, _ in tokens]
+
+    def unknown(j: int) -> bool:
+        return (free[j] and len(keys[j]) >= 4 and keys[j].isalpha() and keys[j] not in QUESTION_WORDS
+                and vocab.count_of(keys[j]) == 0 and vocab.count_of(bare[j]) == 0)
+
+    def namish(j: int) -> bool:
+        return free[j] and keys[j] not in QUESTION_WORDS and (unknown(j) or vocab.is_name_word(bare[j]))
+
+    found: list[NameSpan] = []
+    i = 0
+    while i < len(tokens):
+        if not unknown(i):
+            i += 1
+            continue
+        lo, hi = i, i + 1
+        while lo > 0 and i - lo < NEAR_RUN - 1 and namish(lo - 1):
+            lo -= 1
+        while hi < len(tokens) and hi - i < NEAR_RUN and namish(hi):
+            hi += 1
+        span = _near_run(tokens, keys, lo, hi, i, cased, vocab)
+        if span is None:
+            i += 1
+            continue
+        found.append(span[0])
+        free[span[1]:span[2]] = [False] * (span[2] - span[1])
+        i = span[2]
+    return found
+
+
+def _near_run(tokens: list[tuple[str, int, int]], keys: list[str], lo: int, hi: int, i: int, cased: bool,
+              vocab: Vocabulary) -> tuple[NameSpan, int, int] | None:
+    """The longest run of tokens[lo:hi] holding token i that reads as one card, and its bounds."""
+    for n in range(min(hi - lo, NEAR_RUN), 0, -1):
+        for a in range(max(lo, i - n + 1), min(i, hi - n) + 1):
+            if cased and not any(t[:1].isupper() for t, _, _ in tokens[a:a + n]):
+                continue
+            names, near = read_name(" ".join(t for t, _, _ in tokens[a:a + n]), vocab, vocab.name_index())
+            if len(names) != 1:
+                continue
+            if n == 1 and not tokens[i][0][:1].isupper() and (vocab.is_english(keys[i]) or correct(keys[i], vocab)):
+                return None  # "charcter" a common word misspelt, "care" a word: not cards
+            return NameSpan(tokens[a][1], tokens[a + n - 1][2], names, near), a, a + n
+    return None
+
+
+def _name_of(inner: list[str], last: str, bare_last: str, vocab: Vocabulary) -> tuple[str, list[str]] | None:
+    """The name key and names these words make, the last one also without a final "'s"."""
+    for end in dict.fromkeys((last, bare_last)):
+        key = " ".join([*inner, end])
+        names = vocab.card_names(key)
+        if names:
+            return key, list(names)
+    return None
+
+
+def _one_word_name(token: tuple[str, int, int], bare: str, opens_long: bool, run: bool, text: str,
+                   vocab: Vocabulary) -> list[str]:
+    """The cards a capitalised word names: mid-sentence (after a lower-case word) or opening the
+    query, except an ordinary word opening a long question ("Twilight fell ..."); a rare word for
+    the few cards it begins ("Indur"), unless the next word is capitalised too and so not theirs
+    ("True Fana" names neither True Cold-drake nor True Fire-drake)."""
+    typed, start, _ = token
+    if not typed[:1].isupper() or len(bare) <= 3 or not (start == 0 or NAME_CONTEXT.search(text[max(0, start - 2):start])):
+        return []
+    if (opens_long and vocab.is_common_word(bare)) or vocab.is_game_word(bare):
+        return []
+    plural = bare[:-1] if bare.endswith("s") else ""  # "Gandalfs" typed for Gandalf's
+    return list(vocab.card_names(bare) or (plural and vocab.card_names(plural))
+                or ([] if run else first_word_names(bare, vocab)))
 
 
 def not_names(text: str) -> str:
@@ -325,6 +602,41 @@ def near_name(whole: str, vocab: Vocabulary) -> list[str]:
     return names
 
 
+@dataclass(frozen=True, slots=True)
+class Focus:
+    """Which sentences of a query ask its question: in a post of several sentences where some end
+    with "?", those; the others tell the story around it (their words and cards weigh less)."""
+
+    ends: list[int]
+    """Where each sentence ends (its closing punctuation included)."""
+    asking: list[bool]
+    """Whether each sentence asks the question."""
+
+    @classmethod
+    def of(cls, text: str) -> Focus:
+        ends, asking = [], []
+        for m in PATTERNS["sentence_end"].finditer(text):
+            ends.append(m.end())
+            asking.append("?" in m.group(0))
+        if not ends or text[ends[-1]:].strip():
+            ends.append(len(text))
+            asking.append(False)
+        if len(ends) < 2 or not any(asking):
+            return cls([len(text)], [True])
+        return cls(ends, asking)
+
+    def asks(self, at: int) -> bool:
+        """Whether the sentence holding offset `at` asks the question."""
+        for end, asking in zip(self.ends, self.asking):
+            if at < end:
+                return asking
+        return self.asking[-1]
+
+    def weight(self, at: int) -> float:
+        """What a word at offset `at` weighs, as the question's or the story's."""
+        return 1.0 if self.asks(at) else WEIGHTS["story"]
+
+
 def understand(query: str, vocab: Vocabulary) -> Understanding:
     """Read a query: references, cards, abbreviations, synonyms, typos, question words -> weighted
     index terms."""
@@ -345,7 +657,18 @@ def understand(query: str, vocab: Vocabulary) -> Understanding:
     for m in PATTERNS["rule"].finditer(rest):
         u.rules.append(m.group(1).lower())
         rest = rest.replace(m.group(0), " ")
-    u.cards, u.near_cards, near = find_cards(rest, vocab) if rest.strip() else ([], [], False)
+    meaning = PATTERNS["define"].match(rest)
+    if meaning:
+        subject = meaning.group(1) or meaning.group(2) or ""
+        u.define = [t for token in TOKEN.findall(subject) for t in analyze_word(token, vocab) if not t[0].isdigit()]
+    focus = Focus.of(rest)
+    spans, near = name_spans(rest, vocab) if rest.strip() else ([], False)
+    for sp in spans:
+        u.cards += [c for c in sp.names if c not in u.cards]
+        if sp.near:
+            u.near_cards.append((fold(rest[sp.start:sp.end]), sp.names[0]))
+    asked = {c for sp in spans if focus.asks(sp.start) for c in sp.names}
+    u.story_cards = [c for c in u.cards if c not in asked]
     u.card_text = bool(PATTERNS["card_text"].search(rest))
     bare = fold(PATTERNS["card_text"].sub(" ", rest))
     named = {w for c in u.cards for w in fold(c).split()}
@@ -359,25 +682,27 @@ def understand(query: str, vocab: Vocabulary) -> Understanding:
         for t in terms:
             weights[t] = max(weights.get(t, 0.0), weight)
 
-    synonyms: list[str] = []
+    focus = Focus.of(rest)
+    synonyms: list[tuple[str, float]] = []
     said_spans: list[tuple[int, int]] = []
     for m in vocab.phrases("synonyms").finditer(rest):
         said = m.group(0)
         rules_words = vocab.expansion("synonyms", said.lower()) or ""
         u.synonyms.append((said, rules_words))
-        synonyms.append(rules_words)
+        synonyms.append((rules_words, focus.weight(m.start())))
         said_spans.append((m.start(), m.end()))
-    expanded: list[str] = []
+    expanded: list[tuple[str, float]] = []
     typed: list[tuple[list[str], float]] = []
     for m in QUERY_WORD.finditer(rest):
         word = m.group(0).strip(".'-")
         if not word:
             continue
         weight = WEIGHTS["said"] if any(a <= m.start() < b for a, b in said_spans) else WEIGHTS["typed"]
+        weight *= focus.weight(m.start())
         expansion = vocab.expansion("abbreviations", word.lower())
         if expansion:
             u.abbreviations.append((word, expansion))
-            expanded.append(expansion)
+            expanded.append((expansion, focus.weight(m.start())))
             terms = [t for token in TOKEN.findall(word) for t in analyze_word(token, vocab)]
             u.content.append(word)
             typed.append((terms, weight))
@@ -389,22 +714,25 @@ def understand(query: str, vocab: Vocabulary) -> Understanding:
         before = len(u.corrections)
         terms = [t for token in TOKEN.findall(word) for t in analyze_word(token, vocab, u)]
         u.content.append(" ".join(c for _, c in u.corrections[before:]) or word)
+        if not focus.asks(m.start()):
+            u.story.append(u.content[-1])
         typed.append((terms, weight))
-    for expansion in expanded:
+    for expansion, weight in list(expanded):
         for m in vocab.phrases("synonyms").finditer(expansion):
-            synonyms.append(vocab.expansion("synonyms", m.group(0).lower()) or "")
-    add([t for text in synonyms for token in TOKEN.findall(text) for t in analyze_word(token, vocab)],
-        WEIGHTS["synonym"])
-    add([t for text in expanded for token in TOKEN.findall(text) for t in analyze_word(token, vocab)],
-        WEIGHTS["abbreviation"])
+            synonyms.append((vocab.expansion("synonyms", m.group(0).lower()) or "", weight))
+    for text, weight in synonyms:
+        add([t for token in TOKEN.findall(text) for t in analyze_word(token, vocab)], WEIGHTS["synonym"] * weight)
+    for text, weight in expanded:
+        add([t for token in TOKEN.findall(text) for t in analyze_word(token, vocab)], WEIGHTS["abbreviation"] * weight)
     for terms, weight in typed:
         u.typed += terms
         add(terms, weight)
     weighted = list(weights.items())
     for name in u.cards:
         key = fold(name)
-        weighted.append((f"about:{key}", WEIGHTS["about"] if u.card_query else WEIGHTS["about_named"]))
-        weighted.append((f"mention:{key}", WEIGHTS["mentions"]))
+        told = WEIGHTS["story"] if name in u.story_cards else 1.0
+        weighted.append((f"about:{key}", (WEIGHTS["about"] if u.card_query else WEIGHTS["about_named"]) * told))
+        weighted.append((f"mention:{key}", WEIGHTS["mentions"] * told))
     for n in u.annotations:
         weighted += [(f"number:annotation:{n}", WEIGHTS["number"]), (f"cites:annotation:{n}", WEIGHTS["cites_annotation"])]
     for n in u.rules:

@@ -33,6 +33,9 @@ FEATURES = (
     "card:asked text", "card:other",
     "card:unnamed ruling",  # a ruling on one card, for a query that doesn't name it
     "card:named ruling",    # a ruling on a card a question names ("does Stealth stop ...")
+    "card:story ruling",    # a ruling on a card named only in the story told around the question
+    "defines",              # a glossary entry of the term the query is ("haven") or asks the meaning of
+    "definition asked",     # ... for a "what is X" / "what does X mean" question
 )
 """Every feature a weight can be given. The CRF, rulings of kind "ruling" or "rule", and the
 current edition are the baselines the source, kind and edition features are measured against."""
@@ -86,13 +89,16 @@ class QueryContext:
     variant_asked: bool
     source: str | None
     spec: SearchSpec
+    story_cards: frozenset[str]
+    define: frozenset[str]
 
     @classmethod
     def of(cls, u: Understanding, source: str | None, spec: SearchSpec, idf: dict[str, float]) -> QueryContext:
         term_weights = {t: w * idf[t] for t, w in u.terms if ":" not in t and idf.get(t, 0.0) > 0}
         return cls(term_weights, plain_sum(term_weights.values()), frozenset(u.typed), short_phrase(u),
                    frozenset(fold(c) for c in u.cards), u.card_text, u.card_query,
-                   bool(u.annotations or u.rules), u.how_many, frozenset(u.numbers), u.arda, source, spec)
+                   bool(u.annotations or u.rules), u.how_many, frozenset(u.numbers), u.arda, source, spec,
+                   frozenset(fold(c) for c in u.story_cards), frozenset(u.define))
 
 
 def features(d: int, covered: float, q: QueryContext) -> dict[str, float]:
@@ -118,9 +124,17 @@ def features(d: int, covered: float, q: QueryContext) -> dict[str, float]:
         if data["about"] and not q.cards.intersection(data["about"]):
             f["card:unnamed ruling"] = 1.0
         elif data["about"] and not q.card_query:
-            f["card:named ruling"] = 1.0
+            told = q.story_cards.issuperset(q.cards.intersection(data["about"]))
+            f["card:story ruling" if told else "card:named ruling"] = 1.0
+        if data["kind"] == "glossary" and data["title"]:
+            defined = heading_terms(data["title"], q.spec)
+            if q.define and defined == q.define:
+                f["definition asked"] = 1.0
+            elif defined and defined == q.query_stems and not q.card_query:
+                f["defines"] = 1.0
     heading = data["section"][-1] if data["section"] else ""
-    if heading and heading_terms(heading, q.spec) == q.query_stems:
+    if heading and (heading_terms(heading, q.spec) == q.query_stems
+                    or (q.define and heading_terms(heading, q.spec) == q.define)):
         f["heading_is_query"] = 1.0
     if q.total and not (q.reference or q.card_query):
         f["coverage"] = math.log(COVERAGE_FLOOR + (1 - COVERAGE_FLOOR) * covered)
@@ -146,14 +160,17 @@ def defines(prefix: list[str], phrase: str, text: str) -> bool:
 
 
 _headings: dict[tuple[int, str], frozenset[str]] = {}
+ASIDE = re.compile(r"\([^()]*\)")
+"""A heading's aside, left out of what it names: "marshalling points (MPs)" names marshalling points."""
 
 
 def heading_terms(heading: str, spec: SearchSpec) -> frozenset[str]:
-    """The index terms of a section heading, without its number ("2.III. Long-event Phase" is the
-    long-event phase); remembered, as headings repeat across candidates and queries."""
+    """The index terms of a section heading or a term's title, without its number or aside ("2.III.
+    Long-event Phase" is the long-event phase); remembered, as headings repeat across candidates
+    and queries."""
     key = (id(spec), heading)
     if key not in _headings:
-        terms = [t for token in TOKEN.findall(heading) for t in analyze_word(token, spec)]
+        terms = [t for token in TOKEN.findall(ASIDE.sub(" ", heading)) for t in analyze_word(token, spec)]
         _headings[key] = frozenset(t for t in terms if not t[0].isdigit())
     return _headings[key]
 

@@ -7,12 +7,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kb.errors import Ambiguous, NotFound, Refused
-from kb.query import distance, fold, near_name
+from kb.query import MAX_NAME as MAX_NAME, NameIndex as NameIndex  # kb.deck reads names with them
+from kb.query import SUGGESTIONS, distance, fold, read_name
 from kb.searchspec import SearchSpec
 
-MAX_NAME = 120
-"""Folded input longer than this names nothing (the longest card name is about 40 letters)."""
-SUGGESTIONS = 5
 MAX_CHOICES = 8
 """An ambiguous name lists at most this many cards; more is a miss with suggestions."""
 
@@ -35,106 +33,9 @@ def listed(names: list[str], conjunction: str = "or") -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" {conjunction} {names[-1]}"
 
 
-@dataclass(slots=True)
-class NameIndex:
-    """Folded names -> what they stand for, searched for the names nearest a misspelling."""
-
-    keys: Mapping[str, list[str]]
-    """A folded name -> the display names it stands for."""
-    _words: dict[str, set[str]] | None = None
-    _near: dict[str, list[tuple[str, int]]] = field(default_factory=dict)
-    """_near_words' answers, by typed word (rank and all_words_in_one ask for the same words)."""
-
-    def words(self) -> dict[str, set[str]]:
-        if self._words is None:
-            self._words = {}
-            for key in self.keys:
-                for w in key.split():
-                    self._words.setdefault(w, set()).add(key)
-        return self._words
-
-    def _near_words(self, w: str) -> list[tuple[str, int]]:
-        """The name words a typed word may mean, with their distance: itself, a word it begins (four
-        letters or more), or a typo of it (one edit from five letters, two from nine)."""
-        if w in self._near:
-            return self._near[w]
-        if len(w) < 3:
-            return [(w, 0)] if w in self.words() else []
-        limit = 0 if len(w) < 5 else 1 if len(w) < 9 else 2
-        out = []
-        for word in self.words():
-            if word == w or (len(w) >= 4 and word.startswith(w)):
-                out.append((word, 0))
-            elif limit and _close(w, word, limit):
-                out.append((word, distance(w, word, limit)))
-        self._near[w] = out
-        return out
-
-    def rank(self, typed: str, n: int = SUGGESTIONS) -> list[str]:
-        """The display names nearest to typed, best first: a name it begins or nearly spells, then
-        names sharing the most of its words (each word forgiven a typo or an ending)."""
-        key = fold(typed)
-        if not key or len(key) > MAX_NAME:
-            return []
-        best: dict[str, tuple[int, int, int]] = {}
-
-        def offer(k: str, score: tuple[int, int, int]) -> None:
-            for name in self.keys[k]:
-                if name not in best or score < best[name]:
-                    best[name] = score
-
-        limit = max(1, len(key) // 5)
-        compact = key.replace(" ", "")
-        for k in self.keys:
-            if k.startswith(key) or (len(k) >= 4 and key.startswith(k)) or k.replace(" ", "").startswith(compact):
-                offer(k, (0, abs(len(k) - len(key)), 0))
-            elif _close(key, k, limit):
-                offer(k, (1, distance(key, k, limit), 0))
-        hits: dict[str, list[int]] = {}
-        for w in key.split():
-            for word, d in self._near_words(w):
-                for k in self.words()[word]:
-                    h = hits.setdefault(k, [0, 0])
-                    h[0] += 1
-                    h[1] += d
-        for k, (count, total) in hits.items():
-            offer(k, (2, -count, total * 100 + len(k)))
-        return sorted(best, key=lambda name: (best[name], fold(name)))[:n]
-
-    def all_words_in_one(self, typed: str) -> list[str]:
-        """The display names whose words hold every typed word (a typo or an ending forgiven)."""
-        words = [w for w in fold(typed).split() if len(w) >= 3]
-        if not words:
-            return []
-        sets = []
-        for w in words:
-            found: set[str] = set()
-            for word, _ in self._near_words(w):
-                found |= self.words()[word]
-            sets.append(found)
-        common = set.intersection(*sets)
-        return sorted({name for k in common for name in self.keys[k]}, key=fold)
-
-
-_card_indexes: dict[int, NameIndex] = {}
-
-
 def card_index(vocab: SearchSpec) -> NameIndex:
-    """The NameIndex of a build's card names (vocab.raw["names"]), made once per process for that
-    search data (kb.lookup.search_spec keeps it once per build): its name words, and the near words
-    found for what was typed, serve every later lookup instead of being made again at each."""
-    names = vocab.raw["names"]
-    index = _card_indexes.get(id(names))
-    if index is None or index.keys is not names:  # the index holds its names: an id is not reused under it
-        index = _card_indexes[id(names)] = NameIndex(names)
-    return index
-
-
-def _close(a: str, b: str, limit: int) -> bool:
-    """Whether a and b are within limit edits; cheap tests first (a typo seldom changes both ends)."""
-    if abs(len(a) - len(b)) > limit or not b or (a[0] != b[0] and a[-1] != b[-1]):
-        return False
-    return distance(a, b, limit) <= limit
+    """The NameIndex of a build's card names, made once per search data (SearchSpec.name_index)."""
+    return vocab.name_index()
 
 
 # -- cards -----------------------------------------------------------------------------------------
@@ -184,18 +85,12 @@ def read_card(typed: str, vocab: SearchSpec, index: NameIndex | None = None) -> 
     gives their choices; nothing near gives an empty reading (NameIndex.rank suggests names).
     site/assets/search.js's read_card executes the same steps.
     """
-    key = fold(typed)
-    if not key or len(key) > MAX_NAME:
-        return CardReading([])
-    exact = vocab.card_names(key)
-    if exact:
-        return CardReading(list(exact))
-    near = near_name(key, vocab)
+    names, near = read_name(typed, vocab, index or card_index(vocab))
     if not near:
-        near = (index or card_index(vocab)).all_words_in_one(typed)
-    if len(near) == 1:
-        return CardReading(list(near), f"{quoted(typed)} read as {near[0]}")
-    return CardReading([], choices=list(near) if len(near) <= MAX_CHOICES else [])
+        return CardReading(names)
+    if len(names) == 1:
+        return CardReading(names, f"{quoted(typed)} read as {names[0]}")
+    return CardReading([], choices=names if len(names) <= MAX_CHOICES else [])
 
 
 def card(typed: str, vocab: SearchSpec, versions: Mapping[str, list[dict[str, Any]]]) -> CardMatch:

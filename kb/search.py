@@ -131,7 +131,25 @@ class Searcher:
         scores, covered, idf = self.bm25(u.terms, allowed)
         total = plain_sum(w * idf[t] for t, w in u.terms if ":" not in t)
         top = heapq.nsmallest(n, scores.items(), key=lambda kv: (-kv[1], kv[0]))
-        return Candidates(u, [(d, s, covered.get(d, 0.0) / total if total else 0.0) for d, s in top], idf)
+        named = self.name_coverage(u, [d for d, _ in top], idf)
+        return Candidates(u, [(d, s, (covered.get(d, 0.0) + named.get(d, 0.0)) / total if total else 0.0)
+                              for d, s in top], idf)
+
+    def name_coverage(self, u: Understanding, docs: list[int], idf: dict[str, float]) -> dict[int, float]:
+        """What the words of a card's name add to the coverage of the rulings on that card, where the
+        query names it: a ruling under a card's heading answers for the card without saying its name."""
+        weights = dict((t, w) for t, w in u.terms if ":" not in t)
+        out: dict[int, float] = {}
+        for card in u.cards:
+            key = fold(card)
+            terms = [t for t in dict.fromkeys(analyze_text(card, self.spec)) if weights.get(t, 0.0) * idf.get(t, 0.0) > 0]
+            if not terms:
+                continue
+            holders = {t: set(map(int, self.postings.get(t, [])[::2])) for t in terms}
+            for d in docs:
+                if key in self.spec.data(d)["about"]:
+                    out[d] = out.get(d, 0.0) + plain_sum(weights[t] * idf[t] for t in terms if d not in holders[t])
+        return out
 
     def search(self, query: str, *, limit: int = 10, game: str | None = None, source: str | None = None,
                raw: bool = False) -> list[Result]:

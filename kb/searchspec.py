@@ -22,11 +22,11 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from kb.errors import KbBroken
-from kb.query import (LIMITS, NOT_NAMES, PREFIXES, QUESTION_WORDS, RULES, SUFFIXES, TOKEN, WEIGHTS, CAPITALISED,
+from kb.query import (LIMITS, NOT_NAMES, NameIndex, PREFIXES, QUESTION_WORDS, RULES, SUFFIXES, TOKEN, WEIGHTS, CAPITALISED,
                       fold, fold_key)
-from kb.tables import load_table
+from kb.tables import load_table, load_words
 
-SPEC_VERSION = 1
+SPEC_VERSION = 2
 SPEC = "search.json"
 SPEC_CACHE = "search.marshal"
 """The same data in Python's own marshal format, which the terminal reads in half the time."""
@@ -116,7 +116,8 @@ def doc_row(unit: Unit, source_index: dict[str, int]) -> list[Any]:
 
 def spec_items(units: Iterable[Unit], analyze: Any, sources: list[dict[str, Any]],
                editions: Callable[[], Iterable[tuple[int, int]]], names: dict[str, list[str]], common: set[str],
-               weights: dict[str, float], limits: dict[str, float] | None = None) -> Iterator[tuple[str, Any]]:
+               weights: dict[str, float], limits: dict[str, float] | None = None,
+               game_words: Iterable[str] = ()) -> Iterator[tuple[str, Any]]:
     """The search data for these units, field by field in the order it is written: `analyze` is the
     build's analyzer (text -> index terms); the units are taken as the docs list is written, their
     postings written after it; editions gives (older unit, current unit) pairs once the units are seen."""
@@ -143,7 +144,8 @@ def spec_items(units: Iterable[Unit], analyze: Any, sources: list[dict[str, Any]
     yield "keys", Items(((key, units.tolist()) for key, units in postings.keys.items()), table=True)
     yield "vocab", {k: [postings.counts[k], *v] for k, v in sorted(postings.vocab.items())}
     yield "names", names
-    yield "common", sorted(common & {k for k in names if " " not in k})
+    yield "common", sorted(common & names.keys())  # read once the docs are written: the phrases too
+    yield "game_words", sorted(game_words)
     count = len(postings.lengths)
     yield "editions", Items(((str(old), new) for old, new in editions() if 0 <= old < count and 0 <= new < count),
                             table=True)
@@ -151,12 +153,13 @@ def spec_items(units: Iterable[Unit], analyze: Any, sources: list[dict[str, Any]
 
 def build_spec(units: list[Unit], analyze: Any, sources: list[dict[str, Any]], editions: dict[str, str],
                names: dict[str, list[str]], common: set[str], weights: dict[str, float],
-               limits: dict[str, float] | None = None) -> dict[str, Any]:
+               limits: dict[str, float] | None = None, game_words: Iterable[str] = ()) -> dict[str, Any]:
     """The search data for units held in memory, whole (spec_items; editions old ruling id -> current id)."""
     ids = {u.data["id"]: n for n, u in enumerate(units)}
     places = [(ids[old], ids[new]) for old, new in editions.items() if old in ids and new in ids]
     return {key: value.whole() if isinstance(value, Items) else value
-            for key, value in spec_items(units, analyze, sources, lambda: places, names, common, weights, limits)}
+            for key, value in spec_items(units, analyze, sources, lambda: places, names, common, weights, limits,
+                                                  game_words)}
 
 
 def plain_sum(values: Any) -> float:
@@ -282,6 +285,8 @@ class SearchSpec:
     _phrases: dict[str, re.Pattern[str]] = field(default_factory=dict)
     _data: dict[int, dict[str, Any]] = field(default_factory=dict)
     _tables: dict[str, dict[str, str]] = field(default_factory=dict)
+    _name_index: NameIndex | None = None
+    _english: set[str] | None = None
 
     @classmethod
     def load(cls, path: Path) -> SearchSpec:
@@ -302,7 +307,8 @@ class SearchSpec:
 
     @classmethod
     def of(cls, raw: Any, where: str = "search data") -> SearchSpec:
-        needed = ("version", "docs", "lengths", "postings", "keys", "vocab", "names", "common", "sources", "query", "weights", "limits")
+        needed = ("version", "docs", "lengths", "postings", "keys", "vocab", "names", "common", "game_words", "sources",
+                  "query", "weights", "limits")
         if not isinstance(raw, dict) or any(k not in raw for k in needed) or raw["version"] != SPEC_VERSION:
             raise KbBroken(f"the search data at {where} is incomplete or of another version; "
                            "run `rulings build` to rebuild it")
@@ -353,6 +359,22 @@ class SearchSpec:
             self._common = set(self.raw["common"])
         return word in self._common
 
+    def is_game_word(self, word: str) -> bool:
+        """A word that names a card but in the rules means a race or a kind of player ("Balrog", "Hobbits")."""
+        return word in self.raw["game_words"]
+
+    def is_english(self, word: str) -> bool:
+        """An English word (kb/data/english.txt, read when a word is first looked up in it)."""
+        if self._english is None:
+            self._english = set(load_words("english"))
+        return word in self._english
+
+    def name_index(self) -> NameIndex:
+        """The card names, searched for near spellings (made once: kb.lookup keeps a build's search data)."""
+        if self._name_index is None:
+            self._name_index = NameIndex(self.raw["names"])
+        return self._name_index
+
     def expansion(self, table: str, key: str) -> str | None:
         return self._tables[table].get(key)
 
@@ -376,11 +398,14 @@ class SearchSpec:
 
 
 def name_table(names: dict[str, list[str]]) -> dict[str, list[str]]:
-    """Card names keyed as queries fold them."""
+    """Card names keyed as queries fold them, and a name that opens with "the" also without it
+    ("witch king" for The Witch-king) where no other name is so keyed."""
     out: dict[str, list[str]] = {}
     for key, canonicals in names.items():
         k = fold(key)
         for c in canonicals:
             if k and c not in out.setdefault(k, []):
                 out[k].append(c)
+    for k in [k for k in out if k.startswith("the ") and k[4:] not in out]:
+        out[k[4:]] = list(out[k])
     return out

@@ -1,7 +1,8 @@
-"""The word tables in kb/data (abbreviations.toml, synonyms.toml), read and checked."""
+"""The word tables in kb/data (abbreviations.toml, synonyms.toml, english.txt), read and checked."""
 
 from __future__ import annotations
 
+import functools
 import tomllib
 from importlib import resources
 
@@ -21,3 +22,19 @@ def load_table(name: str) -> dict[str, str]:
     if bad:
         raise KbBroken(f"{where}: expected phrase = \"words\", found other values for {bad[:5]}")
     return {k.lower(): v for k, v in data.items()}
+
+
+@functools.lru_cache(maxsize=4)
+def load_words(name: str) -> list[str]:
+    """A word list from kb/data (one word a line, "#" opening a comment line); KbBroken naming the file
+    when it is damaged."""
+    where = f"kb/data/{name}.txt"
+    try:
+        text = resources.files("kb").joinpath(f"data/{name}.txt").read_text("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise KbBroken(f"{where}: cannot be read ({exc}); reinstall rulings or restore the file") from exc
+    words = [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")]
+    bad = [w for w in words if not (w.isascii() and w.isalpha() and w.islower())]
+    if bad:
+        raise KbBroken(f"{where}: expected one lower-case word a line, found {bad[:3]}")
+    return words

@@ -88,6 +88,20 @@ FOCUSED = [
     "arda draft",
     "a lot of kinds of corruption checks at all",
     "cancelling attacks",
+    # names read as spans, the story around a question, definitions, English words kept, idioms
+    "Can Marvel's Told be played in response to In the Heart of his Realm?",
+    "If the Witch King has two followers at Bag End. Can they move with him?",
+    "can Shadowfacs move with Gandalfs company",
+    "Characters left behind by Gandalf. Are they still in the company?",
+    "characters left behind",
+    "witch king of agnmar",
+    "I revealed Balrog at Moria [...] My opponent's Orc-raiders attacked. Is the strike cancelled?",
+    "Could True Dragons be cancelled? Indur taps to cancel",
+    "what is a haven?",
+    "what does tapped mean",
+    "what are marshalling points (MPs)?",
+    "wherever the company moves, are the scores kept?",
+    "my avatar dies. Does the company flip face up?",
     "",
     "?",
     "constructor",
@@ -167,7 +181,7 @@ def test_every_question_gets_the_same_top_five(both: dict[str, Any]) -> None:
         print(f"\n{q!r}\n  python {py}\n  js     {js}")
     same = 1 - len(differ) / len(questions)
     print(f"\nparity: {len(questions) - len(differ)}/{len(questions)} identical top {LIMIT} ({same:.1%})")
-    assert same >= 0.95
+    assert not differ
 
 
 @pytest.mark.parametrize("q", FOCUSED, ids=IDS)
@@ -229,8 +243,8 @@ def test_understanding_of_hand_picked_queries(both: dict[str, Any]) -> None:
 def test_the_browser_reads_the_numbers_the_terminal_uses(both: dict[str, Any]) -> None:
     assert both["limits"] == {
         "MAX_QUERY": query.MAX_QUERY, "MAX_NAME_WORDS": query.MAX_NAME_WORDS,
-        "FIRST_WORD_NAMES": query.FIRST_WORD_NAMES, "RARE_NAME_WORD": query.RARE_NAME_WORD, "RARE": query.RARE,
-        "COVERAGE_FLOOR": ranking.COVERAGE_FLOOR}
+        "FIRST_WORD_NAMES": query.FIRST_WORD_NAMES, "NEAR_RUN": query.NEAR_RUN, "RARE_NAME_WORD": query.RARE_NAME_WORD,
+        "RARE": query.RARE, "COVERAGE_FLOOR": ranking.COVERAGE_FLOOR}
 
 
 def test_text_helpers_agree(tmp_path: Path) -> None:

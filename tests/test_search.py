@@ -429,3 +429,76 @@ def test_the_tuner_names_an_unknown_setting(real_kb: Path, monkeypatch: pytest.M
                              ("section=lots", "'section=lots': expected NAME=NUMBER, e.g. section=0.5")):
         assert run_tuner(monkeypatch, "--kb", str(real_kb), str(ROOT / "tests" / "data" / "crf_excerpt.md"),
                          "--no-fit", "--unit", setting) == f"tune_ranking: {message}"
+
+
+def test_names_are_read_as_spans_longest_first(searcher: Searcher) -> None:
+    """A name's own words are never read again as other names, and a plain phrase is a card only
+    where the words say so (capitals, or a query that writes nothing capitalised)."""
+    def cards(q: str) -> list[str]:
+        return searcher.understand(q).cards
+
+    assert cards("Does Despair of the Heart make him check again?") == ["Despair of the Heart"]
+    assert cards("if the Witch King has two followers, can they move with him?") == ["The Witch-king"]
+    assert cards("Can Clear Skies be played on a company?") == ["Clear Skies"]
+    assert cards("Can you use Great Ship's ability during the site phase?") == ["Great Ship"]
+    assert cards("Moria is a Darkhaven for Balrog, is it not?") == ["Moria"]  # Balrog: a kind of player here
+    assert cards("Are the characters left behind by Gandalf still in his company?") == ["Gandalf"]
+    assert cards("Left Behind") == ["Left Behind"]
+    assert cards("What would a Hero player need to bring Sudden Call from the sideboard?") == ["Sudden Call"]
+    assert cards("can True Fana attack?") == ["True Fána"]  # not True Cold-drake or True Fire-drake
+    assert cards("Could True Dragons be cancelled?") == []  # "True" begins names, but not this one
+    assert cards("can twilight cancel doors of night") == ["Doors of Night"]  # nothing capitalised: names anyway
+
+
+def test_a_misspelt_name_inside_a_question_is_read_as_rulings_card_reads_it(searcher: Searcher) -> None:
+    u = searcher.understand("Can Shadowfacs carry a character out of the company?")
+    assert u.cards == ["Shadowfax"] and ("shadowfacs", "Shadowfax") in u.near_cards and not u.card_query
+    assert searcher.understand("morgul knive corruption").cards == ["Morgul-knife"]
+    assert searcher.understand("witch king of agnmar").cards == ["Witch-king of Angmar"]
+    assert not searcher.understand("my unique charcter got discarded, can I play my copy?").cards  # a word misspelt
+    assert not searcher.understand("my company got bounced back to where it started - does it count for cards that care").cards
+    results = searcher.search("Can Shadowfacs carry a character out of the company?", limit=5)
+    assert any("shadowfax" in r.data["about"] for r in results)
+
+
+def test_english_words_are_never_corrected(searcher: Searcher) -> None:
+    for typed in ("wherever", "followup", "scores", "useless", "talking", "released", "care"):
+        u = searcher.understand(f"{typed} the company moves")
+        assert not u.corrections, (typed, u.corrections)
+    assert searcher.understand("does movment count").corrections == [("movment", "movement")]
+    assert searcher.understand("can I play an influnce attempt").corrections == [("influnce", "influence")]
+
+
+def test_english_words_shipped_are_those_a_correction_could_reach() -> None:
+    from kb.query import english_words
+
+    counts = {"shores": 5, "whenever": 9, "unless": 4, "rare": 1}
+    assert english_words(["scores", "wherever", "useless", "apple", "shores", "rare"], counts) == \
+        ["scores", "wherever", "useless"]  # "apple" is near no word used; "shores" is used; "rare" reaches none
+
+
+def test_the_story_around_a_question_weighs_less(searcher: Searcher) -> None:
+    post = ("My opponent played Orc-raiders on my company at Moria. I tapped Gandalf to cancel it. "
+            "Can a strike be cancelled after the roll?")
+    u = searcher.understand(post)
+    weights = dict(u.terms)
+    assert set(u.story_cards) == set(u.cards) >= {"Orc-raiders", "Gandalf", "Moria"}  # named in the story only
+    assert weights["strike"] == 1.0 and weights["moria"] == weights["tap"] == 0.5
+    asked = dict(searcher.understand("Can Orc-raiders be cancelled?").terms)
+    assert weights["about:orc raiders"] == asked["about:orc raiders"] / 2
+    assert "moria" in {fold(w) for w in u.story} and "strike" not in u.story
+    results = searcher.search(post, limit=5)
+    assert any("strike may not be canceled once the dice-roll" in r.data["text"] for r in results)
+    one = searcher.understand("I tapped Gandalf. Then I moved.")  # no question: every sentence counts
+    assert not one.story and not one.story_cards
+
+
+@pytest.mark.parametrize("query, defined", [
+    ("what is a haven?", "haven"),
+    ("what does tapped mean", "tap"),
+    ("what are marshalling points?", "marshalling points (MPs)"),
+    ("What's the hazard limit?", "hazard limit"),
+])
+def test_what_is_x_answers_with_the_definition(searcher: Searcher, query: str, defined: str) -> None:
+    first = searcher.search(query, limit=3)[0]
+    assert first.data["kind"] == "glossary" and first.data["title"] == defined, first.data["title"]

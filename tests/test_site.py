@@ -28,6 +28,7 @@ from kb.query import fold
 from kb.ranking import heading_terms
 from kb.render import TextRenderer, card_html, linked
 from kb.searchspec import SearchSpec
+from kb.tables import load_words
 from kb.urls import Urls, slug
 from kb.website import build_site, check_links, render_files
 
@@ -184,6 +185,10 @@ def test_browser_search_index_is_the_knowledge_bases_own(real_kb: Path, real_sit
     assert set(words.strip("\n").split("\n")) == {w for key in own["names"] for w in key.split(" ")} > {"adunaphel"}
     # every word's index terms begin with its first two letters (search.js reads fewer words for it)
     assert data.pop("terms_keep_prefix") is True
+    # of the English words, those a correction could reach in this corpus, and each English
+    english = data.pop("english")
+    assert {"wherever", "scores", "useless"} <= set(english) and len(english) < 20_000
+    assert set(english) <= set(load_words("english")) and not {"movment", "gandalf"} & set(english)
     # each document's source, as runs: [source, first document] where the source changes
     runs = data.pop("source_runs")
     starts = [first for _, first in runs] + [len(docs)]

@@ -37,7 +37,8 @@ from kb.searchspec import UNIT, SearchSpec  # noqa: E402
 
 STEPS = (-1.0, -0.5, -0.25, -0.1, 0.1, 0.25, 0.5, 1.0)
 BOUND = 4.0
-LIMITS = {"older edition": (-BOUND, -0.1), "source:variant": (-BOUND, -0.5), "card:other": (-BOUND, 0.0)}
+LIMITS = {"older edition": (-BOUND, -0.1), "source:variant": (-BOUND, -0.5), "card:other": (-BOUND, 0.0),
+          "definition asked": (1.0, BOUND)}
 """Held whatever the questions say: current editions first, MECCG before the Arda variant, a card's
 text only when asked for or named."""
 

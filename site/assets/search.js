@@ -31,6 +31,11 @@
   var TOKEN = /[\p{L}\p{N}_]+(?:[.\/\-][\p{L}\p{N}_]+)*/gu;  // kb.query.TOKEN: \w+(?:[./\-]\w+)*
   var QUERY_WORD = new RegExp("[^" + PY_SPACE + ",;:!?()\\[\\]{}\"]+", "gu");
   var COMPOUND = /[.\/\-]/;
+  var NAME_WORD = /[\p{L}\p{N}]+(?:'[\p{L}\p{N}]+)*/gu;  // kb.query.NAME_WORD: [^\W_]+(?:'[^\W_]+)*
+  var POSSESSIVE = /'s$/i;
+  var NAME_CONTEXT = /[a-z,;] $/;  // kb.query.NAME_CONTEXT
+  var CASED = /[a-z,;] [A-Z][a-z]/;  // kb.query.CASED
+  var ASIDE = /\([^()]*\)/g;  // kb.ranking.ASIDE
   /* unicodedata.combining(c) != 0, closely: every mark but the grapheme joiner and the variation
    * selectors (an emoji's U+FE0F); other marks of combining class 0 are spacing or enclosing marks
    * of non-Latin scripts (Devanagari vowel signs, Thaana), which Python keeps and this removes */
@@ -148,7 +153,7 @@
   function Understanding(query) {
     return {query: query, annotations: [], rules: [], cards: [], near_cards: [], abbreviations: [], synonyms: [],
       corrections: [], dropped: [], content: [], typed: [], terms: [], games: [], arda: false, card_text: false,
-      card_query: false, how_many: false, question: false, numbers: []};
+      card_query: false, how_many: false, question: false, numbers: [], story_cards: [], story: [], define: []};
   }
 
   // -- the searcher: kb.searchspec.SearchSpec + kb.search.Searcher ------------------------------------
@@ -200,6 +205,9 @@
     this._whole = new Map();
     this._name_words = null;
     this._common = null;
+    this._game_words = null;
+    this._english = null;
+    this._name_index = null;
     this._phrases = {};
     this._filters = new Map();
     this._may = null;
@@ -329,6 +337,18 @@
     if (this._common === null) this._common = new Set(this.spec.common);
     return this._common.has(word);
   };
+  Searcher.prototype.is_game_word = function (word) {
+    if (this._game_words === null) this._game_words = new Set(this.spec.game_words);
+    return this._game_words.has(word);
+  };
+  Searcher.prototype.is_english = function (word) {
+    if (this._english === null) this._english = new Set(this.spec.english);
+    return this._english.has(word);
+  };
+  Searcher.prototype.name_index = function () {
+    if (this._name_index === null) this._name_index = new NameIndex(this.table("names"));
+    return this._name_index;
+  };
   Searcher.prototype.expansion = function (table, key) {
     var v = this.tables[table].get(key);
     return v === undefined ? null : v;
@@ -450,7 +470,7 @@
   /* correct: the common corpus word a rare or unknown word most likely misspells */
   Searcher.prototype.correct = function (word) {
     var length = cpLen(word);
-    if (length < 4 || !isAlpha(word)) return null;
+    if (length < 4 || !isAlpha(word) || this.is_english(word)) return null;
     var seen = this.count_of(word);
     if (seen > 2) return null;
     var limit = length >= 7 ? 2 : 1, best = null, pool = this.spelling_pool(firstChar(word));
@@ -465,44 +485,115 @@
     return best ? best[2] : null;
   };
 
-  /* find_cards: [names, [[typed, name]] for near spellings, whether the query is nothing but a name] */
-  Searcher.prototype.find_cards = function (query) {
-    var folded = fold(query);
-    this.not_name_patterns.forEach(function (p) { folded = folded.replace(p.folded, " "); });
-    var words = folded.split(" ").filter(Boolean), whole = words.join(" ");
-    if (!whole) return [[], [], false];
+  /* name_spans: where a query names cards ({start, end, names, near}), in query order, and whether
+   * it is nothing but a name: the longest name first, never a name inside a name, a plain phrase
+   * only capitalised, a one-word name capitalised mid-sentence, a misspelt name read as read_card reads it */
+  Searcher.prototype.name_spans = function (query) {
+    var self = this, text = this.blank_not_names(query), whole = fold(text);
+    if (!whole) return [[], false];
     var exact = this.card_names(whole);
-    if (exact) return [exact.slice(), [], true];
-    var found = [], i = 0, n, names, m;
-    while (i < words.length) {
-      for (n = Math.min(C.MAX_NAME_WORDS, words.length - i); n > 1; n--) {
-        names = this.card_names(words.slice(i, i + n).join(" "));
-        if (names) {
-          extendNew(found, names);
-          i += n - 1;
+    if (exact) return [[{start: 0, end: query.length, names: exact.slice(), near: false}], true];
+    var tokens = [], m;
+    for (m of text.matchAll(NAME_WORD)) tokens.push([m[0], m.index, m.index + m[0].length]);
+    var keys = tokens.map(function (t) { return fold(t[0]); });
+    var bare = tokens.map(function (t) { return fold(t[0].replace(POSSESSIVE, "")); });
+    if (tokens.length <= 5 && keys.every(function (w) { return self.count_of(w) < 3 || self.is_name_word(w); })) {
+      var match = this.near_name(whole);  // a short query that nearly spells one name is that name
+      if (match.length) return [[{start: 0, end: query.length, names: match, near: true}], true];
+    }
+    var cased = CASED.test(text), spans = [], i = 0;
+    while (i < tokens.length) {
+      var step = 1, n, found = null;
+      for (n = Math.min(C.MAX_NAME_WORDS, tokens.length - i); n > 1; n--) {
+        found = this.name_of(keys.slice(i, i + n - 1), keys[i + n - 1], bare[i + n - 1]);
+        if (found && (tokens.slice(i, i + n).some(capitalised) || !(cased || this.is_common_word(found[0])))) {
+          spans.push({start: tokens[i][1], end: tokens[i + n - 1][2], names: found[1], near: false});
+          step = n;
           break;
         }
+        found = null;
       }
-      i += 1;
+      if (found === null) {
+        var run = i + 1 < tokens.length && capitalised(tokens[i + 1]);
+        var one = this.one_word_name(tokens[i], bare[i], i === 0 && tokens.length > 4, run, text);
+        if (one.length) spans.push({start: tokens[i][1], end: tokens[i][2], names: one, near: false});
+      }
+      i += step;
     }
-    var capitals = this.blank_not_names(strip_marks(query)).matchAll(this.capitalised);
-    for (m of capitals) {
-      var key = fold(m[1]);
-      if (m.index === 0 && words.length > 4 && this.is_common_word(key)) continue;
-      names = this.card_names(key);
-      if (!names || !names.length) names = this.first_word_names(key);
-      if (names.length && key.length > 3) extendNew(found, names);
+    spans = spans.concat(this.near_spans(tokens, keys, bare, spans, cased));
+    return [spans.map(function (sp, k) { return [sp.start, k, sp]; })
+      .sort(function (x, y) { return x[0] - y[0] || x[1] - y[1]; }).map(function (e) { return e[2]; }), false];
+  };
+
+  function capitalised(token) { return /^\p{Lu}/u.test(token[0]); }
+
+  /* name_of: [name key, names] these words make, the last one also without a final "'s", or null */
+  Searcher.prototype.name_of = function (inner, last, bareLast) {
+    var ends = bareLast === last ? [last] : [last, bareLast];
+    for (var i = 0; i < ends.length; i++) {
+      var key = inner.concat([ends[i]]).join(" "), names = this.card_names(key);
+      if (names && names.length) return [key, names.slice()];
     }
-    var near = [], self = this;
-    if (!found.length && words.length <= 5 &&
-        words.every(function (w) { return self.count_of(w) < 3 || self.is_name_word(w); })) {
-      var match = this.near_name(whole);
-      if (match.length) {
-        found = match;
-        near.push([whole, match[0]]);
+    return null;
+  };
+
+  /* one_word_name: the cards a capitalised word names (mid-sentence or opening the query) */
+  Searcher.prototype.one_word_name = function (token, bare, opensLong, run, text) {
+    var start = token[1];
+    if (!capitalised(token) || bare.length <= 3 ||
+        !(start === 0 || NAME_CONTEXT.test(text.slice(Math.max(0, start - 2), start)))) return [];
+    if ((opensLong && this.is_common_word(bare)) || this.is_game_word(bare)) return [];
+    var names = this.card_names(bare);
+    if (names && names.length) return names.slice();
+    if (bare.endsWith("s")) {  // "Gandalfs" typed for Gandalf's
+      names = this.card_names(bare.slice(0, -1));
+      if (names && names.length) return names.slice();
+    }
+    return run ? [] : this.first_word_names(bare);  // "True Fana": the next word is not theirs
+  };
+
+  /* near_spans: misspelt names in a question, around each word the corpus does not know */
+  Searcher.prototype.near_spans = function (tokens, keys, bare, taken, cased) {
+    var self = this, free = tokens.map(function (t) {
+      return !taken.some(function (sp) { return sp.start <= t[1] && t[1] < sp.end; });
+    });
+    function unknown(j) {
+      return free[j] && keys[j].length >= 4 && isAlpha(keys[j]) && !self.question_words.has(keys[j]) &&
+        self.count_of(keys[j]) === 0 && self.count_of(bare[j]) === 0;
+    }
+    function namish(j) {
+      return free[j] && !self.question_words.has(keys[j]) && (unknown(j) || self.is_name_word(bare[j]));
+    }
+    var found = [], i = 0;
+    while (i < tokens.length) {
+      if (!unknown(i)) { i += 1; continue; }
+      var lo = i, hi = i + 1;
+      while (lo > 0 && i - lo < C.NEAR_RUN - 1 && namish(lo - 1)) lo -= 1;
+      while (hi < tokens.length && hi - i < C.NEAR_RUN && namish(hi)) hi += 1;
+      var span = this.near_run(tokens, keys, lo, hi, i, cased);
+      if (span === null) { i += 1; continue; }
+      found.push(span[0]);
+      for (var j = span[1]; j < span[2]; j++) free[j] = false;
+      i = span[2];
+    }
+    return found;
+  };
+
+  /* near_run: the longest run of tokens[lo:hi] holding token i that reads as one card, and its bounds */
+  Searcher.prototype.near_run = function (tokens, keys, lo, hi, i, cased) {
+    for (var n = Math.min(hi - lo, C.NEAR_RUN); n > 0; n--) {
+      for (var a = Math.max(lo, i - n + 1); a <= Math.min(i, hi - n); a++) {
+        var run = tokens.slice(a, a + n);
+        if (cased && !run.some(capitalised)) continue;
+        var read = read_name(this, run.map(function (t) { return t[0]; }).join(" "), this.name_index());
+        if (read[0].length !== 1) continue;
+        if (n === 1 && !capitalised(tokens[i]) && (this.is_english(keys[i]) || this.correct(keys[i]))) {
+          return null;  // "charcter" a common word misspelt, "care" a word: not cards
+        }
+        return [{start: tokens[a][1], end: tokens[a + n - 1][2], names: read[0], near: read[1]}, a, a + n];
       }
     }
-    return [found, near, near.length > 0];
+    return null;
   };
 
   /* not_names: the text with each phrase that names no card blanked out (same length) */
@@ -630,14 +721,20 @@
   /* kb.resolve.read_card: the card(s) a typed name means (names), the choices an ambiguous one leaves,
    * or nothing; read_as says how it was read when not exactly */
   function read_card(searcher, typed, index) {
+    var read = read_name(searcher, typed, index || searcher.name_index()), names = read[0];
+    if (!read[1]) return {names: names, read_as: "", choices: []};
+    if (names.length === 1) return {names: names, read_as: quoted(typed) + " read as " + names[0], choices: []};
+    return {names: [], read_as: "", choices: names.length <= 8 ? names : []};
+  }
+
+  /* kb.query.read_name: [the card names a typed name may mean, whether read from a near spelling] */
+  function read_name(searcher, typed, index) {
     var key = fold(typed);
-    if (!key || key.length > 120) return {names: [], read_as: "", choices: []};
+    if (!key || key.length > 120) return [[], false];
     var exact = searcher.card_names(key);
-    if (exact) return {names: exact.slice(), read_as: "", choices: []};
+    if (exact) return [exact.slice(), false];
     var near = searcher.near_name(key);
-    if (!near.length) near = (index || new NameIndex(searcher.table("names"))).all_words_in_one(typed);
-    if (near.length === 1) return {names: near.slice(), read_as: quoted(typed) + " read as " + near[0], choices: []};
-    return {names: [], read_as: "", choices: near.length <= 8 ? near.slice() : []};
+    return [(near.length ? near : index.all_words_in_one(typed)).slice(), true];
   }
 
   /* what Python's str.isprintable() refuses: other, separator (but the space) */
@@ -657,6 +754,29 @@
         : "\\U" + ("0000000" + hex).slice(-8);
     });
     return q + body + q;
+  }
+
+  /* kb.query.Focus: which sentences of a query ask its question (ends: where each ends; asking: whether
+   * it asks); in a post of several sentences where some end with "?", those, the others the story */
+  function Focus(text, pattern, story) {
+    var ends = [], asking = [], m;
+    for (m of text.matchAll(pattern)) {
+      ends.push(m.index + m[0].length);
+      asking.push(m[0].indexOf("?") >= 0);
+    }
+    if (!ends.length || pyStrip(text.slice(ends[ends.length - 1]))) {
+      ends.push(text.length);
+      asking.push(false);
+    }
+    if (ends.length < 2 || asking.indexOf(true) < 0) {
+      ends = [text.length];
+      asking = [true];
+    }
+    function asks(at) {
+      for (var i = 0; i < ends.length; i++) if (at < ends[i]) return asking[i];
+      return asking[asking.length - 1];
+    }
+    return {ends: ends, asking: asking, asks: asks, weight: function (at) { return asks(at) ? 1.0 : story; }};
   }
 
   /* understand: references, cards, abbreviations, synonyms, typos, question words -> weighted terms */
@@ -679,13 +799,23 @@
       u.rules.push(m[1].toLowerCase());
       rest = replaceAll(rest, m[0], " ");
     }
-    var cards = pyStrip(rest) ? this.find_cards(rest) : [[], [], false];
-    u.cards = cards[0];
-    u.near_cards = cards[1];
+    var meaning = R.define.one.exec(rest);
+    if (meaning) {
+      var subject = meaning[1] || meaning[2] || "";
+      u.define = this.analyze_text(subject).filter(function (t) { return !/^\p{Nd}/u.test(t); });
+    }
+    var focus = Focus(rest, R.sentence_end.all, W.story);
+    var read = pyStrip(rest) ? this.name_spans(rest) : [[], false], spans = read[0], asked = new Set();
+    spans.forEach(function (sp) {
+      extendNew(u.cards, sp.names);
+      if (sp.near) u.near_cards.push([fold(rest.slice(sp.start, sp.end)), sp.names[0]]);
+      if (focus.asks(sp.start)) sp.names.forEach(function (c) { asked.add(c); });
+    });
+    u.story_cards = u.cards.filter(function (c) { return !asked.has(c); });
     u.card_text = R.card_text.one.test(rest);
     var bare = fold(rest.replace(R.card_text.all, " ")), bareNames = this.card_names(bare), named = new Set();
     u.cards.forEach(function (c) { fold(c).split(" ").forEach(function (w) { if (w) named.add(w); }); });
-    u.card_query = u.cards.length > 0 && (cards[2] || !!(bareNames && bareNames.length) ||
+    u.card_query = u.cards.length > 0 && (read[1] || !!(bareNames && bareNames.length) ||
       bare.split(" ").filter(Boolean).every(function (w) { return named.has(w) || self.count_of(w) === 0; }));
     for (m of rest.matchAll(R.filler.all)) u.dropped.push(m[0]);
     rest = rest.replace(R.filler.all, " ");
@@ -700,11 +830,12 @@
       });
       return out;
     }
+    focus = Focus(rest, R.sentence_end.all, W.story);
     var synonyms = [], saidSpans = [];
     for (m of rest.matchAll(this.phrases("synonyms"))) {
       var said = m[0], rulesWords = this.expansion("synonyms", said.toLowerCase()) || "";
       u.synonyms.push([said, rulesWords]);
-      synonyms.push(rulesWords);
+      synonyms.push([rulesWords, focus.weight(m.index)]);
       saidSpans.push([m.index, m.index + said.length]);
     }
     var expanded = [], typed = [];
@@ -713,10 +844,11 @@
       if (!word) continue;
       var at = m.index;
       var weight = saidSpans.some(function (s) { return s[0] <= at && at < s[1]; }) ? W.said : W.typed;
+      weight *= focus.weight(at);
       var expansion = this.expansion("abbreviations", word.toLowerCase());
       if (expansion) {
         u.abbreviations.push([word, expansion]);
-        expanded.push(expansion);
+        expanded.push([expansion, focus.weight(at)]);
         u.content.push(word);
         typed.push([analyzed([word], null), weight]);
         continue;
@@ -728,22 +860,25 @@
       }
       var before = u.corrections.length, terms = analyzed([word], u);
       u.content.push(u.corrections.slice(before).map(function (c) { return c[1]; }).join(" ") || word);
+      if (!focus.asks(at)) u.story.push(u.content[u.content.length - 1]);
       typed.push([terms, weight]);
     }
-    expanded.forEach(function (text) {
-      for (var s of text.matchAll(self.phrases("synonyms"))) synonyms.push(self.expansion("synonyms", s[0].toLowerCase()) || "");
+    expanded.slice().forEach(function (entry) {
+      for (var s of entry[0].matchAll(self.phrases("synonyms"))) {
+        synonyms.push([self.expansion("synonyms", s[0].toLowerCase()) || "", entry[1]]);
+      }
     });
-    add(analyzed(synonyms, null), W.synonym);
-    add(analyzed(expanded, null), W.abbreviation);
+    synonyms.forEach(function (entry) { add(analyzed([entry[0]], null), W.synonym * entry[1]); });
+    expanded.forEach(function (entry) { add(analyzed([entry[0]], null), W.abbreviation * entry[1]); });
     typed.forEach(function (entry) {
       entry[0].forEach(function (t) { u.typed.push(t); });
       add(entry[0], entry[1]);
     });
-    var out = Array.from(weights.entries());
+    var out = Array.from(weights.entries()), story = new Set(u.story_cards);
     u.cards.forEach(function (name) {
-      var k = fold(name);
-      out.push(["about:" + k, u.card_query ? W.about : W.about_named]);
-      out.push(["mention:" + k, W.mentions]);
+      var k = fold(name), told = story.has(name) ? W.story : 1.0;
+      out.push(["about:" + k, (u.card_query ? W.about : W.about_named) * told]);
+      out.push(["mention:" + k, W.mentions * told]);
     });
     u.annotations.forEach(function (n) {
       out.push(["number:annotation:" + n, W.number], ["cites:annotation:" + n, W.cites_annotation]);
@@ -818,10 +953,35 @@
     }, this);
     var total = 0;
     u.terms.forEach(function (entry) { if (entry[0].indexOf(":") < 0) total += entry[1] * idf.get(entry[0]); });
-    var top = best(reached, scores, n);
+    var top = best(reached, scores, n), named = this.name_coverage(u, top, idf);
     return {understanding: u, idf: idf, matching: reached.length, docs: top.map(function (d) {
-      return [d, scores[d], total ? covered[d] / total : 0.0];
+      return [d, scores[d], total ? (covered[d] + (named.has(d) ? named.get(d) : 0.0)) / total : 0.0];
     })};
+  };
+
+  /* name_coverage: what the words of a card's name add to the coverage of the rulings on that card */
+  Searcher.prototype.name_coverage = function (u, docs, idf) {
+    var weights = new Map(), out = new Map(), self = this;
+    u.terms.forEach(function (e) { if (e[0].indexOf(":") < 0) weights.set(e[0], e[1]); });
+    u.cards.forEach(function (card) {
+      var key = fold(card), terms = [];
+      self.analyze_text(card).forEach(function (t) {
+        if (terms.indexOf(t) < 0 && (weights.has(t) ? weights.get(t) : 0.0) * (idf.has(t) ? idf.get(t) : 0.0) > 0) terms.push(t);
+      });
+      if (!terms.length) return;
+      var holders = terms.map(function (t) {
+        var post = self.postings_of(t) || [], docs = new Set();
+        for (var i = 0; i < post.length; i += 2) docs.add(post[i]);
+        return docs;
+      });
+      docs.forEach(function (d) {
+        if (self.data(d).about.indexOf(key) < 0) return;
+        var add = 0;
+        terms.forEach(function (t, k) { if (!holders[k].has(d)) add += weights.get(t) * idf.get(t); });
+        out.set(d, (out.has(d) ? out.get(d) : 0.0) + add);
+      });
+    });
+    return out;
   };
 
   /* best: the n documents of the highest scores, best first (equal scores by document number): only
@@ -967,7 +1127,7 @@
     return {term_weights: term_weights, total: total, query_stems: new Set(u.typed), phrase: short_phrase(u, words),
       phrase_words: words, cards: new Set(u.cards.map(fold)), card_text: u.card_text, card_query: u.card_query,
       reference: u.annotations.length > 0 || u.rules.length > 0, how_many: u.how_many, numbers: new Set(u.numbers),
-      variant_asked: u.arda, source: source};
+      variant_asked: u.arda, source: source, story_cards: new Set(u.story_cards.map(fold)), define: new Set(u.define)};
   };
 
   /* features: the features of candidate document d for one query (absent means 0) */
@@ -987,10 +1147,21 @@
       f["kind:" + data.kind] = 1.0;
       var onNamed = data.about.some(function (a) { return q.cards.has(a); });
       if (data.about.length && !onNamed) f["card:unnamed ruling"] = 1.0;
-      else if (data.about.length && !q.card_query) f["card:named ruling"] = 1.0;
+      else if (data.about.length && !q.card_query) {
+        var told = data.about.every(function (a) { return !q.cards.has(a) || q.story_cards.has(a); });
+        f[told ? "card:story ruling" : "card:named ruling"] = 1.0;
+      }
+      if (data.kind === "glossary" && data.title) {
+        var defined = this.heading_terms(data.title);
+        if (q.define.size && sameSet(defined, q.define)) f["definition asked"] = 1.0;
+        else if (defined.size && sameSet(defined, q.query_stems) && !q.card_query) f.defines = 1.0;
+      }
     }
     var heading = data.section.length ? data.section[data.section.length - 1] : "";
-    if (heading && sameSet(this.heading_terms_of(d, heading), q.query_stems)) f.heading_is_query = 1.0;
+    if (heading) {
+      var head = this.heading_terms_of(d, heading);
+      if (sameSet(head, q.query_stems) || (q.define.size && sameSet(head, q.define))) f.heading_is_query = 1.0;
+    }
     if (q.total && !(q.reference || q.card_query)) {
       f.coverage = Math.log(C.COVERAGE_FLOOR + (1 - C.COVERAGE_FLOOR) * covered);
     }
@@ -1033,7 +1204,8 @@
   /* heading_terms: the index terms of a section heading, without its number */
   Searcher.prototype.heading_terms = function (heading) {
     if (!this._headings.has(heading)) {
-      this._headings.set(heading, new Set(this.analyze_text(heading).filter(function (t) { return !/^\p{Nd}/u.test(t); })));
+      this._headings.set(heading, new Set(this.analyze_text(heading.replace(ASIDE, " "))
+        .filter(function (t) { return !/^\p{Nd}/u.test(t); })));
     }
     return this._headings.get(heading);
   };
