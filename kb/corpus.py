@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from kb.cardface import CardFace
+from kb.changes import Change, from_row
 from kb.errors import SiteError
 from kb.lexicon import Lexicon
 from kb.model import Source
@@ -109,6 +110,8 @@ class Corpus:
     lexicon: Lexicon
     notes: dict[str, list[str]] = field(default_factory=dict)
     """ruling id -> the notes `rulings check` makes on its source text (a rule numbered out of sequence)."""
+    changes: list[Change] = field(default_factory=list)
+    """What changed in the current CRF (kb.changes), in the order shown."""
 
 
 def read_corpus(kb_dir: Path) -> Corpus:
@@ -141,6 +144,7 @@ def read_corpus(kb_dir: Path) -> Corpus:
     terms = [TermRow(t["name"], t["definition"] or "", t["section_id"] or "")
              for t in query(conn, "select name, definition, section_id from terms order by name")]
     notes = query(conn, "select source, line, message from problems where severity = 'note'")
+    changes = [from_row(c) for c in query(conn, "select * from changes order by ord")]
     conn.close()
     lexicon_file = kb_dir / CURRENT / LEXICON
     try:
@@ -149,7 +153,7 @@ def read_corpus(kb_dir: Path) -> Corpus:
         raise SiteError(f"{lexicon_file}: cannot read the card lexicon ({exc.__class__.__name__}: {exc}); "
                           "run `rulings build`") from exc
     return Corpus(sources, {r.id: r for r in rows}, dict(sections), dict(links), dict(backlinks), dict(cards),
-                  terms, lexicon, notes_by_ruling(notes, rows))
+                  terms, lexicon, notes_by_ruling(notes, rows), changes)
 
 
 def notes_by_ruling(notes: list[dict[str, Any]], rulings: list[RulingRow]) -> dict[str, list[str]]:

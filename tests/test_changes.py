@@ -1,13 +1,17 @@
-"""What changed: the word diff, and the changes the build finds on the excerpts of tests/data/changes."""
+"""What changed: the word diff, the changes the build finds (on the excerpts of tests/data/changes and
+on the real CRF 22 and its ICE-era edition), `rulings changes`, and the site's "What's new"."""
 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 
+from cli import cli
 from kb.changes import from_row, since_year, to_row
 from kb.editions import Editions, find_changes, tag_year
 from kb.errors import Refused
@@ -18,6 +22,14 @@ from kb.wording import Piece, newer_text, shown, word_diff, words
 from kb.xref import cross_reference
 
 from .conftest import DATA
+
+
+def run(kb: Path, *args: str):
+    return CliRunner().invoke(cli, ["--kb", str(kb), "changes", *args])
+
+
+def flat(text: str) -> str:
+    return " ".join(text.split())
 
 
 # -- the word diff ---------------------------------------------------------------------------------
@@ -166,3 +178,168 @@ def test_since_must_be_a_year(text: str) -> None:
     with pytest.raises(Refused, match="is not a year"):
         since_year(text)
     assert since_year(" 2015 ") == 2015
+
+
+# -- `rulings changes` on the excerpts -----------------------------------------------------------------
+
+def test_the_command_prints_every_part_with_its_evidence(changes_corpus: tuple[Path, Path, Path]) -> None:
+    kb = changes_corpus[1]
+    result = run(kb, "--no-pager")
+    assert result.exit_code == 0, result.output
+    out = result.output
+    titles = [line for line in out.splitlines() if line and not line.startswith(" ")]
+    assert titles == ["The CRF's own list of its changes (2)", "New or changed since the last CRF (marked @) (2)",
+                      "Card errata, new or changed (2)", "Reworded since the older edition (1)",
+                      "Rulings by origin tag, newest first (2)", "Older rulings not in the current CRF (2)"]
+    assert "Your [-staring-] {+starting+} hand is eight cards" in flat(out)
+    assert "erratum of Adûnaphel: it changes “Tap to cancel”, words of the card's own text (the build's reading)" in flat(out)
+    assert "Moved, the build reads, to (0.82 alike): [rule 2.VI.1]" in flat(out)
+    assert "The nearest wording found (0.57 alike)" in flat(out)
+    assert "\n 2023\n" in out and "\n 2002\n" in out
+
+
+def test_since_source_and_phase_narrow_the_changes(changes_corpus: tuple[Path, Path, Path],
+                                                   validators: dict[str, Any]) -> None:
+    kb = changes_corpus[1]
+    every = json.loads(run(kb, "--json").output)
+    for r in every:
+        errors = [e.message for e in validators["ruling"].iter_errors(r)]
+        assert not errors, (r["id"], errors)
+    assert [r["change"]["kind"] for r in every].count("tagged") == 3  # one of them the card erratum
+    recent = json.loads(run(kb, "--since", "2018", "--json").output)
+    assert {r["change"]["year"] for r in recent} == {2026, 2023, 2018}
+    assert {r["change"]["kind"] for r in recent} == {"listed", "marked", "tagged"}  # 1997's comparison is older
+    older = json.loads(run(kb, "--source", "crf-1", "--json").output)
+    assert {r["change"]["kind"] for r in older} == {"reworded", "absent"}
+    assert json.loads(run(kb, "--source", "coe", "--json").output)[0]["change"]["verdict"] == "moved"
+    end = json.loads(run(kb, "--phase", "eot", "--json").output)
+    assert end and all(r["section"][-1] == "End-of-Turn Phase" for r in end)
+    assert "No change matches." in run(kb, "--since", "2030").output
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--since", "abc"], "Error: --since 'abc' is not a year. Give a year of four digits, e.g. "
+                         "`rulings changes --since 2015`.\n"),
+    (["--since", "15"], "Error: --since '15' is not a year. Give a year of four digits, e.g. "
+                        "`rulings changes --since 2015`.\n"),
+    (["--source", "nope"], "Error: no source 'nope'. Known sources: crf-2, crf-1, coe, cards (see `rulings stats`).\n"),
+    (["--phase", "nope"], None),
+])
+def test_bad_input_is_one_line_and_exit_2(changes_corpus: tuple[Path, Path, Path], args: list[str],
+                                         message: str | None) -> None:
+    kb = changes_corpus[1]
+    result = run(kb, *args)
+    assert result.exit_code == 2 and result.stdout == "" and result.stderr.count("\n") == 1, result.output
+    assert message is None or result.stderr == message
+    as_json = run(kb, *args, "--json")
+    assert as_json.exit_code == 2 and as_json.stdout == ""
+    error = json.loads(as_json.stderr)
+    assert error["error"] == result.stderr.removeprefix("Error: ").split(". ")[0] and error["hint"]
+
+
+# -- the site ----------------------------------------------------------------------------------------
+
+def test_whats_new_is_reached_from_home_and_links_each_change(changes_corpus: tuple[Path, Path, Path]) -> None:
+    site = changes_corpus[2]
+    assert '<a href="changes.html">What\'s new</a>' in (site / "index.html").read_text("utf-8")
+    page = (site / "changes.html").read_text("utf-8")
+    assert re.findall(r'<h2 id="(part-[a-z]+)"', page) == [
+        "part-listed", "part-marked", "part-errata", "part-reworded", "part-tagged", "part-absent"]
+    assert re.findall(r'<h3 class="year" id="(year-\d+)"', page) == ["year-2023", "year-2002"]
+    # each change links to its ruling's page (and the other side's): the permalinks of every ruling shown
+    permalinks = re.findall(r'class="permalink" href="([^"]+)"', page)
+    assert "doc/crf-2-card-errata-and-rulings.html#crf-2.e49add5141" in permalinks or \
+        any(p.endswith("#crf-2.e49add5141") for p in permalinks)
+    assert any(p.endswith("#coe.b9ff7cd74a") for p in permalinks)  # where the older ruling moved
+    assert "Moved, the build reads, to (0.82 alike)" in page and "The nearest wording found (0.57 alike)" in page
+    assert "the build&#39;s reading" in page or "the build's reading" in page
+
+
+def test_a_reworded_rulings_page_shows_its_older_wording_beside_it(changes_corpus: tuple[Path, Path, Path]) -> None:
+    site = changes_corpus[2]
+    pages = {p.relative_to(site).as_posix(): p.read_text("utf-8") for p in (site / "doc").glob("*.html")}
+    home = next(path for path, text in pages.items() if 'id="crf-2.3c164db5e6"' in text)
+    article = pages[home].split('id="crf-2.3c164db5e6"', 1)[1].split("</article>", 1)[0]
+    assert 'class="older-wording"' in article and 'href="crf-1.html#crf-1.1771305cb7"' in article
+    assert ('Your <del><span class="vh">[removed: </span>staring<span class="vh">]</span></del> '
+            '<ins><span class="vh">[added: </span>starting<span class="vh">]</span></ins> hand') in article
+
+
+def test_whats_new_and_a_reworded_ruling_read_on_a_phone_and_in_print(tab, changes_corpus: tuple[Path, Path, Path]) -> None:  # type: ignore[no-untyped-def]
+    site = changes_corpus[2]
+    page, errors = tab((site / "index.html").as_uri(), width=390, height=844)
+    page.get_by_role("link", name="What's new").click()
+    page.wait_for_load_state("load")
+    assert page.url.endswith("changes.html") and page.locator("h1").inner_text() == "What's new in CRF 2 excerpt"
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    older = page.locator("section.change .older-wording").first
+    older.scroll_into_view_if_needed()
+    assert older.is_visible() and older.locator(".diff del").first.text_content() == "[removed: staring]"
+    # the marks are the text's own decoration, so they print without colour; the block is not hidden in print
+    page.emulate_media(media="print")
+    style = older.evaluate("""e => [getComputedStyle(e).display,
+        getComputedStyle(e.querySelector('.diff del')).textDecorationLine,
+        getComputedStyle(e.querySelector('.diff ins')).textDecorationLine]""")
+    assert style == ["block", "line-through", "underline"]
+    page.emulate_media(media="screen")
+    assert errors == []
+
+
+# -- the real CRF 22 and its ICE-era edition ------------------------------------------------------------
+
+def test_what_changed_in_the_real_crf_22(real_kb: Path, validators: dict[str, Any]) -> None:
+    found = json.loads(run(real_kb, "--json").output)
+    for r in found:
+        errors = [e.message for e in validators["ruling"].iter_errors(r)]
+        assert not errors, (r["id"], errors)
+    kinds: dict[str, list[dict[str, Any]]] = {}
+    for r in found:
+        kinds.setdefault(r["change"]["kind"], []).append(r)
+    # its own list ("Changes from CRF 21") names the three rulings marked "@", and those are all of them
+    at = ["crf-22.4b7da52c33", "crf-22.140b483d08", "crf-22.d351fc7888"]
+    assert [r["change"]["other"]["id"] for r in kinds["listed"]] == at == [r["id"] for r in kinds["marked"]]
+    assert all(r["section"][0] == "Changes from CRF 21" and not r["change"]["guess"] for r in kinds["listed"])
+    errata = {tuple(r["change"]["erratum"]["cards"]): r["change"]["erratum"] for r in kinds["marked"] if r["change"]["erratum"]}
+    assert list(errata) == [("An Unexpected Party",), ("An Untimely Brood",)] and all(e["guess"] for e in errata.values())
+    # the turn sequence reworded since the ICE-era edition: "Your staring hand" -> "Your starting hand"
+    hand = next(r for r in kinds["reworded"] if r["id"] == "crf-22.3c164db5e6")
+    assert hand["change"]["other"]["id"] == "crf-older.efe4b4ca37" and hand["change"]["guess"]
+    assert [(p["op"], p["text"].strip()) for p in hand["change"]["diff"] if p["op"] != "same"] == [
+        ("removed", "staring"), ("added", "starting")]
+    assert {r["change"]["other"]["source"] for r in kinds["reworded"]} == {"crf-older"}
+    # ICE-era rulings with no counterpart: one moved to the CoE rules (the build's reading), one dropped
+    absent = {r["id"]: r["change"] for r in kinds["absent"]}
+    moved = absent["crf-older.e3e374880a"]
+    assert (moved["verdict"], moved["other"]["id"], moved["guess"]) == ("moved", "coe-rules.b9ff7cd74a", True)
+    dice = absent["crf-older.566508ff6b"]
+    assert dice["verdict"] == "dropped" and dice["other"]["text"] == "You roll dice for the whole game"
+    # every ruling tagged after ICE's last CRF, newest first, the legend of the tags not among them
+    years = [r["change"]["year"] for r in kinds["tagged"]]
+    assert years == sorted(years, key=lambda y: (y is None, -(y or 0))) and 2002 in years and 2025 in years
+    assert not [r for r in found if r["section"][0] == "Introduction"]
+    stated = [r for r in kinds["tagged"] if r["change"]["erratum"]]
+    assert {"The One Ring"} <= {c for r in stated for c in r["change"]["erratum"]["cards"]}
+    assert all(r["change"]["erratum"]["evidence"] == "the CRF calls it a Card Erratum" for r in stated)
+
+
+def test_the_real_changes_narrowed(real_kb: Path) -> None:
+    since = json.loads(run(real_kb, "--since", "2025", "--json").output)
+    assert since and all(r["change"]["year"] >= 2025 for r in since)
+    assert {r["change"]["kind"] for r in since} == {"listed", "marked", "tagged"}
+    older = json.loads(run(real_kb, "--source", "crf-older", "--json").output)
+    assert {r["change"]["kind"] for r in older} == {"reworded", "absent"}
+    end = json.loads(run(real_kb, "--phase", "end-of-game", "--json").output)
+    assert "crf-22.4b7da52c33" in [r["id"] for r in end]
+    text = flat(run(real_kb, "--source", "crf-older", "--no-pager").output)
+    assert "Your [-staring-] {+starting+} hand is eight cards" in text
+
+
+def test_the_real_site_says_whats_new(real_site: Path) -> None:
+    assert '<a href="changes.html">What\'s new</a>' in (real_site / "index.html").read_text("utf-8")
+    page = (real_site / "changes.html").read_text("utf-8")
+    assert "<h1>What's new in Collected Rulings File (CRF) 22</h1>" in page
+    for ruling_id in ("crf-22.140b483d08", "crf-22.3c164db5e6", "crf-older.e3e374880a", "coe-rules.b9ff7cd74a"):
+        assert f'#{ruling_id}"' in page, ruling_id  # linked to its place
+    turn = (real_site / "doc" / "crf-22-turn-sequence-rulings.html").read_text("utf-8")
+    article = turn.split('id="crf-22.3c164db5e6"', 1)[1].split("</article>", 1)[0]
+    assert 'href="crf-older.html#crf-older.efe4b4ca37"' in article and ">staring<" in article and ">starting<" in article
