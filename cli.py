@@ -295,11 +295,12 @@ def _head(r: dict[str, Any]) -> str:
     return r["kind"] + (f" {r['number']}" if r.get("number") else "")
 
 
-def _ruling(out: Out, r: dict[str, Any], indent: str = "  ", where: int = 2) -> None:
-    """One ruling whole: its kind and number, where it stands, its id and lines, then its text."""
+def _ruling(out: Out, r: dict[str, Any], indent: str = "  ", where: int = 2, text: str | None = None) -> None:
+    """One ruling whole: its kind and number, where it stands, its id and lines, then its text (or
+    the text given: its words marked)."""
     path = " > ".join(r["section"][-where:])
     out(f"[{_head(r)}] {path}  " + style(f"{r['id']} · {_lines(r)}", dim=True), indent, indent + "    ")
-    out(r["text"], indent + "  ")
+    out(r["text"] if text is None else text, indent + "  ")
 
 
 def _groups(out: Out, title: str, groups: list[dict[str, Any]]) -> None:
@@ -543,6 +544,82 @@ def rule(kb_dir: Path, number: str, as_json: bool, no_pager: bool) -> None:
     result = _looked_up(as_json, "numbered", kb_dir, "rule", number)
     if result is not None:
         _numbered(result, no_pager)
+
+
+@cli.command()
+@click.option("--since", metavar="YEAR", help="Only what the sources date from this year on (e.g. 2015).")
+@click.option("--source", help="Only the changes a ruling of this source takes part in (see `rulings stats`).")
+@click.option("--phase", help='Only the changes of this turn phase ("M/H", "site", "eot", "org" ...).')
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON array of rulings (the ruling shape), each with its change.")
+@pager_option
+@click.pass_obj
+def changes(kb_dir: Path, since: str | None, source: str | None, phase: str | None, as_json: bool,
+            no_pager: bool) -> None:
+    """What changed in the current CRF: its own list of changes, the rulings marked @, card errata,
+    rulings reworded since the older edition (word by word), older rulings no longer in it, and the
+    rulings by the year of their origin tag; each with what the sources say of it."""
+    found = _looked_up(as_json, "changes", kb_dir, since, source, phase)
+    if found is not None:
+        _print_changes(found, since, no_pager)
+
+
+def _print_changes(found: Any, since: str | None, no_pager: bool) -> None:
+    """Each part of kb.changes.PARTS, its rulings whole, each with why it is a change and the ruling
+    on the other side: the one a listed change names, an older wording word by word, the nearest."""
+    from kb.changes import PARTS, other_label, parts_of
+
+    out = Out(not no_pager)
+    if since:
+        out(style(f"Changes the sources date {since.strip()} or later", bold=True))
+    if not found:
+        out("No change matches.")
+    by_part: dict[str, list[dict[str, Any]]] = {}
+    for r in found:
+        for part in parts_of(r["change"]["kind"], r["change"]["erratum"] is not None):
+            by_part.setdefault(part, []).append(r)
+    for part, title in PARTS.items():
+        if part in by_part:
+            out(style(f"{title} ({len(by_part[part])})", bold=True))
+        year: object = None
+        for r in by_part.get(part, []):
+            c = r["change"]
+            if part == "tagged" and c["year"] != year:
+                year = c["year"]
+                out(style(f" {year or 'no year'}", fg="cyan"))
+            _ruling(out, r, text=_diff_text(c["diff"]) if c["diff"] else None)
+            if c["erratum"] and part == "errata":
+                out(f"erratum of {', '.join(c['erratum']['cards']) or 'a card'}: {c['erratum']['evidence']}"
+                    + (" (the build's reading)" if c["erratum"]["guess"] else ""), "    ", "      ")
+            out(style("why: ", bold=True) + c["evidence"], "    ", "      ")
+            other = c["other"]
+            if other and c["diff"]:
+                out(f"older wording: {other['source_title']} · {other['id']} · {_lines(other)} (its words "
+                    + _diff_text([{"op": "removed", "text": "removed"}]) + ", "
+                    + _diff_text([{"op": "added", "text": "added"}]) + ")", "    ", "      ")
+            elif other:
+                alike = f" ({c['likeness']:.2f} alike)" if c["guess"] and c["likeness"] is not None else ""
+                out(f"{other_label(c['kind'], c['verdict'])}{alike}: [{_head(other)}] {' > '.join(other['section'][-2:])}  "
+                    + style(f"{other['id']} · {_lines(other)}", dim=True), "    ", "      ")
+                if c["kind"] == "absent":
+                    out(other["text"], "      ")
+        if part in by_part:
+            out()
+    out.flush()
+
+
+def _diff_text(diff: list[dict[str, str]]) -> str:
+    """A word diff as text: removed words [-struck-], added ones {+added+} (and red and green where colour shows)."""
+    from kb.wording import Piece, shown
+
+    marks = {"removed": ("[-", "-]", "red"), "added": ("{+", "+}", "green")}
+    text = []
+    for op, words, gap in shown([Piece(p["op"], p["text"]) for p in diff]):
+        if op == "same":
+            text.append(words + gap)
+        else:
+            start, end, colour = marks[op]
+            text.append(style(f"{start}{words}{end}", fg=colour) + gap)
+    return "".join(text)
 
 
 @cli.command()

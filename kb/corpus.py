@@ -8,6 +8,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from kb.cardface import CardFace
+from kb.changes import Change, from_row
 from kb.errors import SiteError
 from kb.lexicon import Lexicon
 from kb.model import Source
@@ -109,6 +110,8 @@ class Corpus:
     lexicon: Lexicon
     notes: dict[str, list[str]] = field(default_factory=dict)
     """ruling id -> the notes `rulings check` makes on its source text (a rule numbered out of sequence)."""
+    changes: list[Change] = field(default_factory=list)
+    """What changed in the current CRF (kb.changes), in the order shown."""
 
 
 def read_corpus(kb: Kb) -> Corpus:
@@ -142,6 +145,7 @@ def read_corpus(kb: Kb) -> Corpus:
     terms = [TermRow(t["name"], t["definition"] or "", t["section_id"] or "")
              for t in query(conn, "select name, definition, section_id from terms order by name")]
     notes = query(conn, "select source, line, message from problems where severity = 'note'")
+    changes = [from_row(c) for c in query(conn, "select * from changes order by ord")]
     conn.close()
     lexicon_file = snapshot.lexicon
     try:
@@ -150,7 +154,7 @@ def read_corpus(kb: Kb) -> Corpus:
         raise SiteError(f"{lexicon_file}: cannot read the card lexicon ({exc.__class__.__name__}: {exc}); "
                           "run `rulings build`") from exc
     return Corpus(sources, {r.id: r for r in rows}, dict(sections), dict(links), dict(backlinks), dict(cards),
-                  terms, lexicon, notes_by_ruling(notes, rows))
+                  terms, lexicon, notes_by_ruling(notes, rows), changes)
 
 
 def notes_by_ruling(notes: list[dict[str, Any]], rulings: list[RulingRow]) -> dict[str, list[str]]:

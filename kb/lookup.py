@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from kb.addresses import Addresses
 from kb.cardface import CardFace
-from kb.errors import NotFound
+from kb.errors import NotFound, Refused
 from kb.resolve import quoted, require
 from kb.snapshot import Kb, Snapshot
 from kb.store import query
@@ -327,6 +327,44 @@ def numbered(kb: Kb, kind: str, number: str) -> dict[str, Any]:
             "rulings": shaper.rulings([r["id"] for r in rows]),
             "parts": shaper.rulings([r["id"] for r in parts]),
             "cited_by": group_by_source(shaper.rulings(cites))}
+
+
+# -- what changed ---------------------------------------------------------------------------------------
+
+def changes(kb_dir: Path, since: str | None = None, source: str | None = None,
+            phase: str | None = None) -> list[dict[str, Any]]:
+    """What changed in the current CRF (kb.changes: listed, marked, reworded, tagged, absent), each
+    change a ruling in the ruling shape with its `change`: since a year ("2015": what the sources
+    date from then on), of a source (a change a ruling of it takes part in), of a phase. A
+    `since` that is not a year, an unknown source or phase, is Refused."""
+    from kb import resolve
+    from kb.changes import from_row, since_year
+
+    year = since_year(since) if since is not None else None
+    conn = connect(kb_dir)
+    if source is not None:
+        source = resolve.source(source, {s["id"]: s["title"] for s in query(conn, "select id, title from sources "
+                                                                                  "order by rowid")})
+    found = [from_row(row) for row in query(conn, "select * from changes order by ord")]
+    if year is not None:
+        found = [c for c in found if c.year is not None and c.year >= year]
+    if phase is not None:
+        from kb.phases import PHASE_ALIASES, PHASE_NAMES
+
+        try:
+            target = resolve.phase(phase, PHASE_NAMES, PHASE_ALIASES)
+        except NotFound as exc:  # an option's value: a usage error, as an unknown --source is
+            raise Refused(str(exc), hint=exc.hint) from exc
+        of_phase = {r["ruling_id"] for r in query(conn, "select ruling_id from links where kind = 'phase' and "
+                                                        "target = ?", (target,))}
+        found = [c for c in found if of_phase & {c.ruling_id, c.other_id}]
+    shaped = {r["id"]: r for r in Shaper(conn).rulings(list({i for c in found for i in (c.ruling_id, c.other_id) if i}))}
+    out = []
+    for c in found:
+        other = shaped.get(c.other_id)
+        if source is None or source in (shaped[c.ruling_id]["source"], other and other["source"]):
+            out.append({**shaped[c.ruling_id], "change": c.to_json(other)})
+    return out
 
 
 # -- search ---------------------------------------------------------------------------------------------

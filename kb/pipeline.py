@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from kb import __version__
+from kb.changes import to_row
+from kb.editions import Editions, find_changes
 from kb.index import analyze, index_writer
 from kb.inputs import DEFAULT_MAX_SOURCE_MB, MB, size_limit
 from kb.lexicon import Lexicon
@@ -94,6 +96,7 @@ def build(sources_dir: Path, kb_dir: Path, progress: Progress | None = None,
         lexicon = words.finish()
         terms = targets.terms()
         store_links(db, sources, lexicon, targets, terms)
+        store_changes(db, sources)
         with index_writer(folder / INDEX_DIR) as add_record:
             write_spec(folder, spec_items(passages(db, sources, lexicon, add_record), analyze, source_rows(sources),
                                           db.edition_places, name_table(lexicon.names), lexicon.lowercase,
@@ -121,6 +124,15 @@ def store_links(db: Draft, sources: list[Source], lexicon: Lexicon, targets: Tar
     db.add_links(edition_links((r for s in crf if s.current for r in db.rulings(s.id)),
                                (r for s in crf if not s.current for r in db.rulings(s.id))))
     db.add_problems(problems + heading_problems)
+
+
+def store_changes(db: Draft, sources: list[Source]) -> None:
+    """What changed in the current CRFs (kb.editions), read from the stored rulings and links a
+    document at a time, into the database; a "Changes from ..." entry naming no ruling is a problem."""
+    editions = {ruling_id: (target, how) for ruling_id, target, how in db.links("edition")}
+    changes, problems = find_changes(Editions(sources, db.rulings, editions, db.cards_about, db.card_texts))
+    db.add_changes(to_row(c, n) for n, c in enumerate(changes))
+    db.add_problems(problems)
 
 
 def passages(db: Draft, sources: list[Source], lexicon: Lexicon,

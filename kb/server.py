@@ -90,6 +90,18 @@ TABLES: dict[str, dict[str, Any]] = {
     "terms": {"description": "Game terms: the ruling that defines each, and its Rulings by Term section.",
               "label_column": "name"},
     "card_headings": {"description": "Every CRF card heading and the card name or names it stands for."},
+    "changes": {"description": "What changed in the current CRF (`rulings changes`): kind listed (in its \"Changes from "
+                               "...\" section), marked (@), reworded (since the older edition, word by word), tagged "
+                               "(an origin tag), absent (an older ruling no longer in it); each with its evidence, and "
+                               "guess 1 where a pairing is the build's reading.",
+                "facets": ["kind", "year", "verdict"], "sortable_columns": ["kind", "year", "ord"],
+                "columns": {"ruling_id": "the ruling that changed (the older one, for absent)",
+                            "year": "the year the sources date it from (its tag's, else its edition's)",
+                            "other_id": "the ruling on the other side: the one a listed change names, the older "
+                                        "wording, the nearest current wording",
+                            "likeness": "how alike the two wordings are (0 to 1), where the pairing rests on it",
+                            "erratum_cards": "the cards it is an erratum of",
+                            "diff": "the older wording made into this one: [op, text] pieces (same, removed, added)"}},
     "skipped": {"description": "Source lines stored as no ruling, each with the reason (`rulings check`).",
                 "facets": ["source"]},
     "repairs": {"description": "Every repair made to a source's text while parsing (mojibake, lost ligatures).",

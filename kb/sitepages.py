@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from kb.changes import PARTS, Change, other_label, parts_of
 from kb.corpus import Corpus, RulingRow, SourceRow, TermRow
 from kb.phases import PHASE_NAMES
 from kb.query import fold
@@ -16,6 +17,7 @@ from kb.render import Span, SpanFinder, TextRenderer, card_html, plain
 from kb.searchdata import reference_spans
 from kb.siteplan import SitePlan, clean_heading, divider_letter, number_key
 from kb.urls import Urls, anchor
+from kb.wording import shown
 
 EXCERPT = 220
 """Characters of a ruling shown where it is only mentioned (its whole text is on its home page)."""
@@ -65,11 +67,16 @@ class Pages:
         self.in_section: dict[tuple[str, tuple[str, ...]], list[str]] = defaultdict(list)
         for r in corpus.rulings.values():
             self.in_section[(r.source, r.section)].append(r.id)
+        self.older_wordings: dict[str, list[Change]] = defaultdict(list)
+        """A current ruling -> the changes holding an older wording of it, word by word."""
+        for c in corpus.changes:
+            if c.diff and c.other_id in corpus.rulings:
+                self.older_wordings[c.ruling_id].append(c)
 
     def all(self) -> Iterator[Page]:
         """Every page, one at a time (each is rendered and written before the next is made)."""
         c, urls = self.c, self.urls
-        yield from (self.home_page(), self.search_page(), self.credits_page())
+        yield from (self.home_page(), self.search_page(), self.credits_page(), self.changes_page())
         yield Page("deck.html", "deck.html", "Deck check")  # the deck page: kb/deck.py, site/assets/deck.js
         for s in c.sources:
             yield from self.document_pages(s)
@@ -128,7 +135,17 @@ class Pages:
                 "section": [clean_heading(t) for t in r.section], "text": text, "full": full, "source": source,
                 "lines": (r.line_start, r.line_end), "permalink": self.plan.ruling_placed(r.id),
                 "links": self.link_groups(r) if full else [],
-                "notes": self.c.notes.get(r.id, []) if full else []}
+                "notes": self.c.notes.get(r.id, []) if full else [],
+                "older": [self.older_wording(c) for c in self.older_wordings.get(r.id, [])] if full else []}
+
+    def older_wording(self, c: Change) -> dict[str, Any]:
+        """An older wording of a ruling, as its page shows it beside it: where it is, the words
+        removed and added (kb.wording.shown), and how the build paired the two."""
+        older = self.c.rulings[c.other_id]
+        lines = f"line {older.line_start}" if older.line_start == older.line_end else \
+            f"lines {older.line_start}–{older.line_end}"
+        return {"href": self.plan.ruling_placed(older.id), "where": f"{self.source_of[older.source].title}, {lines}",
+                "pieces": shown(c.diff), "evidence": c.evidence}
 
     def link_groups(self, r: RulingRow) -> list[tuple[str, list[tuple[str, str]]]]:
         """(label, [(text, placed href)]) for every cross-reference of a ruling, in a fixed order."""
@@ -194,6 +211,37 @@ class Pages:
         annotations = [(n, self.urls.annotation(n)) for n in self.plan.numbers["annotation"]]
         return Page("index.html", "home.html", "MECCG rulings", {"sources": sources, "phases": phases,
                                                                  "annotations": annotations})
+
+    def changes_page(self) -> Page:
+        """What's new: every change of the current CRF (kb.changes), part by part (PARTS), each
+        ruling whole and linked to its place, with what the sources say of it and the ruling on the
+        other side; the rulings by origin tag under their year."""
+        path = "changes.html"
+        parts: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        for c in self.c.changes:
+            if c.ruling_id in self.c.rulings:
+                for part in parts_of(c.kind, bool(c.erratum_evidence)):
+                    parts[part].append(self._change(path, c))
+        blocks = [(title, f"part-{part}", part, parts[part]) for part, title in PARTS.items() if parts.get(part)]
+        toc: list[TocEntry] = []
+        for title, block_anchor, part, items in blocks:
+            toc.append(TocEntry(f"{title} ({len(items)})", "#" + block_anchor))
+            if part == "tagged":
+                years = dict.fromkeys(i["year"] for i in items)
+                toc += [TocEntry(str(y or "no year"), f"#year-{y or 'none'}", 2) for y in years]
+        current = [s for s in self.c.sources if s.parser == "crf" and s.current]
+        return Page(path, "changes.html", "What's new", {"blocks": blocks, "current": current}, toc=toc)
+
+    def _change(self, page: str, c: Change) -> dict[str, Any]:
+        r = self.c.rulings[c.ruling_id]
+        other = self.c.rulings.get(c.other_id)
+        label = other_label(c.kind, c.verdict)
+        # whole, its links to cards, terms and phases left to its own page (the same ruling HTML is
+        # made once for every page, kb.website: this one is the template's own)
+        return {"ruling": {**self.render_ruling(page, r), "links": []}, "change": c, "year": c.year,
+                "alike": f"{c.likeness:.2f}" if c.guess and c.likeness is not None else "",
+                "other": self.render_ruling(page, other, False) if other and label else None, "other_label": label,
+                "cards": [(name, Urls.placed(self.urls.card(name))) for name in c.erratum_cards if name in self.card_names]}
 
     def search_page(self) -> Page:
         games = sorted({s.game for s in self.c.sources}, key=lambda g: (g != "meccg", g))

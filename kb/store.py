@@ -26,7 +26,7 @@ from kb.owned import claim, die_at, left_over, mark, marker, read_mark, remove, 
 if TYPE_CHECKING:
     from kb.xref import Link, Xref
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 DB_NAME = "rulings.db"
 INDEX_DIR = "index"
 LEXICON = "lexicon.json"
@@ -48,6 +48,10 @@ links(ruling_id, kind, target, how)    cross-references: kind card (how about|me
                                        "See also" target), edition (same|reworded|absent, older -> current)
 terms(key, name, definition ruling id, section_id of its "Rulings by Term" heading)
 card_headings(section_id, heading, card)  every CRF card heading and the card name(s) it stands for
+changes(ruling_id, kind, year, evidence, tag, other_id, likeness, guess, verdict, erratum_cards JSON list,
+        erratum_evidence, erratum_guess, diff JSON [[op, text]], ord)
+                                       what changed in the current CRF (kb/changes.py: kind listed|marked|
+                                       reworded|tagged|absent), in the order shown
 rulings_fts, cards_fts                 FTS5 full-text tables over rulings and cards (see FULL_TEXT)
 """
 
@@ -68,7 +72,7 @@ COLUMNS: dict[str, dict[str, type]] = {
 """Every table _rows fills, with its columns (see SCHEMA)."""
 
 JSON_COLUMNS: dict[str, tuple[str, ...]] = {"sections": ("titles",), "rulings": ("section", "markers"),
-                                            "cards": ("names", "attributes")}
+                                            "cards": ("names", "attributes"), "changes": ("erratum_cards", "diff")}
 """The columns holding JSON text, by table: query() decodes them, and Datasette's metadata names them."""
 
 FULL_TEXT: dict[str, tuple[str, ...]] = {"rulings": ("title", "section", "text"), "cards": ("all_names", "text")}
@@ -115,6 +119,13 @@ def _problem_rows(problems: Iterable[Problem]) -> Iterator[dict[str, Any]]:
     return ({"source": p.source, "line": p.line, "severity": p.severity, "message": p.message} for p in problems)
 
 
+CHANGE_COLUMNS: dict[str, type] = {
+    "ruling_id": str, "kind": str, "year": int, "evidence": str, "tag": str, "other_id": str, "likeness": float,
+    "guess": int, "verdict": str, "erratum_cards": str, "erratum_evidence": str, "erratum_guess": int, "diff": str,
+    "ord": int}
+"""The changes table's columns (kb.changes.to_row makes its rows)."""
+
+
 DOCUMENT_TABLES = ("sources", "sections", "rulings", "cards", "skipped", "repairs", "problems")
 """The tables a parsed document fills (COLUMNS), in the order they are made."""
 KEYS = {"sources": "id", "sections": "id", "rulings": "id", "cards": "ruling_id"}
@@ -139,6 +150,7 @@ class Draft:
         db["links"].create({"ruling_id": str, "kind": str, "target": str, "how": str})  # type: ignore[union-attr]
         db["terms"].create({"key": str, "name": str, "definition": str, "section_id": str}, pk="key")  # type: ignore[union-attr]
         db["card_headings"].create({"section_id": str, "heading": str, "card": str})  # type: ignore[union-attr]
+        db["changes"].create(CHANGE_COLUMNS)  # type: ignore[union-attr]
         for name, columns in INDEXES:
             db[name].create_index(columns)  # type: ignore[union-attr]
 
@@ -162,6 +174,23 @@ class Draft:
 
     def add_headings(self, headings: Iterable[dict[str, str]]) -> None:
         self._db["card_headings"].insert_all(headings)  # type: ignore[union-attr]
+
+    def add_changes(self, rows: Iterable[dict[str, Any]]) -> None:
+        self._db["changes"].insert_all(rows)  # type: ignore[union-attr]
+
+    def links(self, kind: str, how: str | None = None) -> list[tuple[str, str, str]]:
+        """The stored links of one kind (and how), as (ruling id, target, how), in the order stored."""
+        sql = "select ruling_id, target, how from links where kind = ?" + (" and how = ?" if how else "")
+        return list(self._db.conn.execute(sql + " order by rowid", (kind, how) if how else (kind,)))
+
+    def cards_about(self, ruling_id: str) -> list[str]:
+        """The cards a stored ruling's heading names (its card links "about"), in the order stored."""
+        return [t for (t,) in self._db.conn.execute("select target from links where ruling_id = ? and kind = 'card' "
+                                                     "and how = 'about' order by rowid", (ruling_id,))]
+
+    def card_texts(self, name: str) -> list[str]:
+        """The text of each printing of the card of this English name."""
+        return [t for (t,) in self._db.conn.execute("select text from cards where name = ? order by rowid", (name,))]
 
     def rulings(self, source: str) -> list[Ruling]:
         """The rulings of one stored document, in document order."""
@@ -204,9 +233,11 @@ class Draft:
         db.conn.commit()
 
 
-def write_database(db_path: Path, docs: list[ParsedDocument], version: str, xref: Xref | None = None) -> None:
+def write_database(db_path: Path, docs: list[ParsedDocument], version: str, xref: Xref | None = None,
+                   changes: Iterable[dict[str, Any]] = ()) -> None:
     """Write a complete knowledge base database at db_path (which must not exist yet) from parsed
-    documents held in memory (a build streams them through Draft instead)."""
+    documents held in memory, their cross-references and the rows of their changes (kb.changes.to_row;
+    a build streams them through Draft instead)."""
     with Draft(db_path) as draft:
         for doc in docs:
             draft.add(doc)
@@ -214,6 +245,7 @@ def write_database(db_path: Path, docs: list[ParsedDocument], version: str, xref
             draft.add_problems(xref.problems)
             draft.add_links(xref.links)
             draft.add_headings(xref.headings)
+        draft.add_changes(changes)
         draft.finish(version, xref.terms if xref is not None else [])
 
 

@@ -382,29 +382,53 @@ def card_headings(d: ParsedDocument, lexicon: Lexicon, problems: list[Problem]) 
     return rows
 
 
+REWORDED = 0.75
+"""How alike (difflib's ratio of their wording_keys) two wordings must be to count as one ruling
+reworded: an older-edition ruling and its counterpart, or a ruling and the place it moved to."""
+
+
+def wording_key(text: str) -> str:
+    """A wording as editions are compared: folded, spaces dropped (case, accents, punctuation and
+    spacing are no change of wording)."""
+    return fold(text).replace(" ", "")
+
+
+def nearest(key: str, candidates: Iterable[tuple[str, str]]) -> tuple[str | None, float]:
+    """The candidate (key, id) most like a wording key, and how alike (0 to 1): the first of equals."""
+    best: str | None = None
+    ratio = 0.0
+    for text, target in candidates:
+        q = difflib.SequenceMatcher(None, key, text, autojunk=False)
+        if q.real_quick_ratio() > ratio and q.quick_ratio() > ratio:
+            value = q.ratio()
+            if value > ratio:
+                best, ratio = target, value
+    return best, ratio
+
+
+def likeness(how: str) -> float | None:
+    """How alike an edition link says its two wordings are: likeness("reworded (0.95)") == 0.95."""
+    m = re.fullmatch(r"\w+ \((\d\.\d+)\)", how)
+    return float(m.group(1)) if m else None
+
+
 def edition_links(current: Iterable[Ruling], older: Iterable[Ruling]) -> Iterator[Link]:
     """Each ruling of an older CRF edition linked to its current counterpart (among the rulings of
-    the current editions): same, reworded, or absent. Each distinct text is kept once, by id."""
+    the current editions): same, reworded (with how alike: "reworded (0.95)"), or absent. Each
+    distinct text is kept once, by id."""
     exact: dict[str, str] = {}  # folded text -> the id of its last ruling
     by_heading: dict[str, dict[str, str]] = {}  # heading -> folded text -> the id of its first ruling
     for c in current:  # a text repeated under one heading is compared once: the first would win the tie
-        key = fold(c.text).replace(" ", "")
+        key = wording_key(c.text)
         exact[key] = c.id
         by_heading.setdefault(title_key(c.section[-1]) if c.section else "", {}).setdefault(key, c.id)
     for r in older:
-        key = fold(r.text).replace(" ", "")
+        key = wording_key(r.text)
         if key in exact:
             yield Link(r.id, "edition", exact[key], "same")
             continue
-        best: str | None = None
-        ratio = 0.0
-        for text, target in by_heading.get(title_key(r.section[-1]) if r.section else "", {}).items():
-            q = difflib.SequenceMatcher(None, key, text, autojunk=False)
-            if q.real_quick_ratio() > ratio and q.quick_ratio() > ratio:
-                value = q.ratio()
-                if value > ratio:
-                    best, ratio = target, value
-        if best and ratio >= 0.75:
+        best, ratio = nearest(key, by_heading.get(title_key(r.section[-1]) if r.section else "", {}).items())
+        if best and ratio >= REWORDED:
             yield Link(r.id, "edition", best, f"reworded ({ratio:.2f})")
         else:
             yield Link(r.id, "edition", "", "absent")

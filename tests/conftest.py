@@ -179,6 +179,23 @@ def tiny(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path]:
 
 
 @pytest.fixture(scope="session")
+def changes_corpus(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path]:
+    """(sources, knowledge base, site) of the changes excerpts (tests/data/changes: a current CRF, its
+    older edition, CoE rules, and the cards excerpt), built once: copy them before changing them."""
+    from kb.pipeline import build
+    from kb.website import build_site
+
+    def make(base: Path) -> None:
+        shutil.copytree(DATA / "changes", base / "rulings")
+        shutil.copy(DATA / "cards_excerpt.json", base / "rulings" / "cards.json")
+        build(base / "rulings", base / "kb")
+        build_site(base / "kb", base / "site", strict=True)
+
+    base = made_once(tmp_path_factory, "changes", make)
+    return base / "rulings", base / "kb", base / "site"
+
+
+@pytest.fixture(scope="session")
 def real_site(real_kb: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The static site built once from the real knowledge base (strict: no broken link)."""
     from kb.website import build_site

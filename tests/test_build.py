@@ -11,7 +11,9 @@ from pathlib import Path
 import pytest
 
 from kb import __version__
+from kb.changes import to_row
 from kb.check import check
+from kb.editions import Editions, find_changes
 from kb.errors import ForeignFolder, ParseError
 from kb.lookup import export
 from kb.manifest import read_manifest
@@ -100,19 +102,21 @@ def rows(db: Path) -> dict[str, list[tuple[object, ...]]]:
 def test_the_build_a_document_at_a_time_writes_what_every_document_at_once_gives(tmp_path: Path) -> None:
     """A build stores each document as it parses it and reads the stored rows back a document at a
     time; it writes the same rows in the same order (links, card headings, problems, the older
-    edition's links) and the same search data as the recipe over every document held at once."""
+    edition's links, the changes) and the same search data as the recipe over every document held at once."""
     sources = every_parser(tmp_path / "rulings")
     build(sources, tmp_path / "kb")
     docs = [parse_document(s, sources / s.path) for s in read_manifest(sources)]
     lexicon = make_lexicon(docs)
     xref = cross_reference(docs, lexicon)
+    changes, problems = find_changes(Editions.held(docs, xref.links))
+    xref.problems += problems
     whole = tmp_path / "whole"
     whole.mkdir()
-    write_database(whole / DB_NAME, docs, __version__, xref)
+    write_database(whole / DB_NAME, docs, __version__, xref, [to_row(c, n) for n, c in enumerate(changes)])
     write_spec(whole, search_spec(docs, lexicon, xref, units(docs, lexicon)))
     built = (tmp_path / "kb" / "current").resolve()
     streamed, held = rows(built / DB_NAME), rows(whole / DB_NAME)
-    assert held["links"] and held["problems"] and any(r[2] == "edition" for r in held["links"])
+    assert held["links"] and held["problems"] and any(r[2] == "edition" for r in held["links"]) and held["changes"]
     for table in held:
         assert streamed[table] == held[table], table
     assert (built / SPEC).read_text("utf-8") == (whole / SPEC).read_text("utf-8")

@@ -1,0 +1,345 @@
+"""What changed: the word diff, the changes the build finds (on the excerpts of tests/data/changes and
+on the real CRF 22 and its ICE-era edition), `rulings changes`, and the site's "What's new"."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from cli import cli
+from kb.changes import from_row, since_year, to_row
+from kb.editions import Editions, find_changes, tag_year
+from kb.errors import Refused
+from kb.manifest import read_manifest
+from kb.parsers import parse_document
+from kb.searchdata import make_lexicon
+from kb.wording import Piece, newer_text, shown, word_diff, words
+from kb.xref import cross_reference
+
+from .conftest import DATA
+
+
+def run(kb: Path, *args: str):
+    return CliRunner().invoke(cli, ["--kb", str(kb), "changes", *args])
+
+
+def flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+# -- the word diff ---------------------------------------------------------------------------------
+
+def test_a_word_diff_says_what_was_removed_and_what_was_added() -> None:
+    diff = word_diff("the on-guard cards are returned to their owner's hand. [effective 11/17/97]",
+                     "the on-guard cards at that site return to their owner’s hand.")
+    assert [(p.op, p.text) for p in diff] == [
+        ("same", "the on-guard cards "), ("removed", "are returned "), ("added", "at that site return "),
+        ("same", "to their owner’s hand."), ("removed", " [effective 11/17/97]")]  # a curly quote is no change
+    assert shown(diff) == [("same", "the on-guard cards", " "), ("removed", "are returned", " "),
+                           ("added", "at that site return", " "), ("same", "to their owner’s hand.", " "),
+                           ("removed", "[effective 11/17/97]", "")]
+    # a word added before a full stop, a word changed inside a phrase: the marks cover words only
+    assert shown(word_diff("a Wizard or Ringwraith.", "a Wizard or Ringwraith character.")) == [
+        ("same", "a Wizard or Ringwraith", " "), ("added", "character", ""), ("same", ".", "")]
+    assert shown(word_diff("on p.61 of", "on page 61 of")) == [
+        ("same", "on", " "), ("removed", "p.", " "), ("added", "page", " "), ("same", "61 of", "")]
+    assert word_diff("same words", "same words") == (Piece("same", "same words"),)
+
+
+@pytest.mark.parametrize("older, newer", [
+    ("", "new text"), ("old text", ""), ("a  b\nc", "a b c d"), ("«quoted» (x)", "“quoted” (y)!"),
+    ("x" * 50 + " -- __ under_score", "x" * 49 + " - _ under score"), ("Ünïcödé wörds", "Unicode words")])
+def test_a_word_diff_gives_back_the_newer_wording_and_every_character(older: str, newer: str) -> None:
+    assert "".join(words(older)) == older and "".join(words(newer)) == newer
+    diff = word_diff(older, newer)
+    assert newer_text(diff) == newer
+    assert all(p.op in ("same", "removed", "added") and p.text for p in diff)
+    assert all(a.op != b.op for a, b in zip(diff, diff[1:]))  # runs of one kind are joined
+
+
+# -- the changes of the excerpts -----------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def excerpt_changes() -> tuple[dict[str, Any], list[Any]]:
+    """The changes of tests/data/changes, found from the documents held in memory: by kind, ruling id."""
+    import shutil
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        sources = Path(folder)
+        shutil.copytree(DATA / "changes", sources, dirs_exist_ok=True)
+        shutil.copy(DATA / "cards_excerpt.json", sources / "cards.json")
+        docs = [parse_document(s, sources / s.path) for s in read_manifest(sources)]
+    xref = cross_reference(docs, make_lexicon(docs))
+    changes, problems = find_changes(Editions.held(docs, xref.links))
+    texts = {r.id: r.text for d in docs for r in d.rulings}
+    return {"changes": changes, "texts": texts}, problems
+
+
+def _of(found: dict[str, Any], kind: str) -> list[Any]:
+    return [c for c in found["changes"] if c.kind == kind]
+
+
+def test_the_crfs_own_list_is_linked_to_the_rulings_it_names(excerpt_changes: tuple[dict[str, Any], list[Any]]) -> None:
+    found, problems = excerpt_changes
+    listed = _of(found, "listed")
+    assert [found["texts"][c.ruling_id] for c in listed] == [
+        "@ A company may not move twice in one turn.", "@ Change “Tap to cancel” to “Tap to cancel a strike”"]
+    assert [found["texts"][c.other_id] for c in listed] == [
+        "@ A company may not move twice in one turn. [CoE 2026]",
+        "@ Change “Tap to cancel” to “Tap to cancel a strike” [CoE 2026]"]
+    assert all(not c.guess and "the same words under the same heading" in c.evidence for c in listed)
+    assert problems == []
+
+
+def test_marked_rulings_and_card_errata(excerpt_changes: tuple[dict[str, Any], list[Any]]) -> None:
+    found, _ = excerpt_changes
+    marked = _of(found, "marked")
+    assert [c.other_id for c in _of(found, "listed")] == [c.ruling_id for c in marked]  # the list names them
+    assert all(c.year == 2026 and c.tag == "CoE 2026" and "listed under “Changes from CRF 1”" in c.evidence
+               for c in marked)
+    move, tap = marked
+    assert not move.erratum_evidence  # a turn-sequence ruling, no card's
+    # the "@" change quotes words of Adûnaphel's own text ("Tap to cancel."): the build reads it as an erratum, and says so
+    assert tap.erratum_cards == ("Adûnaphel",) and tap.erratum_guess and "“Tap to cancel”" in tap.erratum_evidence
+    stated = next(c for c in found["changes"] if c.erratum_evidence and not c.erratum_guess)
+    assert (stated.kind, stated.year, stated.tag, stated.erratum_cards) == ("tagged", 2018, "CoE IE 2018", ("Adûnaphel",))
+    assert stated.erratum_evidence == "the CRF calls it a Card Erratum"
+
+
+def test_a_reworded_ruling_shows_its_older_wording_word_by_word(excerpt_changes: tuple[dict[str, Any], list[Any]]) -> None:
+    found, _ = excerpt_changes
+    [c] = _of(found, "reworded")
+    assert found["texts"][c.other_id].startswith("Your staring hand")
+    assert found["texts"][c.ruling_id].startswith("Your starting hand")
+    assert [(p.op, p.text.strip()) for p in c.diff if p.op != "same"] == [
+        ("removed", "staring"), ("added", "starting"), ("removed", "[effective 11/17/97]")]
+    assert c.guess and c.likeness is not None and 0.75 <= c.likeness < 1 and c.year == 1997  # the older edition's year
+    assert f"wordings alike ({c.likeness:.2f})" in c.evidence and "the pairing is the build's" in c.evidence
+
+
+def test_tagged_rulings_newest_first_by_the_year_they_entered_the_crf(
+        excerpt_changes: tuple[dict[str, Any], list[Any]]) -> None:
+    found, _ = excerpt_changes
+    tagged = _of(found, "tagged")
+    assert [(c.year, c.tag) for c in tagged] == [
+        (2023, "Ruled by CoE 2011, added by CoE 2023"), (2018, "CoE IE 2018"), (2002, "CoE 2002")]
+    notes = [t for t in found["texts"].values() if "CoE (year)" in t]
+    assert notes and not [c for c in found["changes"] if found["texts"][c.ruling_id] in notes]  # the legend is no change
+    assert tag_year("ICE") is None and tag_year("Van 1999") == 1999
+
+
+def test_an_older_ruling_absent_from_the_current_crf_is_moved_or_dropped(
+        excerpt_changes: tuple[dict[str, Any], list[Any]]) -> None:
+    found, _ = excerpt_changes
+    dropped, moved = _of(found, "absent")
+    assert found["texts"][dropped.ruling_id].startswith("You should either draw numbers")
+    assert dropped.verdict == "dropped" and dropped.guess and dropped.likeness is not None and dropped.likeness < 0.75
+    assert found["texts"][dropped.other_id] == "You roll dice for the whole game."  # the nearest, as evidence
+    assert f"the nearest wording found is {dropped.likeness:.2f} alike" in dropped.evidence
+    assert found["texts"][moved.ruling_id].startswith("Replacing one site with another at the end of the turn")
+    assert (moved.verdict, moved.other_id.split(".")[0], moved.guess) == ("moved", "coe", True)
+    assert "the build reads it as moved: a ruling of coe is worded" in moved.evidence
+    # "Discard down to eight cards" is worded the same in both editions: no change
+    assert not [c for c in found["changes"] if "Discard down" in found["texts"][c.ruling_id]]
+
+
+def test_a_listed_change_naming_no_ruling_is_a_problem(tmp_path: Path) -> None:
+    import shutil
+
+    shutil.copytree(DATA / "changes", tmp_path, dirs_exist_ok=True)
+    shutil.copy(DATA / "cards_excerpt.json", tmp_path / "cards.json")
+    current = tmp_path / "crf-current.md"
+    current.write_text(current.read_text("utf-8").replace("@ A company may not move twice in one turn.\n",
+                                                          "@ Something no ruling says at all.\n", 1), "utf-8")
+    docs = [parse_document(s, tmp_path / s.path) for s in read_manifest(tmp_path)]
+    changes, problems = find_changes(Editions.held(docs, cross_reference(docs, make_lexicon(docs)).links))
+    listed = [c for c in changes if c.kind == "listed"]
+    assert listed[0].other_id == "" and listed[1].other_id
+    assert [(p.source, p.line, p.severity) for p in problems] == [("crf-2", 17, "warning")]
+    assert "names no ruling of the document" in problems[0].message
+
+
+def test_a_change_is_stored_and_read_back_whole(excerpt_changes: tuple[dict[str, Any], list[Any]]) -> None:
+    found, _ = excerpt_changes
+    for n, c in enumerate(found["changes"]):
+        row = to_row(c, n)
+        decoded = {**row, "erratum_cards": json.loads(row["erratum_cards"]), "diff": json.loads(row["diff"])}
+        assert from_row(decoded) == c
+
+
+@pytest.mark.parametrize("text", ["abc", "15", "2015x", "20 15", "", "٢٠١٥", "\x1b[2J2015"])
+def test_since_must_be_a_year(text: str) -> None:
+    with pytest.raises(Refused, match="is not a year"):
+        since_year(text)
+    assert since_year(" 2015 ") == 2015
+
+
+# -- `rulings changes` on the excerpts -----------------------------------------------------------------
+
+def test_the_command_prints_every_part_with_its_evidence(changes_corpus: tuple[Path, Path, Path]) -> None:
+    kb = changes_corpus[1]
+    result = run(kb, "--no-pager")
+    assert result.exit_code == 0, result.output
+    out = result.output
+    titles = [line for line in out.splitlines() if line and not line.startswith(" ")]
+    assert titles == ["The CRF's own list of its changes (2)", "New or changed since the last CRF (marked @) (2)",
+                      "Card errata, new or changed (2)", "Reworded since the older edition (1)",
+                      "Rulings by origin tag, newest first (2)", "Older rulings not in the current CRF (2)"]
+    assert "Your [-staring-] {+starting+} hand is eight cards" in flat(out)
+    assert "erratum of Adûnaphel: it changes “Tap to cancel”, words of the card's own text (the build's reading)" in flat(out)
+    assert "Moved, the build reads, to (0.82 alike): [rule 2.VI.1]" in flat(out)
+    assert "The nearest wording found (0.57 alike)" in flat(out)
+    assert "\n 2023\n" in out and "\n 2002\n" in out
+
+
+def test_since_source_and_phase_narrow_the_changes(changes_corpus: tuple[Path, Path, Path],
+                                                   validators: dict[str, Any]) -> None:
+    kb = changes_corpus[1]
+    every = json.loads(run(kb, "--json").output)
+    for r in every:
+        errors = [e.message for e in validators["ruling"].iter_errors(r)]
+        assert not errors, (r["id"], errors)
+    assert [r["change"]["kind"] for r in every].count("tagged") == 3  # one of them the card erratum
+    recent = json.loads(run(kb, "--since", "2018", "--json").output)
+    assert {r["change"]["year"] for r in recent} == {2026, 2023, 2018}
+    assert {r["change"]["kind"] for r in recent} == {"listed", "marked", "tagged"}  # 1997's comparison is older
+    older = json.loads(run(kb, "--source", "crf-1", "--json").output)
+    assert {r["change"]["kind"] for r in older} == {"reworded", "absent"}
+    assert json.loads(run(kb, "--source", "coe", "--json").output)[0]["change"]["verdict"] == "moved"
+    end = json.loads(run(kb, "--phase", "eot", "--json").output)
+    assert end and all(r["section"][-1] == "End-of-Turn Phase" for r in end)
+    assert "No change matches." in run(kb, "--since", "2030").output
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--since", "abc"], "Error: --since 'abc' is not a year. Give a year of four digits, e.g. "
+                         "`rulings changes --since 2015`.\n"),
+    (["--since", "15"], "Error: --since '15' is not a year. Give a year of four digits, e.g. "
+                        "`rulings changes --since 2015`.\n"),
+    (["--source", "nope"], "Error: no source 'nope'. Known sources: crf-2, crf-1, coe, cards (see `rulings stats`).\n"),
+    (["--phase", "nope"], None),
+])
+def test_bad_input_is_one_line_and_exit_2(changes_corpus: tuple[Path, Path, Path], args: list[str],
+                                         message: str | None) -> None:
+    kb = changes_corpus[1]
+    result = run(kb, *args)
+    assert result.exit_code == 2 and result.stdout == "" and result.stderr.count("\n") == 1, result.output
+    assert message is None or result.stderr == message
+    as_json = run(kb, *args, "--json")
+    assert as_json.exit_code == 2 and as_json.stdout == ""
+    error = json.loads(as_json.stderr)
+    assert error["error"] == result.stderr.removeprefix("Error: ").split(". ")[0] and error["hint"]
+
+
+# -- the site ----------------------------------------------------------------------------------------
+
+def test_whats_new_is_reached_from_home_and_links_each_change(changes_corpus: tuple[Path, Path, Path]) -> None:
+    site = changes_corpus[2]
+    assert '<a href="changes.html">What\'s new</a>' in (site / "index.html").read_text("utf-8")
+    page = (site / "changes.html").read_text("utf-8")
+    assert re.findall(r'<h2 id="(part-[a-z]+)"', page) == [
+        "part-listed", "part-marked", "part-errata", "part-reworded", "part-tagged", "part-absent"]
+    assert re.findall(r'<h3 class="year" id="(year-\d+)"', page) == ["year-2023", "year-2002"]
+    # each change links to its ruling's page (and the other side's): the permalinks of every ruling shown
+    permalinks = re.findall(r'class="permalink" href="([^"]+)"', page)
+    assert "doc/crf-2-card-errata-and-rulings.html#crf-2.e49add5141" in permalinks or \
+        any(p.endswith("#crf-2.e49add5141") for p in permalinks)
+    assert any(p.endswith("#coe.b9ff7cd74a") for p in permalinks)  # where the older ruling moved
+    assert "Moved, the build reads, to (0.82 alike)" in page and "The nearest wording found (0.57 alike)" in page
+    assert "the build&#39;s reading" in page or "the build's reading" in page
+
+
+def test_a_reworded_rulings_page_shows_its_older_wording_beside_it(changes_corpus: tuple[Path, Path, Path]) -> None:
+    site = changes_corpus[2]
+    pages = {p.relative_to(site).as_posix(): p.read_text("utf-8") for p in (site / "doc").glob("*.html")}
+    home = next(path for path, text in pages.items() if 'id="crf-2.3c164db5e6"' in text)
+    article = pages[home].split('id="crf-2.3c164db5e6"', 1)[1].split("</article>", 1)[0]
+    assert 'class="older-wording"' in article and 'href="crf-1.html#crf-1.1771305cb7"' in article
+    assert ('Your <del><span class="vh">[removed: </span>staring<span class="vh">]</span></del> '
+            '<ins><span class="vh">[added: </span>starting<span class="vh">]</span></ins> hand') in article
+
+
+def test_whats_new_and_a_reworded_ruling_read_on_a_phone_and_in_print(tab, changes_corpus: tuple[Path, Path, Path]) -> None:  # type: ignore[no-untyped-def]
+    site = changes_corpus[2]
+    page, errors = tab((site / "index.html").as_uri(), width=390, height=844)
+    page.get_by_role("link", name="What's new").click()
+    page.wait_for_load_state("load")
+    assert page.url.endswith("changes.html") and page.locator("h1").inner_text() == "What's new in CRF 2 excerpt"
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    older = page.locator("section.change .older-wording").first
+    older.scroll_into_view_if_needed()
+    assert older.is_visible() and older.locator(".diff del").first.text_content() == "[removed: staring]"
+    # the marks are the text's own decoration, so they print without colour; the block is not hidden in print
+    page.emulate_media(media="print")
+    style = older.evaluate("""e => [getComputedStyle(e).display,
+        getComputedStyle(e.querySelector('.diff del')).textDecorationLine,
+        getComputedStyle(e.querySelector('.diff ins')).textDecorationLine]""")
+    assert style == ["block", "line-through", "underline"]
+    page.emulate_media(media="screen")
+    assert errors == []
+
+
+# -- the real CRF 22 and its ICE-era edition ------------------------------------------------------------
+
+def test_what_changed_in_the_real_crf_22(real_kb: Path, validators: dict[str, Any]) -> None:
+    found = json.loads(run(real_kb, "--json").output)
+    for r in found:
+        errors = [e.message for e in validators["ruling"].iter_errors(r)]
+        assert not errors, (r["id"], errors)
+    kinds: dict[str, list[dict[str, Any]]] = {}
+    for r in found:
+        kinds.setdefault(r["change"]["kind"], []).append(r)
+    # its own list ("Changes from CRF 21") names the three rulings marked "@", and those are all of them
+    at = ["crf-22.4b7da52c33", "crf-22.140b483d08", "crf-22.d351fc7888"]
+    assert [r["change"]["other"]["id"] for r in kinds["listed"]] == at == [r["id"] for r in kinds["marked"]]
+    assert all(r["section"][0] == "Changes from CRF 21" and not r["change"]["guess"] for r in kinds["listed"])
+    errata = {tuple(r["change"]["erratum"]["cards"]): r["change"]["erratum"] for r in kinds["marked"] if r["change"]["erratum"]}
+    assert list(errata) == [("An Unexpected Party",), ("An Untimely Brood",)] and all(e["guess"] for e in errata.values())
+    # the turn sequence reworded since the ICE-era edition: "Your staring hand" -> "Your starting hand"
+    hand = next(r for r in kinds["reworded"] if r["id"] == "crf-22.3c164db5e6")
+    assert hand["change"]["other"]["id"] == "crf-older.efe4b4ca37" and hand["change"]["guess"]
+    assert [(p["op"], p["text"].strip()) for p in hand["change"]["diff"] if p["op"] != "same"] == [
+        ("removed", "staring"), ("added", "starting")]
+    assert {r["change"]["other"]["source"] for r in kinds["reworded"]} == {"crf-older"}
+    # ICE-era rulings with no counterpart: one moved to the CoE rules (the build's reading), one dropped
+    absent = {r["id"]: r["change"] for r in kinds["absent"]}
+    moved = absent["crf-older.e3e374880a"]
+    assert (moved["verdict"], moved["other"]["id"], moved["guess"]) == ("moved", "coe-rules.b9ff7cd74a", True)
+    dice = absent["crf-older.566508ff6b"]
+    assert dice["verdict"] == "dropped" and dice["other"]["text"] == "You roll dice for the whole game"
+    # every ruling tagged after ICE's last CRF, newest first, the legend of the tags not among them
+    years = [r["change"]["year"] for r in kinds["tagged"]]
+    assert years == sorted(years, key=lambda y: (y is None, -(y or 0))) and 2002 in years and 2025 in years
+    assert not [r for r in found if r["section"][0] == "Introduction"]
+    stated = [r for r in kinds["tagged"] if r["change"]["erratum"]]
+    assert {"The One Ring"} <= {c for r in stated for c in r["change"]["erratum"]["cards"]}
+    assert all(r["change"]["erratum"]["evidence"] == "the CRF calls it a Card Erratum" for r in stated)
+
+
+def test_the_real_changes_narrowed(real_kb: Path) -> None:
+    since = json.loads(run(real_kb, "--since", "2025", "--json").output)
+    assert since and all(r["change"]["year"] >= 2025 for r in since)
+    assert {r["change"]["kind"] for r in since} == {"listed", "marked", "tagged"}
+    older = json.loads(run(real_kb, "--source", "crf-older", "--json").output)
+    assert {r["change"]["kind"] for r in older} == {"reworded", "absent"}
+    end = json.loads(run(real_kb, "--phase", "end-of-game", "--json").output)
+    assert "crf-22.4b7da52c33" in [r["id"] for r in end]
+    text = flat(run(real_kb, "--source", "crf-older", "--no-pager").output)
+    assert "Your [-staring-] {+starting+} hand is eight cards" in text
+
+
+def test_the_real_site_says_whats_new(real_site: Path) -> None:
+    assert '<a href="changes.html">What\'s new</a>' in (real_site / "index.html").read_text("utf-8")
+    page = (real_site / "changes.html").read_text("utf-8")
+    assert "<h1>What's new in Collected Rulings File (CRF) 22</h1>" in page
+    for ruling_id in ("crf-22.140b483d08", "crf-22.3c164db5e6", "crf-older.e3e374880a", "coe-rules.b9ff7cd74a"):
+        assert f'#{ruling_id}"' in page, ruling_id  # linked to its place
+    turn = (real_site / "doc" / "crf-22-turn-sequence-rulings.html").read_text("utf-8")
+    article = turn.split('id="crf-22.3c164db5e6"', 1)[1].split("</article>", 1)[0]
+    assert 'href="crf-older.html#crf-older.efe4b4ca37"' in article and ">staring<" in article and ">starting<" in article
