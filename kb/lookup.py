@@ -331,7 +331,7 @@ def numbered(kb: Kb, kind: str, number: str) -> dict[str, Any]:
 
 # -- what changed ---------------------------------------------------------------------------------------
 
-def changes(kb_dir: Path, since: str | None = None, source: str | None = None,
+def changes(kb: Kb, since: str | None = None, source: str | None = None,
             phase: str | None = None) -> list[dict[str, Any]]:
     """What changed in the current CRF (kb.changes: listed, marked, reworded, tagged, absent), each
     change a ruling in the ruling shape with its `change`: since a year ("2015": what the sources
@@ -341,7 +341,7 @@ def changes(kb_dir: Path, since: str | None = None, source: str | None = None,
     from kb.changes import from_row, since_year
 
     year = since_year(since) if since is not None else None
-    conn = connect(kb_dir)
+    conn = Snapshot.of(kb).connect()
     if source is not None:
         source = resolve.source(source, {s["id"]: s["title"] for s in query(conn, "select id, title from sources "
                                                                                   "order by rowid")})
