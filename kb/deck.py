@@ -32,6 +32,7 @@ from kb.searchspec import SearchSpec
 from kb.store import connect, query
 
 LIST_SEPARATOR = PATTERNS["list_separator"]
+BRACKETED = PATTERNS["bracketed"]
 MAX_DECK_BYTES = 4 * MB
 """A larger input is no decklist (10,000 lines of card names are about 300 KB)."""
 MAX_NEAR = 50
@@ -42,6 +43,7 @@ MANY_COPIES = 500
 """More copies than this is more than a deck: the report says so (and checks it all the same)."""
 EXAMPLE = 'Write one card a line, e.g. "2 Gandalf", "Gandalf x2" or "Gandalf [TW]".'
 NOT_NEAR = "not read for near spellings"
+OTHER_SET = "of a set the card database does not hold: read by its exact name only"
 """The reading of a name beyond the first MAX_NEAR not spelt exactly."""
 EXIT_NOT_FOUND = 3
 """`rulings deck`'s exit code when the report is made but some names match no card."""
@@ -118,9 +120,10 @@ def check_deck(kb_dir: Path, file: str, *, mentions: bool = False, html_out: Pat
     return report
 
 
-def read_names(lines: list[DeckLine], spec: SearchSpec, index: NameIndex) -> dict[str, CardReading]:
+def read_names(lines: list[DeckLine], spec: SearchSpec, index: NameIndex, sets: set[str]) -> dict[str, CardReading]:
     """Each different name of the card lines (folded) read as a card name: exactly, or (for the first
-    MAX_NEAR names not spelt exactly) by kb.resolve.read_card's near spellings. The browser's deck
+    MAX_NEAR names not spelt exactly) by kb.resolve.read_card's near spellings; a name given with a
+    set the card database does not hold (a fan-made set's "(DF)") exactly only. The browser's deck
     page reads them the same way (site/assets/deck.js read_names)."""
     readings: dict[str, CardReading] = {}
     near = 0
@@ -131,6 +134,8 @@ def read_names(lines: list[DeckLine], spec: SearchSpec, index: NameIndex) -> dic
         exact = spec.card_names(key) if key and len(key) <= MAX_NAME else None
         if exact:
             readings[key] = CardReading(list(exact))
+        elif line.set_code and line.set_code not in sets:
+            readings[key] = CardReading([], OTHER_SET)
         elif near < MAX_NEAR:
             near += 1
             readings[key] = read_card(line.name, spec, index)
@@ -158,12 +163,16 @@ def expand_lists(lines: list[DeckLine], spec: SearchSpec, by_id: dict[str, CardF
     """The lines, a card line that lists several cards ("Asternak, Ciryaher, Layos", "Moria / Goblin-gate")
     made a card line for each, with its count, when the whole is no card's name (any language, folded)
     and each part is one ("Here, There, or Yonder" stays whole); a "list" line too long for a card's
-    name likewise, else a note."""
+    name likewise, else a note. A note in brackets after a name that is no card's is left out first
+    ("Grey Havens (Elves of Lindon)")."""
     out: list[DeckLine] = []
     for line in lines:
         if line.kind not in ("card", "list"):
             out.append(line)
             continue
+        bracketed = BRACKETED.match(line.name)
+        if bracketed and line.card_id not in by_id and not spec.card_names(fold(line.name)):
+            line = replace(line, name=bracketed.group(1))  # "Isle of the Ulond (Valiant Sword)": a site and what it is for
         parts = [p.strip(" ,;.") for p in LIST_SEPARATOR.split(line.name)]
         if len(parts) > 1 and line.card_id not in by_id and not spec.card_names(fold(line.name)) and \
                 all(spec.card_names(fold(p)) for p in parts):
@@ -213,7 +222,7 @@ def deck_report(kb_dir: Path, text: str, name: str = "deck", *, mentions: bool =
     if not cards:
         raise Refused(f"{name}: no card in it ({deck.line_count} lines of blanks, comments, headers, notes or "
                       "overlong lines)", hint=EXAMPLE)
-    readings = read_names([c for c in cards if c.card_id not in by_id], spec, index)
+    readings = read_names([c for c in cards if c.card_id not in by_id], spec, index, {f.set_code for f in facts})
     found: dict[tuple[str, ...], dict[str, Any]] = {}
     missed: dict[str, dict[str, Any]] = {}
     read: list[tuple[DeckLine, list[CardFacts]]] = []
@@ -225,7 +234,7 @@ def deck_report(kb_dir: Path, text: str, name: str = "deck", *, mentions: bool =
             key = fold(line.name)
             reading = readings[key]
             miss = missed.setdefault(key, {"name": line.name, "lines": [], "count": 0, "choices": reading.choices,
-                                           "suggestions": [], "looked_near": reading.read_as != NOT_NEAR})
+                                           "suggestions": [], "looked_near": reading.read_as not in (NOT_NEAR, OTHER_SET)})
             miss["lines"].append(line.number)
             miss["count"] += line.count
             unread.append(Entry(line.number, line.count, line.part, line.group, [], line.name))
@@ -280,7 +289,7 @@ def deck_report(kb_dir: Path, text: str, name: str = "deck", *, mentions: bool =
     if copies > MANY_COPIES:
         warnings.insert(0, f"{copies} copies on {deck.line_count} lines: more than a deck; every card is checked "
                            "all the same")
-    skipped = sum(1 for miss in missed.values() if not miss["looked_near"])
+    skipped = sum(1 for key, miss in missed.items() if readings[key].read_as == NOT_NEAR)
     if skipped:
         warnings.append(f"{skipped} names were not read for near spellings (only the first {MAX_NEAR} are)")
     for line in cards:

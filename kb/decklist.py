@@ -46,6 +46,9 @@ MAX_TITLE = 80
 """A deck's title is cut to this many characters."""
 MAX_DEPTH = 20
 """A JSON deck nested deeper than this is refused (deck builders nest three or four levels)."""
+LOOK_AHEAD = 4096
+"""A JSON deck's card is looked for (its line) this many characters on from the card before: a card
+written otherwise (escaped) costs no search to the end of the file, so a huge file is read in linear time."""
 FORMATS = ("text", "meccg", "octgn", "json")
 PARTS = ("pool", "play", "sideboard", "fw-sideboard", "sites", "notes")
 """The parts of a deck a line can be in ("" when its list does not say: then its card's type decides)."""
@@ -64,11 +67,15 @@ LINE_RULES: dict[str, str] = {
     "sideboard_prefix": r"^(?:SB|sideboard) ?: ?",
     "trailing_comment": r" (?:#|//).*$",
     "placeholder": r"^x (?=[a-z])",
-    "trailing_note": r" ?\((?:\+|with |w/|plus |and ) ?([^()]*)\)$",
+    "trailing_note": r"(?: ?\((?:\+|with |w/|plus |and |backup |or ) ?([^()]*)\)| \+ ([^()+]{1,60}))$",
+    "aside": r"^\(.*\)$",
+    "sentence": r"^[^ ]+ [^ ]+ .*[^.]\.$",
     "label": r"^([A-Za-z][A-Za-z' &/-]{0,39}?) ?(?:[(\[]\d{1,3}[)\]])? ?: (.+)$",
     "list_separator": r", | / ",
+    "bracketed": r"^(.*?) \(([^()]*)\)$",
     "tag": r" ?[\[(](h|m|f|fw|b|hero|minion|fallen-wizard|fallen wizard|balrog)[\])]$",
     "set_code": r" ?[\[(] ?(?:me)?(tw|td|dm|le|as|wh|ba) ?[\])]$",
+    "any_set_code": r" ?\(([A-Za-z]{2,4})\)$",
     "tag_before": r"^(fallen|fw) (?=(?:gandalf|saruman|radagast|alatar|pallando)$)",
     "count_after": r"^(.*?[^ ]) ?(?:[x\u00d7*] ?(\d{1,3})|\((?:x ?)?(\d{1,3})(?: ?x)?\)|\[(\d{1,3})\]| (\d{1,3}))$",
     "count_before": r"^(\d{1,3}) ?(?:[x\u00d7*] |- ?| )(.+)$",
@@ -76,16 +83,20 @@ LINE_RULES: dict[str, str] = {
     "fw_sideboard": r"(?:^| )(?:anti ?fw|anti fallen ?wizards?|(?:vs|versus|against|for) (?:fw|fallen ?wizards?)|"
                     r"(?:fw|fallen ?wizards?) (?:side ?board|sb|cards|opponents?))(?: |$)",
     "card_id": r"^([a-z]{2})-(\d{1,4})$",
-    "xml_attribute": r"([A-Za-z_][\w.:-]*)[ \t\r\n]*=[ \t\r\n]*(?:\"([^\"]*)\"|'([^']*)')",
+    "xml_attribute": r"(?<![\w.:-])([A-Za-z_][\w.:-]*)[ \t\r\n]*=[ \t\r\n]*(?:\"([^\"]*)\"|'([^']*)')",
     "xml_name": r"^<(/?)([A-Za-z_][\w.:-]*)",
     "xml_entity": r"&(?:(amp|lt|gt|quot|apos)|#(\d{1,7})|#x([0-9a-f]{1,6}));",
 }
 """The patterns of a decklist, by name. "break" splits the text into lines; "frame" is a GCCG frame
-line; "header" takes a section name (group 1) and whether a colon follows it (group 2); "tag", "set_code"
-(the card database's sets, "METW" for TW too: a test holds them to its sets) and "trailing_note" come
-off the end of a card line, then its count ("count_after", "count_before");
-"sideboard" and "fw_sideboard" are run over a folded section name; "card_id" over a card id in a file
-("tw-116"); the "xml_" patterns read an OCTGN tag's name, its attributes and the entities of its text."""
+line; "header" takes a section name (group 1) and whether a colon follows it (group 2), "label" a
+section named before a card ("Sites: Moria"); "tag", "set_code" (the card database's sets, "METW" for
+TW too: a test holds them to its sets; in a GCCG file, where a line's last brackets always hold its
+set, "any_set_code") and "trailing_note" (a card carried: "(+ Cram)") come off the end of a card line,
+then its count ("count_after", "count_before"); "sentence" (three words or more ending in a full stop,
+not an ellipsis), "aside" (a line in brackets) and "placeholder" ("X Card name") are prose;
+"list_separator" and "bracketed" part a line listing cards (kb.deck.expand_lists); "sideboard" and
+"fw_sideboard" are run over a folded section name; "card_id" over a card id in a file ("tw-116"); the
+"xml_" patterns read an OCTGN tag's name, its attributes and the entities of its text."""
 
 SECTIONS: dict[str, list[str]] = {
     # a part of the deck: [section, part, group]
@@ -243,12 +254,16 @@ def framed_section(name: str) -> tuple[str, str, str]:
     return (section, part, "") if part in PARTS else (section, "notes", "")
 
 
-def read_name(text: str) -> tuple[str, str, str, int | None, str]:
+def read_name(text: str, framed: bool = False) -> tuple[str, str, str, int | None, str]:
     """(name, set code, alignment tag, count or None, what it carries) of a card as a line or a file
     gives it: its tag, set code and a note in brackets off the end (a card it carries: "Shagrat (+
     Orc-draughts)"), then its count: read_name("1 Saruman [H] (TW)") == ("Saruman", "TW", "Hero", 1, ""),
-    read_name("Stealth (x3)") == ("Stealth", "", "", 3, "")."""
+    read_name("Stealth (x3)") == ("Stealth", "", "", 3, ""). framed: a GCCG line, whose last brackets
+    hold its set whatever they say ("swan of amroth (wr)": a set of fan-made cards)."""
     rest, set_code, tag, carried = text, "", "", ""
+    m = PATTERNS["any_set_code"].search(rest) if framed else None
+    if m and not PATTERNS["set_code"].search(rest):
+        set_code, rest = m.group(1).upper(), rest[:m.start()]
     for _ in range(3):
         m = PATTERNS["tag"].search(rest)
         if m and not tag:
@@ -260,7 +275,7 @@ def read_name(text: str) -> tuple[str, str, str, int | None, str]:
             continue
         m = PATTERNS["trailing_note"].search(rest)
         if m:
-            rest, carried = rest[:m.start()], carried or m.group(1).strip(" ,;.")
+            rest, carried = rest[:m.start()], carried or (m.group(1) or m.group(2) or "").strip(" ,;.")
             continue
         break
     count: int | None = None
@@ -281,6 +296,12 @@ def placed(number: int, kind: str, text: str, section: str, part: str, group: st
            set_code: str = "", tag: str = "", card_id: str = "") -> DeckLine:
     """A DeckLine in its place (a sideboard part makes it a sideboard line)."""
     return DeckLine(number, kind, text, name, count, set_code, tag, card_id, section, part, group, part in SIDEBOARDS)
+
+
+def sideboard_words(name: str) -> bool:
+    """Whether a header of a few words names a sideboard without a colon ("Sideboard resources", "Anti FW cards")."""
+    key = fold(name)
+    return len(key.split()) <= 4 and bool(PATTERNS["sideboard"].search(key) or PATTERNS["fw_sideboard"].search(key))
 
 
 def short_name(name: str) -> bool:
@@ -310,7 +331,7 @@ def read_line(number: int, raw: str, section: str, part: str, group: str, mode: 
         if header and text.startswith("#") and fold(header.group(1)) in SECTIONS:
             named, _, grouped = section_of(header.group(1), part)
             return [placed(number, "header", text, named, part, grouped or group)]
-    elif header and (header.group(2) or fold(header.group(1)) in SECTIONS):
+    elif header and (header.group(2) or fold(header.group(1)) in SECTIONS or sideboard_words(header.group(1))):
         return [placed(number, "header", text, *section_of(header.group(1), part))]
     elif part == "notes":
         return [placed(number, "note", text, section, part, group)]
@@ -330,11 +351,13 @@ def read_line(number: int, raw: str, section: str, part: str, group: str, mode: 
         out.append(placed(number, "header", text, section, part, group))
         rest = label.group(2)
     rest = PATTERNS["trailing_comment"].sub("", rest)
-    if PATTERNS["placeholder"].match(rest):
+    if PATTERNS["placeholder"].match(rest) or PATTERNS["aside"].match(rest):
         return out + [placed(number, "note", text, section, part, group)]
-    name, set_code, tag, count, carried = read_name(rest)
+    name, set_code, tag, count, carried = read_name(rest, mode == "framed")
     if PATTERNS["decoration"].match(name) or count == 0:
         return out + [placed(number, "comment", text, section, part, group)]
+    if count is None and PATTERNS["sentence"].match(rest):
+        return out + [placed(number, "note", text, section, part, group)]
     if count is None and not short_name(name):
         parts = PATTERNS["list_separator"].split(name)
         kind = "list" if len(parts) > 1 and all(short_name(p) for p in parts) else "note"
@@ -489,14 +512,16 @@ def as_count(value: Any) -> int | None:
 
 def structured_card(number: int, typed: str, count: Any, card_id: str, section: str, part: str, group: str) -> DeckLine:
     """A card of a structured file: its name read as a line's is (tag, set code), its count (as_count;
-    1 when it gives none), its card id ("tw-116" -> "TW-116"). A count below 1 is no card."""
+    1 when it gives none), its card id ("tw-116" -> "TW-116", "tw-020" -> "TW-20"). A count below 1 is
+    no card."""
     text = clean(typed, len(typed) + 1)[:MAX_LINE]
     name, set_code, tag, _, _ = read_name(text)
     given = as_count(count)
     n = 1 if given is None else given
     ident = clean(card_id, len(card_id) + 1)[:40]
-    if PATTERNS["card_id"].match(ident):
-        ident = ident.upper()
+    m = PATTERNS["card_id"].match(ident)
+    if m:
+        ident = f"{m.group(1).upper()}-{int(m.group(2))}"  # "tw-020" is TW-20
     if n < 1 or not (name or ident):
         return placed(number, "comment", text, section, part, group)
     return placed(number, "card", text, section, part, group, name, min(n, 999), set_code, tag, ident)
@@ -528,7 +553,7 @@ class _JsonReader:
     def locate(self, *values: str) -> int:
         for value in values:
             if value:
-                found = self.text.find(json.dumps(value, ensure_ascii=False), self.cursor)
+                found = self.text.find(json.dumps(value, ensure_ascii=False), self.cursor, self.cursor + LOOK_AHEAD)
                 if found >= 0:
                     self.cursor = found + 1
                     return line_at(self.starts, found)
@@ -644,4 +669,5 @@ def browser_rules() -> dict[str, Any]:
     """What the browser's deck page reads lists by: the patterns, section names, tags, JSON fields and limits."""
     return {"rules": LINE_RULES, "sections": SECTIONS, "tags": TAGS, "json_fields": JSON_FIELDS,
             "alignments": ALIGNMENTS, "max_line": MAX_LINE, "max_name_words": MAX_NAME_WORDS,
-            "max_name_length": MAX_NAME_LENGTH, "max_title": MAX_TITLE, "max_depth": MAX_DEPTH}
+            "max_name_length": MAX_NAME_LENGTH, "max_title": MAX_TITLE, "max_depth": MAX_DEPTH,
+            "look_ahead": LOOK_AHEAD}

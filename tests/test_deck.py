@@ -89,6 +89,10 @@ LINES = [  # (line, kind, name, count, set code, tag)
     ("Sideboard - 12 cards", "header", "", 1, "", ""),
     ("Hazards (30) [Creatures first]", "header", "", 1, "", ""),
     ("X Card name", "note", "", 1, "", ""),
+    ("(Against Heroes/Fallen Wizards)", "note", "", 1, "", ""),
+    ("is a no-brainer.", "note", "", 1, "", ""),
+    ("Sideboard resources", "header", "", 1, "", ""),
+    ("Anti FW cards", "header", "", 1, "", ""),
     ("Round one: my opponent never left Rivendell", "note", "", 1, "", ""),
     ("The plan was to send the Orcs out quickly and keep the Ringwraith safe at home", "note", "", 1, "", ""),
     ("x" * 201, "long", "", 1, "", ""),
@@ -108,6 +112,14 @@ def test_one_line_may_give_a_header_and_cards() -> None:
     assert (header.kind, header.part, moria.kind, moria.name, moria.part) == ("header", "sites", "card", "Moria", "sites")
     (note,) = read_line(5, "Deck name: The Nine", "", "play", "")
     assert note.kind == "note"  # a label that names no section: prose
+    for text, names in (("Celeborn + Elf-stone", ["Celeborn", "Elf-stone"]), ("Gandalf (backup Radagast)", ["Gandalf", "Radagast"]),
+                        ("Cirdan (with Horn of Anor)", ["Cirdan", "Horn of Anor"])):
+        assert [line.name for line in read_line(1, text, "", "", "")] == names
+    (sites,) = read_line(1, "Dol Guldur, Minas Morgul, Carn Dûm, Goblin-gate, Moria, Mount Gram, Gobel Mírlond, Barad-dûr",
+                         "", "sites", "sites")
+    assert sites.kind == "list"  # longer than a card's name: the deck check makes it cards if each part is one
+    (sideboard,) = read_line(1, "Anti FW cards", "", "play", "")
+    assert (sideboard.section, sideboard.part) == ("Anti FW cards", "fw-sideboard")
 
 
 def test_a_line_is_capped_after_its_spaces_are_collapsed() -> None:
@@ -187,6 +199,8 @@ def test_json_files() -> None:
     assert [(c.number, c.name, c.tag, c.set_code, c.count, c.part) for c in online.cards()] == [
         (1, "Gandalf", "Hero", "TW", 1, "play"), (1, "Twilight", "", "LE", 2, "play"), (2, "Stealth", "", "TW", 1, "sideboard")]
     assert [line.kind for line in online.lines if line.part == "notes"] == ["note"]
+    padded = read_deck('{"deck": {"hazards": [{"name": "Cave-drake", "card": "tw-020", "qty": 3}]}}').cards()
+    assert [(c.card_id, c.count, c.group) for c in padded] == [("TW-20", 3, "hazards")]  # "tw-020" is TW-20
 
 
 STRUCTURED = [  # (text, what the one line says)
@@ -205,6 +219,45 @@ def test_a_structured_file_that_is_no_deck_is_refused_in_one_line(real_kb: Path,
         read_deck(text, "deck.x")
     result = run(real_kb, "-", input=text.encode())
     assert result.exit_code == 2 and result.stdout == "" and result.stderr.count("\n") == 1 and says in result.stderr
+
+
+def test_what_a_list_says_beside_a_name(real_kb: Path) -> None:
+    report = deck_report(real_kb, "Sites:\nIsle of the Ulond (Valiant Sword)\nWeathertop / Bree\nGrey Havens (Elves of Lindon, "
+                                  "The White Council)\nHere, There, or Yonder\n")
+    assert [e["name"] for e in report["cards"] + report["quiet"]] == sorted(
+        ["Isle of the Ulond", "Weathertop", "Bree", "Grey Havens", "Here, There, or Yonder"],
+        key=[e["name"] for e in report["cards"] + report["quiet"]].index)
+    assert not report["not_found"] and not report["ambiguous"]
+    gccg = deck_report(real_kb, "####\nDeck\n####\n\n# Hazard (2)\n\n1 belegennon (gw)\n1 swan of amroth (wr)\n"
+                                "1 the pack at the door (nw)\n")
+    assert entry(gccg, "Belegennon")["set_codes"] == ["GW"]  # a fan-made set: the card of that exact name, noted
+    assert "line 7: Belegennon has no printing in GW (printed in TD)" in gccg["warnings"]
+    # names given with a set the card database does not hold are read exactly, never by near spelling
+    assert [(m["name"], m["suggestions"]) for m in gccg["not_found"]] == [("swan of amroth", []),
+                                                                         ("the pack at the door", [])]
+
+
+def test_the_reader_s_limits_fit_the_card_database(real_kb: Path) -> None:
+    from kb.decklist import MAX_NAME_LENGTH, MAX_NAME_WORDS, PATTERNS
+    from kb.store import connect, query
+
+    rows = query(connect(real_kb), "select set_code, names from cards")
+    names = [n for row in rows for n in row["names"].values() if n]
+    assert max(len(n.split()) for n in names) == MAX_NAME_WORDS and max(len(n) for n in names) < MAX_NAME_LENGTH
+    sets = {row["set_code"] for row in rows}
+    assert {code for code in sets if PATTERNS["set_code"].search(f"Gandalf ({code.lower()})")} == sets
+    assert [n for n in names if PATTERNS["sentence"].match(n)] == []
+
+
+def test_hostile_structured_files_are_read_in_linear_time() -> None:
+    # a tag of a million name characters: the attribute pattern starts only where a name does
+    (card,) = read_deck('<deck a' + "b" * 1_000_000 + '>\n<section name="Hazards">\n<card qty="2" id="x">Twilight</card>'
+                        '</section></deck>').cards()
+    assert (card.number, card.name, card.count) == (3, "Twilight", 2)
+    # 40,000 cards whose names the file escapes: each is looked for a little way on, never to the end
+    names = ",".join('{"name": "\\u0047andalf %d", "qty": 1}' % n for n in range(40_000))
+    deck = read_deck('{"deck": [' + names + "]}")
+    assert len(deck.cards()) == 40_000 and {c.number for c in deck.cards()} == {1}
 
 
 def test_a_tournament_report_in_prose(real_kb: Path) -> None:

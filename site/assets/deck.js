@@ -70,15 +70,17 @@
   }
 
   /* kb.decklist.read_name: [name, set code, tag, count or null, what it carries] */
-  function read_name(text, deck, P) {
+  function read_name(text, deck, P, framed) {
     var rest = text, set_code = "", tag = "", carried = "", m;
+    m = framed ? P.any_set_code.exec(rest) : null;
+    if (m && !P.set_code.test(rest)) { set_code = m[1].toUpperCase(); rest = rest.slice(0, m.index); }
     for (var i = 0; i < 3; i++) {
       m = P.tag.exec(rest);
       if (m && !tag) { tag = deck.tags[S.fold(m[1])]; rest = rest.slice(0, m.index); continue; }
       m = P.set_code.exec(rest);
       if (m && !set_code) { set_code = m[1].toUpperCase(); rest = rest.slice(0, m.index); continue; }
       m = P.trailing_note.exec(rest);
-      if (m) { carried = carried || m[1].replace(/^[ ,;.]+|[ ,;.]+$/g, ""); rest = rest.slice(0, m.index); continue; }
+      if (m) { carried = carried || (m[1] || m[2] || "").replace(/^[ ,;.]+|[ ,;.]+$/g, ""); rest = rest.slice(0, m.index); continue; }
       break;
     }
     var count = null;
@@ -100,6 +102,12 @@
     return {number: number, kind: kind, text: text, name: name || "", count: count === undefined ? 1 : count,
       set_code: set_code || "", tag: tag || "", card_id: card_id || "", section: section, part: part, group: group,
       sideboard: SIDEBOARDS.indexOf(part) >= 0};
+  }
+
+  /* kb.decklist.sideboard_words */
+  function sideboard_words(name, P) {
+    var key = S.fold(name);
+    return key.split(" ").filter(Boolean).length <= 4 && (P.sideboard.test(key) || P.fw_sideboard.test(key));
   }
 
   /* kb.decklist.short_name */
@@ -124,7 +132,7 @@
         s = section_of(header[1], part, deck, P);
         return [placed(number, "header", text, s[0], part, s[2] || group)];
       }
-    } else if (header && (header[2] || own(deck.sections, S.fold(header[1])) !== undefined)) {
+    } else if (header && (header[2] || own(deck.sections, S.fold(header[1])) !== undefined || sideboard_words(header[1], P))) {
       s = section_of(header[1], part, deck, P);
       return [placed(number, "header", text, s[0], s[1], s[2])];
     } else if (part === "notes") {
@@ -145,9 +153,10 @@
       rest = label[2];
     }
     rest = rest.replace(P.trailing_comment, "");
-    if (P.placeholder.test(rest)) return out.concat([placed(number, "note", text, section, part, group)]);
-    var read = read_name(rest, deck, P), name = read[0], count = read[3], carried = read[4];
+    if (P.placeholder.test(rest) || P.aside.test(rest)) return out.concat([placed(number, "note", text, section, part, group)]);
+    var read = read_name(rest, deck, P, mode === "framed"), name = read[0], count = read[3], carried = read[4];
     if (P.decoration.test(name) || count === 0) return out.concat([placed(number, "comment", text, section, part, group)]);
+    if (count === null && P.sentence.test(rest)) return out.concat([placed(number, "note", text, section, part, group)]);
     if (count === null && !short_name(name, deck)) {
       var parts = name.split(new RegExp(P.list_separator.source, "gi"));
       var kind = parts.length > 1 && parts.every(function (p) { return short_name(p, deck); }) ? "list" : "note";
@@ -263,8 +272,8 @@
   function structured_card(number, typed, count, card_id, section, part, group, deck, P) {
     var text = cpSlice(cleaned(typed), deck.max_line), read = read_name(text, deck, P);
     var given = as_count(count), n = given === null ? 1 : given;
-    var ident = cpSlice(cleaned(card_id), 40);
-    if (P.card_id.test(ident)) ident = ident.toUpperCase();
+    var ident = cpSlice(cleaned(card_id), 40), m = P.card_id.exec(ident);
+    if (m) ident = m[1].toUpperCase() + "-" + parseInt(m[2], 10);
     if (n < 1 || !(read[0] || ident)) return placed(number, "comment", text, section, part, group);
     return placed(number, "card", text, section, part, group, read[0], Math.min(n, 999), read[1], read[2], ident);
   }
@@ -329,8 +338,13 @@
   JsonReader.prototype.locate = function () {
     for (var i = 0; i < arguments.length; i++) {
       if (!arguments[i]) continue;
-      var found = this.text.indexOf(JSON.stringify(arguments[i]), this.cursor);
-      if (found >= 0) { this.cursor = found + 1; return line_at(this.starts, found); }
+      var needle = JSON.stringify(arguments[i]);
+      var found = this.text.slice(this.cursor, this.cursor + this.deck.look_ahead).indexOf(needle);
+      if (found >= 0 && found + needle.length <= this.deck.look_ahead) {
+        found += this.cursor;
+        this.cursor = found + 1;
+        return line_at(this.starts, found);
+      }
     }
     return line_at(this.starts, this.cursor);
   };
@@ -436,15 +450,16 @@
   /* kb.deckrules.CardFacts, from deck-data.js's rows; made once */
   function facts_of(deck) {
     if (!deck._facts) {
-      var fields = deck.fact_fields, by_id = {}, by_name = {};
+      var fields = deck.fact_fields, by_id = {}, by_name = {}, sets = {};
       deck.facts.forEach(function (row) {
         var f = {};
         fields.forEach(function (name, i) { f[name] = row[i]; });
         by_id[f.id] = f;
+        sets[f.set_code] = true;
         if (!own(by_name, f.name)) by_name[f.name] = [];
         by_name[f.name].push(f);
       });
-      deck._facts = {by_id: by_id, by_name: by_name};
+      deck._facts = {by_id: by_id, by_name: by_name, sets: sets};
     }
     return deck._facts;
   }
@@ -862,15 +877,17 @@
   // -- the report: kb/deck.py ---------------------------------------------------------------------------------
 
   var NOT_NEAR = "not read for near spellings";
+  var OTHER_SET = "of a set the card database does not hold: read by its exact name only";
 
   /* kb.deck.read_names: each different name read exactly, or (the first max_near) by near spellings */
-  function read_names(lines, searcher, deck, index) {
+  function read_names(lines, searcher, deck, index, sets) {
     var readings = new Map(), near = 0;
     lines.forEach(function (l) {
       var key = S.fold(l.name);
       if (readings.has(key)) return;
       var exact = key && key.length <= deck.max_name ? searcher.card_names(key) : null;
       if (exact) readings.set(key, {names: exact.slice(), read_as: "", choices: []});
+      else if (l.set_code && !own(sets, l.set_code)) readings.set(key, {names: [], read_as: OTHER_SET, choices: []});
       else if (near < deck.max_near) { near += 1; readings.set(key, S.read_card(searcher, l.name, index)); }
       else readings.set(key, {names: [], read_as: NOT_NEAR, choices: []});
     });
@@ -882,6 +899,8 @@
     var out = [], P = patterns(deck), sep = new RegExp(P.list_separator.source, "gi");
     lines.forEach(function (l) {
       if (l.kind !== "card" && l.kind !== "list") { out.push(l); return; }
+      var bracketed = P.bracketed.exec(l.name);
+      if (bracketed && !own(by_id, l.card_id) && !searcher.card_names(S.fold(l.name))) { l = Object.assign({}, l); l.name = bracketed[1]; }
       var parts = l.name.split(sep).map(function (p) { return p.replace(/^[ ,;.]+|[ ,;.]+$/g, ""); });
       if (parts.length > 1 && !own(by_id, l.card_id) && !searcher.card_names(S.fold(l.name)) &&
           parts.every(function (p) { return searcher.card_names(S.fold(p)); })) {
@@ -946,14 +965,14 @@
     lines = expand_lists(lines, searcher, by_id, deck);
     var cards = lines.filter(function (l) { return l.kind === "card"; });
     if (!cards.length) return none;
-    var readings = read_names(cards.filter(function (l) { return !own(by_id, l.card_id); }), searcher, deck, index);
+    var readings = read_names(cards.filter(function (l) { return !own(by_id, l.card_id); }), searcher, deck, index, F.sets);
     var found = new Map(), missed = new Map(), read = [], unread = [], warnings = [];
     cards.forEach(function (l) {
       var got = name_of(l, readings, by_id), names = got[0], read_as = got[1];
       if (!names.length) {
         var key = S.fold(l.name), reading = readings.get(key);
         if (!missed.has(key)) missed.set(key, {name: l.name, lines: [], count: 0, choices: reading.choices, suggestions: [],
-          looked_near: reading.read_as !== NOT_NEAR});
+          looked_near: reading.read_as !== NOT_NEAR && reading.read_as !== OTHER_SET});
         var miss = missed.get(key);
         miss.lines.push(l.number);
         miss.count += l.count;
@@ -1012,7 +1031,7 @@
       warnings.unshift(copies + " copies on " + read_list.line_count + " lines: more than a deck; every card is checked all the same");
     }
     var skipped = 0;
-    missed.forEach(function (miss) { if (!miss.looked_near) skipped += 1; });
+    missed.forEach(function (miss, key) { if (readings.get(key).read_as === NOT_NEAR) skipped += 1; });
     if (skipped) warnings.push(skipped + " names were not read for near spellings (only the first " + deck.max_near + " are)");
     cards.forEach(function (l) {
       var names = name_of(l, readings, by_id)[0].slice().sort(cmpStr);
