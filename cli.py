@@ -393,7 +393,9 @@ def deck(kb_dir: Path, file: str, as_json: bool, mentions: bool, html_out: Path 
         crf = report["crf"] or {"title": "no CRF", "edition": "-"}
         out(style(f"Deck check of {report['title'] or report['deck']}", bold=True) + f": "
             f"{counted(len(report['cards']) + len(report['quiet']), 'card')} ({report['copies']} copies) on "
-            f"{report['lines']} lines ({report['format']}) · {crf['title']} edition {crf['edition']} · {report['date']}")
+            f"{report['lines']} lines ({report['format']}"
+            + (f", {counted(report['skipped']['note'], 'line')} of notes and prose skipped" if report['skipped']['note'] else "")
+            + f") · {crf['title']} edition {crf['edition']} · {report['date']}")
         out()
         verdict = report["verdict"]
         out(style(verdict["summary"], bold=True, fg="green" if verdict["legal"] else "red"))

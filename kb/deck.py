@@ -112,12 +112,17 @@ def check_deck(kb_dir: Path, file: str, *, mentions: bool = False, html_out: Pat
     """The report on the decklist in file ("-": standard input), see deck_report(); with html_out,
     also written there as one printable page (write_page), its path under "written"."""
     name, text = read_input(file)
-    title = "" if file == "-" else Path(file).name.split(".")[0] if Path(file).name.startswith(".") else Path(file).stem
     report = deck_report(kb_dir, text, name, mentions=mentions, form=form, game=game, alignment=alignment,
-                         title=title)
+                         title="" if file == "-" else file_title(file))
     if html_out is not None:
         report["written"] = str(write_page(html_out, deck_page(report)))
     return report
+
+
+def file_title(path: str) -> str:
+    """A deck's name from its file's, for a file that gives none: file_title("decks/P - Join the Hunt.deck.o8d")
+    == "P - Join the Hunt" (never a path of this machine)."""
+    return Path(path).stem.removesuffix(".deck")
 
 
 def read_names(lines: list[DeckLine], spec: SearchSpec, index: NameIndex, sets: set[str]) -> dict[str, CardReading]:

@@ -405,7 +405,8 @@ def test_cli_report_leads_with_the_verdict(real_kb: Path, tmp_path: Path) -> Non
     assert piped.exit_code == 0 and "Deck check of standard input" in piped.stdout
     legal = run(real_kb, str(FELLOWSHIP["octgn"]), "--no-pager")
     assert legal.exit_code == 0 and "\n\nLegal: it keeps every deck-construction rule of the CoE rules\n" in legal.stdout
-    assert "Deck check of fellowship: 57 cards (93 copies) on 76 lines (octgn)" in legal.stdout
+    assert "Deck check of fellowship: 57 cards (93 copies) on 76 lines (octgn, 1 line of notes and prose skipped)" \
+        in " ".join(legal.stdout.split())  # wrapped to 100 columns
     forced = run(real_kb, str(FELLOWSHIP["text"]), "--alignment", "minion", "--game", "campaign", "--no-pager")
     assert "A Ringwraith (minion) deck (--alignment), a campaign game." in forced.stdout
     assert "problem (rule 1.3.R1)" in forced.stdout
@@ -659,4 +660,24 @@ def test_deck_page_in_a_browser_from_a_link(tab, real_site: Path) -> None:  # ty
     assert page.input_value("#decklist") == FELLOWSHIP["octgn"].read_text("utf-8-sig")
     page.select_option("#deck-alignment", "")
     page.wait_for_function("document.querySelector('.deck-verdict h2').textContent.indexOf('Legal') == 0")
+    assert errors == []
+
+
+def test_deck_page_with_a_report_meets_wcag_aa_on_a_phone(tab, real_site: Path) -> None:  # type: ignore[no-untyped-def]
+    """axe-core (vendored, as test_site runs it) finds no WCAG 2.1 A/AA violation nor a tap target under
+    24 px on the deck page at 390 px, its form and a report with every part (verdict, findings and their
+    rules, names not read, cards, mentions, cards with nothing to say) shown."""
+    from .test_site import AXE
+
+    page, errors = tab((real_site / "deck.html").as_uri() + "#" + quote(HERO.read_text("utf-8"), safe=""), width=390,
+                       script=AXE)
+    page.wait_for_selector(".deck-quiet")
+    assert page.locator(".deck-findings blockquote").count() >= 3 and page.locator(".deck-missing li").count() == 1
+    found = page.evaluate("""() => axe.run(document, {
+        runOnly: {type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]},
+        rules: {"target-size": {enabled: true}}}).then(r => ({
+          violations: r.violations.map(v => v.id + ": " + v.nodes.slice(0, 2).map(n => n.target.join(" ")).join(", ")),
+          checked: r.passes.length + r.violations.length}))""")
+    assert found["violations"] == [] and found["checked"] > 10
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
     assert errors == []

@@ -1235,7 +1235,7 @@
     }
     function load(f) {
       if (!f) return;
-      title = f.name.replace(/\.[^.]*$/, "").replace(/\.deck$/, "");
+      title = f.name.replace(/\.[^.]*$/, "").replace(/\.deck$/, "");  // kb.deck.file_title
       f.arrayBuffer().then(function (buffer) {
         if (buffer.byteLength > deck.max_bytes) { status.textContent = f.name + ": too large for a decklist."; return; }
         input.value = decode(buffer);
