@@ -20,7 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from kb.decklist import PATTERNS, DeckLine, browser_rules, read_deck
+from kb.decklist import MAX_LINE, PATTERNS, DeckLine, browser_rules, read_deck
 from kb.deckrules import (BANS, FACT_FIELDS, FLAGS, GAMES, LIMITS, PLAYER_NAMES, PLAYER_OF, PLAYERS, PREFERRED, RULES,
                           CardFacts, Entry, card_facts, check, rule_ids, verdict, versions, whose_deck)
 from kb.errors import ForeignFile, Refused, WriteFailed
@@ -294,6 +294,9 @@ def deck_report(kb_dir: Path, text: str, name: str = "deck", *, mentions: bool =
     if copies > MANY_COPIES:
         warnings.insert(0, f"{copies} copies on {deck.line_count} lines: more than a deck; every card is checked "
                            "all the same")
+    long = [line.number for line in lines if line.kind == "long" and line.part != "notes"]
+    if long:
+        warnings.append(f"{lines_text(long)}: longer than {MAX_LINE} characters, read as no card")
     skipped = sum(1 for key, miss in missed.items() if readings[key].read_as == NOT_NEAR)
     if skipped:
         warnings.append(f"{skipped} names were not read for near spellings (only the first {MAX_NEAR} are)")

@@ -129,6 +129,11 @@ def test_a_line_is_capped_after_its_spaces_are_collapsed() -> None:
     assert long.kind == "long"
 
 
+def test_a_line_too_long_is_reported(real_kb: Path) -> None:
+    report = deck_report(real_kb, "2 Gandalf\n" + "Glamdring " * 30 + "\nNotes:\n" + "prose " * 40 + "\n")
+    assert report["warnings"] == ["line 2: longer than 200 characters, read as no card"]  # the notes' line: prose
+
+
 def test_headers_give_sections_parts_and_the_sideboard() -> None:
     lines = read_lines("Gandalf\nCharacters:\nGandalf\nhazard\nTwilight\nSide-board:\nStealth\nResources:\nDodge\n"
                        "Sites\nSB: Morgul-knife\nMy favourites:\nGimli\nPool:\nBilbo\nVs FW:\nTwilight\nNotes:\n"

@@ -1030,6 +1030,8 @@
     if (copies > deck.many_copies) {
       warnings.unshift(copies + " copies on " + read_list.line_count + " lines: more than a deck; every card is checked all the same");
     }
+    var long = lines.filter(function (l) { return l.kind === "long" && l.part !== "notes"; }).map(function (l) { return l.number; });
+    if (long.length) warnings.push(lines_text(long) + ": longer than " + deck.max_line + " characters, read as no card");
     var skipped = 0;
     missed.forEach(function (miss, key) { if (readings.get(key).read_as === NOT_NEAR) skipped += 1; });
     if (skipped) warnings.push(skipped + " names were not read for near spellings (only the first " + deck.max_near + " are)");
