@@ -408,33 +408,69 @@ def card(kb_dir: Path, name: tuple[str, ...], as_json: bool, no_pager: bool) -> 
 @click.option("--mentions", is_flag=True, help="List the rulings that mention each card, not just their number.")
 @click.option("--html", "html_out", type=click.Path(dir_okay=False, path_type=Path), metavar="OUT",
               help="Also write the report as one printable HTML page to OUT (a new file, or one this option made).")
+@click.option("--format", "form", type=click.Choice(["text", "meccg", "octgn", "json"]),
+              help="Read the list in this format (default: told from its content).")
+@click.option("--game", type=click.Choice(["short", "long", "campaign", "starter"]), default="short",
+              show_default=True, help="The game length, for the sideboard's size (rule 1.6.1).")
+@click.option("--alignment", type=click.Choice(["hero", "minion", "fallen-wizard", "balrog"]),
+              help="Whose deck it is (default: read from its avatars, its tags, its cards).")
 @pager_option
 @click.pass_obj
-def deck(kb_dir: Path, file: str, as_json: bool, mentions: bool, html_out: Path | None, no_pager: bool) -> None:
-    """Check a decklist (FILE, or - for standard input): each card's errata, CRF rulings and mentions.
-    Exit 0 when every name is a card, 3 when some are not (they are listed with suggestions)."""
-    from kb.deck import check_deck, counted, exit_code, miss_line, sections_text
+def deck(kb_dir: Path, file: str, as_json: bool, mentions: bool, html_out: Path | None, form: str | None, game: str,
+         alignment: str | None, no_pager: bool) -> None:
+    """Check a decklist (FILE, or - for standard input) against the CoE deck-construction rules, then
+    each card's errata, CRF rulings and mentions. Exit 0 when every name is a card, 3 when some are
+    not (they are listed with suggestions)."""
+    from kb.deck import check_deck, counted, exit_code, finding_text, miss_line, sections_text
 
     with translated(as_json):
-        report = check_deck(kb_dir, file, mentions=mentions, html_out=html_out)
+        report = check_deck(kb_dir, file, mentions=mentions, html_out=html_out, form=form or "", game=game,
+                            alignment=alignment or "")
     if as_json:
         emit_json(report)
     elif report["written"]:
-        say(f"Wrote {report['written']}: {counted(len(report['cards']) + len(report['quiet']), 'card')}, "
-            f"{counted(len(report['not_found']), 'name')} not found.")
+        say(f"Wrote {report['written']}: {report['verdict']['summary']}; "
+            f"{counted(len(report['cards']) + len(report['quiet']), 'card')}, "
+            f"{counted(len(report['not_found']) + len(report['ambiguous']), 'name')} not read.")
     else:
         out = Out(not no_pager)
         crf = report["crf"] or {"title": "no CRF", "edition": "-"}
-        out(style(f"Deck check of {report['deck']}", bold=True) + f": {len(report['cards']) + len(report['quiet'])} "
-            f"cards ({report['copies']} copies) on {report['lines']} lines · {crf['title']} edition {crf['edition']} · "
-            f"{report['date']}")
+        out(style(f"Deck check of {report['title'] or report['deck']}", bold=True) + f": "
+            f"{counted(len(report['cards']) + len(report['quiet']), 'card')} ({report['copies']} copies) on "
+            f"{report['lines']} lines ({report['format']}"
+            + (f", {counted(report['skipped']['note'], 'line')} of notes and prose skipped" if report['skipped']['note'] else "")
+            + f") · {crf['title']} edition {crf['edition']} · {report['date']}")
+        out()
+        verdict = report["verdict"]
+        out(style(verdict["summary"], bold=True, fg="green" if verdict["legal"] else "red"))
+        player = report["alignment"]
+        out(f"A {player['name']} deck ({player['how']}), a {report['game']} game." if player["player"]
+            else f"Whose deck it is is not known: {player['how']}.", "  ")
+        quoted_rules: set[str] = set()
+        for finding in report["findings"]:
+            out(finding_text(finding), "  ", "      ")
+            rule = report["rules"].get(finding["rule"])
+            if rule and finding["rule"] not in quoted_rules:
+                quoted_rules.add(finding["rule"])
+                text = "\n".join(part.strip() for part in rule["text"].split("\n\n"))
+                out(style(f"rule {finding['rule']} ({rule['id']}): {text}", dim=True), "      ")
         for warning in report["warnings"]:
-            out(style(f"note: {warning}", dim=True))
+            out(style(f"note: {warning}", dim=True), "  ", "    ")
+        misses = report["not_found"] + report["ambiguous"]
+        if misses:
+            out()
+            out(style(f"Not read ({len(misses)}):", bold=True))
+            for miss in misses[:50]:
+                out(miss_line(miss), "  ", "    ")
+            if len(misses) > 50:
+                out(f"... and {len(misses) - 50} more (--json lists them all)", "  ")
         for entry in report["cards"]:
             out()
             kind = " · " + ", ".join(dict.fromkeys(f"{c['alignment'] or ''} {c['type'] or ''}".strip()
                                                    for c in entry["cards"]))
-            out(style(f"{entry['name']} ×{entry['count']}", bold=True) + f"  {sections_text(entry)}{kind}", "", "  ")
+            mentioned = f" · mentioned in {entry['mentions']}" if entry["mentions"] else ""
+            out(style(f"{entry['name']} ×{entry['count']}", bold=True) + f"  {sections_text(entry)}{kind}{mentioned}",
+                "", "  ")
             for read_as in entry["read_as"]:
                 out(style(f"({read_as})", dim=True), "  ")
             for title, rulings in (("Errata", entry["errata"]), ("CRF rulings", entry["rulings"])):
@@ -445,26 +481,25 @@ def deck(kb_dir: Path, file: str, as_json: bool, mentions: bool, html_out: Path 
                     out(r["text"], "    ")
             if entry.get("mentioned_in"):
                 _groups(out, f" Mentioned in {entry['mentions']} other rulings", entry["mentioned_in"])
-            elif entry["mentions"]:
-                out(f"Mentioned in {counted(entry['mentions'], 'other ruling')} (--mentions lists them).", " ")
         if report["quiet"]:
             out()
             out(style(f"Nothing to say ({len(report['quiet'])}): ", bold=True)
                 + ", ".join(f"{q['name']} ×{q['count']}" for q in report["quiet"]), "", "  ")
-        if report["not_found"]:
+        mentioned = [e for e in report["cards"] if e["mentions"]]
+        if mentioned and not mentions:
             out()
-            out(style(f"Not found ({len(report['not_found'])}):", bold=True))
-            for miss in report["not_found"][:50]:
-                out(miss_line(miss), "  ", "    ")
-            if len(report["not_found"]) > 50:
-                out(f"... and {len(report['not_found']) - 50} more (--json lists them all)", "  ")
+            out(f"Other rulings mention {counted(len(mentioned), 'of these cards', 'of these cards')} "
+                f"({sum(e['mentions'] for e in mentioned)} mentions): --mentions lists them under each card.")
         out.flush()
     if exit_code(report):
-        lines = sorted(n for miss in report["not_found"] for n in miss["lines"])
+        misses = report["not_found"] + report["ambiguous"]
+        lines = sorted(n for miss in misses for n in miss["lines"])
         shown = ", ".join(map(str, lines[:8])) + (" ..." if len(lines) > 8 else "")
         if not as_json:
-            say(f"Error: {counted(len(report['not_found']), 'name')} match{'es' if len(report['not_found']) == 1 else ''} "
-                f"no card (line{'s' if len(lines) > 1 else ''} {shown}); "
+            nf, am = len(report["not_found"]), len(report["ambiguous"])
+            what = [f"{counted(nf, 'name')} match{'es' if nf == 1 else ''} no card"] if nf else []
+            what += [f"{counted(am, 'name')} could be several cards"] if am else []
+            say(f"Error: {' and '.join(what)} (line{'s' if len(lines) > 1 else ''} {shown}); "
                 "fix the names listed (see the suggestions) and check again", err=True)
         raise click.exceptions.Exit(exit_code(report))
 

@@ -15,11 +15,14 @@ import os
 import stat
 import sys
 import time
+from dataclasses import replace
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from kb.decklist import DeckLine, browser_rules, long_lines, read_lines
+from kb.decklist import MAX_LINE, PATTERNS, DeckLine, browser_rules, read_deck
+from kb.deckrules import (BANS, FACT_FIELDS, FLAGS, GAMES, LIMITS, PLAYER_NAMES, PLAYER_OF, PLAYERS, PREFERRED, RULES,
+                          CardFacts, Entry, card_facts, check, rule_ids, verdict, versions, whose_deck)
 from kb.errors import ForeignFile, ParseError, Refused, WriteFailed
 from kb.inputs import MB, kind_of, read_bytes, size_text
 from kb.lookup import Shaper, card_rulings, group_by_source, search_spec
@@ -29,6 +32,8 @@ from kb.searchspec import SearchSpec
 from kb.snapshot import Kb, Snapshot
 from kb.store import query
 
+LIST_SEPARATOR = PATTERNS["list_separator"]
+BRACKETED = PATTERNS["bracketed"]
 MAX_DECK_BYTES = 4 * MB
 """A larger input is no decklist (10,000 lines of card names are about 300 KB)."""
 MAX_NEAR = 50
@@ -39,6 +44,7 @@ MANY_COPIES = 500
 """More copies than this is more than a deck: the report says so (and checks it all the same)."""
 EXAMPLE = 'Write one card a line, e.g. "2 Gandalf", "Gandalf x2" or "Gandalf [TW]".'
 NOT_NEAR = "not read for near spellings"
+OTHER_SET = "of a set the card database does not hold: read by its exact name only"
 """The reading of a name beyond the first MAX_NEAR not spelt exactly."""
 EXIT_NOT_FOUND = 3
 """`rulings deck`'s exit code when the report is made but some names match no card."""
@@ -51,6 +57,7 @@ PAGE_MARK = "<!-- made by `rulings deck --html`; it replaces only files carrying
 
 FILE_HINT = "Name a decklist file, or - to read standard input."
 STDIN_HINT = "Pipe a decklist into it (rulings deck - < deck.txt), or name the file."
+
 
 def read_input(file: str) -> tuple[str, str]:
     """(name, text) of a decklist file, or of standard input for "-"; Refused (one line) for a
@@ -112,19 +119,28 @@ def decode(data: bytes, name: str) -> str:
 
 # -- the report --------------------------------------------------------------------------------------
 
-def check_deck(kb: Kb, file: str, *, mentions: bool = False, html_out: Path | None = None) -> dict[str, Any]:
+def check_deck(kb: Kb, file: str, *, mentions: bool = False, html_out: Path | None = None, form: str = "",
+               game: str = "short", alignment: str = "") -> dict[str, Any]:
     """The report on the decklist in file ("-": standard input), see deck_report(); with html_out,
     also written there as one printable page (write_page), its path under "written"."""
     name, text = read_input(file)
-    report = deck_report(kb, text, name, mentions=mentions)
+    report = deck_report(kb, text, name, mentions=mentions, form=form, game=game, alignment=alignment,
+                         title="" if file == "-" else file_title(file))
     if html_out is not None:
         report["written"] = str(write_page(html_out, deck_page(report)))
     return report
 
 
-def read_names(lines: list[DeckLine], spec: SearchSpec, index: NameIndex) -> dict[str, CardReading]:
+def file_title(path: str) -> str:
+    """A deck's name from its file's, for a file that gives none: file_title("decks/P - Join the Hunt.deck.o8d")
+    == "P - Join the Hunt" (never a path of this machine)."""
+    return Path(path).stem.removesuffix(".deck")
+
+
+def read_names(lines: list[DeckLine], spec: SearchSpec, index: NameIndex, sets: set[str]) -> dict[str, CardReading]:
     """Each different name of the card lines (folded) read as a card name: exactly, or (for the first
-    MAX_NEAR names not spelt exactly) by kb.resolve.read_card's near spellings. The browser's deck
+    MAX_NEAR names not spelt exactly) by kb.resolve.read_card's near spellings; a name given with a
+    set the card database does not hold (a fan-made set's "(DF)") exactly only. The browser's deck
     page reads them the same way (site/assets/deck.js read_names)."""
     readings: dict[str, CardReading] = {}
     near = 0
@@ -135,6 +151,8 @@ def read_names(lines: list[DeckLine], spec: SearchSpec, index: NameIndex) -> dic
         exact = spec.card_names(key) if key and len(key) <= MAX_NAME else None
         if exact:
             readings[key] = CardReading(list(exact))
+        elif line.set_code and line.set_code not in sets:
+            readings[key] = CardReading([], OTHER_SET)
         elif near < MAX_NEAR:
             near += 1
             readings[key] = read_card(line.name, spec, index)
@@ -143,48 +161,134 @@ def read_names(lines: list[DeckLine], spec: SearchSpec, index: NameIndex) -> dic
     return readings
 
 
-def deck_report(kb: Kb, text: str, name: str = "deck", *, mentions: bool = False) -> dict[str, Any]:
-    """A decklist's report: each card once (its count, sections and lines, its face, errata and CRF
-    rulings, how many other rulings mention it, and with mentions those rulings), cards with nothing
-    to say apart ("quiet"), names that match no card with suggestions ("not_found"), and the date and
-    CRF edition it was made with. Refused for a list with no card line, or none naming a card."""
+_facts: dict[tuple[str, str], tuple[list[CardFacts], dict[str, list[str]], dict[str, str]]] = {}
+
+
+def rules_data(conn: Any) -> tuple[list[CardFacts], dict[str, list[str]], dict[str, str]]:
+    """Every card's facts, the ban entries that name no card, and each cited rule's ruling id, read once
+    per process and build (kb.lookup.planned keeps the site plan the same way)."""
+    name = next((row["file"] for row in query(conn, "pragma database_list") if row["name"] == "main"), "")
+    built = [row["value"] for row in query(conn, "select value from meta where key = 'built_at'")]
+    key = (str(Path(name).resolve()) if name else "", str(built[0]) if built else "")
+    if key not in _facts or not all(key):
+        facts, unknown = card_facts(conn)
+        _facts[key] = (facts, unknown, rule_ids(conn))
+    return _facts[key]
+
+
+def expand_lists(lines: list[DeckLine], spec: SearchSpec, by_id: dict[str, CardFacts]) -> list[DeckLine]:
+    """The lines, a card line that lists several cards ("Asternak, Ciryaher, Layos", "Moria / Goblin-gate")
+    made a card line for each, with its count, when the whole is no card's name (any language, folded)
+    and each part is one ("Here, There, or Yonder" stays whole); a "list" line too long for a card's
+    name likewise, else a note. A note in brackets after a name that is no card's is left out first
+    ("Grey Havens (Elves of Lindon)")."""
+    out: list[DeckLine] = []
+    for line in lines:
+        if line.kind not in ("card", "list"):
+            out.append(line)
+            continue
+        bracketed = BRACKETED.match(line.name)
+        if bracketed and line.card_id not in by_id and not spec.card_names(fold(line.name)):
+            line = replace(line, name=bracketed.group(1))  # "Isle of the Ulond (Valiant Sword)": a site and what it is for
+        parts = [p.strip(" ,;.") for p in LIST_SEPARATOR.split(line.name)]
+        if len(parts) > 1 and line.card_id not in by_id and not spec.card_names(fold(line.name)) and \
+                all(spec.card_names(fold(p)) for p in parts):
+            out += [replace(line, kind="card", name=p) for p in parts]
+        else:
+            out.append(line if line.kind == "card" else replace(line, kind="note", name=""))
+    return out
+
+
+def name_of(line: DeckLine, readings: dict[str, CardReading], by_id: dict[str, CardFacts]) -> tuple[list[str], str]:
+    """The English name(s) a card line means and how it was read: the card its id names (a deck
+    builder's "tw-116") where the id is a card's, else its name as read (readings)."""
+    if line.card_id in by_id:
+        return [by_id[line.card_id].name], ""
+    reading = readings[fold(line.name)]
+    return list(reading.names), reading.read_as
+
+
+def deck_report(kb: Kb, text: str, name: str = "deck", *, mentions: bool = False, form: str = "",
+                game: str = "short", alignment: str = "", title: str = "") -> dict[str, Any]:
+    """A decklist's report, verdict first: the verdict on the CoE deck-construction rules and every
+    finding (a problem with its rule and lines, or a check that could not be made and why), whose deck
+    it is (alignment) and the game length; the names that match no card (with suggestions) or could be
+    several; each card once (its count, sections and lines, its face, errata and CRF rulings, how many
+    other rulings mention it, and with mentions those rulings), cards with nothing to say apart
+    ("quiet"); the rules cited, in the ruling shape; the date and CRF edition it was made with.
+    Refused for a list with no card line, or none naming a card."""
     if not text.strip():
         raise Refused(f"{name}: an empty decklist", hint=EXAMPLE)
-    lines = read_lines(text)
-    cards = [line for line in lines if line.kind == "card"]
+    deck = read_deck(text, name, form)
+    lines = deck.lines
+    cards = deck.cards()
     if not cards:
-        raise Refused(f"{name}: no card in it ({len(lines)} lines of blanks, comments, headers or overlong lines)",
-                      hint=EXAMPLE)
+        raise Refused(f"{name}: no card in it ({deck.line_count} lines of blanks, comments, headers, notes or "
+                      "overlong lines)", hint=EXAMPLE)
     snapshot = Snapshot.of(kb)  # the rulings and the names read from one build
     conn = snapshot.connect()
     shaper = Shaper(conn)
     spec = search_spec(snapshot)
     index = card_index(spec)
-    readings = read_names(cards, spec, index)
+    facts, unknown_bans, rules = rules_data(conn)
+    by_id = {f.id: f for f in facts}
+    by_name: dict[str, list[CardFacts]] = {}
+    for f in facts:
+        by_name.setdefault(f.name, []).append(f)
+    lines = expand_lists(lines, spec, by_id)
+    cards = [line for line in lines if line.kind == "card"]
+    if not cards:
+        raise Refused(f"{name}: no card in it ({deck.line_count} lines of blanks, comments, headers, notes or "
+                      "overlong lines)", hint=EXAMPLE)
+    readings = read_names([c for c in cards if c.card_id not in by_id], spec, index, {f.set_code for f in facts})
     found: dict[tuple[str, ...], dict[str, Any]] = {}
     missed: dict[str, dict[str, Any]] = {}
+    read: list[tuple[DeckLine, list[CardFacts]]] = []
+    unread: list[Entry] = []
+    warnings: list[str] = []
     for line in cards:
-        key = fold(line.name)
-        reading = readings[key]
-        if not reading.names:
+        names, read_as = name_of(line, readings, by_id)
+        if not names:
+            key = fold(line.name)
+            reading = readings[key]
             miss = missed.setdefault(key, {"name": line.name, "lines": [], "count": 0, "choices": reading.choices,
-                                           "suggestions": [], "looked_near": reading.read_as != NOT_NEAR})
+                                           "suggestions": [], "looked_near": reading.read_as not in (NOT_NEAR, OTHER_SET)})
             miss["lines"].append(line.number)
             miss["count"] += line.count
+            unread.append(Entry(line.number, line.count, line.part, line.group, [], line.name))
             continue
-        entry = found.setdefault(tuple(sorted(reading.names)), {
-            "name": " / ".join(sorted(reading.names)), "names": sorted(reading.names), "count": 0, "sections": [],
-            "lines": [], "typed": [], "read_as": [], "set_codes": []})
+        if line.card_id in by_id and line.name and fold(line.name) not in {fold(n) for n in names} and \
+                spec.card_names(fold(line.name)) and names[0] not in (spec.card_names(fold(line.name)) or []):
+            warnings.append(f"line {line.number}: {quoted(line.name)} has the card id {line.card_id}, which is "
+                            f"{names[0]}: read as {names[0]}")
+        entry = found.setdefault(tuple(sorted(names)), {
+            "name": " / ".join(sorted(names)), "names": sorted(names), "count": 0, "sections": [],
+            "lines": [], "typed": [], "read_as": [], "set_codes": [], "printings": []})
         entry["count"] += line.count
         entry["lines"].append(line.number)
-        for field, value in (("typed", line.name), ("read_as", reading.read_as), ("set_codes", line.set_code)):
+        for field, value in (("typed", line.name), ("read_as", read_as), ("set_codes", line.set_code)):
             if value and value not in entry[field]:
                 entry[field].append(value)
         _add_section(entry["sections"], line)
+        start = [by_id[line.card_id]] if line.card_id in by_id else [f for n in names for f in by_name.get(n, [])]
+        read.append((line, start))
     if not found:
         first = next(iter(missed.values()))
         raise Refused(f"{name}: no line names a card ({len(cards)} card lines; line {first['lines'][0]} reads "
                       f"{quoted(first['name'])})", hint=EXAMPLE)
+    first_pass = [Entry(line.number, line.count, line.part, line.group, versions(start, line.set_code, line.tag,
+                                                                                 line.group, ""), line.name)
+                  for line, start in read]
+    player, how = whose_deck(first_pass, alignment, deck.alignment)
+    entries = [Entry(line.number, line.count, line.part, line.group, versions(start, line.set_code, line.tag,
+                                                                              line.group, player), line.name)
+               for line, start in read]
+    for (line, _), chosen in zip(read, entries, strict=True):
+        names_key = tuple(sorted(name_of(line, readings, by_id)[0]))
+        for f in chosen.versions:
+            if f.id not in found[names_key]["printings"]:
+                found[names_key]["printings"].append(f.id)
+    findings = check(entries, player, game, unread, unknown_bans, how)
     for key, miss in missed.items():
         if miss["looked_near"] and not miss["choices"]:
             miss["suggestions"] = index.rank(miss["name"])
@@ -192,38 +296,49 @@ def deck_report(kb: Kb, text: str, name: str = "deck", *, mentions: bool = False
     quiet: list[dict[str, Any]] = []
     for entry in found.values():
         about = card_rulings(conn, shaper, entry["names"])
-        marks = ",".join("?" * len(entry["names"]))
-        entry["cards"] = [f.to_json() for f in shaper.cards(f"name in ({marks})", tuple(entry["names"]))]
+        marks = ",".join("?" * len(entry["names"]))  # by name: the cards table's index
+        entry["cards"] = [f.to_json() for f in shaper.cards(f"name in ({marks})", tuple(entry["names"]))
+                          if f.id in entry["printings"]]
         entry.update({"errata": about.errata, "rulings": about.rulings, "mentions": len(about.mentions)})
         if mentions:
             entry["mentioned_in"] = group_by_source(shaper.rulings(about.mentions))
         (said if about.errata or about.rulings or about.mentions else quiet).append(entry)
     copies = sum(line.count for line in cards)
-    warnings = [f"{copies} copies on {len(lines)} lines: more than a deck; every card is checked all the same"] \
-        if copies > MANY_COPIES else []
-    skipped = sum(1 for miss in missed.values() if not miss["looked_near"])
+    if copies > MANY_COPIES:
+        warnings.insert(0, f"{copies} copies on {deck.line_count} lines: more than a deck; every card is checked "
+                           "all the same")
+    long = [line.number for line in lines if line.kind == "long" and line.part != "notes"]
+    if long:
+        warnings.append(f"{lines_text(long)}: longer than {MAX_LINE} characters, read as no card")
+    skipped = sum(1 for key, miss in missed.items() if readings[key].read_as == NOT_NEAR)
     if skipped:
         warnings.append(f"{skipped} names were not read for near spellings (only the first {MAX_NEAR} are)")
     for line in cards:
-        names = tuple(sorted(readings[fold(line.name)].names))
-        if line.set_code and names:
-            printed = sorted({c["set_code"] for c in found[names]["cards"]})
+        meant = tuple(sorted(name_of(line, readings, by_id)[0]))
+        if line.set_code and meant:
+            printed = sorted({f.set_code for n in meant for f in by_name.get(n, [])})
             if line.set_code not in printed:
-                warnings.append(f"line {line.number}: {found[names]['name']} has no printing in {line.set_code} "
+                warnings.append(f"line {line.number}: {found[meant]['name']} has no printing in {line.set_code} "
                                 f"(printed in {', '.join(printed)})")
-    if too_long := long_lines(lines):
-        warnings.append(too_long)
-    return {"deck": name, "date": time.strftime("%Y-%m-%d"), **_editions(conn), "lines": len(lines),
-            "card_lines": len(cards), "copies": copies, "warnings": warnings, "cards": said, "quiet": quiet,
-            "not_found": list(missed.values()), "written": None}
+    cited = [r for r in RULES if any(f["rule"] == r for f in findings)]
+    rule_rows = {r["number"]: r for r in shaper.rulings([rules[n] for n in cited if n in rules])}
+    kinds = {kind: sum(1 for line in lines if line.kind == kind) for kind in ("note", "comment", "long", "header")}
+    return {"deck": name, "title": deck.title or title, "format": deck.format, "date": time.strftime("%Y-%m-%d"),
+            **_editions(conn), "verdict": verdict(findings), "findings": findings,
+            "alignment": {"player": player, "name": PLAYER_NAMES.get(player, ""), "how": how}, "game": game,
+            "rules": {n: rule_rows[n] for n in cited if n in rule_rows}, "lines": deck.line_count,
+            "card_lines": len(cards), "skipped": kinds, "copies": copies, "warnings": warnings,
+            "not_found": [m for m in missed.values() if not m["choices"]],
+            "ambiguous": [m for m in missed.values() if m["choices"]],
+            "cards": said, "quiet": quiet, "written": None}
 
 
 def _add_section(sections: list[dict[str, Any]], line: DeckLine) -> None:
     for s in sections:
-        if s["section"] == line.section and s["sideboard"] == line.sideboard:
+        if s["section"] == line.section and s["part"] == line.part and s["sideboard"] == line.sideboard:
             s["count"] += line.count
             return
-    sections.append({"section": line.section, "sideboard": line.sideboard, "count": line.count})
+    sections.append({"section": line.section, "part": line.part, "sideboard": line.sideboard, "count": line.count})
 
 
 def _editions(conn: Any) -> dict[str, Any]:
@@ -246,9 +361,24 @@ def counted(n: int, noun: str, plural: str = "") -> str:
     return f"{n} {noun if n == 1 else plural or noun + 's'}"
 
 
+def lines_text(lines: list[int], limit: int = 10) -> str:
+    """ "line 4", "lines 4, 9", "lines 1, 2, ... (12 lines)"."""
+    shown = ", ".join(map(str, lines[:limit])) + (f" ... ({len(lines)} lines)" if len(lines) > limit else "")
+    return f"line{'s' if len(lines) > 1 else ''} {shown}" if lines else ""
+
+
+def finding_text(finding: dict[str, Any]) -> str:
+    """A finding for people: "1.3.1 problem: 3 copies of Glamdring, a unique card (at most 1 in the deck);
+    lines 4, 9", "not checked (1.2): ..."."""
+    where = f"; {lines_text(finding['lines'])}" if finding["lines"] else ""
+    rule = f" (rule {finding['rule']})" if finding["rule"] else ""
+    head = "problem" if finding["status"] == "problem" else "not checked"
+    return f"{head}{rule}: {finding['message']}{where}"
+
+
 def exit_code(report: dict[str, Any]) -> int:
-    """0 when every name was found, EXIT_NOT_FOUND when some match no card."""
-    return EXIT_NOT_FOUND if report["not_found"] else 0
+    """0 when every name was found, EXIT_NOT_FOUND when some match no card or could be several."""
+    return EXIT_NOT_FOUND if report["not_found"] or report["ambiguous"] else 0
 
 
 # -- the printable page --------------------------------------------------------------------------------
@@ -259,6 +389,8 @@ h1 { font-size: 1.5em; margin-bottom: .2em; } h2 { font-size: 1.2em; border-bott
 h3 { font-size: 1.05em; margin: 1em 0 .2em; } .meta, .where { color: #444; font-size: .9em; }
 .card { break-inside: avoid; page-break-inside: avoid; margin-bottom: 1em; }
 .ruling { margin: .3em 0 .3em 1em; white-space: pre-wrap; } .kind { font-weight: bold; }
+.legal { color: #1a5e20; } .not-legal { color: #8b0000; } .findings li { margin: .4em 0; }
+.rule { margin: .2em 0 .2em 1em; color: #333; font-size: .9em; border-left: 3px solid #999; padding-left: .6em; }
 section + section { break-before: page; page-break-before: always; }
 @media print { body { margin: 0; max-width: none; } a { color: inherit; text-decoration: none; } }
 """
@@ -272,43 +404,66 @@ def _ruling_html(r: dict[str, Any]) -> str:
 
 
 def deck_page(report: dict[str, Any]) -> str:
-    """The report as one printable HTML page: date and CRF edition at the top, each card kept on one
-    page, a page break before the cards with nothing to say and before the names not found."""
+    """The report as one printable HTML page, readable on a phone (a viewport) and titled with the
+    deck's own name: the verdict and each finding (its rule quoted from the stored CoE rules) first,
+    then the names not read, each card kept on one page, a page break before each part."""
     e = html.escape
     crf = report["crf"]
     edition = f"{crf['title']} (edition {crf['edition']}{', ' + crf['date'] if crf['date'] else ''})" if crf else "no CRF"
+    title = report["title"] or "Decklist"
+    verdict, player = report["verdict"], report["alignment"]
     parts = [PAGE_MARK, "<!doctype html>", '<html lang="en"><head><meta charset="utf-8">',
-             f"<title>Deck check: {e(report['deck'])}</title><style>{PRINT_CSS}</style></head><body>",
-             f"<h1>Deck check: {e(report['deck'])}</h1>",
-             f'<p class="meta">Checked {e(report["date"])} against {e(edition)}; knowledge base built '
-             f'{e(report["built_at"] or "at an unknown time")}. '
-             f'{counted(len(report["cards"]) + len(report["quiet"]), "card")}, {counted(report["copies"], "copy", "copies")}, '
-             f'{counted(len(report["not_found"]), "name")} not found.</p>']
+             '<meta name="viewport" content="width=device-width, initial-scale=1">',
+             f"<title>Deck check: {e(title)}</title><style>{PRINT_CSS}</style></head><body>",
+             f"<h1>Deck check: {e(title)}</h1>",
+             f'<section class="verdict"><h2 class="{"legal" if verdict["legal"] else "not-legal"}">'
+             f'{e(verdict["summary"])}</h2>',
+             f'<p class="meta">' + (f'A {e(player["name"])} deck ({e(player["how"])}), a {e(report["game"])} game.'
+                                    if player["player"] else f'Whose deck it is is not known: {e(player["how"])}.')
+             + "</p>"]
+    if report["findings"]:
+        parts.append('<ul class="findings">')
+        for finding in report["findings"]:
+            rule = report["rules"].get(finding["rule"])
+            quote = (f'<blockquote class="rule">Rule {e(finding["rule"])} ({e(rule["source_title"])}, edition '
+                     f'{e(rule["edition"])}, {e(rule["id"])}): {e(rule["text"])}</blockquote>') if rule else ""
+            parts.append(f'<li class="{e(finding["status"].replace(" ", "-"))}">{e(finding_text(finding))}{quote}</li>')
+        parts.append("</ul>")
+    parts.append(f'<p class="meta">Checked {e(report["date"])} against {e(edition)}; knowledge base built '
+                 f'{e(report["built_at"] or "at an unknown time")}. {counted(report["lines"], "line")} read as '
+                 f'{e(report["format"])}: {counted(len(report["cards"]) + len(report["quiet"]), "card")}, '
+                 f'{counted(report["copies"], "copy", "copies")}, '
+                 f'{counted(len(report["not_found"]) + len(report["ambiguous"]), "name")} not read.</p>')
     parts += [f'<p class="meta">{e(w)}</p>' for w in report["warnings"]]
+    parts.append("</section>")
+    misses = report["not_found"] + report["ambiguous"]
+    if misses:
+        parts.append(f"<section><h2>Not read ({len(misses)})</h2><ul>")
+        for miss in misses:
+            parts.append(f"<li>{_miss_text(miss, html.escape)}</li>")
+        parts.append("</ul></section>")
     parts.append("<section><h2>Cards with errata, rulings or mentions</h2>")
     for entry in report["cards"]:
         kind = " · " + ", ".join(dict.fromkeys(f"{c['alignment'] or ''} {c['type'] or ''}".strip()
                                                for c in entry["cards"]))
+        mentioned = f" · mentioned in {entry['mentions']}" if entry["mentions"] else ""
         parts.append(f'<div class="card"><h3>{e(entry["name"])} ×{entry["count"]}</h3>'
-                     f'<p class="where">{e(sections_text(entry))}{e(kind)}'
+                     f'<p class="where">{e(sections_text(entry))}{e(kind)}{e(mentioned)}'
                      + "".join(f"; {e(r)}" for r in entry["read_as"]) + "</p>")
-        for title, rulings in (("Errata", entry["errata"]), ("CRF rulings", entry["rulings"])):
+        for heading, rulings in (("Errata", entry["errata"]), ("CRF rulings", entry["rulings"])):
             if rulings:
-                parts.append(f"<h4>{title} ({len(rulings)})</h4>" + "".join(_ruling_html(r) for r in rulings))
-        if entry["mentions"]:
-            parts.append(f'<p>Mentioned in {counted(entry["mentions"], "other ruling")}.</p>')
-            for group in entry.get("mentioned_in", []):
-                parts += [_ruling_html(r) for r in group["rulings"]]
+                parts.append(f"<h4>{heading} ({len(rulings)})</h4>" + "".join(_ruling_html(r) for r in rulings))
+        for group in entry.get("mentioned_in", []):
+            parts += [_ruling_html(r) for r in group["rulings"]]
         parts.append("</div>")
+    mentioned_cards = [c for c in report["cards"] if c["mentions"]]
+    if mentioned_cards and not any("mentioned_in" in c for c in mentioned_cards):
+        parts.append(f'<p class="meta">Other rulings mention {len(mentioned_cards)} of these cards '
+                     f'({sum(c["mentions"] for c in mentioned_cards)} mentions): `rulings deck --mentions` lists them.</p>')
     parts.append("</section>")
     if report["quiet"]:
         parts.append(f"<section><h2>Nothing to say ({len(report['quiet'])})</h2><p>"
                      + ", ".join(f"{e(q['name'])} ×{q['count']}" for q in report["quiet"]) + "</p></section>")
-    if report["not_found"]:
-        parts.append(f"<section><h2>Not found ({len(report['not_found'])})</h2><ul>")
-        for miss in report["not_found"]:
-            parts.append(f"<li>{_miss_text(miss, html.escape)}</li>")
-        parts.append("</ul></section>")
     parts.append("</body></html>\n")
     return "\n".join(parts)
 
@@ -367,17 +522,14 @@ def write_page(path: Path, text: str) -> Path:
 def deck_data(kb: Kb) -> dict[str, Any]:
     """What site/assets/deck.js needs beside the search data: how to read a list (kb.decklist), the
     limits, for every card with anything to say [errata, rulings, mentions], each a list of indexes
-    into the search data's documents, in the order `rulings deck` gives them, and every card's sets."""
+    into the search data's documents, in the order `rulings deck` gives them, every card's facts and
+    the deck rules' limits (kb.deckrules), and each rule a finding may cite as its document's index."""
     snapshot = Snapshot.of(kb)  # the indexes point into this build's search data: the site ships the same
     conn = snapshot.connect()
     shaper = Shaper(conn)
     spec = search_spec(snapshot)
     position = {doc[0]: n for n, doc in enumerate(spec.raw["docs"])}
     cards: dict[str, list[list[int]]] = {}
-    sets: dict[str, list[str]] = {}
-    for row in query(conn, "select name, set_code from cards order by name, set_code"):
-        if row["set_code"] not in sets.setdefault(row["name"], []):
-            sets[row["name"]].append(row["set_code"])
     for row in query(conn, "select distinct name from cards order by name"):
         about = card_rulings(conn, shaper, [row["name"]])
         lists = [[position[r["id"]] for r in about.errata if r["id"] in position],
@@ -385,5 +537,10 @@ def deck_data(kb: Kb) -> dict[str, Any]:
                  [position[i] for i in about.mentions if i in position]]
         if any(lists):
             cards[row["name"]] = lists
+    facts, unknown_bans, rules = rules_data(conn)
     return {**browser_rules(), "max_near": MAX_NEAR, "max_name": MAX_NAME, "many_copies": MANY_COPIES,
-            "exit_not_found": EXIT_NOT_FOUND, "cards": cards, "sets": sets, **_editions(conn)}
+            "max_bytes": MAX_DECK_BYTES, "exit_not_found": EXIT_NOT_FOUND, "cards": cards,
+            "fact_fields": list(FACT_FIELDS), "facts": [f.row() for f in facts], "flags": FLAGS, "limits": LIMITS,
+            "games": list(GAMES), "players": list(PLAYERS), "player_names": PLAYER_NAMES, "player_of": PLAYER_OF,
+            "preferred": PREFERRED, "bans": BANS, "unknown_bans": unknown_bans, "rule_order": list(RULES),
+            "rules_docs": {n: position[i] for n, i in rules.items() if i in position}, **_editions(conn)}

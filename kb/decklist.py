@@ -1,72 +1,171 @@
-"""Decklists as players paste them, read line by line by patterns that the terminal and the browser share.
+"""Decklists in every format players publish, read into one model by rules that the terminal and the browser share.
 
-The line patterns (LINE_RULES), the section names (SECTIONS) and the limits are plain data: `rulings
-deck` reads a list with read_lines() here, and the site's deck page (site/assets/deck.js) executes
-the same steps over the same data, shipped to it in assets/deck-data.js (kb.deck.deck_data), so a
-list reads alike in both; tests/test_deck.py runs both over the same lists. Each pattern is written
-to mean the same in Python (re.IGNORECASE | re.ASCII) and JavaScript (flag "i"), and spells a space
-" ": a line is cleaned first (kb.query.clean: control characters out, every run of spaces one " ").
+Four formats, told apart by their content (read_deck; `rulings deck --format` forces one):
 
-A line is, in this order: blank; a section header ("Characters:", "Hazards", "## Sideboard (15)":
-a known section name, or any short text ending in a colon); a comment (`#`, `//`); or a card line:
-"2 Gandalf", "2x Gandalf", "Gandalf x2", "Gandalf (2)", "Gandalf 2", "Gandalf [TW]", "- Gandalf",
-"SB: Gandalf", "Gandalf // a note". A line longer than MAX_LINE once its spaces are collapsed names
-no card ("long"), and the report says so.
+- text: a list as players paste it or a tournament report prints it, one card a line: "2 Gandalf",
+  "2x Gandalf", "3-Dwarven Travellers", "Gandalf x2", "Stealth (x3)", "Pallando * 2", "Gandalf [TW]",
+  "- Gandalf", "SB: Gandalf", "Gandalf // a note"; headers ("Characters:", "Hazards", "## Sideboard
+  (15)", "Sideboard - 12 cards", "Hazards (30) [Creatures first]", "Company 1:"); comments (`#`, `//`);
+  a "Notes:" part and lines of prose (longer than any card name) skipped, never read as cards.
+- meccg: GCCG and meccg-online files: "####" frames naming each part (Deck, Pool, Sideboard, Sites,
+  Notes), "# Hazard (30)" groups inside a part, "1 Saruman [H] (TW)" lines (an alignment tag and a
+  set code); the Notes part is prose, skipped.
+- octgn: OCTGN's .o8d XML, `<section name="Hazards"><card qty="3" id="...">Twilight</card>`.
+- json: a deck builder's JSON: parts and groups as keys ("pool", "deck", "characters", "sideboard",
+  "sites"), each card an object with a name, a card id ("tw-116") and a count ("qty"), or a name
+  mapped to its count ({"Gandalf [H] (TW)": 1}); "notes" skipped.
+
+Every format gives the same model (DeckList): each card line with its count, the printing asked for
+(set code, alignment tag, card id), its part (pool, play deck, sideboard, the Fallen-wizard extra
+sideboard, sites), its group (characters, resources, hazards) and its line. The patterns, section
+names, tags and JSON field names are plain data: the site's deck page (site/assets/deck.js) executes
+the same steps over the same data, shipped to it in assets/deck-data.js (kb.deck.deck_data);
+tests/test_deck.py runs both over the same lists. Each pattern is written to mean the same in Python
+(re.IGNORECASE | re.ASCII) and JavaScript (flag "i"), and spells a space " ": a line is cleaned first
+(kb.query.clean: control characters out, every run of spaces one " "), then capped at MAX_LINE.
 """
 
 from __future__ import annotations
 
+import bisect
+import json
 import re
-import sys
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from kb.errors import Refused
 from kb.query import clean, fold
 
 MAX_LINE = 200
-"""A longer line is no card line (the longest card name is about 40 letters); patterns never see it."""
+"""A longer line is no card line (the longest card name is 48 letters); patterns never see it."""
+MAX_NAME_WORDS = 10
+"""A name of more words is prose, not a card (the longest card name in any language has 10 words)."""
+MAX_NAME_LENGTH = 60
+"""A name longer than this is prose, not a card (the longest card name has 48 characters)."""
+MAX_TITLE = 80
+"""A deck's title is cut to this many characters."""
+MAX_DEPTH = 20
+"""A JSON deck nested deeper than this is refused (deck builders nest three or four levels)."""
+LOOK_AHEAD = 4096
+"""A JSON deck's card is looked for (its line) this many characters on from the card before: a card
+written otherwise (escaped) costs no search to the end of the file, so a huge file is read in linear time."""
+FORMATS = ("text", "meccg", "octgn", "json")
+PARTS = ("pool", "play", "sideboard", "fw-sideboard", "sites", "notes")
+"""The parts of a deck a line can be in ("" when its list does not say: then its card's type decides)."""
+SIDEBOARDS = ("sideboard", "fw-sideboard")
 
 LINE_RULES: dict[str, str] = {
     "break": r"\r\n|[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]",
-    "header": r"^[-#=*_/ ]*([A-Za-z][A-Za-z' &/-]{0,39}?) ?(?:[(\[]\d{1,3}[)\]]|- ?\d{1,3})? ?(:)? ?(?:\d{1,3})?[ =*_-]*$",
+    "frame": r"^#{3,}$",
+    "header": r"^[-#=*_/ ]*([A-Za-z][A-Za-z' &/-]{0,39}?) ?(?:[(\[]\d{1,3}[)\]](?: [^:]*)?|- ?\d{1,3}(?: cards?)?|"
+              r" \d{1,3})? ?(:)? ?(?:[(\[]?\d{1,3}[)\]]?(?: cards?)?)?[ =*_#-]*$",
     "comment": r"^(?:#|//)",
-    "bullet": r"^[-*+\u2022] +",
+    "comment_marks": r"^(?:#+|//+) *",
+    "banner": r"(?:^gccg|middle earth deck)",
+    "bullet": r"^[-*+\u2022] *",
+    "decoration": r"^[-=*_#~+.,;:|/\\ ]*$",
     "sideboard_prefix": r"^(?:SB|sideboard) ?: ?",
     "trailing_comment": r" (?:#|//).*$",
-    "set_code": r" ?[\[(] ?([A-Za-z]{2,4}) ?[\])]$",
-    "count_after": r"^(.*?[^ ]) ?(?:[x\u00d7*] ?(\d{1,3})|\((\d{1,3})\)| (\d{1,3}))$",
-    "count_before": r"^(\d{1,3}) ?[x\u00d7*]? (.+)$",
+    "placeholder": r"^x (?=[a-z])",
+    "trailing_note": r"(?: ?\((?:\+|with |w/|plus |and |backup |or ) ?([^()]*)\)| \+ ([^()+]{1,60}))$",
+    "aside": r"^\(.*\)$",
+    "sentence": r"^[^ ]+ [^ ]+ .*[^.]\.$",
+    "label": r"^([A-Za-z][A-Za-z' &/-]{0,39}?) ?(?:[(\[]\d{1,3}[)\]])? ?: (.+)$",
+    "list_separator": r", | / ",
+    "bracketed": r"^(.*?) \(([^()]*)\)$",
+    "tag": r" ?[\[(](h|m|f|fw|b|hero|minion|fallen-wizard|fallen wizard|balrog)[\])]$",
+    "set_code": r" ?[\[(] ?(?:me)?(tw|td|dm|le|as|wh|ba) ?[\])]$",
+    "any_set_code": r" ?\(([A-Za-z]{2,4})\)$",
+    "tag_before": r"^(fallen|fw) (?=(?:gandalf|saruman|radagast|alatar|pallando)$)",
+    "count_after": r"^(.*?[^ ]) ?(?:[x\u00d7*] ?(\d{1,3})|\((?:x ?)?(\d{1,3})(?: ?x)?\)|\[(\d{1,3})\]| (\d{1,3}))$",
+    "count_before": r"^(\d{1,3}) ?(?:[x\u00d7*] |- ?| )(.+)$",
     "sideboard": r"(?:^| )(?:side ?board|sb)(?: |$)",
+    "fw_sideboard": r"(?:^| )(?:anti ?fw|anti fallen ?wizards?|(?:vs|versus|against|for) (?:fw|fallen ?wizards?)|"
+                    r"(?:fw|fallen ?wizards?) (?:side ?board|sb|cards|opponents?))(?: |$)",
+    "card_id": r"^([a-z]{2})-(\d{1,4})$",
+    "xml_attribute": r"(?<![\w.:-])([A-Za-z_][\w.:-]*)[ \t\r\n]*=[ \t\r\n]*(?:\"([^\"]*)\"|'([^']*)')",
+    "xml_name": r"^<(/?)([A-Za-z_][\w.:-]*)",
+    "xml_entity": r"&(?:(amp|lt|gt|quot|apos)|#(\d{1,7})|#x([0-9a-f]{1,6}));",
 }
-"""The patterns of a decklist line, by name, applied in the order of read_line. "break" splits the
-text into lines; "header" takes a section name (group 1) and whether a colon follows it (group 2);
-"sideboard" is run over a folded section name."""
+"""The patterns of a decklist, by name. "break" splits the text into lines; "frame" is a GCCG frame
+line; "header" takes a section name (group 1) and whether a colon follows it (group 2), "label" a
+section named before a card ("Sites: Moria"); "tag", "set_code" (the card database's sets, "METW" for
+TW too: a test holds them to its sets; in a GCCG file, where a line's last brackets always hold its
+set, "any_set_code") and "trailing_note" (a card carried: "(+ Cram)") come off the end of a card line,
+then its count ("count_after", "count_before"); "sentence" (three words or more ending in a full stop,
+not an ellipsis), "aside" (a line in brackets) and "placeholder" ("X Card name") are prose;
+"list_separator" and "bracketed" part a line listing cards (kb.deck.expand_lists); "sideboard" and
+"fw_sideboard" are run over a folded section name; "card_id" over a card id in a file ("tw-116"); the
+"xml_" patterns read an OCTGN tag's name, its attributes and the entities of its text."""
 
-SECTIONS: dict[str, str] = {
-    "character": "Characters", "characters": "Characters", "chars": "Characters", "company": "Characters",
-    "starting company": "Characters", "pool": "Pool", "starting pool": "Pool",
-    "avatar": "Characters", "avatars": "Characters", "wizard": "Characters", "wizards": "Characters",
-    "ringwraith": "Characters", "ringwraiths": "Characters",
-    "resource": "Resources", "resources": "Resources", "events": "Resources", "items": "Resources",
-    "allies": "Resources", "factions": "Resources", "long events": "Resources", "short events": "Resources",
-    "permanent events": "Resources",
-    "hazard": "Hazards", "hazards": "Hazards", "creatures": "Hazards", "creature": "Hazards",
-    "site": "Sites", "sites": "Sites", "locations": "Sites", "location deck": "Sites", "site deck": "Sites",
-    "sideboard": "Sideboard", "side board": "Sideboard", "sb": "Sideboard",
-    "main deck": "Main deck", "play deck": "Main deck", "deck": "Main deck",
+SECTIONS: dict[str, list[str]] = {
+    # a part of the deck: [section, part, group]
+    "deck": ["Play deck", "play", ""], "play deck": ["Play deck", "play", ""], "playdeck": ["Play deck", "play", ""],
+    "main deck": ["Play deck", "play", ""], "main": ["Play deck", "play", ""], "in deck": ["Play deck", "play", ""],
+    "pool": ["Pool", "pool", ""], "starting pool": ["Pool", "pool", ""], "character pool": ["Pool", "pool", ""],
+    "character draft": ["Pool", "pool", ""], "draft": ["Pool", "pool", ""], "not in deck": ["Pool", "pool", ""],
+    "company": ["Pool", "pool", ""], "starting company": ["Pool", "pool", ""],
+    "starting companies": ["Pool", "pool", ""], "starting resources": ["Pool", "pool", ""],
+    "sideboard": ["Sideboard", "sideboard", ""], "side board": ["Sideboard", "sideboard", ""],
+    "side": ["Sideboard", "sideboard", ""], "sb": ["Sideboard", "sideboard", ""],
+    "sites": ["Sites", "sites", "sites"], "site": ["Sites", "sites", "sites"], "locations": ["Sites", "sites", "sites"],
+    "location deck": ["Sites", "sites", "sites"], "site deck": ["Sites", "sites", "sites"],
+    "starting site": ["Sites", "sites", "sites"],
+    "notes": ["Notes", "notes", ""], "note": ["Notes", "notes", ""], "description": ["Notes", "notes", ""],
+    "strategy": ["Notes", "notes", ""], "comments": ["Notes", "notes", ""],
+    # a group inside a part: [section, "", group]
+    "character": ["Characters", "", "characters"], "characters": ["Characters", "", "characters"],
+    "chars": ["Characters", "", "characters"], "avatar": ["Characters", "", "characters"],
+    "avatars": ["Characters", "", "characters"], "wizard": ["Characters", "", "characters"],
+    "wizards": ["Characters", "", "characters"], "ringwraith": ["Characters", "", "characters"],
+    "ringwraiths": ["Characters", "", "characters"], "fallen wizard": ["Characters", "", "characters"],
+    "resource": ["Resources", "", "resources"], "resources": ["Resources", "", "resources"],
+    "events": ["Resources", "", "resources"], "items": ["Resources", "", "resources"],
+    "minor items": ["Resources", "", "resources"], "allies": ["Resources", "", "resources"],
+    "factions": ["Resources", "", "resources"], "long events": ["Resources", "", "resources"],
+    "short events": ["Resources", "", "resources"], "permanent events": ["Resources", "", "resources"],
+    "hazard": ["Hazards", "", "hazards"], "hazards": ["Hazards", "", "hazards"],
+    "creatures": ["Hazards", "", "hazards"], "creature": ["Hazards", "", "hazards"],
 }
-"""Section names a header may give without a colon (folded), and the section each stands for. A
-header ending in a colon may name any section; it keeps its own words."""
+"""Section names (folded) a header may give without a colon, and [the section it is shown as, the part
+of the deck it starts, the group it starts]: a part ("Sideboard") starts its part; a group
+("Hazards") starts its group in the sideboard when it is in one ("Sideboard:" then "Hazards:"), and in
+the play deck otherwise (in a GCCG file, and nested in a JSON deck's part, a group keeps the part it is
+in: "# Resource (7)" under Pool). A header ending in a colon may name any section: it keeps its own
+words (and the part it is in); "sideboard" or "vs FW" in it make it a sideboard or the Fallen-wizard
+extra sideboard."""
+
+TAGS: dict[str, str] = {"h": "Hero", "hero": "Hero", "m": "Minion", "minion": "Minion", "f": "Fallen-wizard",
+                        "fw": "Fallen-wizard", "fallen": "Fallen-wizard", "fallen wizard": "Fallen-wizard",
+                        "fallen-wizard": "Fallen-wizard", "b": "Balrog", "balrog": "Balrog"}
+"""An alignment tag ("[H]", "(Minion)", "Fallen Gandalf"), folded, and the card database's alignment it asks for."""
+
+JSON_FIELDS: dict[str, list[str]] = {
+    "name": ["name", "title", "card name", "cardname", "card", "code"],
+    "id": ["card", "id", "card id", "cardid", "code"],
+    "count": ["qty", "count", "quantity", "copies", "amount", "number"],
+    "title": ["name", "title", "deck name", "deckname"],
+    "alignment": ["alignment", "side", "player"],
+    "notes": ["notes", "note", "description", "comments", "comment", "strategy"],
+}
+"""The keys (folded) a JSON deck gives its cards' names, card ids and counts under, and its own title,
+alignment and notes. A "card" or "code" that is a card id ("tw-116") is its id, else its name."""
+
+ALIGNMENTS: dict[str, str] = {"hero": "hero", "wizard": "hero", "minion": "minion", "ringwraith": "minion",
+                              "fallen wizard": "fallen-wizard", "fw": "fallen-wizard", "balrog": "balrog"}
+"""A player's alignment as a file or `--alignment` names it (folded), and the name the deck check uses."""
 
 
 @dataclass(frozen=True, slots=True)
 class DeckLine:
-    """One line of a decklist, as read."""
+    """One line of a decklist (or one card of a structured file), as read."""
 
     number: int
     """Its line number, from 1."""
     kind: str
-    """blank, comment, header, card or long."""
+    """blank, comment, header, card, note (prose or a notes part, skipped), long, or list: a line too long
+    for a card's name that lists short names ("Sites: Dol Guldur, Minas Morgul, ..."), which the deck
+    check makes card lines when each is a card's name, else a note (kb.deck.expand_lists)."""
     text: str
     """The line cleaned (spaces collapsed, control characters out); "" for a long line."""
     name: str = ""
@@ -74,14 +173,45 @@ class DeckLine:
     count: int = 1
     """How many copies a card line gives (1 when it gives none)."""
     set_code: str = ""
-    """A card line's set code in brackets ("TW"), upper-cased."""
+    """A card line's set code ("TW"), upper-cased."""
+    tag: str = ""
+    """The alignment a card line's tag asks for ("Hero" for "[H]"), or ""."""
+    card_id: str = ""
+    """A card id the file gives ("TW-116" for "tw-116"; an OCTGN id as it is), or ""."""
     section: str = ""
-    """The section it is in (a header's own section), "" before any header."""
+    """The section it is in, as its list names it (a header's own section), "" before any header."""
+    part: str = ""
+    """The part of the deck it is in (PARTS), or "" when its list does not say."""
+    group: str = ""
+    """The group it is in: characters, resources, hazards, sites, or ""."""
     sideboard: bool = False
-    """Whether it is in a sideboard (a sideboard section, or an "SB:" line)."""
+    """Whether it is in a sideboard (a sideboard part, or an "SB:" line)."""
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
+
+
+@dataclass(frozen=True, slots=True)
+class DeckList:
+    """A decklist read: its format, its own name and declared alignment, and every line."""
+
+    format: str
+    """text, meccg, octgn or json."""
+    title: str
+    """The deck's own name as the file gives it ("A - Stewards of Gondor"), or ""."""
+    alignment: str
+    """The alignment the file declares (a JSON deck's "alignment": hero, minion, fallen-wizard, balrog), or ""."""
+    lines: list[DeckLine]
+    """Every line of a text list; each card, note and line of a structured file."""
+    line_count: int
+    """How many lines the file has."""
+
+    def cards(self) -> list[DeckLine]:
+        return [line for line in self.lines if line.kind in ("card", "list")]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"format": self.format, "title": self.title, "alignment": self.alignment,
+                "lines": [line.to_json() for line in self.lines], "line_count": self.line_count}
 
 
 def compile_rule(name: str) -> re.Pattern[str]:
@@ -98,69 +228,446 @@ def split_lines(text: str) -> list[str]:
     return lines[:-1] if len(lines) > 1 and lines[-1] == "" else lines
 
 
-def section_of(name: str) -> tuple[str, bool]:
-    """The section a header names and whether it is a sideboard: ("Sideboard", True) for "side-board"."""
+def section_of(name: str, part: str) -> tuple[str, str, str]:
+    """(section, part, group) a header starts inside `part`: section_of("Side-board", "play") ==
+    ("Sideboard", "sideboard", ""); section_of("Hazards", "sideboard") == ("Hazards", "sideboard", "hazards");
+    section_of("Vs FW:", "play") == ("Vs FW", "fw-sideboard", "")."""
     key = fold(name)
-    section = SECTIONS.get(key, " ".join(name.split()))
-    return section, bool(PATTERNS["sideboard"].search(fold(section)))
+    known = SECTIONS.get(key)
+    if known:
+        section, starts, group = known
+        if not starts:
+            starts = part if part in SIDEBOARDS else "play"
+        return section, starts, group
+    words = " ".join(name.split())
+    if PATTERNS["fw_sideboard"].search(key):
+        return words, "fw-sideboard", ""
+    if PATTERNS["sideboard"].search(key):
+        return words, "sideboard", ""
+    return words, part, ""
 
 
-def read_line(number: int, raw: str, section: str, sideboard: bool) -> DeckLine:
-    """One line read: blank, a header, a comment, a long line or a card line with its count and set."""
-    text = clean(raw, sys.maxsize)  # spaces collapsed first: "Gandalf", 300 spaces, "x3" is a short line
-    if len(text) > MAX_LINE:
-        return DeckLine(number, "long", "", section=section, sideboard=sideboard)
-    if not text:
-        return DeckLine(number, "blank", text, section=section, sideboard=sideboard)
-    header = PATTERNS["header"].match(text)
-    if header and (header.group(2) or fold(header.group(1)) in SECTIONS):
-        named, side = section_of(header.group(1))
-        return DeckLine(number, "header", text, section=named, sideboard=side)
-    if PATTERNS["comment"].match(text):
-        return DeckLine(number, "comment", text, section=section, sideboard=sideboard)
-    rest = PATTERNS["bullet"].sub("", text)
-    prefix = PATTERNS["sideboard_prefix"].match(rest)
-    if prefix:
-        rest, sideboard = rest[prefix.end():], True
-    rest = PATTERNS["trailing_comment"].sub("", rest)
-    set_code = ""
-    m = PATTERNS["set_code"].search(rest)
-    if m:
+def framed_section(name: str) -> tuple[str, str, str]:
+    """The part a GCCG frame names ("Pool"): a known part, the sideboards as section_of reads them,
+    else prose (notes)."""
+    section, part, group = section_of(name, "notes")
+    return (section, part, "") if part in PARTS else (section, "notes", "")
+
+
+def read_name(text: str, framed: bool = False) -> tuple[str, str, str, int | None, str]:
+    """(name, set code, alignment tag, count or None, what it carries) of a card as a line or a file
+    gives it: its tag, set code and a note in brackets off the end (a card it carries: "Shagrat (+
+    Orc-draughts)"), then its count: read_name("1 Saruman [H] (TW)") == ("Saruman", "TW", "Hero", 1, ""),
+    read_name("Stealth (x3)") == ("Stealth", "", "", 3, ""). framed: a GCCG line, whose last brackets
+    hold its set whatever they say ("swan of amroth (wr)": a set of fan-made cards)."""
+    rest, set_code, tag, carried = text, "", "", ""
+    m = PATTERNS["any_set_code"].search(rest) if framed else None
+    if m and not PATTERNS["set_code"].search(rest):
         set_code, rest = m.group(1).upper(), rest[:m.start()]
-    count = 1
+    for _ in range(3):
+        m = PATTERNS["tag"].search(rest)
+        if m and not tag:
+            tag, rest = TAGS[fold(m.group(1))], rest[:m.start()]
+            continue
+        m = PATTERNS["set_code"].search(rest)
+        if m and not set_code:
+            set_code, rest = m.group(1).upper(), rest[:m.start()]
+            continue
+        m = PATTERNS["trailing_note"].search(rest)
+        if m:
+            rest, carried = rest[:m.start()], carried or (m.group(1) or m.group(2) or "").strip(" ,;.")
+            continue
+        break
+    count: int | None = None
     m = PATTERNS["count_after"].match(rest)
     if m:
-        count, rest = int(m.group(2) or m.group(3) or m.group(4)), m.group(1)
+        count, rest = int(m.group(2) or m.group(3) or m.group(4) or m.group(5)), m.group(1)
     else:
         m = PATTERNS["count_before"].match(rest)
         if m:
             count, rest = int(m.group(1)), m.group(2)
-    return DeckLine(number, "card", text, rest.strip(" ,;."), count, set_code, section, sideboard)
+    m = PATTERNS["tag_before"].match(rest)
+    if m and not tag:
+        tag, rest = TAGS[fold(m.group(1))], rest[m.end():]
+    return rest.strip(" ,;."), set_code, tag, count, carried
 
 
-def read_lines(text: str) -> list[DeckLine]:
-    """Every line of a decklist read (a byte-order mark before the first left out), each in the section
-    the headers above it give."""
-    out = []
-    section, sideboard = "", False
-    for number, raw in enumerate(split_lines(text.removeprefix("\ufeff")), 1):
-        line = read_line(number, raw, section, sideboard)
-        if line.kind == "header":
-            section, sideboard = line.section, line.sideboard
-        out.append(line)
+def placed(number: int, kind: str, text: str, section: str, part: str, group: str, name: str = "", count: int = 1,
+           set_code: str = "", tag: str = "", card_id: str = "") -> DeckLine:
+    """A DeckLine in its place (a sideboard part makes it a sideboard line)."""
+    return DeckLine(number, kind, text, name, count, set_code, tag, card_id, section, part, group, part in SIDEBOARDS)
+
+
+def sideboard_words(name: str) -> bool:
+    """Whether a header of a few words names a sideboard without a colon ("Sideboard resources", "Anti FW cards")."""
+    key = fold(name)
+    return len(key.split()) <= 4 and bool(PATTERNS["sideboard"].search(key) or PATTERNS["fw_sideboard"].search(key))
+
+
+def short_name(name: str) -> bool:
+    """Whether a name is short enough to be a card's (MAX_NAME_WORDS, MAX_NAME_LENGTH): a longer one is prose."""
+    return len(name.split()) <= MAX_NAME_WORDS and len(name) <= MAX_NAME_LENGTH
+
+
+def read_line(number: int, raw: str, section: str, part: str, group: str, mode: str = "text") -> list[DeckLine]:
+    """One line read in its place (section, part, group): blank, a header, a comment, a note, a long
+    line or a card line with its count, set code and tag (and a card it carries, "(+ Cram)", as a card
+    line of its own); "Sites: Moria" is a header and a card line, "Round 1: we won" a note. mode is
+    "text", or for a GCCG file "framed" (headers only in frames and "# Group" lines, its Notes part all
+    prose) or "frame" (the line between two frames, naming a part)."""
+    text = clean(raw, len(raw) + 1)  # spaces collapsed first, then the line capped
+    if len(text) > MAX_LINE:
+        return [placed(number, "long", "", section, part, group)]
+    if not text:
+        return [placed(number, "blank", text, section, part, group)]
+    if mode == "frame":
+        return [placed(number, "header", text, *framed_section(text))]
+    if PATTERNS["frame"].match(text):
+        return [placed(number, "comment", text, section, part, group)]
+    header = PATTERNS["header"].match(text)
+    if mode == "framed":
+        if part == "notes":
+            return [placed(number, "note", text, section, part, group)]
+        if header and text.startswith("#") and fold(header.group(1)) in SECTIONS:
+            named, _, grouped = section_of(header.group(1), part)
+            return [placed(number, "header", text, named, part, grouped or group)]
+    elif header and (header.group(2) or fold(header.group(1)) in SECTIONS or sideboard_words(header.group(1))):
+        return [placed(number, "header", text, *section_of(header.group(1), part))]
+    elif part == "notes":
+        return [placed(number, "note", text, section, part, group)]
+    if PATTERNS["comment"].match(text):
+        return [placed(number, "comment", text, section, part, group)]
+    out: list[DeckLine] = []
+    rest = PATTERNS["bullet"].sub("", text)
+    prefix = PATTERNS["sideboard_prefix"].match(rest)
+    label = None if prefix or mode != "text" else PATTERNS["label"].match(rest)
+    if prefix:
+        rest, part = rest[prefix.end():], "sideboard"
+    elif label:
+        key = fold(label.group(1))
+        if not (key in SECTIONS or PATTERNS["sideboard"].search(key) or PATTERNS["fw_sideboard"].search(key)):
+            return [placed(number, "note", text, section, part, group)]
+        section, part, group = section_of(label.group(1), part)
+        out.append(placed(number, "header", text, section, part, group))
+        rest = label.group(2)
+    rest = PATTERNS["trailing_comment"].sub("", rest)
+    if PATTERNS["placeholder"].match(rest) or PATTERNS["aside"].match(rest):
+        return out + [placed(number, "note", text, section, part, group)]
+    name, set_code, tag, count, carried = read_name(rest, mode == "framed")
+    if PATTERNS["decoration"].match(name) or count == 0:
+        return out + [placed(number, "comment", text, section, part, group)]
+    if count is None and PATTERNS["sentence"].match(rest):
+        return out + [placed(number, "note", text, section, part, group)]
+    if count is None and not short_name(name):
+        parts = PATTERNS["list_separator"].split(name)
+        kind = "list" if len(parts) > 1 and all(short_name(p) for p in parts) else "note"
+        return out + [placed(number, kind, text, section, part, group, name if kind == "list" else "")]
+    out.append(placed(number, "card", text, section, part, group, name, 1 if count is None else count, set_code, tag))
+    if carried and not PATTERNS["decoration"].match(carried):
+        out.append(placed(number, "card", text, section, part, group, carried))
     return out
 
 
-def long_lines(lines: list[DeckLine]) -> str:
-    """The warning for lines too long to be card lines ("" when there are none): "lines 3, 9: longer
-    than 200 characters, read as no card"."""
-    numbers = [line.number for line in lines if line.kind == "long"]
-    if not numbers:
-        return ""
-    shown = ", ".join(map(str, numbers[:8])) + (" ..." if len(numbers) > 8 else "")
-    return f"line{'s' if len(numbers) > 1 else ''} {shown}: longer than {MAX_LINE} characters, read as no card"
+def read_lines(text: str, framed: bool = False) -> list[DeckLine]:
+    """Every line of a text list (a byte-order mark before the first left out), each in the place the
+    headers above it give; framed: a GCCG file (read_line's "framed" mode)."""
+    raws = split_lines(text.removeprefix("\ufeff"))
+    frames = [bool(PATTERNS["frame"].match(clean(raw, len(raw) + 1))) for raw in raws] if framed else []
+    out = []
+    section = part = group = ""
+    for i, raw in enumerate(raws):
+        mode = "text"
+        if framed:
+            mode = "frame" if 0 < i < len(raws) - 1 and frames[i - 1] and frames[i + 1] and not frames[i] else "framed"
+        for line in read_line(i + 1, raw, section, part, group, mode):
+            if line.kind == "header":
+                section, part, group = line.section, line.part, line.group
+            out.append(line)
+    return out
+
+
+def text_title(lines: list[DeckLine]) -> str:
+    """A text list's own name: the first of the comments it opens with that is not GCCG's banner
+    ("# A - Stewards of Gondor"; "// Hero deck: Gandalf and the Fellowship"), or ""."""
+    for line in lines:
+        if line.kind == "blank":
+            continue
+        if line.kind != "comment" or PATTERNS["frame"].match(line.text):
+            break
+        words = PATTERNS["comment_marks"].sub("", line.text).strip(" ")
+        if words and not PATTERNS["banner"].search(fold(words)):
+            return words[:MAX_TITLE]
+    return ""
+
+
+# -- structured files: OCTGN's XML, a deck builder's JSON ------------------------------------------------
+
+def line_starts(text: str) -> list[int]:
+    """The offset each line of text starts at (line 1 at 0), line breaks as split_lines knows them."""
+    return [0] + [m.end() for m in PATTERNS["break"].finditer(text)]
+
+
+def line_at(starts: list[int], offset: int) -> int:
+    """The line number (from 1) of an offset into the text whose line_starts are given."""
+    return bisect.bisect_right(starts, offset)
+
+
+def xml_text(raw: str) -> str:
+    """XML text with its entities read: xml_text("Gollum&apos;s Fate &amp; more") == "Gollum's Fate & more"."""
+    def entity(m: re.Match[str]) -> str:
+        if m.group(1):
+            return {"amp": "&", "lt": "<", "gt": ">", "quot": '"', "apos": "'"}[m.group(1).lower()]
+        code = int(m.group(2), 10) if m.group(2) else int(m.group(3), 16)
+        return chr(code) if 0 < code <= 0x10FFFF and not 0xD800 <= code <= 0xDFFF else "\ufffd"
+    return PATTERNS["xml_entity"].sub(entity, raw)
+
+
+def xml_tokens(text: str, name: str) -> list[tuple[int, str, str, dict[str, str], bool]]:
+    """Each tag of an XML text, in order: (offset, "open" | "close" | "text", element name, attributes,
+    self-closing); text between tags as ("text", its text). Comments, CDATA kept as text, processing
+    instructions and the declaration skipped. Each tag is found by searching for its end, so a damaged
+    file is read in linear time; Refused for a tag or comment that never ends."""
+    out: list[tuple[int, str, str, dict[str, str], bool]] = []
+    at, end = 0, len(text)
+    while at < end:
+        lt = text.find("<", at)
+        if lt < 0:
+            lt = end
+        if lt > at:
+            out.append((at, "text", xml_text(text[at:lt]), {}, False))
+        if lt >= end:
+            break
+        for opener, closer, kind in (("<!--", "-->", "skip"), ("<![CDATA[", "]]>", "cdata"), ("<?", "?>", "skip"),
+                                     ("<!", ">", "skip"), ("<", ">", "tag")):
+            if text.startswith(opener, lt):
+                stop = text.find(closer, lt + len(opener))
+                if stop < 0:
+                    raise Refused(f"{name}: XML whose {'tag' if kind == 'tag' else opener} at line "
+                                  f"{line_at(line_starts(text), lt)} never ends", hint=EXAMPLE_HINT)
+                body = text[lt:stop + len(closer)]
+                if kind == "cdata":
+                    out.append((lt, "text", body[len(opener):-len(closer)], {}, False))
+                elif kind == "tag":
+                    m = PATTERNS["xml_name"].match(body)
+                    if m:
+                        attrs = {a.group(1).lower(): xml_text(a.group(2) if a.group(2) is not None else a.group(3))
+                                 for a in PATTERNS["xml_attribute"].finditer(body[m.end():])}
+                        out.append((lt, "close" if m.group(1) else "open", m.group(2).lower(), attrs,
+                                    body.endswith("/>")))
+                at = stop + len(closer)
+                break
+    return out
+
+
+def read_octgn(text: str, name: str) -> DeckList:
+    """An OCTGN deck (.o8d): each <card qty="N" id="...">Name</card> in its <section name="...">, the
+    <notes> skipped. Refused (one line) for XML that is not an OCTGN deck."""
+    tokens = xml_tokens(text, name)
+    starts = line_starts(text)
+    root = next((t for t in tokens if t[1] == "open"), None)
+    if root is None or root[2] != "deck":
+        seen = f"whose root element is <{root[2]}>" if root else "with no element"
+        raise Refused(f"{name}: XML {seen}, not an OCTGN deck (<deck> holding <section> and <card> elements)",
+                      hint=EXAMPLE_HINT)
+    lines: list[DeckLine] = []
+    section = part = group = ""
+    card: dict[str, str] | None = None
+    card_at, words = 0, ""
+    in_notes = False
+    for offset, kind, element, attrs, closed in tokens:
+        if kind == "open" and element == "section":
+            section, part, group = section_of(attrs.get("name", ""), "")
+        elif kind == "open" and element == "notes" and not closed:
+            in_notes = True
+            lines.append(placed(line_at(starts, offset), "note", "notes", "Notes", "notes", ""))
+        elif kind == "close" and element == "notes":
+            in_notes = False
+        elif kind == "open" and element == "card" and not in_notes:
+            card, card_at, words = attrs, offset, ""
+            if closed:
+                card = None
+        elif kind == "text" and card is not None:
+            words += element
+        elif kind == "close" and element == "card" and card is not None:
+            lines.append(structured_card(line_at(starts, card_at), words, card.get("qty", "1"), card.get("id", ""),
+                                         section, part, group))
+            card = None
+    if not any(line.kind == "card" for line in lines):
+        raise Refused(f"{name}: an OCTGN deck with no <card> in it", hint=EXAMPLE_HINT)
+    return DeckList("octgn", "", "", lines, len(split_lines(text)))
+
+
+def as_count(value: Any) -> int | None:
+    """A count as a structured file gives it: a whole number, or up to six digits in a string; else None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str) and re.fullmatch(r"[0-9]{1,6}", value.strip(" \t\r\n")):
+        return int(value.strip(" \t\r\n"))
+    return None
+
+
+def structured_card(number: int, typed: str, count: Any, card_id: str, section: str, part: str, group: str) -> DeckLine:
+    """A card of a structured file: its name read as a line's is (tag, set code), its count (as_count;
+    1 when it gives none), its card id ("tw-116" -> "TW-116", "tw-020" -> "TW-20"). A count below 1 is
+    no card."""
+    text = clean(typed, len(typed) + 1)[:MAX_LINE]
+    name, set_code, tag, _, _ = read_name(text)
+    given = as_count(count)
+    n = 1 if given is None else given
+    ident = clean(card_id, len(card_id) + 1)[:40]
+    m = PATTERNS["card_id"].match(ident)
+    if m:
+        ident = f"{m.group(1).upper()}-{int(m.group(2))}"  # "tw-020" is TW-20
+    if n < 1 or not (name or ident):
+        return placed(number, "comment", text, section, part, group)
+    return placed(number, "card", text, section, part, group, name, min(n, 999), set_code, tag, ident)
+
+
+def _field(entry: dict[str, Any], kind: str) -> Any:
+    for key, value in entry.items():
+        if fold(key) in JSON_FIELDS[kind]:
+            if kind == "id" and not (isinstance(value, str) and PATTERNS["card_id"].match(value.strip(" \t\r\n"))):
+                continue
+            if kind == "name" and (not isinstance(value, str) or PATTERNS["card_id"].match(value.strip(" \t\r\n"))):
+                continue
+            if kind == "count" and as_count(value) is None:
+                continue
+            return value
+    return None
+
+
+class _JsonReader:
+    """Walks a JSON deck in document order, each card found at its line (by its name's text, searched
+    on from the card before)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.starts = line_starts(text)
+        self.cursor = 0
+        self.lines: list[DeckLine] = []
+
+    def locate(self, *values: str) -> int:
+        for value in values:
+            if value:
+                found = self.text.find(json.dumps(value, ensure_ascii=False), self.cursor, self.cursor + LOOK_AHEAD)
+                if found >= 0:
+                    self.cursor = found + 1
+                    return line_at(self.starts, found)
+        return line_at(self.starts, self.cursor)
+
+    def walk(self, value: Any, section: str, part: str, group: str, depth: int, top: bool = False) -> None:
+        if depth > MAX_DEPTH:
+            raise Refused(f"JSON nested more than {MAX_DEPTH} levels deep: no deck builder's file", hint=EXAMPLE_HINT)
+        if isinstance(value, list):
+            for item in value:
+                if isinstance(item, str):
+                    self.card(item, 1, "", section, part, group)
+                else:
+                    self.walk(item, section, part, group, depth + 1)
+            return
+        if not isinstance(value, dict):
+            return
+        name, ident = _field(value, "name"), _field(value, "id")
+        if not top and (name is not None or ident is not None):
+            count = _field(value, "count")
+            self.card(name or "", 1 if count is None else count, ident or "", section, part, group)
+            return
+        for key, item in value.items():
+            folded = fold(key)
+            if folded in JSON_FIELDS["notes"] and isinstance(item, str):
+                number = self.locate(key)
+                self.lines.append(placed(number, "note", folded, "Notes", "notes", ""))
+            elif top and (folded in JSON_FIELDS["title"] or folded in JSON_FIELDS["alignment"]) \
+                    and not isinstance(item, dict | list):
+                continue
+            elif folded in SECTIONS or PATTERNS["sideboard"].search(folded) or PATTERNS["fw_sideboard"].search(folded):
+                self.locate(key)
+                named, starts, grouped = section_of(key, part)
+                if folded in SECTIONS and not SECTIONS[folded][1]:  # a group, nested in a part, keeps it
+                    starts = part
+                self.walk(item, named, starts, grouped or group, depth + 1)
+            elif as_count(item) is not None and not isinstance(item, str) and (part or group):
+                self.card(key, item, "", section, part, group)
+            else:
+                self.walk(item, section, part, group, depth + 1)
+
+    def card(self, name: str, count: Any, ident: str, section: str, part: str, group: str) -> None:
+        number = self.locate(name, ident)
+        self.lines.append(structured_card(number, name, count, ident, section, part, group))
+
+
+def read_json(text: str, name: str) -> DeckList:
+    """A deck builder's JSON deck: its cards in their parts and groups, its title and alignment.
+    Refused (one line) for JSON that is not valid, or holds no card."""
+    def constant(word: str) -> Any:
+        raise ValueError(f"{word} is not JSON")
+    try:
+        data = json.loads(text, parse_constant=constant)
+    except (ValueError, RecursionError) as exc:
+        where = f" at line {exc.lineno}" if isinstance(exc, json.JSONDecodeError) else ""
+        raise Refused(f"{name}: not valid JSON{where}", hint=EXAMPLE_HINT) from exc
+    reader = _JsonReader(text)
+    try:
+        reader.walk(data, "", "", "", 0, top=True)
+    except Refused as exc:
+        raise Refused(f"{name}: {exc}", hint=EXAMPLE_HINT) from exc
+    except RecursionError as exc:
+        raise Refused(f"{name}: JSON nested too deep: no deck builder's file", hint=EXAMPLE_HINT) from exc
+    if not any(line.kind == "card" for line in reader.lines):
+        keys = ", ".join(list(data)[:5]) if isinstance(data, dict) else f"a list of {len(data)}" \
+            if isinstance(data, list) else type(data).__name__
+        raise Refused(f"{name}: JSON with no card in it (it holds {keys or 'nothing'}), not a deck builder's deck "
+                      "(parts such as \"pool\" or \"deck\" listing cards with a name or card id and a count)",
+                      hint=EXAMPLE_HINT)
+    title = alignment = ""
+    if isinstance(data, dict):
+        title = next((clean(v, MAX_TITLE * 2)[:MAX_TITLE] for k, v in data.items()
+                      if fold(k) in JSON_FIELDS["title"] and isinstance(v, str)), "")
+        alignment = next((ALIGNMENTS.get(fold(v), "") for k, v in data.items()
+                          if fold(k) in JSON_FIELDS["alignment"] and isinstance(v, str)), "")
+    return DeckList("json", title, alignment, reader.lines, len(split_lines(text)))
+
+
+EXAMPLE_HINT = 'Write one card a line, e.g. "2 Gandalf", "Gandalf x2" or "Gandalf [TW]".'
+
+
+def detect(text: str) -> str:
+    """The format of a decklist, from its content: json (it opens with "{", or "[" and parses), octgn
+    (it opens with "<"), meccg (a GCCG "####" frame around a part's name), else text."""
+    start = text.lstrip("\ufeff \t\r\n")[:1]
+    if start == "{":
+        return "json"
+    if start == "[":
+        try:
+            json.loads(text.lstrip("\ufeff"))
+            return "json"
+        except (ValueError, RecursionError):
+            return "text"
+    if start == "<":
+        return "octgn"
+    raws = split_lines(text.removeprefix("\ufeff"))
+    frames = [i for i, raw in enumerate(raws) if PATTERNS["frame"].match(clean(raw, len(raw) + 1))]
+    return "meccg" if any(b - a == 2 for a, b in zip(frames, frames[1:], strict=False)) else "text"
+
+
+def read_deck(text: str, name: str = "deck", form: str = "") -> DeckList:
+    """A decklist read in its format (form, or detect()'s)."""
+    form = form or detect(text)
+    if form == "json":
+        return read_json(text.removeprefix("\ufeff"), name)
+    if form == "octgn":
+        return read_octgn(text.removeprefix("\ufeff"), name)
+    lines = read_lines(text, framed=form == "meccg")
+    return DeckList(form, text_title(lines), "", lines, len(split_lines(text.removeprefix("\ufeff"))))
 
 
 def browser_rules() -> dict[str, Any]:
-    """What the browser's deck page reads lists by: the patterns, the section names and the limits."""
-    return {"rules": LINE_RULES, "sections": SECTIONS, "max_line": MAX_LINE}
+    """What the browser's deck page reads lists by: the patterns, section names, tags, JSON fields and limits."""
+    return {"rules": LINE_RULES, "sections": SECTIONS, "tags": TAGS, "json_fields": JSON_FIELDS,
+            "alignments": ALIGNMENTS, "max_line": MAX_LINE, "max_name_words": MAX_NAME_WORDS,
+            "max_name_length": MAX_NAME_LENGTH, "max_title": MAX_TITLE, "max_depth": MAX_DEPTH,
+            "look_ahead": LOOK_AHEAD}

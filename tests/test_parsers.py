@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -173,3 +174,28 @@ def test_cards_malformed_json_names_line(tmp_path: Path) -> None:
     with pytest.raises(ParseError) as err:
         parse_file("cards", f)
     assert err.value.line == 3 and "valid JSON" in str(err.value)
+
+
+def _card(cid: str, en: str, de: str) -> dict:
+    return {"id": cid, "set": "LE", "name": {"en": en, "de": de, "fr": en}, "type": "Character",
+            "alignment": "Minion", "text": {"en": "<p>Unique.</p>"}}
+
+
+def test_cards_names_shifted_down_a_set_are_put_back(tmp_path: Path) -> None:
+    # the German names of LE-7 to LE-9 as the Council of Elrond database gives them: each moved one card down
+    cards = [_card("LE-6", "Ciryaher", "Ciryaher"), _card("LE-7", "Dôgrib", "Dunländischer Spion"),
+             _card("LE-8", "Dorelas", "Dôgrib"), _card("LE-9", "Dunlending Spy", "Dorelas"),
+             _card("LE-10", "Eradan", "Eradan"), _card("LE-11", "Orc-patrol", "Ork-Patrouille"),
+             _card("LE-12", "Orc-patrol", "Orc-patrol")]  # a reprint starts no run
+    f = tmp_path / "cards.json"
+    f.write_text(json.dumps({"LE": {"name": {"en": "The Lidless Eye"}, "cards": {c["id"]: c for c in cards}}},
+                             indent=4, ensure_ascii=False), "utf-8")
+    doc = parse_file("cards", f)
+    assert {c.id: c.names["de"] for c in doc.cards} == {
+        "LE-6": "Ciryaher", "LE-7": "Dôgrib", "LE-8": "Dorelas", "LE-9": "Dunländischer Spion", "LE-10": "Eradan",
+        "LE-11": "Ork-Patrouille", "LE-12": "Orc-patrol"}
+    assert [(r.kind, r.before, r.after) for r in doc.repairs] == [
+        ("name shifted to the next card in the database", "LE-7 de: Dunländischer Spion", "LE-7 de: Dôgrib"),
+        ("name shifted to the next card in the database", "LE-8 de: Dôgrib", "LE-8 de: Dorelas"),
+        ("name shifted to the next card in the database", "LE-9 de: Dorelas", "LE-9 de: Dunländischer Spion")]
+    assert [r.line for r in doc.repairs] == [c.span.start for c in doc.rulings[1:4]]

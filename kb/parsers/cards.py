@@ -51,6 +51,45 @@ def _card_spans(lines: list[str], path: Path, ids: list[str]) -> dict[str, Span]
 
 CARD_FIELDS = {"id": str, "set": str, "name": dict, "type": str, "alignment": str}
 
+SHIFTED = "name shifted to the next card in the database"
+"""The repair kind of a language's names moved one card down a set (see shifted_names)."""
+
+
+def shifted_names(cards: list[dict[str, Any]]) -> list[tuple[int, str, str, str]]:
+    """The names of one language the database moved one card down a run of a set's cards, put back:
+    [(index of the card, language, name given, name meant)].
+
+    A run is two or more cards in a row where each card's name in a language is the English name of
+    the card before it (and not its own: "Dorelas" (LE-8) is "Dôgrib" in German, LE-7's name). Each
+    card of the run takes the name the next card holds; the last takes the name the first holds (the
+    German LE-7 to LE-9: "Dunländischer Spion", "Dôgrib", "Dorelas" become "Dôgrib", "Dorelas",
+    "Dunländischer Spion"). Cards sharing one English name (reprints) start no run.
+    """
+    fixes: list[tuple[int, str, str, str]] = []
+    languages = sorted({lang for c in cards for lang in c["name"] if lang != "en"})
+    for lang in languages:
+        i = 1
+        while i < len(cards):
+            if not _moved(cards, i, lang):
+                i += 1
+                continue
+            end = i
+            while end + 1 < len(cards) and _moved(cards, end + 1, lang):
+                end += 1
+            first = i - 1
+            names = [cards[n]["name"].get(lang) or "" for n in range(first, end + 1)]
+            for n, meant in zip(range(first, end + 1), names[1:] + names[:1], strict=True):
+                fixes.append((n, lang, cards[n]["name"].get(lang) or "", meant))
+            i = end + 1
+    return fixes
+
+
+def _moved(cards: list[dict[str, Any]], i: int, lang: str) -> bool:
+    """Whether card i's name in lang is the English name of card i - 1 (and neither its own nor a reprint's)."""
+    here, before = cards[i]["name"], cards[i - 1]["name"]
+    name = here.get(lang) or ""
+    return bool(name) and name == before.get("en") and name != here.get("en") != before.get("en")
+
 
 def _check_card(path: Path, lines: list[str], key: str, card: object) -> None:
     """A card must be an object with the fields the model needs, of the right types."""
@@ -87,9 +126,16 @@ def parse_cards(source: Source, path: Path) -> ParsedDocument:
             cards.append((card_set, card))
     b = DocumentBuilder(source, lines)
     spans = _card_spans(lines, path, [str(c.get("id")) for _, c in cards])
+    repaired: dict[str, dict[str, str]] = {}
+    for code, card_set in data.items():
+        in_set = list(card_set["cards"].values())
+        for n, lang, given, meant in shifted_names(in_set):
+            card = in_set[n]
+            repaired.setdefault(card["id"], {})[lang] = meant
+            b.repair(spans[card["id"]].start, SHIFTED, f"{card['id']} {lang}: {given}", f"{card['id']} {lang}: {meant}")
     for card_set, card in cards:
         span = spans[card["id"]]
-        names = {lang: name for lang, name in (card.get("name") or {}).items() if name}
+        names = {lang: name for lang, name in {**card["name"], **repaired.get(card["id"], {})}.items() if name}
         if "en" not in names:
             raise ParseError(str(path), span.start, f"an English name for card {quote(card['id'])}")
         text_html = str((card.get("text") or {}).get("en") or "")

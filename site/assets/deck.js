@@ -1,18 +1,29 @@
-/* The deck page: a decklist pasted (or carried in the address after "#") read as `rulings deck`
- * reads it, and the same report made from the site's data, offline.
+/* The deck page: a decklist pasted, dropped as a file, or carried in the address after "#", read in
+ * any of its formats and checked against the CoE deck-construction rules as `rulings deck` checks it,
+ * with the same report made from the site's data, offline.
  *
- * The lines are read by kb/decklist.py's patterns and section names, shipped in deck-data.js
- * (window.RULINGS_DECK, made by kb.deck.deck_data, which also gives each card's errata, rulings and
- * mentions as indexes into the search data); the names are read by search.js's read_card, which
- * executes kb.resolve.read_card over the search data's card names. Each function below carries the
- * name of the Python function it executes; tests/test_deck.py runs both over the same lists.
- * Loads in node for tests: module.exports = {read_lines, read_names, deck_report}. */
+ * Reading executes kb/decklist.py (the patterns, section names, tags and JSON fields it ships in
+ * deck-data.js, window.RULINGS_DECK, made by kb.deck.deck_data); the names are read by search.js's
+ * read_card (kb.resolve.read_card over the search data's card names); the rules execute
+ * kb/deckrules.py over the card facts and limits deck-data.js carries; the report executes
+ * kb.deck.deck_report, each card's errata, rulings and mentions given as indexes into the search
+ * data. Each function below carries the name of the Python function it executes; tests/test_deck.py
+ * runs both over the same lists.
+ * Loads in node for tests: module.exports = {read_deck, read_lines, read_names, deck_report, ...}. */
 (function (root) {
   "use strict";
 
   var S = typeof module === "object" && module.exports ? require("./search.js") : root.RulingsSearch;
 
   function own(obj, key) { return Object.prototype.hasOwnProperty.call(obj, key) ? obj[key] : undefined; }
+  function cmpStr(a, b) { return a < b ? -1 : a > b ? 1 : 0; }
+  function cps(s) { return Array.from(s); }  // code points, as Python indexes a str
+  function cpSlice(s, n) { return cps(s).slice(0, n).join(""); }
+  function sum(xs, f) { return xs.reduce(function (n, x) { return n + f(x); }, 0); }
+  function unique(xs) { return xs.filter(function (x, i) { return xs.indexOf(x) === i; }); }
+  function counted(n, noun, plural) { return n + " " + (n === 1 ? noun : plural || noun + "s"); }
+
+  // -- reading a list: kb/decklist.py -------------------------------------------------------------------
 
   /* kb.decklist.PATTERNS: each rule compiled as Python's re.I | re.A reads it (no "u" flag: ASCII classes) */
   function patterns(deck) {
@@ -20,10 +31,15 @@
       var out = {};
       Object.keys(deck.rules).forEach(function (name) { out[name] = new RegExp(deck.rules[name], "i"); });
       out.break_all = new RegExp(deck.rules["break"], "g");
+      out.xml_attribute_all = new RegExp(deck.rules.xml_attribute, "gi");
+      out.xml_entity_all = new RegExp(deck.rules.xml_entity, "gi");
       deck._patterns = out;
     }
     return deck._patterns;
   }
+
+  var SIDEBOARDS = ["sideboard", "fw-sideboard"];
+  var PARTS = ["pool", "play", "sideboard", "fw-sideboard", "sites", "notes"];
 
   /* kb.decklist.split_lines */
   function split_lines(text, P) {
@@ -31,83 +47,884 @@
     return lines.length > 1 && lines[lines.length - 1] === "" ? lines.slice(0, -1) : lines;
   }
 
+  function cleaned(raw) { return S.clean(raw, raw.length + 1); }
+
   /* kb.decklist.section_of */
-  function section_of(name, deck, P) {
-    var section = own(deck.sections, S.fold(name));
-    if (section === undefined) section = name.split(" ").filter(Boolean).join(" ");
-    return [section, P.sideboard.test(S.fold(section))];
-  }
-
-  function line(number, kind, text, extra) {
-    var out = {number: number, kind: kind, text: text, name: "", count: 1, set_code: "", section: "", sideboard: false};
-    Object.keys(extra || {}).forEach(function (k) { out[k] = extra[k]; });
-    return out;
-  }
-
-  /* kb.decklist.read_line */
-  function read_line(number, raw, section, sideboard, deck, P) {
-    var text = S.clean(raw, Infinity), where = {section: section, sideboard: sideboard};  // spaces collapsed first
-    if (Array.from(text).length > deck.max_line) return line(number, "long", "", where);
-    if (!text) return line(number, "blank", text, where);
-    var header = P.header.exec(text);
-    if (header && (header[2] || own(deck.sections, S.fold(header[1])) !== undefined)) {
-      var named = section_of(header[1], deck, P);
-      return line(number, "header", text, {section: named[0], sideboard: named[1]});
+  function section_of(name, part, deck, P) {
+    var key = S.fold(name), known = own(deck.sections, key);
+    if (known !== undefined) {
+      var starts = known[1];
+      if (!starts) starts = SIDEBOARDS.indexOf(part) >= 0 ? part : "play";
+      return [known[0], starts, known[2]];
     }
-    if (P.comment.test(text)) return line(number, "comment", text, where);
-    var rest = text.replace(P.bullet, ""), m = P.sideboard_prefix.exec(rest);
-    if (m) { rest = rest.slice(m[0].length); sideboard = true; }
-    rest = rest.replace(P.trailing_comment, "");
-    var set_code = "", count = 1;
-    m = P.set_code.exec(rest);
-    if (m) { set_code = m[1].toUpperCase(); rest = rest.slice(0, m.index); }
+    var words = name.split(" ").filter(Boolean).join(" ");
+    if (P.fw_sideboard.test(key)) return [words, "fw-sideboard", ""];
+    if (P.sideboard.test(key)) return [words, "sideboard", ""];
+    return [words, part, ""];
+  }
+
+  /* kb.decklist.framed_section */
+  function framed_section(name, deck, P) {
+    var s = section_of(name, "notes", deck, P);
+    return PARTS.indexOf(s[1]) >= 0 ? [s[0], s[1], ""] : [s[0], "notes", ""];
+  }
+
+  /* kb.decklist.read_name: [name, set code, tag, count or null, what it carries] */
+  function read_name(text, deck, P, framed) {
+    var rest = text, set_code = "", tag = "", carried = "", m;
+    m = framed ? P.any_set_code.exec(rest) : null;
+    if (m && !P.set_code.test(rest)) { set_code = m[1].toUpperCase(); rest = rest.slice(0, m.index); }
+    for (var i = 0; i < 3; i++) {
+      m = P.tag.exec(rest);
+      if (m && !tag) { tag = deck.tags[S.fold(m[1])]; rest = rest.slice(0, m.index); continue; }
+      m = P.set_code.exec(rest);
+      if (m && !set_code) { set_code = m[1].toUpperCase(); rest = rest.slice(0, m.index); continue; }
+      m = P.trailing_note.exec(rest);
+      if (m) { carried = carried || (m[1] || m[2] || "").replace(/^[ ,;.]+|[ ,;.]+$/g, ""); rest = rest.slice(0, m.index); continue; }
+      break;
+    }
+    var count = null;
     m = P.count_after.exec(rest);
     if (m) {
-      count = parseInt(m[2] || m[3] || m[4], 10);
+      count = parseInt(m[2] || m[3] || m[4] || m[5], 10);
       rest = m[1];
     } else {
       m = P.count_before.exec(rest);
       if (m) { count = parseInt(m[1], 10); rest = m[2]; }
     }
-    return line(number, "card", text, {name: rest.replace(/^[ ,;.]+|[ ,;.]+$/g, ""), count: count,
-      set_code: set_code, section: section, sideboard: sideboard});
+    m = P.tag_before.exec(rest);
+    if (m && !tag) { tag = deck.tags[S.fold(m[1])]; rest = rest.slice(m[0].length); }
+    return [rest.replace(/^[ ,;.]+|[ ,;.]+$/g, ""), set_code, tag, count, carried];
+  }
+
+  /* kb.decklist.placed */
+  function placed(number, kind, text, section, part, group, name, count, set_code, tag, card_id) {
+    return {number: number, kind: kind, text: text, name: name || "", count: count === undefined ? 1 : count,
+      set_code: set_code || "", tag: tag || "", card_id: card_id || "", section: section, part: part, group: group,
+      sideboard: SIDEBOARDS.indexOf(part) >= 0};
+  }
+
+  /* kb.decklist.sideboard_words */
+  function sideboard_words(name, P) {
+    var key = S.fold(name);
+    return key.split(" ").filter(Boolean).length <= 4 && (P.sideboard.test(key) || P.fw_sideboard.test(key));
+  }
+
+  /* kb.decklist.short_name */
+  function short_name(name, deck) {
+    return name.split(" ").filter(Boolean).length <= deck.max_name_words && cps(name).length <= deck.max_name_length;
+  }
+
+  /* kb.decklist.read_line: the lines one line reads as */
+  function read_line(number, raw, section, part, group, mode, deck, P) {
+    var text = cleaned(raw), s;
+    if (cps(text).length > deck.max_line) return [placed(number, "long", "", section, part, group)];
+    if (!text) return [placed(number, "blank", text, section, part, group)];
+    if (mode === "frame") {
+      s = framed_section(text, deck, P);
+      return [placed(number, "header", text, s[0], s[1], s[2])];
+    }
+    if (P.frame.test(text)) return [placed(number, "comment", text, section, part, group)];
+    var header = P.header.exec(text);
+    if (mode === "framed") {
+      if (part === "notes") return [placed(number, "note", text, section, part, group)];
+      if (header && text.charAt(0) === "#" && own(deck.sections, S.fold(header[1])) !== undefined) {
+        s = section_of(header[1], part, deck, P);
+        return [placed(number, "header", text, s[0], part, s[2] || group)];
+      }
+    } else if (header && (header[2] || own(deck.sections, S.fold(header[1])) !== undefined || sideboard_words(header[1], P))) {
+      s = section_of(header[1], part, deck, P);
+      return [placed(number, "header", text, s[0], s[1], s[2])];
+    } else if (part === "notes") {
+      return [placed(number, "note", text, section, part, group)];
+    }
+    if (P.comment.test(text)) return [placed(number, "comment", text, section, part, group)];
+    var out = [], rest = text.replace(P.bullet, ""), prefix = P.sideboard_prefix.exec(rest);
+    var label = prefix || mode !== "text" ? null : P.label.exec(rest);
+    if (prefix) { rest = rest.slice(prefix[0].length); part = "sideboard"; }
+    else if (label) {
+      var key = S.fold(label[1]);
+      if (!(own(deck.sections, key) !== undefined || P.sideboard.test(key) || P.fw_sideboard.test(key))) {
+        return [placed(number, "note", text, section, part, group)];
+      }
+      s = section_of(label[1], part, deck, P);
+      section = s[0]; part = s[1]; group = s[2];
+      out.push(placed(number, "header", text, section, part, group));
+      rest = label[2];
+    }
+    rest = rest.replace(P.trailing_comment, "");
+    if (P.placeholder.test(rest) || P.aside.test(rest)) return out.concat([placed(number, "note", text, section, part, group)]);
+    var read = read_name(rest, deck, P, mode === "framed"), name = read[0], count = read[3], carried = read[4];
+    if (P.decoration.test(name) || count === 0) return out.concat([placed(number, "comment", text, section, part, group)]);
+    if (count === null && P.sentence.test(rest)) return out.concat([placed(number, "note", text, section, part, group)]);
+    if (count === null && !short_name(name, deck)) {
+      var parts = name.split(new RegExp(P.list_separator.source, "gi"));
+      var kind = parts.length > 1 && parts.every(function (p) { return short_name(p, deck); }) ? "list" : "note";
+      return out.concat([placed(number, kind, text, section, part, group, kind === "list" ? name : "")]);
+    }
+    out.push(placed(number, "card", text, section, part, group, name, count === null ? 1 : count, read[1], read[2]));
+    if (carried && !P.decoration.test(carried)) out.push(placed(number, "card", text, section, part, group, carried));
+    return out;
   }
 
   /* kb.decklist.read_lines */
-  function read_lines(text, deck) {
-    var P = patterns(deck), out = [], section = "", sideboard = false;
-    split_lines(text.replace(/^\ufeff/, ""), P).forEach(function (raw, i) {
-      var l = read_line(i + 1, raw, section, sideboard, deck, P);
-      if (l.kind === "header") { section = l.section; sideboard = l.sideboard; }
-      out.push(l);
+  function read_lines(text, deck, framed) {
+    var P = patterns(deck), raws = split_lines(text.replace(/^\ufeff/, ""), P), out = [];
+    var frames = framed ? raws.map(function (raw) { return P.frame.test(cleaned(raw)); }) : [];
+    var section = "", part = "", group = "";
+    raws.forEach(function (raw, i) {
+      var mode = "text";
+      if (framed) mode = i > 0 && i < raws.length - 1 && frames[i - 1] && frames[i + 1] && !frames[i] ? "frame" : "framed";
+      read_line(i + 1, raw, section, part, group, mode, deck, P).forEach(function (l) {
+        if (l.kind === "header") { section = l.section; part = l.part; group = l.group; }
+        out.push(l);
+      });
     });
     return out;
   }
 
+  /* kb.decklist.text_title */
+  function text_title(lines, deck, P) {
+    for (var i = 0; i < lines.length; i++) {
+      var l = lines[i];
+      if (l.kind === "blank") continue;
+      if (l.kind !== "comment" || P.frame.test(l.text)) break;
+      var words = l.text.replace(P.comment_marks, "").replace(/^ +| +$/g, "");
+      if (words && !P.banner.test(S.fold(words))) return cpSlice(words, deck.max_title);
+    }
+    return "";
+  }
+
+  /* kb.decklist.line_starts */
+  function line_starts(text, P) {
+    var starts = [0], re = new RegExp(P.break_all.source, "g"), m;
+    while ((m = re.exec(text)) !== null) starts.push(m.index + m[0].length);
+    return starts;
+  }
+
+  /* kb.decklist.line_at: bisect_right */
+  function line_at(starts, offset) {
+    var lo = 0, hi = starts.length;
+    while (lo < hi) { var mid = (lo + hi) >> 1; if (starts[mid] <= offset) lo = mid + 1; else hi = mid; }
+    return lo;
+  }
+
+  var ENTITIES = {amp: "&", lt: "<", gt: ">", quot: '"', apos: "'"};
+
+  /* kb.decklist.xml_text */
+  function xml_text(raw, P) {
+    return raw.replace(P.xml_entity_all, function (all, named, dec, hex) {
+      if (named) return ENTITIES[named.toLowerCase()];
+      var code = dec ? parseInt(dec, 10) : parseInt(hex, 16);
+      return code > 0 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff) ? String.fromCodePoint(code) : "\ufffd";
+    });
+  }
+
+  function Refused(message) { this.message = message; }
+
+  var XML_KINDS = [["<!--", "-->", "skip"], ["<![CDATA[", "]]>", "cdata"], ["<?", "?>", "skip"], ["<!", ">", "skip"],
+    ["<", ">", "tag"]];
+
+  /* kb.decklist.xml_tokens: [offset, kind, element or text, attributes, self-closing] */
+  function xml_tokens(text, name, P) {
+    var out = [], at = 0, end = text.length;
+    while (at < end) {
+      var lt = text.indexOf("<", at);
+      if (lt < 0) lt = end;
+      if (lt > at) out.push([at, "text", xml_text(text.slice(at, lt), P), {}, false]);
+      if (lt >= end) break;
+      for (var k = 0; k < XML_KINDS.length; k++) {
+        var opener = XML_KINDS[k][0], closer = XML_KINDS[k][1], kind = XML_KINDS[k][2];
+        if (!text.startsWith(opener, lt)) continue;
+        var stop = text.indexOf(closer, lt + opener.length);
+        if (stop < 0) {
+          throw new Refused(name + ": XML whose " + (kind === "tag" ? "tag" : opener) + " at line " +
+            line_at(line_starts(text, P), lt) + " never ends");
+        }
+        var body = text.slice(lt, stop + closer.length);
+        if (kind === "cdata") out.push([lt, "text", body.slice(opener.length, body.length - closer.length), {}, false]);
+        else if (kind === "tag") {
+          var m = P.xml_name.exec(body);
+          if (m) {
+            var attrs = {}, rest = body.slice(m[0].length), a, re = new RegExp(P.xml_attribute_all.source, "gi");
+            while ((a = re.exec(rest)) !== null) attrs[a[1].toLowerCase()] = xml_text(a[2] !== undefined ? a[2] : a[3], P);
+            out.push([lt, m[1] ? "close" : "open", m[2].toLowerCase(), attrs, body.endsWith("/>")]);
+          }
+        }
+        at = stop + closer.length;
+        break;
+      }
+    }
+    return out;
+  }
+
+  /* kb.decklist.as_count */
+  function as_count(value) {
+    if (typeof value === "number") return Number.isInteger(value) ? value : null;
+    if (typeof value === "string") {
+      var t = value.replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, "");
+      return /^[0-9]{1,6}$/.test(t) ? parseInt(t, 10) : null;
+    }
+    return null;
+  }
+
+  /* kb.decklist.structured_card */
+  function structured_card(number, typed, count, card_id, section, part, group, deck, P) {
+    var text = cpSlice(cleaned(typed), deck.max_line), read = read_name(text, deck, P);
+    var given = as_count(count), n = given === null ? 1 : given;
+    var ident = cpSlice(cleaned(card_id), 40), m = P.card_id.exec(ident);
+    if (m) ident = m[1].toUpperCase() + "-" + parseInt(m[2], 10);
+    if (n < 1 || !(read[0] || ident)) return placed(number, "comment", text, section, part, group);
+    return placed(number, "card", text, section, part, group, read[0], Math.min(n, 999), read[1], read[2], ident);
+  }
+
+  /* kb.decklist.read_octgn */
+  function read_octgn(text, name, deck, P) {
+    var tokens = xml_tokens(text, name, P), starts = line_starts(text, P);
+    var root_tag = null;
+    for (var i = 0; i < tokens.length; i++) if (tokens[i][1] === "open") { root_tag = tokens[i]; break; }
+    if (root_tag === null || root_tag[2] !== "deck") {
+      throw new Refused(name + ": XML " + (root_tag ? "whose root element is <" + root_tag[2] + ">" : "with no element") +
+        ", not an OCTGN deck (<deck> holding <section> and <card> elements)");
+    }
+    var lines = [], section = "", part = "", group = "", card = null, card_at = 0, words = "", in_notes = false;
+    tokens.forEach(function (t) {
+      var offset = t[0], kind = t[1], element = t[2], attrs = t[3], closed = t[4];
+      if (kind === "open" && element === "section") {
+        var s = section_of(own(attrs, "name") || "", "", deck, P);
+        section = s[0]; part = s[1]; group = s[2];
+      } else if (kind === "open" && element === "notes" && !closed) {
+        in_notes = true;
+        lines.push(placed(line_at(starts, offset), "note", "notes", "Notes", "notes", ""));
+      } else if (kind === "close" && element === "notes") {
+        in_notes = false;
+      } else if (kind === "open" && element === "card" && !in_notes) {
+        card = closed ? null : attrs; card_at = offset; words = "";
+      } else if (kind === "text" && card !== null) {
+        words += element;
+      } else if (kind === "close" && element === "card" && card !== null) {
+        var qty = own(card, "qty"), id = own(card, "id");
+        lines.push(structured_card(line_at(starts, card_at), words, qty === undefined ? "1" : qty,
+          id === undefined ? "" : id, section, part, group, deck, P));
+        card = null;
+      }
+    });
+    if (!lines.some(function (l) { return l.kind === "card"; })) throw new Refused(name + ": an OCTGN deck with no <card> in it");
+    return {format: "octgn", title: "", alignment: "", lines: lines, line_count: split_lines(text, P).length};
+  }
+
+  /* kb.decklist._field */
+  function field(entry, kind, deck, P) {
+    var keys = Object.keys(entry), names = deck.json_fields[kind];
+    for (var i = 0; i < keys.length; i++) {
+      var value = entry[keys[i]];
+      if (names.indexOf(S.fold(keys[i])) < 0) continue;
+      var trimmed = typeof value === "string" ? value.replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, "") : "";
+      if (kind === "id" && !(typeof value === "string" && P.card_id.test(trimmed))) continue;
+      if (kind === "name" && (typeof value !== "string" || P.card_id.test(trimmed))) continue;
+      if (kind === "count" && as_count(value) === null) continue;
+      return value;
+    }
+    return null;
+  }
+
+  function isDict(v) { return v !== null && typeof v === "object" && !Array.isArray(v); }
+
+  /* kb.decklist._JsonReader */
+  function JsonReader(text, deck, P) {
+    this.text = text; this.deck = deck; this.P = P;
+    this.starts = line_starts(text, P); this.cursor = 0; this.lines = [];
+  }
+  JsonReader.prototype.locate = function () {
+    for (var i = 0; i < arguments.length; i++) {
+      if (!arguments[i]) continue;
+      var needle = JSON.stringify(arguments[i]);
+      var found = this.text.slice(this.cursor, this.cursor + this.deck.look_ahead).indexOf(needle);
+      if (found >= 0 && found + needle.length <= this.deck.look_ahead) {
+        found += this.cursor;
+        this.cursor = found + 1;
+        return line_at(this.starts, found);
+      }
+    }
+    return line_at(this.starts, this.cursor);
+  };
+  JsonReader.prototype.walk = function (value, section, part, group, depth, top) {
+    var self = this, deck = this.deck, P = this.P;
+    if (depth > deck.max_depth) {
+      throw new Refused("JSON nested more than " + deck.max_depth + " levels deep: no deck builder's file");
+    }
+    if (Array.isArray(value)) {
+      value.forEach(function (item) {
+        if (typeof item === "string") self.card(item, 1, "", section, part, group);
+        else self.walk(item, section, part, group, depth + 1);
+      });
+      return;
+    }
+    if (!isDict(value)) return;
+    var name = field(value, "name", deck, P), ident = field(value, "id", deck, P);
+    if (!top && (name !== null || ident !== null)) {
+      var count = field(value, "count", deck, P);
+      this.card(name || "", count === null ? 1 : count, ident || "", section, part, group);
+      return;
+    }
+    Object.keys(value).forEach(function (key) {
+      var item = value[key], folded = S.fold(key);
+      if (deck.json_fields.notes.indexOf(folded) >= 0 && typeof item === "string") {
+        self.lines.push(placed(self.locate(key), "note", folded, "Notes", "notes", ""));
+      } else if (top && (deck.json_fields.title.indexOf(folded) >= 0 || deck.json_fields.alignment.indexOf(folded) >= 0) &&
+          !(item !== null && typeof item === "object")) {
+        // the deck's own name and alignment (read_json)
+      } else if (own(deck.sections, folded) !== undefined || P.sideboard.test(folded) || P.fw_sideboard.test(folded)) {
+        self.locate(key);
+        var s = section_of(key, part, deck, P), known = own(deck.sections, folded);
+        var starts = known !== undefined && !known[1] ? part : s[1];
+        self.walk(item, s[0], starts, s[2] || group, depth + 1);
+      } else if (as_count(item) !== null && typeof item !== "string" && (part || group)) {
+        self.card(key, item, "", section, part, group);
+      } else {
+        self.walk(item, section, part, group, depth + 1);
+      }
+    });
+  };
+  JsonReader.prototype.card = function (name, count, ident, section, part, group) {
+    this.lines.push(structured_card(this.locate(name, ident), name, count, ident, section, part, group, this.deck, this.P));
+  };
+
+  /* kb.decklist.read_json */
+  function read_json(text, name, deck, P) {
+    var data;
+    try { data = JSON.parse(text); } catch (e) { throw new Refused(name + ": not valid JSON"); }
+    var reader = new JsonReader(text, deck, P);
+    try { reader.walk(data, "", "", "", 0, true); } catch (e) {
+      if (e instanceof Refused) throw new Refused(name + ": " + e.message);
+      throw new Refused(name + ": JSON nested too deep: no deck builder's file");
+    }
+    if (!reader.lines.some(function (l) { return l.kind === "card"; })) {
+      throw new Refused(name + ": JSON with no card in it, not a deck builder's deck (parts such as \"pool\" or " +
+        "\"deck\" listing cards with a name or card id and a count)");
+    }
+    var title = "", alignment = "";
+    if (isDict(data)) {
+      var keys = Object.keys(data), i;
+      for (i = 0; i < keys.length; i++) {
+        if (deck.json_fields.title.indexOf(S.fold(keys[i])) >= 0 && typeof data[keys[i]] === "string") {
+          title = cpSlice(S.clean(data[keys[i]], deck.max_title * 2), deck.max_title); break;
+        }
+      }
+      for (i = 0; i < keys.length; i++) {
+        if (deck.json_fields.alignment.indexOf(S.fold(keys[i])) >= 0 && typeof data[keys[i]] === "string") {
+          alignment = own(deck.alignments, S.fold(data[keys[i]])) || ""; break;
+        }
+      }
+    }
+    return {format: "json", title: title, alignment: alignment, lines: reader.lines, line_count: split_lines(text, P).length};
+  }
+
+  /* kb.decklist.detect */
+  function detect(text, P) {
+    var start = text.replace(/^[\ufeff \t\r\n]+/, "").charAt(0);
+    if (start === "{") return "json";
+    if (start === "[") {
+      try { JSON.parse(text.replace(/^\ufeff/, "")); return "json"; } catch (e) { return "text"; }
+    }
+    if (start === "<") return "octgn";
+    var raws = split_lines(text.replace(/^\ufeff/, ""), P), frames = [];
+    raws.forEach(function (raw, i) { if (P.frame.test(cleaned(raw))) frames.push(i); });
+    for (var i = 1; i < frames.length; i++) if (frames[i] - frames[i - 1] === 2) return "meccg";
+    return "text";
+  }
+
+  /* kb.decklist.read_deck */
+  function read_deck(text, name, form, deck) {
+    var P = patterns(deck);
+    form = form || detect(text, P);
+    if (form === "json") return read_json(text.replace(/^\ufeff/, ""), name, deck, P);
+    if (form === "octgn") return read_octgn(text.replace(/^\ufeff/, ""), name, deck, P);
+    var lines = read_lines(text, deck, form === "meccg");
+    return {format: form, title: text_title(lines, deck, P), alignment: "", lines: lines,
+      line_count: split_lines(text.replace(/^\ufeff/, ""), P).length};
+  }
+
+  // -- the rules: kb/deckrules.py -------------------------------------------------------------------------
+
+  /* kb.deckrules.CardFacts, from deck-data.js's rows; made once */
+  function facts_of(deck) {
+    if (!deck._facts) {
+      var fields = deck.fact_fields, by_id = {}, by_name = {}, sets = {};
+      deck.facts.forEach(function (row) {
+        var f = {};
+        fields.forEach(function (name, i) { f[name] = row[i]; });
+        by_id[f.id] = f;
+        sets[f.set_code] = true;
+        if (!own(by_name, f.name)) by_name[f.name] = [];
+        by_name[f.name].push(f);
+      });
+      deck._facts = {by_id: by_id, by_name: by_name, sets: sets};
+    }
+    return deck._facts;
+  }
+
+  /* kb.deckrules.CardFacts.has */
+  function has(f, letters) {
+    for (var i = 0; i < letters.length; i++) if (f.flags.indexOf(letters[i]) >= 0) return true;
+    return false;
+  }
+
+  /* kb.deckrules.in_group */
+  function in_group(card, group) {
+    if (group === "characters") return card.type === "Character";
+    if (group === "resources") return card.type === "Resource" || has(card, "r");
+    if (group === "hazards") return card.type === "Hazard" || has(card, "zg");
+    return card.type === "Site" || card.type === "Region";
+  }
+
+  var GROUPS = ["characters", "resources", "hazards", "sites"];
+
+  /* kb.deckrules.versions */
+  function versions(cards, set_code, tag, group, player, deck) {
+    var narrowed = cards, kept;
+    function narrow(test) { kept = narrowed.filter(test); if (kept.length) narrowed = kept; }
+    if (set_code) narrow(function (f) { return f.set_code === set_code; });
+    if (tag) narrow(function (f) { return f.alignment === tag || (tag === "Fallen-wizard" && f.alignment === "Stage"); });
+    if (GROUPS.indexOf(group) >= 0) narrow(function (f) { return in_group(f, group); });
+    var tiers = own(deck.preferred, player) || [];
+    for (var i = 0; i < tiers.length; i++) {
+      kept = narrowed.filter(function (f) { return tiers[i].indexOf(f.alignment) >= 0; });
+      if (kept.length) return kept;
+    }
+    return narrowed;
+  }
+
+  /* kb.deckrules.part_of */
+  function part_of(part, facts) {
+    if (facts.type === "Site" || facts.type === "Region") return "sites";
+    return ["pool", "play", "sideboard", "fw-sideboard"].indexOf(part) >= 0 ? part : "play";
+  }
+
+  function entry(line, count, part, group, cards, typed) {
+    return {line: line, count: count, part: part, group: group, versions: cards, typed: typed};
+  }
+
+  /* kb.deckrules.whose_deck: [player, how] */
+  function whose_deck(entries, forced, declared, deck) {
+    if (forced) return [forced, "--alignment"];
+    if (declared) return [declared, "the file says so"];
+    var candidates = null, names_of = deck.player_names, of = deck.player_of;
+    var avatars = entries.filter(function (e) {
+      return e.versions.length && e.versions.every(function (f) { return has(f, "a") && f.type === "Character"; });
+    });
+    avatars.forEach(function (e) {
+      var players = unique(e.versions.map(function (f) { return own(of, f.alignment) || ""; })).filter(Boolean);
+      candidates = candidates === null ? players : candidates.filter(function (p) { return players.indexOf(p) >= 0; });
+    });
+    var votes = {hero: 0, minion: 0, "fallen-wizard": 0, balrog: 0};
+    entries.forEach(function (e) {
+      if (!e.versions.length || avatars.indexOf(e) >= 0) return;
+      var players = unique(e.versions.map(function (f) { return own(of, f.alignment) || ""; }));
+      if (e.versions.some(function (f) { return f.specific === "Balrog"; })) players = ["balrog"];
+      if (players.length === 1 && players[0] !== "") votes[players[0]] += e.count;
+    });
+    var order = deck.players;
+    if (candidates && candidates.length) {
+      var names = unique(avatars.map(function (e) { return e.versions[0].name; })).sort(cmpStr).join(", ");
+      if (candidates.length === 1) {
+        return [candidates[0], "its avatar" + (avatars.length > 1 ? "s" : "") + " " + names + ", line " + avatars[0].line];
+      }
+      if (candidates.indexOf("fallen-wizard") >= 0 && votes["fallen-wizard"]) {
+        return ["fallen-wizard", "its avatar " + names + " and its Fallen-wizard cards (Stage resources, sites)"];
+      }
+      if (candidates.indexOf("hero") >= 0 && votes.hero >= votes.minion && !votes["fallen-wizard"]) {
+        return ["hero", "its avatar " + names + " and no Fallen-wizard card"];
+      }
+      return ["", "its avatar could be " + candidates.slice().sort(function (a, b) { return order.indexOf(a) - order.indexOf(b); })
+        .map(function (p) { return names_of[p]; }).join(" or ")];
+    }
+    if (votes["fallen-wizard"]) return ["fallen-wizard", "its Fallen-wizard cards (Stage resources, Fallen-wizard sites)"];
+    if (votes.balrog) return ["balrog", "its Balrog cards"];
+    if (votes.hero !== votes.minion) {
+      var player = votes.hero > votes.minion ? "hero" : "minion";
+      return [player, "its cards: " + votes[player] + " copies of " + player + " cards"];
+    }
+    return ["", "no avatar, tag or card says whose deck it is"];
+  }
+
+  /* kb.deckrules.Findings */
+  function Findings() { this.out = []; }
+  Findings.prototype.problem = function (rule, message, entries) {
+    this.out.push({rule: rule, status: "problem", message: message,
+      lines: unique(entries.map(function (e) { return e.line; })).sort(function (a, b) { return a - b; }),
+      cards: unique(entries.filter(function (e) { return e.versions.length; }).map(function (e) { return e.versions[0].name; }))});
+  };
+  Findings.prototype.unchecked = function (rule, message, entries) {
+    this.out.push({rule: rule, status: "not checked", message: message,
+      lines: unique((entries || []).map(function (e) { return e.line; })).sort(function (a, b) { return a - b; }), cards: []});
+  };
+
+  function total(entries) { return sum(entries, function (e) { return e.count; }); }
+
+  /* kb.deckrules.check */
+  function check(entries, player, game, unread, unknown_bans, why, deck) {
+    var f = new Findings(), read = entries.filter(function (e) { return e.versions.length; });
+    if (unread.length) {
+      f.unchecked("", counted(unread.length, "line") + " " + (unread.length === 1 ? "names" : "name") +
+        " no card or could be several cards: every count leaves them out", unread);
+    }
+    if (!player) {
+      f.unchecked("1.2", "whose deck it is: " + why + "; the rules of one player (the alignment of its avatars, " +
+        "characters, resources and sites; agents as hazards) are not checked: give its alignment");
+    }
+    copies(f, read, player, deck);
+    agents(f, read, deck);
+    play_deck(f, read, player, deck);
+    sideboard(f, read, game, deck);
+    pool(f, read, player, deck);
+    locations(f, read, player, deck);
+    if (player) alignment(f, read, player, own(unknown_bans, player) || [], deck);
+    var order = deck.rule_order;
+    return f.out.map(function (x, i) { return [x, i]; }).sort(function (a, b) {
+      var pa = a[0].status !== "problem", pb = b[0].status !== "problem";
+      return (pa - pb) || (order.indexOf(a[0].rule) - order.indexOf(b[0].rule)) || (a[1] - b[1]);
+    }).map(function (p) { return p[0]; });
+  }
+
+  function within(entries) {
+    var parts = Array.prototype.slice.call(arguments, 1);
+    return entries.filter(function (e) { return parts.indexOf(part_of(e.part, e.versions[0])) >= 0; });
+  }
+
+  function grouped(entries, key) {  // insertion-ordered groups, as a Python dict of lists
+    var keys = [], groups = {};
+    entries.forEach(function (e) {
+      var k = key(e);
+      if (!own(groups, k)) { groups[k] = []; keys.push(k); }
+      groups[k].push(e);
+    });
+    return keys.map(function (k) { return [k, groups[k]]; });
+  }
+
+  /* kb.deckrules._copies */
+  function copies(f, entries, player, deck) {
+    var limit = deck.limits.copies, fw = deck.limits.fallen_wizard_copies;
+    grouped(within(entries, "pool", "play", "sideboard", "fw-sideboard"), function (e) {
+      var card = e.versions[0];
+      return card.type === "Resource" && has(card, "u") ? card.same : card.name;
+    }).forEach(function (kv) {
+      var group = kv[1], n = total(group), card = group[0].versions[0];
+      var names = unique(group.map(function (e) { return e.versions[0].name; })).join(" / ");
+      if (has(card, "u") && !has(card, "a") && n > limit.unique) {
+        f.problem(limit.rule, n + " copies of " + names + ", a unique card (at most " + limit.unique + " in the deck)", group);
+      } else if (!has(card, "u") && n > limit.other) {
+        f.problem(limit.rule, n + " copies of " + names + " (at most " + limit.other + " in the deck)", group);
+      } else if (player === "fallen-wizard" && !has(card, "u")) {
+        var kind = card.alignment === "Stage" ? "stage" : card.type === "Character" ? "character" :
+          card.type === "Resource" && card.alignment === "Hero" ? "hero" :
+          card.type === "Resource" && card.alignment === "Minion" ? "minion" : "";
+        if (kind && n > fw[kind]) {
+          var what = {stage: "Stage resource", character: "character", hero: "hero resource", minion: "minion resource"}[kind];
+          f.problem(fw.rule, n + " copies of " + names + ", a non-unique " + what + " (a Fallen-wizard player may include at most " +
+            fw[kind] + ")", group);
+        }
+      }
+    });
+  }
+
+  /* kb.deckrules._agents */
+  function agents(f, entries, deck) {
+    var limit = deck.limits.agent_mind;
+    var chosen = within(entries, "pool", "play", "sideboard", "fw-sideboard").filter(function (e) { return has(e.versions[0], "g"); });
+    var mind = sum(chosen, function (e) { return e.count * e.versions[0].mind; });
+    if (mind > limit.max) f.problem(limit.rule, "the agents' mind totals " + mind + " (at most " + limit.max + " in the deck)", chosen);
+  }
+
+  /* kb.deckrules._agent_is_hazard */
+  function agent_is_hazard(card, player) {
+    return has(card, "g") && (card.type === "Hazard" || player === "hero" || player === "balrog");
+  }
+
+  /* kb.deckrules._play_deck */
+  function play_deck(f, entries, player, deck) {
+    var limit = deck.limits.play_deck, flexible_limit = deck.limits.fallen_wizard_flexible;
+    var play = within(entries, "play"), resources = [], hazards = [], flexible = [], characters = [], avatars = [];
+    var flex_max = 0, by_name = {}, names = [];
+    play.forEach(function (e) {
+      var card = e.versions[0];
+      if (card.type === "Character" && has(card, "a")) avatars.push(e);
+      else if (agent_is_hazard(card, player)) hazards.push(e);
+      else if (card.type === "Character") characters.push(e);
+      else if (has(card, "rz")) {
+        flexible.push(e);
+        if (!own(by_name, card.name)) { by_name[card.name] = 0; names.push(card.name); }
+        by_name[card.name] += e.count;
+      } else if (card.type === "Resource") resources.push(e);
+      else if (card.type === "Hazard") hazards.push(e);
+    });
+    names.forEach(function (name) {
+      flex_max += player === "fallen-wizard" ? Math.min(by_name[name], flexible_limit.as_resources) : by_name[name];
+    });
+    var r = total(resources), h = total(hazards), x = total(flexible), lo = limit.resources_min, hi = limit.resources_max;
+    var either = x ? " and " + counted(x, "card") + " that may be either (1.3.3)" : "";
+    var fits = false;
+    for (var k = 0; k <= flex_max; k++) if (r + k === h + x - k && lo <= r + k && r + k <= hi) fits = true;
+    if (!fits) {
+      if (r + flex_max < lo || r > hi) {
+        f.problem(limit.rule, "the play deck has " + counted(r, "resource") + either + ": it must have " + lo + " to " + hi,
+          resources.concat(flexible));
+      } else {
+        f.problem(limit.rule, "the play deck has " + counted(r, "resource") + " and " + counted(h, "hazard") + either +
+          ": it must have as many hazards as resources", resources.concat(hazards, flexible));
+      }
+    }
+    if (total(characters) > limit.characters) {
+      var note = entries.some(function (e) { return e.part === "pool"; }) ? "" : " (the list marks no pool: mark the pool's characters)";
+      f.problem(limit.rule, counted(total(characters), "non-avatar character") + " in the play deck (at most " + limit.characters + ")" +
+        note, characters);
+    }
+    if (total(avatars) > limit.avatars) {
+      f.problem(limit.rule, counted(total(avatars), "avatar") + " in the play deck (at most " + limit.avatars + ")", avatars);
+    }
+    var different = unique(avatars.map(function (e) { return e.versions[0].name; })).sort(cmpStr);
+    if (different.length >= limit.different_avatars) {
+      f.problem(limit.rule, different.length + " different avatars in the play deck (" + different.join(", ") +
+        "): any combination but three different avatars", avatars);
+    }
+    var skip = resources.concat(characters, avatars, flexible);
+    creatures(f, play.filter(function (e) { return skip.indexOf(e) < 0; }), player, deck);
+  }
+
+  /* kb.deckrules._creatures */
+  function creatures(f, hazards, player, deck) {
+    var limit = deck.limits.creatures;
+    var full = total(hazards.filter(function (e) { return has(e.versions[0], "c") && !has(e.versions[0], "g"); }));
+    var halves = hazards.filter(function (e) { return has(e.versions[0], "edw") || agent_is_hazard(e.versions[0], player); });
+    var n = full + Math.floor(total(halves) / 2);
+    if (n < limit.min) {
+      var half = halves.length ? " (" + counted(total(halves), "card") + " counting as half a creature)" : "";
+      f.problem(limit.rule, "the hazards hold " + counted(n, "creature") + half + ": at least " + limit.min,
+        hazards.filter(function (e) { return has(e.versions[0], "c"); }).concat(halves));
+    }
+  }
+
+  /* kb.deckrules._sideboard */
+  function sideboard(f, entries, game, deck) {
+    var limit = deck.limits.sideboard, avatars_limit = deck.limits.sideboard_avatars;
+    var board = within(entries, "sideboard"), extra = within(entries, "fw-sideboard");
+    if (total(board) > limit[game]) {
+      var also = extra.length ? "" : " (up to " + limit.fallen_wizard + " more may be kept apart for Fallen-wizard opponents)";
+      f.problem(limit.rule, "the sideboard has " + counted(total(board), "card") + ": at most " + limit[game] + " in a " + game +
+        " game" + also, board);
+    }
+    if (total(extra) > limit.fallen_wizard) {
+      f.problem(limit.rule, counted(total(extra), "card") + " kept for Fallen-wizard opponents: at most " + limit.fallen_wizard, extra);
+    }
+    var repeated = grouped(within(entries, "play", "sideboard", "fw-sideboard").filter(function (e) {
+      return has(e.versions[0], "a") && e.versions[0].type === "Character";
+    }), function (e) { return e.versions[0].name; }).filter(function (kv) { return total(kv[1]) > 1; });
+    if (repeated.length > avatars_limit.repeated) {
+      f.problem(avatars_limit.rule, repeated.length + " avatars with several copies in the play deck and sideboard (" +
+        repeated.map(function (kv) { return kv[0]; }).sort(cmpStr).join(", ") + "): at most " + avatars_limit.repeated,
+        [].concat.apply([], repeated.map(function (kv) { return kv[1]; })));
+    }
+  }
+
+  /* kb.deckrules._pool */
+  function pool(f, entries, player, deck) {
+    var limit = deck.limits.pool, fw = deck.limits.fallen_wizard_pool, in_pool = within(entries, "pool");
+    var characters = in_pool.filter(function (e) { return e.versions[0].type === "Character" && !has(e.versions[0], "a"); });
+    var items = in_pool.filter(function (e) { return has(e.versions[0], "n"); });
+    var stage = in_pool.filter(function (e) {
+      return player === "fallen-wizard" && e.versions[0].alignment === "Stage" && has(e.versions[0], "p");
+    });
+    if (total(characters) > limit.characters) {
+      f.problem(limit.rule, counted(total(characters), "character") + " in the pool (at most " + limit.characters + ")", characters);
+    }
+    var bad = items.filter(function (e) { return has(e.versions[0], "uo"); });
+    if (bad.length) f.problem(limit.rule, "the pool's minor items must be non-unique and not hoard items", bad);
+    if (total(items) > limit.minor_items) {
+      f.problem(limit.rule, counted(total(items), "minor item") + " in the pool (at most " + limit.minor_items + ")", items);
+    }
+    var known = characters.concat(items, stage), others = in_pool.filter(function (e) { return known.indexOf(e) < 0; });
+    if (others.length) {
+      f.problem(limit.rule, "the pool holds only non-avatar characters and up to two minor items" +
+        (player === "fallen-wizard" ? " (and a Fallen-wizard's Stage resources)" : ""), others);
+    }
+    if (player === "fallen-wizard") {
+      if (!in_pool.length) {
+        f.unchecked(fw.rule, "a Fallen-wizard's pool must hold Stage resources worth exactly " + fw.stage_points +
+          " stage points: the list marks no pool");
+        return;
+      }
+      var points = sum(stage, function (e) { return e.count * e.versions[0].stage; });
+      if (total(stage) > fw.stage_cards || points !== fw.stage_points || !stage.some(function (e) { return !has(e.versions[0], "u"); })) {
+        f.problem(fw.rule, "the pool's Stage resources (" + counted(total(stage), "card") + ", " + counted(points, "stage point") +
+          ") must be at most " + fw.stage_cards + " worth exactly " + fw.stage_points + " stage points, one of them non-unique",
+          stage.length ? stage : in_pool);
+      }
+    }
+  }
+
+  /* kb.deckrules._locations */
+  function locations(f, entries, player, deck) {
+    var limit = deck.limits.location_deck, sites = within(entries, "sites");
+    var regions = sites.filter(function (e) { return has(e.versions[0], "y"); });
+    if (regions.length) f.problem(limit.rule, "a location deck holds no region cards", regions);
+    grouped(sites.filter(function (e) { return e.versions[0].type === "Site"; }), function (e) {
+      return e.versions[0].name + "\t" + e.versions[0].alignment;
+    }).forEach(function (kv) {
+      var group = kv[1], card = group[0].versions[0];
+      var many = card.alignment === "Fallen-wizard" && player === "fallen-wizard";
+      var haven = (has(card, "h") && player !== "fallen-wizard") || many;
+      if (total(group) > limit.site && !haven) {
+        f.problem(player === "fallen-wizard" ? "1.4.F1" : limit.rule, total(group) + " copies of the site " + card.name +
+          ": one of each non-haven site", group);
+      }
+    });
+  }
+
+  /* kb.deckrules._site_allowed */
+  function site_allowed(card, player, balrog_sites, needs_balrog) {
+    if (card.alignment === "Balrog" && balrog_sites.indexOf(S.fold(card.name)) >= 0) return true;
+    if (player === "hero") return card.alignment === "Hero";
+    if (player === "minion") return card.alignment === "Minion";
+    if (player === "fallen-wizard") return ["Hero", "Minion", "Fallen-wizard"].indexOf(card.alignment) >= 0;
+    if (card.alignment === "Balrog") return true;
+    return card.alignment === "Minion" && needs_balrog.indexOf(S.fold(card.name)) < 0 && !has(card, "xk");
+  }
+
+  /* kb.deckrules._specific */
+  function specific(cards, player, entries) {
+    var to = cards[0].specific;
+    if (to === "Balrog") return player === "balrog" ? "" : "1.3.4";
+    var avatars = entries.filter(function (e) { return has(e.versions[0], "a") && e.versions[0].type === "Character"; })
+      .map(function (e) { return e.versions[0].name; });
+    return player === "fallen-wizard" && avatars.indexOf(to) >= 0 ? "" : "1.3.4";
+  }
+
+  var PLAYER_RULES = {hero: ["1.3.W1", "1.3.W2", "1.3.W3", "1.4.W1"], minion: ["1.3.R1", "1.3.R2", "1.3.R3", "1.4.R1"],
+    "fallen-wizard": ["1.3.F3", "1.3.F4", "", "1.4.F1"], balrog: ["1.3.B1", "1.3.B2", "1.3.B3", "1.4.B1"]};
+  var OWN = {hero: "Hero", minion: "Minion", "fallen-wizard": "Fallen-wizard", balrog: "Balrog"};
+  var OWN_RESOURCES = {hero: ["Hero", "Dual"], minion: ["Minion", "Dual"], balrog: ["Minion", "Dual"]};
+
+  /* kb.deckrules._alignment */
+  function alignment(f, entries, player, unknown_bans, deck) {
+    var rules = PLAYER_RULES[player], avatar_rule = rules[0], character_rule = rules[1], resource_rule = rules[2],
+      site_rule = rules[3], own_alignment = OWN[player], own_resources = own(OWN_RESOURCES, player) || [];
+    var who = deck.player_names[player], b4 = deck.limits.balrog_characters, bans = deck.bans;
+    var balrog_sites = deck.limits.balrog_sites.names.map(S.fold), needs_balrog = deck.limits.balrog_versions.names.map(S.fold);
+    var bad = [], by_rule = {};
+    entries.forEach(function (e) {
+      var cards = e.versions, part = part_of(e.part, cards[0]), rule = "", ok;
+      if (cards[0].type === "Character" && has(cards[0], "a")) {
+        rule = cards.some(function (c) { return c.alignment === own_alignment; }) ? "" : avatar_rule;
+      } else if (cards[0].type === "Character") {
+        if (player === "hero") ok = cards.some(function (c) { return c.alignment === "Hero" || has(c, "g"); });
+        else if (player === "fallen-wizard") ok = cards.some(function (c) { return c.alignment === "Hero" || c.alignment === "Minion"; });
+        else ok = cards.some(function (c) { return c.alignment === "Minion"; });
+        rule = ok ? "" : character_rule;
+        if (ok && player === "balrog") {
+          if (!cards.some(function (c) {
+            return b4.races.some(function (r) { return c.race.indexOf(r) >= 0; }) && (c.mind < b4.mind_below || c.specific === "Balrog");
+          })) rule = b4.rule;
+        }
+      } else if (cards[0].type === "Resource" && resource_rule) {
+        var other = {hero: "Minion", minion: "Hero"}[player] || "";
+        ok = cards.some(function (c) { return own_resources.indexOf(c.alignment) >= 0 || (other && c.alignment === other && has(c, "i")); });
+        rule = ok ? "" : resource_rule;
+        if (ok && player === "balrog" && has(cards[0], "f")) {
+          if (!cards.some(function (c) { return b4.faction_races.indexOf(c.race) >= 0; })) rule = b4.rule;
+        }
+      } else if (cards[0].type === "Site" && part === "sites") {
+        rule = cards.some(function (c) { return site_allowed(c, player, balrog_sites, needs_balrog); }) ? "" : site_rule;
+      }
+      if (!rule && own(bans, player) && cards.every(function (c) { return has(c, player === "fallen-wizard" ? "F" : "B"); })) {
+        rule = bans[player];
+      }
+      if (!rule && cards.some(function (c) { return c.specific; })) rule = specific(cards, player, entries);
+      if (rule) {
+        if (!own(by_rule, rule)) { by_rule[rule] = []; bad.push(rule); }
+        by_rule[rule].push(e);
+      }
+    });
+    var texts = {};
+    texts[avatar_rule] = "a " + who + " player's avatars";
+    texts[character_rule] = "a " + who + " player's characters";
+    texts[resource_rule] = "a " + who + " player's resources";
+    texts[site_rule] = "a " + who + " player's location deck";
+    texts["1.3.B4"] = "a Balrog player's characters (Orc or Troll, mind under 9 unless Balrog-specific) and factions " +
+      "(Orc, Troll, Wolf, Animal or Dragon)";
+    if (own(bans, player)) texts[bans[player]] = "cards a " + who + " player may not include";
+    texts["1.3.4"] = "cards specific to an avatar or player the deck is not for";
+    bad.forEach(function (rule) {
+      var group = by_rule[rule];
+      var listed = group.slice(0, 8).map(function (e) {
+        return e.versions[0].name + " (" + e.versions[0].alignment + " " + e.versions[0].type + ")";
+      }).join(", ");
+      f.problem(rule, (own(texts, rule) || rule) + ": " + listed + (group.length > 8 ? " ..." : ""), group);
+    });
+    if (unknown_bans.length) f.unchecked(bans[player], "names no card of the card database: " + unknown_bans.join(", "));
+  }
+
+  /* kb.deckrules.verdict */
+  function verdict(findings) {
+    var problems = findings.filter(function (f) { return f.status === "problem"; }).length;
+    var unchecked = findings.filter(function (f) { return f.status === "not checked"; }).length;
+    var could_not = counted(unchecked, "check") + " could not be made", summary;
+    if (!problems && !unchecked) summary = "Legal: it keeps every deck-construction rule of the CoE rules";
+    else if (problems) summary = "Not legal: " + counted(problems, "problem") + (unchecked ? "; " + could_not : "");
+    else summary = "No problem found, but " + could_not;
+    return {legal: !problems && !unchecked, problems: problems, not_checked: unchecked, summary: summary};
+  }
+
+  // -- the report: kb/deck.py ---------------------------------------------------------------------------------
+
   var NOT_NEAR = "not read for near spellings";
+  var OTHER_SET = "of a set the card database does not hold: read by its exact name only";
 
   /* kb.deck.read_names: each different name read exactly, or (the first max_near) by near spellings */
-  function read_names(lines, searcher, deck, index) {
+  function read_names(lines, searcher, deck, index, sets) {
     var readings = new Map(), near = 0;
     lines.forEach(function (l) {
       var key = S.fold(l.name);
       if (readings.has(key)) return;
       var exact = key && key.length <= deck.max_name ? searcher.card_names(key) : null;
       if (exact) readings.set(key, {names: exact.slice(), read_as: "", choices: []});
+      else if (l.set_code && !own(sets, l.set_code)) readings.set(key, {names: [], read_as: OTHER_SET, choices: []});
       else if (near < deck.max_near) { near += 1; readings.set(key, S.read_card(searcher, l.name, index)); }
       else readings.set(key, {names: [], read_as: NOT_NEAR, choices: []});
     });
     return readings;
   }
 
-  function cmpStr(a, b) { return a < b ? -1 : a > b ? 1 : 0; }
+  /* kb.deck.expand_lists */
+  function expand_lists(lines, searcher, by_id, deck) {
+    var out = [], P = patterns(deck), sep = new RegExp(P.list_separator.source, "gi");
+    lines.forEach(function (l) {
+      if (l.kind !== "card" && l.kind !== "list") { out.push(l); return; }
+      var bracketed = P.bracketed.exec(l.name);
+      if (bracketed && !own(by_id, l.card_id) && !searcher.card_names(S.fold(l.name))) { l = Object.assign({}, l); l.name = bracketed[1]; }
+      var parts = l.name.split(sep).map(function (p) { return p.replace(/^[ ,;.]+|[ ,;.]+$/g, ""); });
+      if (parts.length > 1 && !own(by_id, l.card_id) && !searcher.card_names(S.fold(l.name)) &&
+          parts.every(function (p) { return searcher.card_names(S.fold(p)); })) {
+        parts.forEach(function (p) { var c = Object.assign({}, l); c.kind = "card"; c.name = p; out.push(c); });
+      } else if (l.kind === "card") out.push(l);
+      else { var n = Object.assign({}, l); n.kind = "note"; n.name = ""; out.push(n); }
+    });
+    return out;
+  }
+
+  /* kb.deck.name_of: [names, read_as] */
+  function name_of(l, readings, by_id) {
+    if (own(by_id, l.card_id)) return [[by_id[l.card_id].name], ""];
+    var reading = readings.get(S.fold(l.name));
+    return [reading.names.slice(), reading.read_as];
+  }
 
   /* kb.deck._add_section */
   function add_section(sections, l) {
     for (var i = 0; i < sections.length; i++) {
-      if (sections[i].section === l.section && sections[i].sideboard === l.sideboard) { sections[i].count += l.count; return; }
+      var s = sections[i];
+      if (s.section === l.section && s.part === l.part && s.sideboard === l.sideboard) { s.count += l.count; return; }
     }
-    sections.push({section: l.section, sideboard: l.sideboard, count: l.count});
+    sections.push({section: l.section, part: l.part, sideboard: l.sideboard, count: l.count});
   }
 
   /* kb.lookup.card_rulings, from the shipped lists: [errata, rulings, mentions] as document indexes */
@@ -126,91 +943,141 @@
     return lists;
   }
 
-  /* kb.deck.deck_report: each card once, the quiet ones apart, the names not found with suggestions;
-   * {error} where `rulings deck` refuses the list */
-  function deck_report(text, searcher, deck) {
+  function read_error(e) {
+    if (e instanceof Refused) return {error: e.message.charAt(0).toUpperCase() + e.message.slice(1) + "."};
+    throw e;
+  }
+
+  /* kb.deck.deck_report: the verdict and findings, whose deck it is, each card once, the quiet ones
+   * apart, the names not read with suggestions; {error} where `rulings deck` refuses the list.
+   * options: {name, form, game, alignment, title} */
+  function deck_report(text, searcher, deck, options) {
+    options = options || {};
+    var name = options.name || "deck", game = options.game || "short";
     if (!S.clean(text, 1e9)) return {error: "An empty decklist."};
-    var lines = read_lines(text, deck);
-    var cards = lines.filter(function (l) { return l.kind === "card"; });
-    if (!cards.length) return {error: "No card in it (" + lines.length + " lines of blanks, comments, headers or overlong lines)."};
+    var read_list;
+    try { read_list = read_deck(text, name, options.form || "", deck); } catch (e) { return read_error(e); }
+    var lines = read_list.lines, none = {error: "No card in it (" + read_list.line_count +
+      " lines of blanks, comments, headers, notes or overlong lines)."};
+    if (!lines.some(function (l) { return l.kind === "card" || l.kind === "list"; })) return none;
+    var F = facts_of(deck), by_id = F.by_id, by_name = F.by_name;
     var index = new S.NameIndex(searcher.table("names"));
-    var readings = read_names(cards, searcher, deck, index);
-    var found = new Map(), missed = new Map();
+    lines = expand_lists(lines, searcher, by_id, deck);
+    var cards = lines.filter(function (l) { return l.kind === "card"; });
+    if (!cards.length) return none;
+    var readings = read_names(cards.filter(function (l) { return !own(by_id, l.card_id); }), searcher, deck, index, F.sets);
+    var found = new Map(), missed = new Map(), read = [], unread = [], warnings = [];
     cards.forEach(function (l) {
-      var key = S.fold(l.name), reading = readings.get(key);
-      if (!reading.names.length) {
+      var got = name_of(l, readings, by_id), names = got[0], read_as = got[1];
+      if (!names.length) {
+        var key = S.fold(l.name), reading = readings.get(key);
         if (!missed.has(key)) missed.set(key, {name: l.name, lines: [], count: 0, choices: reading.choices, suggestions: [],
-          looked_near: reading.read_as !== NOT_NEAR});
+          looked_near: reading.read_as !== NOT_NEAR && reading.read_as !== OTHER_SET});
         var miss = missed.get(key);
         miss.lines.push(l.number);
         miss.count += l.count;
+        unread.push(entry(l.number, l.count, l.part, l.group, [], l.name));
         return;
       }
-      var names = reading.names.slice().sort(cmpStr), id = names.join("\u0000");
-      if (!found.has(id)) found.set(id, {name: names.join(" / "), names: names, count: 0, sections: [], lines: [],
-        typed: [], read_as: [], set_codes: []});
-      var entry = found.get(id);
-      entry.count += l.count;
-      entry.lines.push(l.number);
-      [["typed", l.name], ["read_as", reading.read_as], ["set_codes", l.set_code]].forEach(function (fv) {
-        if (fv[1] && entry[fv[0]].indexOf(fv[1]) < 0) entry[fv[0]].push(fv[1]);
+      if (own(by_id, l.card_id) && l.name) {
+        var exact = searcher.card_names(S.fold(l.name));
+        if (names.map(S.fold).indexOf(S.fold(l.name)) < 0 && exact && exact.indexOf(names[0]) < 0) {
+          warnings.push("line " + l.number + ": " + S.quoted(l.name) + " has the card id " + l.card_id + ", which is " +
+            names[0] + ": read as " + names[0]);
+        }
+      }
+      var sorted = names.slice().sort(cmpStr), id = sorted.join("\u0000");
+      if (!found.has(id)) found.set(id, {name: sorted.join(" / "), names: sorted, count: 0, sections: [], lines: [],
+        typed: [], read_as: [], set_codes: [], printings: []});
+      var e = found.get(id);
+      e.count += l.count;
+      e.lines.push(l.number);
+      [["typed", l.name], ["read_as", read_as], ["set_codes", l.set_code]].forEach(function (fv) {
+        if (fv[1] && e[fv[0]].indexOf(fv[1]) < 0) e[fv[0]].push(fv[1]);
       });
-      add_section(entry.sections, l);
+      add_section(e.sections, l);
+      var start = own(by_id, l.card_id) ? [by_id[l.card_id]] : [].concat.apply([], names.map(function (n) { return own(by_name, n) || []; }));
+      read.push([l, start, id]);
     });
     if (!found.size) {
       var first = missed.values().next().value;
       return {error: "No line names a card (" + cards.length + " card lines; line " + first.lines[0] + " reads " +
         S.quoted(first.name) + ")."};
     }
-    var skipped = 0;
+    var first_pass = read.map(function (r) {
+      return entry(r[0].number, r[0].count, r[0].part, r[0].group, versions(r[1], r[0].set_code, r[0].tag, r[0].group, "", deck), r[0].name);
+    });
+    var who = whose_deck(first_pass, options.alignment || "", read_list.alignment, deck), player = who[0];
+    var entries = read.map(function (r) {
+      var chosen = versions(r[1], r[0].set_code, r[0].tag, r[0].group, player, deck), e = found.get(r[2]);
+      chosen.forEach(function (f) { if (e.printings.indexOf(f.id) < 0) e.printings.push(f.id); });
+      return entry(r[0].number, r[0].count, r[0].part, r[0].group, chosen, r[0].name);
+    });
+    var findings = check(entries, player, game, unread, deck.unknown_bans, who[1], deck);
     missed.forEach(function (miss) {
-      if (!miss.looked_near) skipped += 1;
-      else if (!miss.choices.length) miss.suggestions = index.rank(miss.name);
+      if (miss.looked_near && !miss.choices.length) miss.suggestions = index.rank(miss.name);
     });
     var said = [], quiet = [];
-    found.forEach(function (entry) {
-      var lists = card_rulings(entry.names, searcher, deck);
-      entry.errata = lists[0];
-      entry.rulings = lists[1];
-      entry.mentioned_in = lists[2];
-      entry.mentions = lists[2].length;
-      (lists[0].length || lists[1].length || lists[2].length ? said : quiet).push(entry);
+    found.forEach(function (e) {
+      var lists = card_rulings(e.names, searcher, deck);
+      e.errata = lists[0];
+      e.rulings = lists[1];
+      e.mentioned_in = lists[2];
+      e.mentions = lists[2].length;
+      (lists[0].length || lists[1].length || lists[2].length ? said : quiet).push(e);
     });
-    var copies = cards.reduce(function (n, l) { return n + l.count; }, 0), warnings = [];
-    if (copies > deck.many_copies) warnings.push(copies + " copies on " + lines.length + " lines: more than a deck; every card is checked all the same");
+    var copies = sum(cards, function (l) { return l.count; });
+    if (copies > deck.many_copies) {
+      warnings.unshift(copies + " copies on " + read_list.line_count + " lines: more than a deck; every card is checked all the same");
+    }
+    var long = lines.filter(function (l) { return l.kind === "long" && l.part !== "notes"; }).map(function (l) { return l.number; });
+    if (long.length) warnings.push(lines_text(long) + ": longer than " + deck.max_line + " characters, read as no card");
+    var skipped = 0;
+    missed.forEach(function (miss, key) { if (readings.get(key).read_as === NOT_NEAR) skipped += 1; });
     if (skipped) warnings.push(skipped + " names were not read for near spellings (only the first " + deck.max_near + " are)");
     cards.forEach(function (l) {
-      var names = readings.get(S.fold(l.name)).names.slice().sort(cmpStr);
+      var names = name_of(l, readings, by_id)[0].slice().sort(cmpStr);
       if (!l.set_code || !names.length) return;
-      var printed = [];
-      names.forEach(function (name) {
-        (own(deck.sets, name) || []).forEach(function (code) { if (printed.indexOf(code) < 0) printed.push(code); });
-      });
-      printed.sort(cmpStr);
+      var printed = unique([].concat.apply([], names.map(function (n) {
+        return (own(by_name, n) || []).map(function (f) { return f.set_code; });
+      }))).sort(cmpStr);
       if (printed.indexOf(l.set_code) < 0) {
         warnings.push("line " + l.number + ": " + found.get(names.join("\u0000")).name + " has no printing in " + l.set_code +
           " (printed in " + printed.join(", ") + ")");
       }
     });
-    var long = lines.filter(function (l) { return l.kind === "long"; }).map(function (l) { return l.number; });
-    if (long.length) {  // kb.decklist.long_lines
-      warnings.push("line" + (long.length > 1 ? "s " : " ") + long.slice(0, 8).join(", ") + (long.length > 8 ? " ..." : "") +
-        ": longer than " + deck.max_line + " characters, read as no card");
-    }
-    return {lines: lines.length, card_lines: cards.length, copies: copies, warnings: warnings, cards: said, quiet: quiet,
-      not_found: Array.from(missed.values())};
+    var kinds = {};
+    ["note", "comment", "long", "header"].forEach(function (k) { kinds[k] = lines.filter(function (l) { return l.kind === k; }).length; });
+    var misses = Array.from(missed.values());
+    return {title: read_list.title || options.title || "", format: read_list.format, verdict: verdict(findings), findings: findings,
+      alignment: {player: player, name: own(deck.player_names, player) || "", how: who[1]}, game: game,
+      lines: read_list.line_count, card_lines: cards.length, skipped: kinds, copies: copies, warnings: warnings,
+      not_found: misses.filter(function (m) { return !m.choices.length; }),
+      ambiguous: misses.filter(function (m) { return m.choices.length; }), cards: said, quiet: quiet};
   }
 
   // -- the page ---------------------------------------------------------------------------------------
 
-  /* kb.deck.counted */
-  function counted(n, noun, plural) { return n + " " + (n === 1 ? noun : plural || noun + "s"); }
-
   /* kb.deck.sections_text */
-  function sections_text(entry) {
-    return entry.sections.map(function (s) {
+  function sections_text(e) {
+    return e.sections.map(function (s) {
       return (s.section || "no section") + (s.sideboard && s.section.toLowerCase().indexOf("side") < 0 ? " (sideboard)" : "") + " " + s.count;
     }).join(", ");
+  }
+
+  /* kb.deck.lines_text */
+  function lines_text(lines, limit) {
+    limit = limit === undefined ? 10 : limit;
+    if (!lines.length) return "";
+    var shown = lines.slice(0, limit).join(", ") + (lines.length > limit ? " ... (" + lines.length + " lines)" : "");
+    return "line" + (lines.length > 1 ? "s" : "") + " " + shown;
+  }
+
+  /* kb.deck.finding_text */
+  function finding_text(finding) {
+    var where = finding.lines.length ? "; " + lines_text(finding.lines) : "";
+    var rule = finding.rule ? " (rule " + finding.rule + ")" : "";
+    return (finding.status === "problem" ? "problem" : "not checked") + rule + ": " + finding.message + where;
   }
 
   /* kb.deck._miss_text */
@@ -252,32 +1119,71 @@
     return box;
   }
 
-  function render(searcher, deck, text, out, status) {
+  var HELP = "Paste your decklist, or choose its file: a list typed one card a line (\"2 Gandalf\", \"Gandalf x2\"), " +
+    "a meccg-online or GCCG .meccg file, an OCTGN .o8d file or a deck builder's JSON.";
+
+  /* the verdict first: each finding with its rule, linked to the rule's page and quoted */
+  function render_verdict(searcher, deck, report, out) {
+    var box = el("section", "deck-verdict " + (report.verdict.legal ? "legal" : "not-legal"));
+    box.appendChild(el("h2", "", report.verdict.summary));
+    var a = report.alignment;
+    box.appendChild(el("p", "where", a.player ? "A " + a.name + " deck (" + a.how + "), a " + report.game + " game."
+      : "Whose deck it is is not known: " + a.how + ". Choose its alignment above."));
+    if (report.findings.length) {
+      var list = el("ul", "deck-findings");
+      report.findings.forEach(function (finding) {
+        var li = el("li", finding.status === "problem" ? "problem" : "not-checked");
+        var d = finding.rule ? own(deck.rules_docs, finding.rule) : undefined;
+        li.appendChild(el("strong", "", finding.status === "problem" ? "Problem" : "Not checked"));
+        if (d !== undefined) {
+          li.appendChild(document_text(" (rule "));
+          li.appendChild(link(searcher.data(d).url, finding.rule));
+          li.appendChild(document_text(")"));
+        }
+        li.appendChild(document_text(": " + finding.message + (finding.lines.length ? "; " + lines_text(finding.lines) : "")));
+        if (d !== undefined) li.appendChild(el("blockquote", "rule", searcher.data(d).text));
+        list.appendChild(li);
+      });
+      box.appendChild(list);
+    }
+    out.appendChild(box);
+  }
+
+  function document_text(text) { return root.document.createTextNode(text); }
+
+  function render(searcher, deck, text, options, out, status) {
     out.textContent = "";
-    if (!text.trim()) { status.textContent = "Paste a decklist: one card a line (\"2 Gandalf\", \"Gandalf x2\", \"Gandalf [TW]\"), headers and comments allowed."; return; }
-    var report = deck_report(text, searcher, deck);
-    if (report.error) { status.textContent = report.error + " Write one card a line, e.g. \"2 Gandalf\", \"Gandalf x2\" or \"Gandalf [TW]\"."; return; }
-    var n = report.cards.length + report.quiet.length;
-    status.textContent = counted(n, "card") + " (" + counted(report.copies, "copy", "copies") + ") on " + counted(report.lines, "line") +
-      (deck.crf ? " · " + deck.crf.title + " edition " + deck.crf.edition : "") + " · " +
-      (report.not_found.length ? counted(report.not_found.length, "name") + (report.not_found.length === 1 ? " matches" : " match") +
-        " no card." : "every name is a card.");
+    if (!text.trim()) { status.textContent = HELP; return; }
+    var report = deck_report(text, searcher, deck, options);
+    if (report.error) { status.textContent = report.error + " " + HELP; return; }
+    var n = report.cards.length + report.quiet.length, misses = report.not_found.concat(report.ambiguous);
+    status.textContent = (report.title ? report.title + ": " : "") + counted(n, "card") + " (" + counted(report.copies, "copy", "copies") +
+      ") on " + counted(report.lines, "line") + " · " + report.format + (deck.crf ? " · " + deck.crf.title + " edition " + deck.crf.edition : "") +
+      " · " + (misses.length ? counted(misses.length, "name") + " not read." : "every name is a card.");
+    render_verdict(searcher, deck, report, out);
     report.warnings.forEach(function (w) { out.appendChild(el("p", "where", "note: " + w)); });
-    report.cards.forEach(function (entry) {
+    if (misses.length) {
+      var nf = el("section", "deck-missing"), ul = el("ul");
+      nf.appendChild(el("h3", "", "Not read (" + misses.length + ")"));
+      misses.slice(0, 200).forEach(function (miss) { ul.appendChild(el("li", "", miss_text(miss))); });
+      nf.appendChild(ul);
+      out.appendChild(nf);
+    }
+    report.cards.forEach(function (e) {
       var sec = el("section", "deck-card"), h = el("h3");
-      var url = searcher.card_url(entry.names[0]);
-      h.appendChild(url ? link(url, entry.name) : el("span", "", entry.name));
-      h.appendChild(el("span", "count", " ×" + entry.count));
+      var url = searcher.card_url(e.names[0]);
+      h.appendChild(url ? link(url, e.name) : el("span", "", e.name));
+      h.appendChild(el("span", "count", " ×" + e.count));
       sec.appendChild(h);
-      sec.appendChild(el("p", "where", sections_text(entry) + entry.read_as.map(function (r) { return "; " + r; }).join("")));
-      if (entry.errata.length) sec.appendChild(rulings(searcher, "Errata", entry.errata));
-      if (entry.rulings.length) sec.appendChild(rulings(searcher, "CRF rulings", entry.rulings));
-      if (entry.mentions) {
+      sec.appendChild(el("p", "where", sections_text(e) + e.read_as.map(function (r) { return "; " + r; }).join("")));
+      if (e.errata.length) sec.appendChild(rulings(searcher, "Errata", e.errata));
+      if (e.rulings.length) sec.appendChild(rulings(searcher, "CRF rulings", e.rulings));
+      if (e.mentions) {
         var more = el("details", "mentions");
-        more.appendChild(el("summary", "", "Mentioned in " + counted(entry.mentions, "other ruling")));
+        more.appendChild(el("summary", "", "Mentioned in " + counted(e.mentions, "other ruling")));
         var list = el("ul", "results");
         more.addEventListener("toggle", function () {
-          if (more.open && !list.childNodes.length) entry.mentioned_in.forEach(function (d) { list.appendChild(ruling(searcher, d)); });
+          if (more.open && !list.childNodes.length) e.mentioned_in.forEach(function (d) { list.appendChild(ruling(searcher, d)); });
         });
         more.appendChild(list);
         sec.appendChild(more);
@@ -290,13 +1196,6 @@
       q.appendChild(el("p", "", report.quiet.map(function (e) { return e.name + " ×" + e.count; }).join(", ")));
       out.appendChild(q);
     }
-    if (report.not_found.length) {
-      var nf = el("section", "deck-missing"), ul = el("ul");
-      nf.appendChild(el("h3", "", "Not found (" + report.not_found.length + ")"));
-      report.not_found.slice(0, 200).forEach(function (miss) { ul.appendChild(el("li", "", miss_text(miss))); });
-      nf.appendChild(ul);
-      out.appendChild(nf);
-    }
   }
 
   function from_fragment() {
@@ -304,27 +1203,62 @@
     try { return decodeURIComponent(hash); } catch (e) { return ""; }
   }
 
-  function start() {
-    var form = root.document.getElementById("deck-form"), input = root.document.getElementById("decklist");
-    var out = root.document.getElementById("deck-report"), status = root.document.getElementById("deck-status");
-    if (!form) return;
-    if (!(root.RULINGS_DATA || root.RULINGS_INDEX) || !root.RULINGS_DECK || !S) { status.textContent = "The deck data did not load."; return; }
-    var searcher = S.open(), deck = root.RULINGS_DECK;
-    input.value = from_fragment();
-    render(searcher, deck, input.value, out, status);
-    form.addEventListener("submit", function (ev) {
-      ev.preventDefault();
-      var hash = "#" + encodeURIComponent(input.value);
-      try { root.history.replaceState(null, "", hash); } catch (e) { root.location.hash = hash; }
-      render(searcher, deck, input.value, out, status);
-    });
-    root.addEventListener("hashchange", function () {
-      input.value = from_fragment();
-      render(searcher, deck, input.value, out, status);
-    });
+  /* kb.deck.decode: UTF-8 (with or without a BOM), UTF-16 with a BOM, else Windows-1252 */
+  function decode(buffer) {
+    var bytes = new Uint8Array(buffer);
+    if (bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))) {
+      return new TextDecoder(bytes[0] === 0xff ? "utf-16le" : "utf-16be").decode(bytes.subarray(2));
+    }
+    try { return new TextDecoder("utf-8", {fatal: true}).decode(bytes); } catch (e) { return new TextDecoder("windows-1252").decode(bytes); }
   }
 
-  var api = {read_lines: read_lines, read_names: read_names, deck_report: deck_report, miss_text: miss_text};
+  function start() {
+    var doc = root.document, form = doc.getElementById("deck-form"), input = doc.getElementById("decklist");
+    var out = doc.getElementById("deck-report"), status = doc.getElementById("deck-status");
+    if (!form) return;
+    if (!(root.RULINGS_DATA || root.RULINGS_INDEX) || !root.RULINGS_DECK || !S) { status.textContent = "The deck data did not load."; return; }
+    var searcher = S.open(), deck = root.RULINGS_DECK, file = doc.getElementById("deck-file");
+    var choices = {game: doc.getElementById("deck-game"), alignment: doc.getElementById("deck-alignment"),
+      form: doc.getElementById("deck-format")};
+    var params = new URLSearchParams(root.location.search), title = "";
+    Object.keys(choices).forEach(function (k) { if (choices[k] && params.get(k)) choices[k].value = params.get(k); });
+    function options() {
+      return {game: choices.game.value || "short", alignment: choices.alignment.value, form: choices.form.value, title: title,
+        name: title || "the list"};
+    }
+    function run(keep) {
+      if (keep) {
+        var query = new URLSearchParams();
+        Object.keys(choices).forEach(function (k) { if (choices[k].value && !(k === "game" && choices[k].value === "short")) query.set(k, choices[k].value); });
+        var address = (query.toString() ? "?" + query.toString() : root.location.pathname.split("/").pop()) + "#" + encodeURIComponent(input.value);
+        try { root.history.replaceState(null, "", address); } catch (e) { root.location.hash = "#" + encodeURIComponent(input.value); }
+      }
+      render(searcher, deck, input.value, options(), out, status);
+    }
+    function load(f) {
+      if (!f) return;
+      title = f.name.replace(/\.[^.]*$/, "").replace(/\.deck$/, "");  // kb.deck.file_title
+      f.arrayBuffer().then(function (buffer) {
+        if (buffer.byteLength > deck.max_bytes) { status.textContent = f.name + ": too large for a decklist."; return; }
+        input.value = decode(buffer);
+        run(true);
+      });
+    }
+    input.value = from_fragment();
+    run(false);
+    form.addEventListener("submit", function (ev) { ev.preventDefault(); run(true); });
+    Object.keys(choices).forEach(function (k) { choices[k].addEventListener("change", function () { run(true); }); });
+    if (file) file.addEventListener("change", function () { load(file.files[0]); });
+    input.addEventListener("dragover", function (ev) { ev.preventDefault(); });
+    input.addEventListener("drop", function (ev) {
+      if (ev.dataTransfer && ev.dataTransfer.files.length) { ev.preventDefault(); load(ev.dataTransfer.files[0]); }
+    });
+    input.addEventListener("input", function () { title = ""; });
+    root.addEventListener("hashchange", function () { input.value = from_fragment(); run(false); });
+  }
+
+  var api = {read_deck: read_deck, read_lines: read_lines, read_names: read_names, deck_report: deck_report,
+    miss_text: miss_text, finding_text: finding_text, detect: function (text, deck) { return detect(text, patterns(deck)); }};
   if (typeof module === "object" && module.exports) {
     module.exports = api;
   } else if (root.document) {

@@ -1,0 +1,153 @@
+"""Measure the deck check on published decklists: how many card lines each format reads as the right card,
+how many as a wrong one, how many it cannot read, and the verdicts.
+
+Point it at folders of lists (never kept in this repository): .meccg (GCCG, meccg-online), .o8d
+(OCTGN), .json (a deck builder's), anything else read as text. What "right" means by format:
+- .o8d: the card OCTGN's own set files name for the card's id (--octgn-sets DIR: its o8g/Sets
+  folder, each set.xml giving each id's name and type): the same name, and the same alignment where
+  OCTGN's type gives one (a Minion Site);
+- .json: the card its card id names ("tw-116"); --ignore-ids reads the names alone and holds them
+  to the ids;
+- .meccg and text: the card whose name (in any language, accents and case aside) the line gives,
+  printed in the set it gives; a name read by near spelling is listed for a person to judge
+  (--near), and counted apart.
+Usage: python bench/decks.py FOLDER... [--octgn-sets DIR] [--ignore-ids] [--near] [--verdicts] [--kb DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import html
+import re
+import sys
+from collections import Counter
+from dataclasses import replace
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from kb.deck import deck_report, read_input  # noqa: E402
+from kb.decklist import read_deck  # noqa: E402
+from kb.errors import KbError  # noqa: E402
+from kb.location import locate  # noqa: E402
+from kb.query import fold  # noqa: E402
+
+FORMATS = {".meccg": "meccg", ".o8d": "octgn", ".json": "json"}
+ALIGNMENT_WORDS = ("Hero", "Minion", "Balrog", "Fallen-wizard", "Stage")
+SETS = {"TW", "TD", "DM", "LE", "AS", "WH", "BA"}
+"""The card database's sets: a line naming a card by its exact name with another set (a fan-made set's
+"(DF)") is counted apart, "other set"."""
+
+
+def octgn_truth(folder: Path) -> dict[str, tuple[str, str]]:
+    """Each OCTGN card id -> (its name, its type) from OCTGN's set.xml files."""
+    truth: dict[str, tuple[str, str]] = {}
+    for path in folder.rglob("*.xml"):
+        text = path.read_text("utf-8-sig")
+        for m in re.finditer(r'<card id="([^"]+)" name="([^"]*)">(.*?)</card>', text, re.S):
+            kind = re.search(r'<property name="Type" value="([^"]*)"', m.group(3))
+            truth[m.group(1).lower()] = (html.unescape(m.group(2)), kind.group(1) if kind else "")
+    return truth
+
+
+def main() -> int:
+    args = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    args.add_argument("folders", nargs="+", type=Path)
+    args.add_argument("--octgn-sets", type=Path, help="OCTGN's o8g/Sets folder: the truth for .o8d card ids")
+    args.add_argument("--ignore-ids", action="store_true", help="read JSON cards by their names alone")
+    args.add_argument("--near", action="store_true", help="list every name read by near spelling")
+    args.add_argument("--verdicts", action="store_true", help="print each list's verdict and findings")
+    args.add_argument("--kb", help="the knowledge base (default: RULINGS_KB or the user data folder)")
+    opts = args.parse_args()
+    kb = locate(opts.kb).path
+    truth = octgn_truth(opts.octgn_sets) if opts.octgn_sets else {}
+    table: dict[str, Counter[str]] = {}
+    near: list[str] = []
+    wrong: list[str] = []
+    for path in sorted(p for folder in opts.folders for p in folder.rglob("*") if p.is_file()):
+        form = FORMATS.get(path.suffix.lower(), "text")
+        name, text = read_input(str(path))
+        if opts.ignore_ids and form == "json":
+            text = re.sub(r'"card": "[a-z]{2}-\d+"', '"card": null', text)
+        row = table.setdefault(form, Counter())
+        row["lists"] += 1
+        try:
+            report = deck_report(kb, text, path.name, title=path.stem)
+        except KbError as exc:
+            row["refused"] += 1
+            print(f"refused: {exc}", file=sys.stderr)
+            continue
+        lines: dict[int, list] = {}
+        for line in read_deck(text, path.name).cards():
+            lines.setdefault(line.number, []).append(line)
+        given = read_deck(read_input(str(path))[1], path.name).cards() if opts.ignore_ids else []
+        ids = {line.number: line.card_id for line in given}
+        for entry in report["cards"] + report["quiet"]:
+            faces = entry["cards"]
+            for number in dict.fromkeys(entry["lines"]):
+                typed = {fold(t) for t in entry["typed"]}
+                line = next((x for x in lines[number] if fold(x.name) in typed), lines[number][0])
+                if fold(line.name) not in typed:  # a part of a list, or a name without its note in brackets
+                    line = replace(line, name=next(t for t in entry["typed"] if fold(t) in fold(line.text)))
+                copies = sum(1 for n in entry["lines"] if n == number)
+                row["card lines"] += copies
+                verdict = judge(form, line, entry, faces, truth, ids.get(number, ""))
+                row[verdict] += copies
+                if verdict == "wrong":
+                    wrong.append(f"{path.name}:{number}: {line.text!r} read as {entry['name']} {entry['printings']}")
+                if verdict == "near":
+                    near.append(f"{path.name}:{number}: {line.text!r} -> {entry['name']}")
+        for miss in report["not_found"] + report["ambiguous"]:
+            row["card lines"] += len(miss["lines"])
+            row["not read"] += len(miss["lines"])
+            near.append(f"{path.name}:{miss['lines'][0]}: {miss['name']!r} NOT READ"
+                        + (f" (could be {', '.join(miss['choices'])})" if miss["choices"] else ""))
+        v = report["verdict"]
+        row["legal" if v["legal"] else "not legal" if v["problems"] else "not checked"] += 1
+        if opts.verdicts:
+            print(f"{path.name}: {v['summary']} [{report['alignment']['player'] or '?'}]")
+            for f in report["findings"]:
+                print(f"    {f['status']} {f['rule']}: {f['message']} {f['lines'][:6]}")
+    print("| format | lists | card lines | read right | read by near spelling | exact name, other set | read wrong | "
+          "not read | legal | not legal | not checked |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for form, row in table.items():
+        print(f"| {form} | {row['lists']} | {row['card lines']} | {row['right']} | {row['near']} | {row['other set']} | "
+              f"{row['wrong']} | {row['not read']} | {row['legal']} | {row['not legal']} | {row['not checked']} |")
+    for line in wrong:
+        print("wrong:", line)
+    if opts.near:
+        for line in near:
+            print("near:", line)
+    return 0
+
+
+def judge(form: str, line, entry, faces, truth, given_id: str) -> str:  # type: ignore[no-untyped-def]
+    """right, wrong or near: what a card line was read as, against what it means (see the module's note)."""
+    names = {fold(n) for face in faces for n in face["names"].values()} | {fold(entry["name"])}
+    if form == "octgn" and line.card_id.lower() in truth:
+        name, kind = truth[line.card_id.lower()]
+        if fold(name) not in names and fold(name.replace("’", "'")) not in names:
+            return "wrong"
+        word = next((w for w in ALIGNMENT_WORDS if kind.startswith(w)), "")
+        aligned = {face["alignment"] for face in faces}  # a Dual card is the hero's and the minion's
+        return "wrong" if word and len(aligned) == 1 and word not in aligned | ({"Hero", "Minion"} if "Dual" in aligned
+                                                                                  else set()) else "right"
+    if form == "json" and (line.card_id or given_id):
+        wanted = (line.card_id or given_id).upper()
+        return "right" if wanted in entry["printings"] else "wrong"
+    if entry["read_as"] and fold(line.name) not in names:
+        return "near"
+    if fold(line.name) not in names:
+        return "wrong"
+    if line.set_code and line.set_code not in {face["set_code"] for face in faces}:
+        return "other set" if line.set_code not in SETS else "wrong"
+    if line.tag and line.tag not in {face["alignment"] for face in faces} and \
+            not (line.tag == "Fallen-wizard" and "Stage" in {face["alignment"] for face in faces}):
+        return "wrong"
+    return "right"
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,665 @@
+"""The Council of Elrond's deck-construction rules (CoE rules, section 1) checked on a decklist, each finding citing its rule.
+
+card_facts() reads once what the rules need to know of every card: from the card database (unique,
+type, alignment, avatar, agent, mind, race, a creature or half of one, a haven, a minor or hoard item,
+stage points, the player it is specific to), the cards whose text makes them manifestations of one
+another, and the cards rules 1.5.F6 and 1.3.B5 ban, read from those rules' stored text. Then, for a
+deck's card lines each read to its card name(s): versions() picks the printing each line means (the
+card id the file gives, its set code, its alignment tag, its group, the player's alignment),
+whose_deck() finds the player's alignment (`--alignment`, the file, the avatars, the cards), and
+check() gives every finding: a problem (the rule, what is wrong, the lines), or a rule not checked
+(and why); every other rule of LIMITS holds. The numbers are LIMITS, each with its rule (a test holds
+each number to the stored rule's text). The browser's deck page executes the same steps
+(site/assets/deck.js, each function named after the one it executes) over the same facts and limits,
+shipped in assets/deck-data.js.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from kb.query import distance, fold
+from kb.store import query
+
+LIMITS: dict[str, Any] = {
+    "copies": {"rule": "1.3.1", "unique": 1, "other": 3},
+    "agent_mind": {"rule": "1.3.2", "max": 36},
+    "fallen_wizard_copies": {"rule": "1.3.F1", "stage": 3, "character": 2, "hero": 2, "minion": 2},
+    "fallen_wizard_flexible": {"rule": "1.3.F2", "as_resources": 2},
+    "play_deck": {"rule": "1.5", "resources_min": 30, "resources_max": 50, "characters": 10, "avatars": 3,
+                  "different_avatars": 3},
+    "creatures": {"rule": "1.5.1", "min": 12},
+    "sideboard": {"rule": "1.6.1", "starter": 30, "short": 30, "long": 35, "campaign": 40, "fallen_wizard": 10},
+    "sideboard_avatars": {"rule": "1.6.2", "repeated": 1},
+    "pool": {"rule": "1.7", "characters": 10, "minor_items": 2},
+    "fallen_wizard_pool": {"rule": "1.7.F1", "stage_cards": 3, "stage_points": 3},
+    "location_deck": {"rule": "1.4", "site": 1},
+    "balrog_sites": {"rule": "1.4.1", "names": ["Ancient Deep-hold", "The Wind-deeps", "The Drowning-deeps",
+                                                 "The Rusted-deeps", "Remains of Thangorodrim"]},
+    "balrog_versions": {"rule": "1.4.B1", "names": ["Moria", "Carn Dûm", "Dol Guldur", "Minas Morgul"]},
+    "balrog_characters": {"rule": "1.3.B4", "mind_below": 9, "races": ["Orc", "Troll"],
+                          "faction_races": ["Orc", "Troll", "Wolf", "Animal", "Dragon"]},
+}
+"""Each number the deck check holds a deck to, under the rule that sets it (kb/data's stored CoE rules)."""
+
+GAMES = ("short", "long", "campaign", "starter")
+"""The game lengths of rule 1.1 (short is the default), each with its sideboard size (LIMITS)."""
+PLAYERS = ("hero", "minion", "fallen-wizard", "balrog")
+"""The player a deck is for, by the card database's alignment of its avatars."""
+PLAYER_NAMES = {"hero": "Wizard (hero)", "minion": "Ringwraith (minion)", "fallen-wizard": "Fallen-wizard",
+                "balrog": "Balrog"}
+PLAYER_OF = {"Hero": "hero", "Minion": "minion", "Fallen-wizard": "fallen-wizard", "Stage": "fallen-wizard",
+             "Balrog": "balrog"}
+"""The player a card's alignment speaks for."""
+PREFERRED: dict[str, list[list[str]]] = {
+    "hero": [["Hero"], ["Neutral", "Dual"]],
+    "minion": [["Minion"], ["Neutral", "Dual"]],
+    "fallen-wizard": [["Fallen-wizard", "Stage"], ["Neutral", "Dual"], ["Hero", "Minion"]],
+    "balrog": [["Balrog"], ["Minion"], ["Neutral", "Dual"]],
+}
+"""The versions of a card a player's deck means when its line does not say (Moria in a Balrog deck is
+the Balrog site): the first of these alignment tiers that any version is in."""
+RULES = ("1.2", "1.3.1", "1.3.2", "1.3.3", "1.3.4", "1.3.W1", "1.3.W2", "1.3.W3", "1.3.R1", "1.3.R2", "1.3.R3", "1.3.F1",
+         "1.3.F2", "1.3.F3", "1.3.F4", "1.5.F6", "1.3.B1", "1.3.B2", "1.3.B3", "1.3.B4", "1.3.B5", "1.4", "1.4.1",
+         "1.4.W1", "1.4.R1", "1.4.F1", "1.4.B1", "1.5", "1.5.1", "1.6.1", "1.6.2", "1.7", "1.7.F1")
+"""Every rule a finding may cite: the report quotes each from the stored CoE rules."""
+BANS = {"fallen-wizard": "1.5.F6", "balrog": "1.3.B5"}
+"""The rules that list cards a player may not include, read from their stored text (banned_cards)."""
+BAN_FAMILIES = {"ringwraith unleashed cards": " Unleashed"}
+"""An entry of a ban list that names a family of cards (folded), and how their English names end:
+1.3.B5's "Ringwraith Unleashed cards" are the nine "... Unleashed" short-events."""
+FLAGS = {"u": "unique", "a": "avatar", "g": "agent", "c": "creature", "e": "creature also playable as an event",
+         "d": "Dragon manifestation (Ahunt, at Home)", "w": "Spawn permanent-event", "h": "haven", "y": "region",
+         "i": "item", "n": "minor item", "o": "hoard item", "f": "faction", "r": "hazard playable as a resource",
+         "z": "resource playable as a hazard", "p": "permanent-event", "x": "Under-deeps site", "k": "Dark-hold",
+         "F": "banned for a Fallen-wizard player", "B": "banned for a Balrog player"}
+"""What each letter of a card's flags (CardFacts.flags) says of it."""
+MANIFESTATION = re.compile(r"Manifestation of ([^.<]+?)\.")
+DRAGON_MANIFESTATION = re.compile(r" (?:Ahunt|at Home)$", re.I)
+
+
+@dataclass(frozen=True, slots=True)
+class CardFacts:
+    """What the deck rules need to know of one card (one printing of the card database)."""
+
+    id: str
+    name: str
+    """The English name."""
+    set_code: str
+    type: str
+    """Character, Resource, Hazard, Site or Region."""
+    alignment: str
+    """Hero, Minion, Fallen-wizard, Stage, Balrog, Dual or Neutral."""
+    flags: str
+    """Letters of FLAGS: "ua" a unique avatar, "c" a creature, "h" a haven, ..."""
+    mind: int
+    race: str
+    stage: int
+    """Stage points."""
+    specific: str
+    """The player or avatar it is specific to ("Balrog", "Gandalf"), or ""."""
+    same: str
+    """The name its manifestations share (the first of them by name), else its own name."""
+
+    def has(self, letters: str) -> bool:
+        return any(letter in self.flags for letter in letters)
+
+    def row(self) -> list[Any]:
+        return [self.id, self.name, self.set_code, self.type, self.alignment, self.flags, self.mind, self.race,
+                self.stage, self.specific, self.same]
+
+
+FACT_FIELDS = ("id", "name", "set_code", "type", "alignment", "flags", "mind", "race", "stage", "specific", "same")
+"""The order of a card's facts in the browser's data (CardFacts.row)."""
+
+
+def _value(attributes: dict[str, Any], key: str) -> str:
+    value = attributes.get(key)
+    if isinstance(value, dict):
+        value = value.get("en")
+    return "" if value is None or isinstance(value, bool) else str(value).strip()
+
+
+def _number(text: str) -> int:
+    m = re.match(r"-?\d+", text)
+    return int(m.group(0)) if m else 0
+
+
+def _flags(row: dict[str, Any], a: dict[str, Any]) -> str:
+    subtype = _value(a, "subtype")
+    kind = row["type"]
+    keywords: list[Any] = a["keywords"] if isinstance(a.get("keywords"), list) else []
+    tests = {
+        "u": bool(a.get("unique")), "a": a.get("avatar") is True, "g": a.get("agent") is True,
+        "c": kind == "Hazard" and subtype == "Creature",
+        "e": kind == "Hazard" and "Creature" in subtype and subtype != "Creature",
+        "d": kind == "Hazard" and bool(DRAGON_MANIFESTATION.search(row["name"])),
+        "w": kind == "Hazard" and a.get("spawn") is True and subtype == "Permanent-event",
+        "h": kind == "Site" and _value(a, "siteType") == "{H}", "y": kind == "Region",
+        "i": "Item" in subtype, "n": subtype == "Minor Item" or a.get("playableAsStartingMinorItem") is True,
+        "o": "Hoard Item" in keywords, "f": subtype == "Faction",
+        "r": kind == "Hazard" and a.get("playableAsResource") is True,
+        "z": kind == "Resource" and a.get("playableAsHazard") is True,
+        "p": "Permanent-event" in subtype, "x": a.get("underDeeps") is True,
+        "k": kind == "Site" and _value(a, "siteType") == "{D}",
+    }
+    return "".join(letter for letter, yes in tests.items() if yes)
+
+
+def manifestations(texts: dict[str, str], names: Iterable[str]) -> dict[str, str]:
+    """Each English name -> the name its manifestations share: the cards whose text says "Manifestation
+    of X." (X a card's name, or several joined by "and", "or", commas; "hero X" is X) and the cards they
+    name are one card for counting copies; the first name of each set (by name) stands for it."""
+    by_key = {fold(n): n for n in names}
+    parent = {n: n for n in names}
+
+    def root(n: str) -> str:
+        while parent[n] != n:
+            parent[n] = parent[parent[n]]
+            n = parent[n]
+        return n
+
+    for name, text in texts.items():
+        for m in MANIFESTATION.finditer(text):
+            whole = fold(m.group(1))
+            parts = [whole] if whole in by_key else [p for p in re.split(r",? (?:and|or) |, ", whole) if p]
+            for part in parts:
+                other = by_key.get(re.sub(r"^(?:hero|minion) ", "", part))
+                if other and other != name:
+                    a, b = sorted((root(name), root(other)))
+                    parent[b] = a
+    return {n: root(n) for n in parent}
+
+
+def banned_cards(conn: sqlite3.Connection, names: dict[str, list[str]]) -> tuple[dict[str, set[str]], dict[str, list[str]]]:
+    """For each player a rule bans cards for (BANS), the ids of the cards its stored text lists, one a
+    paragraph after the first ("The Balrog (Ally)": the Balrog that is an ally; a family of cards by
+    BAN_FAMILIES), and the entries that name no card. names: each folded English name -> its cards'
+    "id<TAB>subtype"."""
+    banned: dict[str, set[str]] = {}
+    unknown: dict[str, list[str]] = {}
+    for player, number in BANS.items():
+        rows = query(conn, "select r.text from rulings r join sources s on s.id = r.source where s.parser = "
+                           "'coe_rules' and s.current = 1 and r.number = ? order by s.rowid limit 1", (number,))
+        banned[player], unknown[player] = set(), []
+        for entry in (rows[0]["text"].split("\n\n")[1:] if rows else []):
+            entry = entry.strip()
+            m = re.match(r"^(.*?) \((\w+)\)$", entry)
+            name, kind = (m.group(1), m.group(2)) if m else (entry, "")
+            ids = [i for i in names.get(fold(name), []) if not kind or kind in i.split("\t")[1]]
+            if not ids:  # the card database spells some names otherwise ("News Must Get Trough")
+                near = [key for key in names if abs(len(key) - len(fold(name))) <= 2 and
+                        distance(key, fold(name), 2) <= 2]
+                ids = names[near[0]] if len(near) == 1 else []
+            if fold(entry) in BAN_FAMILIES:
+                ending = fold(BAN_FAMILIES[fold(entry)])
+                ids = [i for key, cards in names.items() if key.endswith(" " + ending) for i in cards]
+            if ids:
+                banned[player].update(i.split("\t")[0] for i in ids)
+            elif entry:
+                unknown[player].append(entry)
+    return banned, unknown
+
+
+def card_facts(conn: sqlite3.Connection) -> tuple[list[CardFacts], dict[str, list[str]]]:
+    """Every card's facts (by set and id), and for each player whose banned cards a rule lists, the
+    entries that name no card."""
+    rows = query(conn, "select id, set_code, name, type, alignment, text, attributes from cards order by set_code, id")
+    attrs: dict[str, dict[str, Any]] = {}
+    for r in rows:
+        extra = r["attributes"] if isinstance(r["attributes"], dict) else json.loads(r["attributes"] or "{}")
+        attrs[r["id"]] = extra.get("attributes", {}) if isinstance(extra, dict) else {}
+    by_name: dict[str, list[str]] = {}
+    for r in rows:
+        by_name.setdefault(fold(r["name"]), []).append(f"{r['id']}\t{_value(attrs[r['id']], 'subtype')}")
+    banned, unknown = banned_cards(conn, by_name)
+    same = manifestations({r["name"]: r["text"] or "" for r in rows}, sorted({r["name"] for r in rows}))
+    facts = []
+    for r in rows:
+        a = attrs[r["id"]]
+        flags = _flags(r, a) + "".join(letter for letter, player in (("F", "fallen-wizard"), ("B", "balrog"))
+                                       if r["id"] in banned[player])
+        facts.append(CardFacts(r["id"], r["name"], r["set_code"], r["type"], r["alignment"], flags,
+                               _number(_value(a, "mind")), _value(a, "race"), _number(_value(a, "stagePoints")),
+                               _value(a, "specific"), same[r["name"]]))
+    return facts, unknown
+
+
+# -- a deck's lines read to their cards -------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """A card line read: where it is, how many, and the printings it may mean."""
+
+    line: int
+    count: int
+    part: str
+    """pool, play, sideboard, fw-sideboard or sites (a line whose list does not say: by its card's type)."""
+    group: str
+    versions: list[CardFacts]
+    """The printings it may mean, best first; empty when its name was not read."""
+    typed: str
+
+
+def versions(cards: list[CardFacts], set_code: str, tag: str, group: str, player: str) -> list[CardFacts]:
+    """The printings a line means among its name's cards: each of its set code, its alignment tag, its
+    group and the player's alignment (PREFERRED) narrows them, unless no printing would be left."""
+    narrowed = cards
+    if set_code:
+        narrowed = [f for f in narrowed if f.set_code == set_code] or narrowed
+    if tag:
+        narrowed = [f for f in narrowed if f.alignment == tag or (tag, f.alignment) == ("Fallen-wizard", "Stage")] \
+            or narrowed
+    if group in GROUPS:
+        narrowed = [f for f in narrowed if in_group(f, group)] or narrowed
+    for tier in PREFERRED.get(player, []):
+        kept = [f for f in narrowed if f.alignment in tier]
+        if kept:
+            return kept
+    return narrowed
+
+
+def in_group(card: CardFacts, group: str) -> bool:
+    """Whether a group holds a card (a hazard playable as a resource among the resources, an agent among the hazards)."""
+    if group == "characters":
+        return card.type == "Character"
+    if group == "resources":
+        return card.type == "Resource" or card.has("r")
+    if group == "hazards":
+        return card.type == "Hazard" or card.has("zg")
+    return card.type in ("Site", "Region")
+
+
+GROUPS = ("characters", "resources", "hazards", "sites")
+
+
+def part_of(part: str, facts: CardFacts) -> str:
+    """The part a card is in: a site or region in the location deck wherever it is listed, else the part
+    its list gives, else the play deck."""
+    if facts.type in ("Site", "Region"):
+        return "sites"
+    return part if part in ("pool", "play", "sideboard", "fw-sideboard") else "play"
+
+
+def whose_deck(entries: list[Entry], forced: str = "", declared: str = "") -> tuple[str, str]:
+    """(player, how it is known): `--alignment`, the file's own word, the avatars (all of one
+    alignment), else the cards (Stage resources or Fallen-wizard sites: a Fallen-wizard; Balrog-specific
+    cards: a Balrog; else the more copies of hero or of minion cards); ("", why not) when nothing says."""
+    if forced:
+        return forced, "--alignment"
+    if declared:
+        return declared, "the file says so"
+    candidates: set[str] | None = None
+    avatars = [e for e in entries if e.versions and all(f.has("a") and f.type == "Character" for f in e.versions)]
+    for e in avatars:
+        players = {PLAYER_OF.get(f.alignment, "") for f in e.versions} - {""}
+        candidates = players if candidates is None else candidates & players
+    votes = {"hero": 0, "minion": 0, "fallen-wizard": 0, "balrog": 0}
+    for e in entries:
+        if not e.versions or e in avatars:
+            continue
+        players = {PLAYER_OF.get(f.alignment, "") for f in e.versions}
+        if any(f.specific == "Balrog" for f in e.versions):
+            players = {"balrog"}
+        if len(players) == 1 and "" not in players:
+            votes[players.pop()] += e.count
+    if candidates:
+        names = ", ".join(sorted({e.versions[0].name for e in avatars}))
+        if len(candidates) == 1:
+            player = next(iter(candidates))
+            return player, f"its avatar{'s' if len(avatars) > 1 else ''} {names}, line {avatars[0].line}"
+        if "fallen-wizard" in candidates and votes["fallen-wizard"]:  # a Wizard's name, and Stage resources
+            return "fallen-wizard", f"its avatar {names} and its Fallen-wizard cards (Stage resources, sites)"
+        if "hero" in candidates and votes["hero"] >= votes["minion"] and not votes["fallen-wizard"]:
+            return "hero", f"its avatar {names} and no Fallen-wizard card"
+        return "", "its avatar could be " + " or ".join(PLAYER_NAMES[p] for p in sorted(candidates, key=PLAYERS.index))
+    if votes["fallen-wizard"]:
+        return "fallen-wizard", "its Fallen-wizard cards (Stage resources, Fallen-wizard sites)"
+    if votes["balrog"]:
+        return "balrog", "its Balrog cards"
+    if votes["hero"] != votes["minion"]:
+        player = "hero" if votes["hero"] > votes["minion"] else "minion"
+        return player, f"its cards: {votes[player]} copies of {player} cards"
+    return "", "no avatar, tag or card says whose deck it is"
+
+
+# -- the rules ------------------------------------------------------------------------------------------------
+
+@dataclass(slots=True)
+class Findings:
+    """What check() finds, rule by rule."""
+
+    out: list[dict[str, Any]]
+
+    def problem(self, rule: str, message: str, entries: Iterable[Entry]) -> None:
+        chosen = list(entries)
+        self.out.append({"rule": rule, "status": "problem", "message": message,
+                         "lines": sorted({e.line for e in chosen}),
+                         "cards": list(dict.fromkeys(e.versions[0].name for e in chosen if e.versions))})
+
+    def unchecked(self, rule: str, message: str, entries: Iterable[Entry] = ()) -> None:
+        chosen = list(entries)
+        self.out.append({"rule": rule, "status": "not checked", "message": message,
+                         "lines": sorted({e.line for e in chosen}), "cards": []})
+
+
+def total(entries: Iterable[Entry]) -> int:
+    return sum(e.count for e in entries)
+
+
+def counted(n: int, noun: str, plural: str = "") -> str:
+    """counted(1, "card") == "1 card", counted(2, "copy", "copies") == "2 copies"."""
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"
+
+
+def check(entries: list[Entry], player: str, game: str = "short", unread: Iterable[Entry] = (),
+          unknown_bans: dict[str, list[str]] | None = None, why: str = "") -> list[dict[str, Any]]:
+    """Every finding on a deck: its problems, each with its rule, what is wrong and its lines, and the
+    rules not checked with the reason (problems first, in rule order)."""
+    f = Findings([])
+    read = [e for e in entries if e.versions]
+    missing = list(unread)
+    if missing:
+        f.unchecked("", f"{counted(len(missing), 'line')} {'names' if len(missing) == 1 else 'name'} no card or "
+                        "could be several cards: every count leaves them out", missing)
+    if not player:
+        f.unchecked("1.2", f"whose deck it is: {why}; the rules of one player (the alignment of its avatars, "
+                           "characters, resources and sites; agents as hazards) are not checked: give its alignment")
+    _copies(f, read, player)
+    _agents(f, read)
+    _play_deck(f, read, player)
+    _sideboard(f, read, game)
+    _pool(f, read, player)
+    _locations(f, read, player)
+    if player:
+        _alignment(f, read, player, (unknown_bans or {}).get(player, []))
+    order = {rule: n for n, rule in enumerate(RULES)}
+    f.out.sort(key=lambda x: (x["status"] != "problem", order.get(x["rule"], -1)))
+    return f.out
+
+
+def _in(entries: list[Entry], *parts: str) -> list[Entry]:
+    return [e for e in entries if part_of(e.part, e.versions[0]) in parts]
+
+
+def _copies(f: Findings, entries: list[Entry], player: str) -> None:
+    limit, fw = LIMITS["copies"], LIMITS["fallen_wizard_copies"]
+    groups: dict[str, list[Entry]] = {}
+    for e in _in(entries, "pool", "play", "sideboard", "fw-sideboard"):
+        card = e.versions[0]
+        key = card.same if card.type == "Resource" and card.has("u") else card.name
+        groups.setdefault(key, []).append(e)
+    for key, group in groups.items():
+        n, card = total(group), group[0].versions[0]
+        names = " / ".join(dict.fromkeys(e.versions[0].name for e in group))
+        if card.has("u") and not card.has("a") and n > limit["unique"]:
+            f.problem(limit["rule"], f"{n} copies of {names}, a unique card (at most {limit['unique']} in the deck)", group)
+        elif not card.has("u") and n > limit["other"]:
+            f.problem(limit["rule"], f"{n} copies of {names} (at most {limit['other']} in the deck)", group)
+        elif player == "fallen-wizard" and not card.has("u"):
+            kind = "stage" if card.alignment == "Stage" else "character" if card.type == "Character" else \
+                "hero" if card.type == "Resource" and card.alignment == "Hero" else \
+                "minion" if card.type == "Resource" and card.alignment == "Minion" else ""
+            if kind and n > fw[kind]:
+                what = {"stage": "Stage resource", "character": "character", "hero": "hero resource",
+                        "minion": "minion resource"}[kind]
+                f.problem(fw["rule"], f"{n} copies of {names}, a non-unique {what} (a Fallen-wizard player may "
+                                      f"include at most {fw[kind]})", group)
+
+
+def _agents(f: Findings, entries: list[Entry]) -> None:
+    limit = LIMITS["agent_mind"]
+    agents = [e for e in _in(entries, "pool", "play", "sideboard", "fw-sideboard") if e.versions[0].has("g")]
+    mind = sum(e.count * e.versions[0].mind for e in agents)
+    if mind > limit["max"]:
+        f.problem(limit["rule"], f"the agents' mind totals {mind} (at most {limit['max']} in the deck)", agents)
+
+
+def _agent_is_hazard(card: CardFacts, player: str) -> bool:
+    """An agent character is a hazard for a Wizard or Balrog player (1.3.W2, 1.3.B2), a character otherwise;
+    a hazard agent is a hazard."""
+    return card.has("g") and (card.type == "Hazard" or player in ("hero", "balrog"))
+
+
+def _play_deck(f: Findings, entries: list[Entry], player: str) -> None:
+    limit, flexible_limit = LIMITS["play_deck"], LIMITS["fallen_wizard_flexible"]
+    play = _in(entries, "play")
+    resources, hazards, flexible, characters, avatars = [], [], [], [], []
+    flex_max = 0
+    by_name: dict[str, int] = {}
+    for e in play:
+        card = e.versions[0]
+        if card.type == "Character" and card.has("a"):
+            avatars.append(e)
+        elif _agent_is_hazard(card, player):
+            hazards.append(e)
+        elif card.type == "Character":
+            characters.append(e)
+        elif card.has("rz"):
+            flexible.append(e)
+            by_name[card.name] = by_name.get(card.name, 0) + e.count
+        elif card.type == "Resource":
+            resources.append(e)
+        elif card.type == "Hazard":
+            hazards.append(e)
+    for name, n in by_name.items():
+        flex_max += min(n, flexible_limit["as_resources"]) if player == "fallen-wizard" else n
+    r, h, x = total(resources), total(hazards), total(flexible)
+    lo, hi = limit["resources_min"], limit["resources_max"]
+    either = f" and {counted(x, 'card')} that may be either (1.3.3)" if x else ""
+    fits = [k for k in range(flex_max + 1) if r + k == h + x - k and lo <= r + k <= hi]
+    if not fits:
+        if r + flex_max < lo or r > hi:
+            f.problem(limit["rule"], f"the play deck has {counted(r, 'resource')}{either}: it must have "
+                                     f"{lo} to {hi}", resources + flexible)
+        else:
+            f.problem(limit["rule"], f"the play deck has {counted(r, 'resource')} and {counted(h, 'hazard')}"
+                                     f"{either}: it must have as many hazards as resources", resources + hazards + flexible)
+    if total(characters) > limit["characters"]:
+        note = "" if any(e.part == "pool" for e in entries) else " (the list marks no pool: mark the pool's characters)"
+        f.problem(limit["rule"], f"{counted(total(characters), 'non-avatar character')} in the play deck "
+                                 f"(at most {limit['characters']}){note}", characters)
+    if total(avatars) > limit["avatars"]:
+        f.problem(limit["rule"], f"{counted(total(avatars), 'avatar')} in the play deck (at most {limit['avatars']})",
+                  avatars)
+    names = sorted({e.versions[0].name for e in avatars})
+    if len(names) >= limit["different_avatars"]:
+        f.problem(limit["rule"], f"{len(names)} different avatars in the play deck ({', '.join(names)}): any "
+                                 "combination but three different avatars", avatars)
+    _creatures(f, [e for e in play if e not in resources + characters + avatars + flexible], player)
+
+
+def _creatures(f: Findings, hazards: list[Entry], player: str) -> None:
+    limit = LIMITS["creatures"]
+    full = total(e for e in hazards if e.versions[0].has("c") and not e.versions[0].has("g"))
+    halves = [e for e in hazards if e.versions[0].has("edw") or _agent_is_hazard(e.versions[0], player)]
+    creatures = full + total(halves) // 2
+    if creatures < limit["min"]:
+        half = f" ({counted(total(halves), 'card')} counting as half a creature)" if halves else ""
+        f.problem(limit["rule"], f"the hazards hold {counted(creatures, 'creature')}{half}: at least {limit['min']}",
+                  [e for e in hazards if e.versions[0].has("c")] + halves)
+
+
+def _sideboard(f: Findings, entries: list[Entry], game: str) -> None:
+    limit, avatars_limit = LIMITS["sideboard"], LIMITS["sideboard_avatars"]
+    sideboard, extra = _in(entries, "sideboard"), _in(entries, "fw-sideboard")
+    if total(sideboard) > limit[game]:
+        also = "" if extra else f" (up to {limit['fallen_wizard']} more may be kept apart for Fallen-wizard opponents)"
+        f.problem(limit["rule"], f"the sideboard has {counted(total(sideboard), 'card')}: at most {limit[game]} in a "
+                                 f"{game} game{also}", sideboard)
+    if total(extra) > limit["fallen_wizard"]:
+        f.problem(limit["rule"], f"{counted(total(extra), 'card')} kept for Fallen-wizard opponents: at most "
+                                 f"{limit['fallen_wizard']}", extra)
+    copies: dict[str, list[Entry]] = {}
+    for e in _in(entries, "play", "sideboard", "fw-sideboard"):
+        if e.versions[0].has("a") and e.versions[0].type == "Character":
+            copies.setdefault(e.versions[0].name, []).append(e)
+    repeated = {name: group for name, group in copies.items() if total(group) > 1}
+    if len(repeated) > avatars_limit["repeated"]:
+        f.problem(avatars_limit["rule"], f"{len(repeated)} avatars with several copies in the play deck and "
+                                         f"sideboard ({', '.join(sorted(repeated))}): at most "
+                                         f"{avatars_limit['repeated']}", [e for g in repeated.values() for e in g])
+
+
+def _pool(f: Findings, entries: list[Entry], player: str) -> None:
+    limit, fw = LIMITS["pool"], LIMITS["fallen_wizard_pool"]
+    pool = _in(entries, "pool")
+    characters = [e for e in pool if e.versions[0].type == "Character" and not e.versions[0].has("a")]
+    items = [e for e in pool if e.versions[0].has("n")]
+    stage = [e for e in pool if player == "fallen-wizard" and e.versions[0].alignment == "Stage"
+             and e.versions[0].has("p")]
+    if total(characters) > limit["characters"]:
+        f.problem(limit["rule"], f"{counted(total(characters), 'character')} in the pool (at most "
+                                 f"{limit['characters']})", characters)
+    bad_items = [e for e in items if e.versions[0].has("uo")]
+    if bad_items:
+        f.problem(limit["rule"], "the pool's minor items must be non-unique and not hoard items", bad_items)
+    if total(items) > limit["minor_items"]:
+        f.problem(limit["rule"], f"{counted(total(items), 'minor item')} in the pool (at most {limit['minor_items']})",
+                  items)
+    others = [e for e in pool if e not in characters + items + stage]
+    if others:
+        f.problem(limit["rule"], "the pool holds only non-avatar characters and up to two minor items"
+                                 + (" (and a Fallen-wizard's Stage resources)" if player == "fallen-wizard" else ""),
+                  others)
+    if player == "fallen-wizard":
+        if not pool:
+            f.unchecked(fw["rule"], "a Fallen-wizard's pool must hold Stage resources worth exactly "
+                                    f"{fw['stage_points']} stage points: the list marks no pool")
+            return
+        points = sum(e.count * e.versions[0].stage for e in stage)
+        if total(stage) > fw["stage_cards"] or points != fw["stage_points"] or \
+                not any(not e.versions[0].has("u") for e in stage):
+            f.problem(fw["rule"], f"the pool's Stage resources ({counted(total(stage), 'card')}, "
+                                  f"{counted(points, 'stage point')}) must be at most {fw['stage_cards']} worth exactly "
+                                  f"{fw['stage_points']} stage points, one of them non-unique", stage or pool)
+
+
+def _locations(f: Findings, entries: list[Entry], player: str) -> None:
+    limit = LIMITS["location_deck"]
+    sites = _in(entries, "sites")
+    regions = [e for e in sites if e.versions[0].has("y")]
+    if regions:
+        f.problem(limit["rule"], "a location deck holds no region cards", regions)
+    copies: dict[str, list[Entry]] = {}
+    for e in sites:
+        card = e.versions[0]
+        if card.type == "Site":
+            copies.setdefault(f"{card.name}\t{card.alignment}", []).append(e)
+    for key, group in copies.items():
+        card = group[0].versions[0]
+        many = card.alignment == "Fallen-wizard" and player == "fallen-wizard"
+        haven = card.has("h") and player != "fallen-wizard" or many
+        if total(group) > limit["site"] and not haven:
+            rule = "1.4.F1" if player == "fallen-wizard" else limit["rule"]
+            f.problem(rule, f"{total(group)} copies of the site {card.name}: one of each non-haven site", group)
+
+
+def _alignment(f: Findings, entries: list[Entry], player: str, unknown_bans: list[str]) -> None:
+    rules = {"hero": ("1.3.W1", "1.3.W2", "1.3.W3", "1.4.W1"), "minion": ("1.3.R1", "1.3.R2", "1.3.R3", "1.4.R1"),
+             "fallen-wizard": ("1.3.F3", "1.3.F4", "", "1.4.F1"), "balrog": ("1.3.B1", "1.3.B2", "1.3.B3", "1.4.B1")}
+    avatar_rule, character_rule, resource_rule, site_rule = rules[player]
+    own = {"hero": "Hero", "minion": "Minion", "fallen-wizard": "Fallen-wizard", "balrog": "Balrog"}[player]
+    own_resources = {"hero": ("Hero", "Dual"), "minion": ("Minion", "Dual"), "balrog": ("Minion", "Dual")}.get(player, ())
+    who = PLAYER_NAMES[player]
+    balrog_sites = {fold(n) for n in LIMITS["balrog_sites"]["names"]}
+    needs_balrog = {fold(n) for n in LIMITS["balrog_versions"]["names"]}
+    bad: dict[str, list[Entry]] = {}
+    for e in entries:
+        cards = e.versions
+        part = part_of(e.part, cards[0])
+        rule = ""
+        if cards[0].type == "Character" and cards[0].has("a"):
+            rule = "" if any(c.alignment == own for c in cards) else avatar_rule
+        elif cards[0].type == "Character":
+            if player == "hero":
+                ok = any(c.alignment == "Hero" or c.has("g") for c in cards)
+            elif player == "fallen-wizard":
+                ok = any(c.alignment in ("Hero", "Minion") for c in cards)
+            else:
+                ok = any(c.alignment == "Minion" for c in cards)
+            rule = "" if ok else character_rule
+            if ok and player == "balrog":
+                b4 = LIMITS["balrog_characters"]
+                if not any(any(r in c.race for r in b4["races"]) and (c.mind < b4["mind_below"] or c.specific == "Balrog")
+                           for c in cards):
+                    rule = b4["rule"]
+        elif cards[0].type == "Resource" and resource_rule:
+            other = {"hero": "Minion", "minion": "Hero"}.get(player, "")
+            ok = any(c.alignment in own_resources or (other and c.alignment == other and c.has("i")) for c in cards)
+            rule = "" if ok else resource_rule
+            if ok and player == "balrog" and cards[0].has("f"):
+                races = LIMITS["balrog_characters"]["faction_races"]
+                if not any(c.race in races for c in cards):
+                    rule = LIMITS["balrog_characters"]["rule"]
+        elif cards[0].type == "Site" and part == "sites":
+            rule = "" if any(_site_allowed(c, player, balrog_sites, needs_balrog) for c in cards) else site_rule
+        if not rule and player in BANS and all(c.has("F" if player == "fallen-wizard" else "B") for c in cards):
+            rule = BANS[player]
+        if not rule and any(c.specific for c in cards):
+            rule = _specific(cards, player, entries)
+        if rule:
+            bad.setdefault(rule, []).append(e)
+    texts = {avatar_rule: f"a {who} player's avatars", character_rule: f"a {who} player's characters",
+             resource_rule: f"a {who} player's resources", site_rule: f"a {who} player's location deck",
+             "1.3.B4": "a Balrog player's characters (Orc or Troll, mind under 9 unless Balrog-specific) and factions "
+                       "(Orc, Troll, Wolf, Animal or Dragon)",
+             BANS.get(player, "-"): f"cards a {who} player may not include", "1.3.4": "cards specific to an avatar "
+                                                                                       "or player the deck is not for"}
+    for rule, group in bad.items():
+        listed = ", ".join(f"{e.versions[0].name} ({e.versions[0].alignment} {e.versions[0].type})" for e in group[:8])
+        f.problem(rule, f"{texts.get(rule, rule)}: {listed}{' ...' if len(group) > 8 else ''}", group)
+    if unknown_bans:
+        f.unchecked(BANS[player], "names no card of the card database: " + ", ".join(unknown_bans))
+
+
+def _site_allowed(card: CardFacts, player: str, balrog_sites: set[str], needs_balrog: set[str]) -> bool:
+    if card.alignment == "Balrog" and fold(card.name) in balrog_sites:
+        return True
+    if player == "hero":
+        return card.alignment == "Hero"
+    if player == "minion":
+        return card.alignment == "Minion"
+    if player == "fallen-wizard":
+        return card.alignment in ("Hero", "Minion", "Fallen-wizard")
+    if card.alignment == "Balrog":
+        return True
+    return card.alignment == "Minion" and fold(card.name) not in needs_balrog and not card.has("xk")
+
+
+def _specific(cards: list[CardFacts], player: str, entries: list[Entry]) -> str:
+    """1.3.4 when a card is specific to a player the deck is not for, or to an avatar it does not hold."""
+    specific = cards[0].specific
+    if specific == "Balrog":
+        return "" if player == "balrog" else "1.3.4"
+    avatars = {c.name for e in entries for c in e.versions[:1] if c.has("a") and c.type == "Character"}
+    return "" if player == "fallen-wizard" and specific in avatars else "1.3.4"
+
+
+def rule_ids(conn: sqlite3.Connection) -> dict[str, str]:
+    """The stored ruling of each rule a finding may cite (RULES), in the current CoE rules."""
+    marks = ",".join("?" * len(RULES))
+    rows = query(conn, f"select r.number, r.id from rulings r join sources s on s.id = r.source where s.parser = "
+                       f"'coe_rules' and s.current = 1 and r.kind = 'rule' and r.number in ({marks}) "
+                       "order by s.rowid desc, r.ord desc", RULES)
+    return {r["number"]: r["id"] for r in rows}
+
+
+def verdict(findings: list[dict[str, Any]]) -> dict[str, Any]:
+    """The verdict on a deck: legal (no problem, every rule checked), or how many problems and rules
+    not checked, in one sentence."""
+    problems = sum(1 for f in findings if f["status"] == "problem")
+    unchecked = sum(1 for f in findings if f["status"] == "not checked")
+    could_not = f"{counted(unchecked, 'check')} could not be made"
+    if not problems and not unchecked:
+        summary = "Legal: it keeps every deck-construction rule of the CoE rules"
+    elif problems:
+        summary = f"Not legal: {counted(problems, 'problem')}" + (f"; {could_not}" if unchecked else "")
+    else:
+        summary = f"No problem found, but {could_not}"
+    return {"legal": not problems and not unchecked, "problems": problems, "not_checked": unchecked, "summary": summary}

@@ -1,0 +1,187 @@
+"""The CoE deck-construction rules on real lists: for each rule a list that breaks it and one that keeps it,
+each finding citing its rule, whose text the report quotes from the stored CoE rules; the numbers the
+check holds a deck to are those the stored rules give."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kb.deck import deck_report
+from kb.deckrules import LIMITS, RULES, rule_ids
+from kb.store import connect, query
+
+from .conftest import DATA
+
+FELLOWSHIP = (DATA / "decks" / "fellowship.txt").read_text("utf-8")
+"""A legal Wizard deck, every part marked: each case changes it a little."""
+
+
+def variant(drop: tuple[str, ...] = (), add: tuple[str, ...] = (), swap: dict[str, str] | None = None) -> str:
+    """The Fellowship with some lines dropped, swapped or added at its end (an added line after its
+    "Sites:" is a site, "SB: X" a sideboard card)."""
+    lines = [line for line in FELLOWSHIP.splitlines() if line not in drop]
+    lines = [(swap or {}).get(line, line) for line in lines]
+    return "\n".join(lines + list(add)) + "\n"
+
+
+SMALL_MINION = "Ringwraith:\n2 Ûvatha the Ringwraith\nCharacters:\nShagrat\nGorbag\n"
+SMALL_FW = "Avatar:\n2 Saruman [F]\nPool:\nBeregond\nShagrat\nBad Company\nThrall of the Voice\n"
+SMALL_BALROG = "Avatar:\nThe Balrog\nCharacters:\nAzog\nBolg\nSites:\nMoria\nThe Under-gates\n"
+
+CASES: list[tuple[str, str, dict[str, str], str, bool]] = [
+    # (what, list, options, rule, whether the rule finds a problem)
+    ("the Fellowship is legal", FELLOWSHIP, {}, "", False),
+    ("a unique card twice", variant(add=("SB: Glamdring",)), {}, "1.3.1", True),
+    ("a unique card once", variant(drop=("1 Glamdring",), add=("SB: Glamdring",)), {}, "1.3.1", False),
+    ("five Orc-patrols", variant(add=("SB: 2 Orc-patrol",)), {}, "1.3.1", True),
+    ("three Orc-patrols across parts", variant(swap={"Orc-patrol x3": "Orc-patrol x2"}, add=("SB: Orc-patrol",)),
+     {"game": "long"}, "1.3.1", False),
+    ("two avatars of one name are no unique problem", FELLOWSHIP, {}, "1.3.1", False),
+    ("manifestations of one unique resource", SMALL_FW + "Resources:\nGollum\nStinker\n", {}, "1.3.1", True),
+    ("agents' mind over 36", SMALL_MINION + "Golodhros\nBaduila\nElerína\nThe Grimburgoth\nFiriel\n", {}, "1.3.2", True),
+    ("agents' mind within 36", SMALL_MINION + "Golodhros\nBaduila\nElerína\nThe Grimburgoth\n", {}, "1.3.2", False),
+    ("too few resources", variant(drop=("3 Concealment", "3 Dodge")), {}, "1.5", True),
+    ("more hazards than resources", variant(add=("Hazards:", "Slayer x2")), {}, "1.5", True),
+    ("Twilight may count as a resource", variant(drop=("3 Dodge", "2 Twilight"), add=("Resources:", "Twilight x3")),
+     {}, "1.5", False),
+    ("eleven characters", variant(add=("Characters:", "Glóin", "Thorin II", "Balin", "Kíli", "Fíli", "Óin")),
+     {}, "1.5", True),
+    ("three different avatars", variant(add=("Characters:", "Saruman [H]", "Radagast [H]")), {}, "1.5", True),
+    ("two different avatars", variant(add=("Characters:", "Saruman [H]")), {}, "1.5", False),
+    ("eleven creatures", variant(drop=("Giant Spiders x2", "Wargs x2"), add=(
+        "Hazards:", "Muster Disperses x1", "Dragon-sickness x1", "Alone and Unadvised", "Searching Eye")), {}, "1.5.1", True),
+    ("eleven creatures and two halves", variant(drop=("Giant Spiders x2", "Wargs x2"), add=(
+        "Hazards:", "Khamûl the Easterling", "Ûvatha the Horseman", "Alone and Unadvised", "Searching Eye")),
+     {}, "1.5.1", False),
+    ("33 in a short game's sideboard", variant(add=tuple(f"SB: {n}" for n in
+                                                         ("Smoke Rings", "New Friendship", "New Friendship"))
+                                           + ("Sideboard:", "3 Hobgoblins", "3 Orc-warband", "3 Wolves",
+                                              "3 Huorn", "3 Ghosts", "3 Brigands", "2 Assassin")), {}, "1.6.1", True),
+    ("33 in a long game's sideboard", variant(add=("SB: Smoke Rings", "SB: 2 New Friendship", "Sideboard:", "3 Hobgoblins",
+                                                   "3 Orc-warband", "3 Wolves", "3 Huorn", "3 Ghosts", "3 Brigands",
+                                                   "2 Assassin")), {"game": "long"}, "1.6.1", False),
+    ("eleven kept for Fallen-wizard opponents", variant(add=("Vs FW:", "3 Hobgoblins", "3 Orc-warband", "3 Wolves",
+                                                              "2 Huorn")), {}, "1.6.1", True),
+    ("two avatars with copies in the sideboard", variant(add=("Sideboard:", "2 Saruman [H]")), {}, "1.6.2", True),
+    ("one avatar with copies", variant(add=("Sideboard:", "Saruman [H]")), {}, "1.6.2", False),
+    ("eleven characters in the pool", variant(add=("Pool:", "Glóin", "Thorin II", "Balin", "Kíli", "Fíli", "Óin",
+                                                   "Sam Gamgee")), {}, "1.7", True),
+    ("three minor items in the pool", variant(add=("Pool:", "Cram")), {}, "1.7", True),
+    ("a unique minor item in the pool", variant(drop=("1 Elven Cloak",), add=("Pool:", "Sting")), {}, "1.7", True),
+    ("a region in the location deck", variant(add=("Rhudaur",)), {}, "1.4", True),
+    ("a site twice", variant(add=("Moria",)), {}, "1.4", True),
+    ("a haven thrice", variant(add=("Rivendell", "Rivendell")), {}, "1.4", False),
+    ("a minion resource in a Wizard's deck", variant(add=("SB: Orc Quarrels",)), {}, "1.3.W3", True),
+    ("a minion item in a Wizard's deck", variant(add=("SB: Black Mace",)), {}, "1.3.W3", False),
+    ("a minion character in a Wizard's deck", variant(add=("Pool:", "Shagrat")), {}, "1.3.W2", True),
+    ("an agent in a Wizard's deck", variant(add=("SB: Wormtongue",)), {}, "1.3.W2", False),
+    ("a minion site in a Wizard's deck", variant(add=("Goblin-gate [M]",)), {}, "1.4.W1", True),
+    ("a Fallen-wizard in a Wizard's deck", variant(add=("Sideboard:", "Saruman [F]")), {}, "1.3.W1", True),
+    ("a hero character in a Ringwraith's deck", SMALL_MINION + "Legolas\n", {}, "1.3.R2", True),
+    ("a hero item in a Ringwraith's deck", SMALL_MINION + "Resources:\nGlamdring\n", {}, "1.3.R3", False),
+    ("a hero resource in a Ringwraith's deck", SMALL_MINION + "Resources:\nConcealment\n", {}, "1.3.R3", True),
+    ("a card a Fallen-wizard may not include", SMALL_FW + "Resources:\nCracks of Doom\n", {}, "1.5.F6", True),
+    ("three of a hero resource for a Fallen-wizard", SMALL_FW + "Resources:\n3 Concealment\n", {}, "1.3.F1", True),
+    ("two of a hero resource for a Fallen-wizard", SMALL_FW + "Resources:\n2 Concealment\n", {}, "1.3.F1", False),
+    ("Stage resources worth 4 in the pool", SMALL_FW + "Pool:\nHidden Haven\n", {}, "1.7.F1", True),
+    ("Stage resources worth 3 in the pool", SMALL_FW, {}, "1.7.F1", False),
+    ("Fallen-wizard sites twice", SMALL_FW + "Sites:\n2 The White Towers\n", {}, "1.4.F1", False),
+    ("an Elf for a Balrog", SMALL_BALROG + "Characters:\nLegolas\n", {}, "1.3.B2", True),
+    ("an Orc of mind 9 for a Balrog", SMALL_BALROG + "Characters:\nShagrat\n", {}, "1.3.B4", False),
+    ("a card a Balrog may not include", SMALL_BALROG + "Resources:\nBlack Rider\n", {}, "1.3.B5", True),
+    ("a Ringwraith Unleashed card for a Balrog", SMALL_BALROG + "Resources:\nKhamûl Unleashed\n", {}, "1.3.B5", True),
+    ("the minion Dol Guldur for a Balrog", SMALL_BALROG + "Dol Guldur [M]\n", {}, "1.4.B1", True),
+    ("a Balrog-specific card in a Ringwraith's deck", SMALL_MINION + "Resources:\nEvil Things Lingering\n", {}, "1.3.4",
+     True),
+    ("a Balrog-specific card in a Balrog's deck", SMALL_BALROG + "Resources:\nEvil Things Lingering\n", {}, "1.3.4", False),
+]
+
+
+def findings(report: dict[str, Any], rule: str, status: str = "problem") -> list[dict[str, Any]]:
+    return [f for f in report["findings"] if f["rule"] == rule and f["status"] == status]
+
+
+@pytest.mark.parametrize("what,text,options,rule,broken", CASES, ids=[c[0] for c in CASES])
+def test_each_rule_breaks_and_holds(real_kb: Path, what: str, text: str, options: dict[str, str], rule: str,
+                                    broken: bool) -> None:
+    report = deck_report(real_kb, text, **options)  # type: ignore[arg-type]
+    assert not report["not_found"] and not report["ambiguous"], (report["not_found"], report["ambiguous"])
+    if not rule:
+        assert report["verdict"] == {"legal": True, "problems": 0, "not_checked": 0, "summary":
+                                     "Legal: it keeps every deck-construction rule of the CoE rules"}
+        assert report["findings"] == [] and report["alignment"]["player"] == "hero"
+        return
+    found = findings(report, rule)
+    assert bool(found) == broken, report["findings"]
+    if broken:
+        assert not report["verdict"]["legal"] and report["verdict"]["summary"].startswith("Not legal")
+        assert found[0]["lines"] and rule in report["rules"]  # its lines, and its text quoted
+        assert report["rules"][rule]["number"] == rule and report["rules"][rule]["source"] == "coe-rules"
+
+
+def test_a_finding_names_its_lines_and_cards(real_kb: Path) -> None:
+    report = deck_report(real_kb, variant(add=("SB: Glamdring",)))
+    (finding,) = report["findings"]
+    lines = FELLOWSHIP.splitlines()
+    assert finding == {"rule": "1.3.1", "status": "problem", "lines": [lines.index("1 Glamdring") + 1, len(lines) + 1],
+                       "cards": ["Glamdring"],
+                       "message": "2 copies of Glamdring, a unique card (at most 1 in the deck)"}
+    assert report["verdict"]["summary"] == "Not legal: 1 problem"
+
+
+def test_what_the_list_cannot_tell_is_not_checked(real_kb: Path) -> None:
+    report = deck_report(real_kb, "Characters:\nAragorn II\nShagrat\nResources:\nTwilight\nNo Such Card Anywhere\n")
+    assert report["alignment"]["player"] == ""
+    unchecked = [f for f in report["findings"] if f["status"] == "not checked"]
+    assert [f["rule"] for f in unchecked] == ["", "1.2"]
+    assert unchecked[0]["lines"] == [6] and "every count leaves them out" in unchecked[0]["message"]
+    assert "give its alignment" in unchecked[1]["message"]
+    assert not report["verdict"]["legal"]
+    forced = deck_report(real_kb, "Characters:\nAragorn II\nShagrat\n", alignment="minion")
+    assert forced["alignment"] == {"player": "minion", "name": "Ringwraith (minion)", "how": "--alignment"}
+    assert [f["rule"] for f in forced["findings"] if f["rule"].startswith("1.3.R")] == ["1.3.R2"]
+
+
+def test_whose_deck_it_is(real_kb: Path) -> None:
+    def player(text: str) -> tuple[str, str]:
+        a = deck_report(real_kb, text)["alignment"]
+        return a["player"], a["how"]
+
+    assert player(FELLOWSHIP)[0] == "hero"
+    assert player("Gandalf\nConcealment\n") == ("hero", "its avatar Gandalf and no Fallen-wizard card")
+    assert player("Gandalf\nBad Company\nThrall of the Voice\n")[0] == "fallen-wizard"  # Stage resources
+    assert player("Saruman [F]\nConcealment\n") == ("fallen-wizard", "its avatar Saruman, line 1")  # its tag
+    assert player(SMALL_MINION)[0] == "minion" and player(SMALL_BALROG)[0] == "balrog"
+    assert player("Orc Quarrels\nSudden Call\nConcealment\n") == ("minion", "its cards: 2 copies of minion cards")
+    assert player("Twilight\nDoors of Night\n") == ("", "no avatar, tag or card says whose deck it is")
+
+
+def test_the_moria_of_a_balrog_deck_is_the_balrog_site(real_kb: Path) -> None:
+    report = deck_report(real_kb, SMALL_BALROG)
+    moria = next(e for e in report["cards"] + report["quiet"] if e["name"] == "Moria")
+    assert moria["printings"] == ["BA-93"] and [c["alignment"] for c in moria["cards"]] == ["Balrog"]
+    tagged = deck_report(real_kb, FELLOWSHIP.replace("\nMoria\n", "\nMoria [M]\n"))
+    assert [f["rule"] for f in tagged["findings"]] == ["1.4.W1"]  # the tag asks for the minion site
+
+
+def test_every_limit_is_the_stored_rules(real_kb: Path) -> None:
+    conn = connect(real_kb)
+    ids = rule_ids(conn)
+    assert set(RULES) - {"1.2"} <= set(ids), set(RULES) - set(ids)  # every rule a finding cites is stored
+    texts = {r["number"]: r["text"] for r in query(conn, "select number, text from rulings where source = 'coe-rules'")}
+    words = {1: "one", 2: "two", 3: "three", 5: "five", 9: "9", 10: "10", 12: "12", 30: "30", 35: "35", 36: "36",
+             40: "40", 50: "50"}
+    for name, limit in LIMITS.items():
+        text = texts[limit["rule"]]
+        for key, value in limit.items():
+            if key in ("rule", "other") or isinstance(value, list) and key != "names":
+                continue
+            if isinstance(value, int):
+                assert re.search(rf"\b{words.get(value, value)}\b", text, re.I), (name, key, value, text)
+            elif key == "names":
+                for site in value:
+                    assert site.lower().replace("-", " ") in text.lower().replace("-", " "), (name, site)
