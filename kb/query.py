@@ -135,24 +135,27 @@ def fold(text: str) -> str:
 
 
 def distance(a: str, b: str, limit: int) -> int:
-    """Edit distance (insert, delete, substitute, swap two neighbours), or limit + 1 once beyond it."""
-    if abs(len(a) - len(b)) > limit:
+    """Edit distance (insert, delete, substitute, swap two neighbours), or limit + 1 once beyond it.
+    Only the cells within `limit` of the diagonal are worked out: any other lies beyond the limit."""
+    n, m = len(a), len(b)
+    if abs(n - m) > limit:
         return limit + 1
+    big = limit + 1
     before: list[int] = []
-    prev = list(range(len(b) + 1))
-    for i in range(1, len(a) + 1):
-        cur = [i] + [0] * len(b)
-        best = i
-        for j in range(1, len(b) + 1):
-            cost = 0 if a[i - 1] == b[j - 1] else 1
-            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
+    prev = [j if j <= limit else big for j in range(m + 1)]
+    for i in range(1, n + 1):
+        cur = [big] * (m + 1)
+        cur[0] = best = i if i <= limit else big
+        for j in range(max(1, i - limit), min(m, i + limit) + 1):
+            v = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] != b[j - 1]))
             if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
-                cur[j] = min(cur[j], before[j - 2] + 1)
-            best = min(best, cur[j])
+                v = min(v, before[j - 2] + 1)
+            cur[j] = v = min(v, big)
+            best = min(best, v)
         if best > limit:
-            return limit + 1
+            return big
         before, prev = prev, cur
-    return prev[len(b)]
+    return prev[m]
 
 
 class Vocabulary(Protocol):

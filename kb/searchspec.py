@@ -24,7 +24,7 @@ from typing import Any, BinaryIO
 from kb.errors import KbBroken
 from kb.query import (LIMITS, NOT_NAMES, NameIndex, PREFIXES, QUESTION_WORDS, RULES, SUFFIXES, TOKEN, WEIGHTS, CAPITALISED,
                       fold, fold_key)
-from kb.tables import load_table, load_words
+from kb.tables import load_table, words_text
 
 SPEC_VERSION = 2
 SPEC = "search.json"
@@ -286,7 +286,6 @@ class SearchSpec:
     _data: dict[int, dict[str, Any]] = field(default_factory=dict)
     _tables: dict[str, dict[str, str]] = field(default_factory=dict)
     _name_index: NameIndex | None = None
-    _english: set[str] | None = None
 
     @classmethod
     def load(cls, path: Path) -> SearchSpec:
@@ -365,9 +364,7 @@ class SearchSpec:
 
     def is_english(self, word: str) -> bool:
         """An English word (kb/data/english.txt, read when a word is first looked up in it)."""
-        if self._english is None:
-            self._english = set(load_words("english"))
-        return word in self._english
+        return bool(word) and "\n" not in word and f"\n{word}\n" in words_text("english")
 
     def name_index(self) -> NameIndex:
         """The card names, searched for near spellings (made once: kb.lookup keeps a build's search data)."""

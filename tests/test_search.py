@@ -502,3 +502,21 @@ def test_the_story_around_a_question_weighs_less(searcher: Searcher) -> None:
 def test_what_is_x_answers_with_the_definition(searcher: Searcher, query: str, defined: str) -> None:
     first = searcher.search(query, limit=3)[0]
     assert first.data["kind"] == "glossary" and first.data["title"] == defined, first.data["title"]
+
+
+def _full_distance(a: str, b: str) -> int:
+    """The whole table of the edit distance (insert, delete, substitute, swap two neighbours)."""
+    d = [[i + j if not i * j else 0 for j in range(len(b) + 1)] for i in range(len(a) + 1)]
+    for i in range(1, len(a) + 1):
+        for j in range(1, len(b) + 1):
+            d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] != b[j - 1]))
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1)
+    return d[len(a)][len(b)]
+
+
+@settings(max_examples=EXAMPLES * 20, deadline=None)
+@given(st.text("abcd", max_size=9), st.text("abcd", max_size=9), st.integers(0, 3))
+def test_distance_is_the_whole_tables_up_to_its_limit(a: str, b: str, limit: int) -> None:
+    """Only the cells near the diagonal are worked out: the answer is the whole table's, or limit + 1."""
+    assert distance(a, b, limit) == min(_full_distance(a, b), limit + 1)

@@ -121,26 +121,27 @@
 
   /* distance: optimal string alignment (insert, delete, substitute, swap two neighbours), or
    * limit + 1 once beyond it */
-  function distance(a, b, limit) {
+  function distance(a, b, limit) {  // only the cells within `limit` of the diagonal: the others lie beyond it
     a = chars(a);
     b = chars(b);
-    if (Math.abs(a.length - b.length) > limit) return limit + 1;
-    var before = [], prev = [], i, j;
-    for (j = 0; j <= b.length; j++) prev.push(j);
-    for (i = 1; i <= a.length; i++) {
-      var cur = [i], best = i;
-      for (j = 1; j <= b.length; j++) {
-        var cost = a[i - 1] === b[j - 1] ? 0 : 1;
-        var v = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost);
+    var n = a.length, m = b.length, big = limit + 1, i, j;
+    if (Math.abs(n - m) > limit) return big;
+    var before = [], prev = [];
+    for (j = 0; j <= m; j++) prev.push(j <= limit ? j : big);
+    for (i = 1; i <= n; i++) {
+      var cur = new Array(m + 1).fill(big);
+      var best = cur[0] = i <= limit ? i : big;
+      for (j = Math.max(1, i - limit); j <= Math.min(m, i + limit); j++) {
+        var v = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
         if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, before[j - 2] + 1);
-        cur[j] = v;
+        cur[j] = v = Math.min(v, big);
         best = Math.min(best, v);
       }
-      if (best > limit) return limit + 1;
+      if (best > limit) return big;
       before = prev;
       prev = cur;
     }
-    return prev[b.length];
+    return prev[m];
   }
 
   /* kb.searchspec.phrase_pattern: any of the phrases as whole words, longest first */
