@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from kb.addresses import Addresses
 from kb.cardface import CardFace
 from kb.errors import NotFound
+from kb.render import MARKDOWN_PARSERS, Reading, reading
 from kb.resolve import quoted, require
 from kb.store import CURRENT, connect, query
 
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
 RULING_COLUMNS = "r.id, r.source, r.game, r.section, r.kind, r.number, r.title, r.text, r.line_start, " \
                  "r.line_end, r.markers, r.parent, s.title as source_title, s.edition, s.current, s.date, s.path"
 RULING_FIELDS = ("id", "source", "source_title", "edition", "current", "game", "section", "kind", "number", "title",
-                 "text", "lines", "markers", "url")
+                 "text", "markdown", "lines", "markers", "url")
 """The fields of a ruling in every command's JSON (kb/data/schema/ruling.json), in this order."""
 CARD_COLUMNS = "ruling_id, id, set_code, set_name, name, names, type, alignment, text, attributes"
 
@@ -41,6 +42,7 @@ class Shaper:
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
         self._addresses: Addresses | None = None
+        self._parsers: dict[str, str] | None = None
 
     @property
     def addresses(self) -> Addresses:
@@ -48,14 +50,27 @@ class Shaper:
             self._addresses = planned(self.conn)
         return self._addresses
 
+    def parser(self, source: str) -> str:
+        """The parser of a source (which says how its text is written: kb.render.reading)."""
+        if self._parsers is None:
+            self._parsers = {r["id"]: r["parser"] for r in query(self.conn, "select id, parser from sources")}
+        return self._parsers.get(source, "")
+
+    def reading(self, row: dict[str, Any]) -> Reading:
+        """A ruling row's text as a reader reads it (kb.render.reading)."""
+        return reading(row["text"], self.parser(row["source"]))
+
     def ruling(self, row: dict[str, Any]) -> dict[str, Any]:
-        """A ruling row (from SQL, or a search document's data) in the one ruling shape."""
+        """A ruling row (from SQL, or a search document's data) in the one ruling shape: its text as
+        a reader reads it, and, from a source written in Markdown, its text so written ("markdown")."""
         lines = row["lines"] if "lines" in row else [row["line_start"], row["line_end"]]
+        parser = self.parser(row["source"])
         out = {"id": row["id"], "source": row["source"], "source_title": row["source_title"],
                "edition": row["edition"], "current": bool(row["current"]), "game": row["game"],
                "section": list(row["section"]), "kind": row["kind"], "number": row["number"] or None,
-               "title": row["title"] or None, "text": row["text"], "lines": [int(lines[0]), int(lines[1])],
-               "markers": list(row["markers"])}
+               "title": row["title"] or None, "text": reading(row["text"], parser).text,
+               "markdown": row["text"] if parser in MARKDOWN_PARSERS else None,
+               "lines": [int(lines[0]), int(lines[1])], "markers": list(row["markers"])}
         out["url"] = self.addresses.ruling(out)
         return out
 
@@ -330,13 +345,24 @@ class Found:
     understanding: Any
     results: list[Any]
     spec: Any
+    _shaper: Shaper | None = None
+
+    @property
+    def shaper(self) -> Shaper:
+        if self._shaper is None:
+            self._shaper = Shaper(connect(self.kb_dir))
+        return self._shaper
+
+    def reading(self, result: Any) -> Reading:
+        """A result's text as a reader reads it (kb.render.reading)."""
+        return self.shaper.reading(result.data)
 
     def to_json(self, explain: bool = False) -> Any:
         """The results in the ruling shape plus score, also_in and matched (and why, with explain);
         with explain, {"understanding", "results"}."""
         from dataclasses import asdict
 
-        shaper = Shaper(connect(self.kb_dir))
+        shaper = self.shaper
         out = []
         for r in self.results:
             item = shaper.ruling(r.data)

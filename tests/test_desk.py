@@ -308,7 +308,7 @@ def test_every_read_command_gives_rulings_and_cards_one_shape(real_kb: Path, val
     assert rulings
     for r in rulings:
         validators["ruling"].validate(r)
-        assert list(r)[:14] == list(lookup.RULING_FIELDS)
+        assert list(r)[:len(lookup.RULING_FIELDS)] == list(lookup.RULING_FIELDS)
     for c in (data.get("cards", []) if isinstance(data, dict) else []):
         validators["card"].validate(c)
     if args[0] == "search":

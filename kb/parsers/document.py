@@ -10,8 +10,11 @@ from dataclasses import replace
 
 from kb.model import Card, ParsedDocument, Problem, Repair, Ruling, Section, Skip, Source, Span
 
+NEW_MARK = re.compile(r"^\W{0,3}@")
+"""The CRF's mark of a ruling new or changed since the last edition: "@ Change ...". The text keeps
+it (the id hashes the text); readers see the marker "new" instead (kb.render.reading)."""
 MARKER_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("new", re.compile(r"^\W{0,3}@")),
+    ("new", NEW_MARK),
     ("rules-erratum", re.compile(r"\brules\s+erratum\b", re.I)),
     ("card-erratum", re.compile(r"\bcard\s+erratum\b", re.I)),
     ("standard-rules-only", re.compile(r"\bstandard rules only\s*:", re.I)),

@@ -385,6 +385,16 @@
     if (this._divider === undefined) this._divider = this.site && this.site.divider ? new RegExp(this.site.divider) : null;
     return this._divider;
   };
+  /* shown: document d's text as a reader reads it (kb.render.reading: its emphasis, icon codes and
+   * "@" read), from its stored text and the site's edits of it (kb.browserdata.edits); outside the
+   * site, the stored text */
+  Searcher.prototype.shown = function (d) {
+    var text = this.doc(d)[6], site = this.site, changes = site && site.shown ? own(site.shown, String(d)) : undefined;
+    if (!changes) return text;
+    var out = "", at = 0;
+    changes.forEach(function (c) { out += text.slice(at, c[0]) + c[2]; at = c[0] + c[1]; });
+    return out + text.slice(at);
+  };
   Searcher.prototype.card_url = function (name) {
     var n = this.site ? own(this.site.cards, name) : undefined;
     return n === undefined ? null : this.site.pages[n];
