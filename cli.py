@@ -557,6 +557,15 @@ def _print_check(report: dict[str, Any], echo: Callable[[str], None]) -> None:
         echo(f"{s['source']:<10} {s['lines']:>6} {s['stored']:>6} {s['skipped']:>7} {s['unaccounted']:>11}")
         for reason, n in sorted(s["skipped_by_reason"].items(), key=lambda kv: -kv[1]):
             echo(f"{'':<12}skipped {n:>5}: {reason}")
+    unended = report["unended"]
+    echo(f"\nrulings ending without a sentence's stop: {len(unended['rulings'])} ("
+         + ", ".join(f"{source} {n}" for source, n in unended["by_source"].items()) + "); why:")
+    why: dict[tuple[str, str], list[int]] = {}
+    for r in unended["rulings"]:
+        why.setdefault((r["source"], r["reason"].split(":")[0]), []).append(r["line"])
+    for (source, reason), lines in why.items():
+        shown = ", ".join(map(str, lines[:8])) + (" ..." if len(lines) > 8 else "")
+        echo(f"  {source} {len(lines)}: {reason} (lines {shown})")
     by_kind: dict[tuple[str, str, str, str], list[int]] = {}
     for r in report["repairs"]:
         by_kind.setdefault((r["source"], r["kind"], r["before"], r["after"]), []).append(r["line"])

@@ -119,7 +119,7 @@ def test_every_ruling_is_anchored_once_and_every_link_resolves(real_kb: Path, re
 
     with closing(connect(real_kb)) as conn:  # every ruling the knowledge base holds (what `rulings export` prints)
         rulings = [row[0] for row in conn.execute("select id from rulings")]
-    assert len(rulings) > 4000
+    assert len(rulings) > 3800  # (Arda's paragraphs the PDF cut are one ruling each)
     assert [r for r in rulings if ids[r] != 1] == []
 
 
@@ -191,7 +191,7 @@ def test_browser_search_index_is_the_knowledge_bases_own(real_kb: Path, real_sit
     assert all(a < b for a, b in zip(starts, starts[1:])) and all(x[0] != y[0] for x, y in zip(runs, runs[1:]))
     assert [[*d[:5], sections[d[5]], *d[6:]] for d in data.pop("docs")] == own.pop("docs")
     assert data == own
-    assert len(wordings) == len(docs) == len(site["doc_pages"]) > 4000 and site["anchors"] == {}
+    assert len(wordings) == len(docs) == len(site["doc_pages"]) > 3800 and site["anchors"] == {}
     words = [fold(doc[6]).replace(" ", "") for doc in docs]  # a document's wording: the first with its words
     assert wordings == [words.index(w) for w in words]
     ids: dict[str, set[str]] = {}

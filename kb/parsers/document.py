@@ -26,6 +26,25 @@ DATE_TAG = re.compile(r"\[(effective [^\[\]]+)\]", re.I)
 ALIGNMENT_TAG = re.compile(r"\[(HERO|MINION|FALLEN-WIZARD|BALROG)\]")
 
 
+CLOSERS = "»”\"’')]*_"
+"""What may follow a sentence's stop: closing quotes and brackets, Markdown's emphasis closed."""
+
+
+def ends_sentence(text: str) -> bool:
+    """Whether a text ends as a sentence does: its stop, then any closing quotes or brackets and
+    the source's tags ("[CoE 2024]"). ends_sentence("It is (as said).” [CoE 2024]") is True;
+    ends_sentence("of the item’s") is False."""
+    return untagged(text).rstrip(CLOSERS)[-1:] in (".", "!", "?")
+
+
+def untagged(text: str) -> str:
+    """The text without the source's tags at its end: untagged("x» [CoE 2023]") == "x»"."""
+    text = text.rstrip()
+    while text.endswith("]") and (start := text.rfind("[")) > 0:
+        text = text[:start].rstrip()
+    return text
+
+
 def find_markers(text: str) -> tuple[str, ...]:
     """The markers a text carries, e.g. "@ ... [CoE 2024]" -> ("new", "tag:CoE 2024")."""
     found = [name for name, pattern in MARKER_RULES if pattern.search(text)]
