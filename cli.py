@@ -371,6 +371,12 @@ def card(kb_dir: Path, name: tuple[str, ...], as_json: bool, no_pager: bool) -> 
     for c in result["cards"]:
         _face(out, c)
         out()
+    if result["also"]:
+        from kb.resolve import describe
+
+        out(style("also: ", bold=True) + describe(result["also"]) + f" (`rulings card \"{result['also'][0]['name']}\"`)",
+            "", "  ")
+        out()
     _groups(out, "Errata", _by_source(result["errata"]))
     _groups(out, "CRF rulings", _by_source(result["rulings"]))
     _groups(out, "Mentioned in", result["mentioned_in"])

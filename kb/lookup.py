@@ -4,7 +4,7 @@ by card, phase, term and number, and search, each ruling in the one shape of kb/
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -130,6 +130,19 @@ def group_by_source(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return list(groups.values())
 
 
+def noted(conn: sqlite3.Connection, rulings: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The rulings, each holding a line `rulings check` notes in the source's own text (a rule
+    numbered under the wrong parent) given those notes as "notes"."""
+    from kb.corpus import notes_by_ruling
+
+    notes = query(conn, "select source, line, message from problems where severity = 'note'")
+    found = notes_by_ruling(notes, ((r["id"], r["source"], *r["lines"]) for r in rulings)) if notes else {}
+    for r in rulings:
+        if r["id"] in found:
+            r["notes"] = found[r["id"]]
+    return rulings
+
+
 def show_ruling(kb_dir: Path, ruling_id: str) -> dict[str, Any]:
     """One ruling, with what it links to ("links"), the ruling it belongs to ("parent") and, for a
     card, the card's face ("card"). NotFound, with the ids it may have meant, if unknown."""
@@ -143,7 +156,7 @@ def show_ruling(kb_dir: Path, ruling_id: str) -> dict[str, Any]:
         hint = f"Did you mean {', '.join(r['id'] for r in near)}? " if near else ""
         raise NotFound(f"no ruling with id {quoted(ruling_id)}",
                        hint=hint + "Ids are shown by `rulings search` and every lookup (e.g. crf-22.454d048a6d).")
-    ruling = found[0]
+    ruling = noted(conn, found)[0]
     parent = query(conn, "select parent from rulings where id = ?", (ruling_id,))[0]["parent"]
     parents = shaper.rulings([parent]) if parent else []
     ruling["parent"] = parents[0] if parents else None
@@ -223,7 +236,8 @@ def search_spec(kb_dir: Path) -> SearchSpec:
 
 def card(kb_dir: Path, name: str) -> dict[str, Any]:
     """A card by any language's name (accents, hyphens, plurals and typos forgiven): every printing's
-    face, its errata, its CRF rulings, and every ruling that mentions it, grouped by source.
+    face, its errata, its CRF rulings, and every ruling that mentions it, grouped by source; with an
+    exact name, the other cards it begins ("also": name, id, set, type and alignment of each).
 
     A name that begins several cards ("khamul") raises Ambiguous listing them; a miss raises
     NotFound with the nearest names.
@@ -239,6 +253,7 @@ def card(kb_dir: Path, name: str) -> dict[str, Any]:
     english = sorted(match.names)
     found = card_rulings(conn, shaper, english)
     return {"query": name, "read_as": match.read_as, "names": english,
+            "also": resolve.card_candidates(match.also, versions),
             "cards": [f.to_json() for f in shaper.cards(f"name in ({','.join('?' * len(english))})", tuple(english))],
             "errata": found.errata, "rulings": found.rulings,
             "mentioned_in": group_by_source(shaper.rulings(found.mentions))}
@@ -254,16 +269,28 @@ class CardRulings:
     mentions: list[str]
 
 
+def card_answer(links: Iterable[tuple[str, str]]) -> tuple[list[str], list[str]]:
+    """What the knowledge base says about a card, from the links to its names ((ruling id, how), in
+    any order): the ids of its own rulings (its errata and CRF rulings: "about"), and of the other
+    rulings that mention it, its own card text aside (how "card": the face shows it). `rulings
+    card`, `rulings deck` and the site's card page all answer with these."""
+    links = list(links)
+    own = list(dict.fromkeys(rid for rid, how in links if how == "about"))
+    face = {rid for rid, how in links if how == "card"}
+    mentions = list(dict.fromkeys(rid for rid, how in links
+                                  if how == "mention" and rid not in own and rid not in face))
+    return own, mentions
+
+
 def card_rulings(conn: sqlite3.Connection, shaper: Shaper, names: list[str]) -> CardRulings:
     """The errata, rulings and mentions (ordered as rulings are) of the cards of these English names (`rulings card` and
-    `rulings deck` both show these, in this order)."""
+    `rulings deck` both show these, in this order): card_answer()."""
     marks = ",".join("?" * len(names))
-    links = query(conn, f"select ruling_id, how from links where kind = 'card' and target in ({marks})", tuple(names))
-    own = [r["ruling_id"] for r in links if r["how"] == "about"]
-    mentions = [r["ruling_id"] for r in links if r["how"] == "mention" and r["ruling_id"] not in own]
-    about_it = shaper.rulings(list(dict.fromkeys(own)))
+    own, mentions = card_answer((r["ruling_id"], r["how"]) for r in query(
+        conn, f"select ruling_id, how from links where kind = 'card' and target in ({marks})", tuple(names)))
+    about_it = shaper.rulings(own)
     return CardRulings([r for r in about_it if r["kind"] == "erratum"], [r for r in about_it if r["kind"] != "erratum"],
-                       shaper.ordered(list(dict.fromkeys(mentions))))
+                       shaper.ordered(mentions))
 
 
 def phase(kb_dir: Path, name: str) -> dict[str, Any]:
@@ -330,8 +357,8 @@ def numbered(kb_dir: Path, kind: str, number: str) -> dict[str, Any]:
                                            (kind, wanted))]
     shaper = Shaper(conn)
     return {"kind": kind, "number": rows[0]["number"] if rows else number,
-            "rulings": shaper.rulings([r["id"] for r in rows]),
-            "parts": shaper.rulings([r["id"] for r in parts]),
+            "rulings": noted(conn, shaper.rulings([r["id"] for r in rows])),
+            "parts": noted(conn, shaper.rulings([r["id"] for r in parts])),
             "cited_by": group_by_source(shaper.rulings(cites))}
 
 
