@@ -43,7 +43,8 @@ TABLES: dict[str, dict[str, Any]] = {
     "rulings": {
         "description": "Every ruling, rule, definition, example and card of every document, with its place "
                        "(source, section, line span). Search with the box: full text over title, section and "
-                       "text (words stemmed, accents folded).",
+                       "text (words stemmed, accents folded), the rows in id order; the search query gives "
+                       "the same rows, the most relevant first.",
         "facets": ["source", "game", "kind"],
         "sortable_columns": ["id", "source", "game", "kind", "number", "title", "line_start", "ord"],
         "label_column": "title",
@@ -78,6 +79,10 @@ TABLES: dict[str, dict[str, Any]] = {
     "terms": {"description": "Game terms: the ruling that defines each, and its Rulings by Term section.",
               "label_column": "name"},
     "card_headings": {"description": "Every CRF card heading and the card name or names it stands for."},
+    "card_names": {"description": "Every card's name in every language as it may be asked for (folded: no accents, "
+                                  "case or apostrophes; and in lower case), with its English name: what the "
+                                  "card_rulings query looks a name up in.",
+                   "columns": {"key": "a name as it may be asked for", "name": "the card's English name"}},
     "skipped": {"description": "Source lines stored as no ruling, each with the reason (`rulings check`).",
                 "facets": ["source"]},
     "repairs": {"description": "Every repair made to a source's text while parsing (mojibake, lost ligatures).",
