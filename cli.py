@@ -295,12 +295,29 @@ def _head(r: dict[str, Any]) -> str:
     return r["kind"] + (f" {r['number']}" if r.get("number") else "")
 
 
+def _marks(r: dict[str, Any]) -> str:
+    """The markers a reader is told of beside a ruling's kind: " · new or changed" (the CRF's @)."""
+    return " · new or changed" if "new" in r["markers"] else ""
+
+
+def _text(r: dict[str, Any]) -> str:
+    """A ruling's text for the terminal: the source's emphasis bold or italic where colour shows
+    (kb.render.markdown_reading of its `markdown`), its words alone otherwise."""
+    if not r.get("markdown"):
+        return str(r["text"])
+    from kb.render import markdown_reading
+
+    return _styled(r["text"], [], markdown_reading(r["markdown"]).emphasis())
+
+
 def _ruling(out: Out, r: dict[str, Any], indent: str = "  ", where: int = 2, text: str | None = None) -> None:
     """One ruling whole: its kind and number, where it stands, its id and lines, then its text (or
     the text given: its words marked)."""
     path = " > ".join(r["section"][-where:])
-    out(f"[{_head(r)}] {path}  " + style(f"{r['id']} · {_lines(r)}", dim=True), indent, indent + "    ")
-    out(r["text"] if text is None else text, indent + "  ")
+    out(f"[{_head(r)}{_marks(r)}] {path}  " + style(f"{r['id']} · {_lines(r)}", dim=True), indent, indent + "    ")
+    out(_text(r) if text is None else text, indent + "  ")
+    for note in r.get("notes", []):
+        out(style(f"note on the source: {note}", dim=True), indent + "  ", indent + "    ")
 
 
 def _groups(out: Out, title: str, groups: list[dict[str, Any]]) -> None:
@@ -342,7 +359,7 @@ def show(kb_dir: Path, ruling_id: str, as_json: bool, no_pager: bool) -> None:
     if r is None:
         return
     out = Out(not no_pager)
-    out(style(_head(r), bold=True) + f"   {r['id']}")
+    out(style(_head(r) + _marks(r), bold=True) + f"   {r['id']}")
     out(f"{r['source_title']} (edition {r['edition']}{'' if r['current'] else ', older edition'}), {_lines(r)}")
     if r["section"]:
         out(" > ".join(r["section"]))
@@ -353,7 +370,9 @@ def show(kb_dir: Path, ruling_id: str, as_json: bool, no_pager: bool) -> None:
     if r.get("card"):
         _face(out, r["card"])
     else:
-        out(r["text"])
+        out(_text(r))
+    for note in r.get("notes", []):
+        out(style(f"note on the source: {note}", dim=True))
     if r["parent"]:
         out()
         out(style("part of: ", bold=True) + f"{_head(r['parent'])} {r['parent']['id']}")
@@ -395,6 +414,12 @@ def card(kb_dir: Path, name: tuple[str, ...], as_json: bool, no_pager: bool) -> 
     _read_as(out, result)
     for c in result["cards"]:
         _face(out, c)
+        out()
+    if result["also"]:
+        from kb.resolve import describe
+
+        out(style("also: ", bold=True) + describe(result["also"]) + f" (`rulings card \"{result['also'][0]['name']}\"`)",
+            "", "  ")
         out()
     _groups(out, "Errata", _by_source(result["errata"]))
     _groups(out, "CRF rulings", _by_source(result["rulings"]))
@@ -477,8 +502,9 @@ def deck(kb_dir: Path, file: str, as_json: bool, mentions: bool, html_out: Path 
                 if rulings:
                     out(style(f"{title} ({len(rulings)})", fg="cyan"), " ")
                 for r in rulings:
-                    out(f"[{_head(r)}] " + style(f"{r['source_title']} · {r['id']} · {_lines(r)}", dim=True), "  ", "      ")
-                    out(r["text"], "    ")
+                    out(f"[{_head(r)}{_marks(r)}] " + style(f"{r['source_title']} · {r['id']} · {_lines(r)}", dim=True),
+                        "  ", "      ")
+                    out(_text(r), "    ")
             if entry.get("mentioned_in"):
                 _groups(out, f" Mentioned in {entry['mentions']} other rulings", entry["mentioned_in"])
         if report["quiet"]:
@@ -693,6 +719,15 @@ def _print_check(report: dict[str, Any], echo: Callable[[str], None]) -> None:
         echo(f"{s['source']:<10} {s['lines']:>6} {s['stored']:>6} {s['skipped']:>7} {s['unaccounted']:>11}")
         for reason, n in sorted(s["skipped_by_reason"].items(), key=lambda kv: -kv[1]):
             echo(f"{'':<12}skipped {n:>5}: {reason}")
+    unended = report["unended"]
+    echo(f"\nrulings ending without a sentence's stop: {len(unended['rulings'])} ("
+         + ", ".join(f"{source} {n}" for source, n in unended["by_source"].items()) + "); why:")
+    why: dict[tuple[str, str], list[int]] = {}
+    for r in unended["rulings"]:
+        why.setdefault((r["source"], r["reason"].split(":")[0]), []).append(r["line"])
+    for (source, reason), lines in why.items():
+        shown = ", ".join(map(str, lines[:8])) + (" ..." if len(lines) > 8 else "")
+        echo(f"  {source} {len(lines)}: {reason} (lines {shown})")
     by_kind: dict[tuple[str, str, str, str], list[int]] = {}
     for r in report["repairs"]:
         by_kind.setdefault((r["source"], r["kind"], r["before"], r["after"]), []).append(r["line"])
@@ -709,20 +744,36 @@ def _print_check(report: dict[str, Any], echo: Callable[[str], None]) -> None:
 GAMES = click.Choice(["meccg", "lotr-tcg"])
 
 
-def _styled(text: str, spans: list[tuple[int, int]]) -> str:
-    out, last = [], 0
+def _styled(text: str, spans: list[tuple[int, int]], emphasis: list[tuple[int, int, bool, bool]] = ()) -> str:  # type: ignore[assignment]
+    """Text with the matched spans in bold yellow and the source's emphasis (start, end, strong,
+    em) in bold or italics."""
+    if not spans and not emphasis:
+        return text
+    marks = [[False, False, False] for _ in text]  # matched, strong, em
     for start, end in spans:
-        if start < last:
-            continue
-        out += [text[last:start], style(text[start:end], bold=True, fg="yellow")]
-        last = end
-    return "".join(out + [text[last:]])
+        for i in range(max(start, 0), min(end, len(text))):
+            marks[i][0] = True
+    for start, end, strong, em in emphasis:
+        for i in range(max(start, 0), min(end, len(text))):
+            marks[i][1] |= strong
+            marks[i][2] |= em
+    out, at = [], 0
+    for i in range(1, len(text) + 1):
+        if i == len(text) or marks[i] != marks[at]:
+            matched, strong, em = marks[at]
+            part = text[at:i]
+            if matched or strong or em:
+                part = style(part, bold=True if matched or strong else None, italic=True if em else None,
+                             fg="yellow" if matched else None)
+            out.append(part)
+            at = i
+    return "".join(out)
 
 
 def _result(out: Out, n: int, r: Any, found: Any, full: bool = False, explain: bool = False) -> None:
     """A numbered result: source, edition and lines; where it stands; a focused excerpt with the
-    matched words marked (the whole text when full); its id."""
-    from kb.excerpt import excerpt
+    matched words marked (the whole text when full), as a reader reads it (kb.render.reading); its id."""
+    from kb.excerpt import cut, window
     from kb.search import highlight_spans
 
     d = r.data
@@ -730,9 +781,11 @@ def _result(out: Out, n: int, r: Any, found: Any, full: bool = False, explain: b
         + f" (edition {d['edition']}{'' if d['current'] else ', older edition'}) · {_lines(d)}", "", "    ")
     where = " > ".join(d["section"][-3:])
     out(f"{where}  [{_head(d)}]" + (f"  {' '.join(d['markers'])}" if d["markers"] else ""), "    ", "      ")
-    spans = highlight_spans(d["text"], found.understanding, found.spec)
-    text, spans = (d["text"], spans) if full else excerpt(d["text"], spans)
-    out(_styled(text, spans), "    ")
+    reading = found.reading(r)
+    text = reading.text
+    spans = highlight_spans(text, found.understanding, found.spec)
+    text, (spans, emphasis) = cut(text, (0, len(text)) if full else window(text, spans), spans, reading.emphasis())
+    out(_styled(text, spans, emphasis), "    ")
     also = f"  (also in {', '.join(r.also_in)})" if r.also_in else ""
     out(style(f"id {d['id']}", dim=True) + also, "    ", "      ")
     if explain:

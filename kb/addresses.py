@@ -11,6 +11,9 @@ from kb.urls import Urls, anchor
 
 SPLIT_OVER = 250
 """A document with more rulings than this gets one page per top-level section."""
+SPLIT_CHARACTERS = 40_000
+"""So does one whose rulings hold more characters than this (Arda: 213 rulings, 62,000 characters,
+its paragraphs long once the ones the PDF cut are joined)."""
 
 
 @dataclass(slots=True)
@@ -25,12 +28,12 @@ class Addresses:
     """a card's ruling id -> its English name."""
 
     @classmethod
-    def plan(cls, sources: list[dict[str, Any]], counts: dict[str, int], tops: dict[str, list[str]],
+    def plan(cls, sources: list[dict[str, Any]], counts: dict[str, tuple[int, int]], tops: dict[str, list[str]],
              cards: dict[str, str]) -> Addresses:
         """The site's plan: every document (and, for a long one, each top-level part) and every card
         registered in this order, so two names with the same slug get the same suffixes wherever
-        the plan is made. counts: rulings per source; tops: each source's top-level section titles
-        in order; cards: a card's ruling id -> its English name."""
+        the plan is made. counts: rulings and characters of their text per source; tops: each
+        source's top-level section titles in order; cards: a card's ruling id -> its English name."""
         a = cls()
         for s in sources:
             a.urls.document(s["id"])
@@ -38,7 +41,8 @@ class Addresses:
                 a.cards_source.add(s["id"])
                 continue
             parts = tops.get(s["id"], [])
-            a.split[s["id"]] = counts.get(s["id"], 0) > SPLIT_OVER and len(parts) > 1
+            rulings, characters = counts.get(s["id"], (0, 0))
+            a.split[s["id"]] = (rulings > SPLIT_OVER or characters > SPLIT_CHARACTERS) and len(parts) > 1
             for part in parts if a.split[s["id"]] else []:
                 a.urls.document(s["id"], part)
         for name in sorted(set(cards.values())):
@@ -49,7 +53,8 @@ class Addresses:
     @classmethod
     def read(cls, conn: sqlite3.Connection) -> Addresses:
         """The site's plan from the knowledge base, without building the site."""
-        counts = {r["source"]: r["n"] for r in query(conn, "select source, count(*) as n from rulings group by source")}
+        counts = {r["source"]: (r["n"], r["characters"]) for r in query(
+            conn, "select source, count(*) as n, sum(length(text)) as characters from rulings group by source")}
         tops: dict[str, list[str]] = {}
         for sec in query(conn, "select source, titles from sections order by ord"):
             part = sec["titles"][0]

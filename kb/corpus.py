@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -154,15 +155,18 @@ def read_corpus(kb: Kb) -> Corpus:
         raise SiteError(f"{lexicon_file}: cannot read the card lexicon ({exc.__class__.__name__}: {exc}); "
                           "run `rulings build`") from exc
     return Corpus(sources, {r.id: r for r in rows}, dict(sections), dict(links), dict(backlinks), dict(cards),
-                  terms, lexicon, notes_by_ruling(notes, rows), changes)
+                  terms, lexicon, notes_by_ruling(notes, ((r.id, r.source, r.line_start, r.line_end) for r in rows)),
+                  changes)
 
 
-def notes_by_ruling(notes: list[dict[str, Any]], rulings: list[RulingRow]) -> dict[str, list[str]]:
-    """Each note on a source line, given to the ruling whose lines hold it."""
+def notes_by_ruling(notes: list[dict[str, Any]], rulings: Iterable[tuple[str, str, int, int]]) -> dict[str, list[str]]:
+    """Each note on a source line ({source, line, message}), given to the ruling whose lines hold it
+    (rulings: (id, source, first line, last line)); the site and `rulings rule`/`show` show them."""
     out: dict[str, list[str]] = defaultdict(list)
+    spans = list(rulings)
     for note in notes:
-        for r in rulings:
-            if r.source == note["source"] and r.line_start <= (note["line"] or 0) <= r.line_end:
-                out[r.id].append(note["message"])
+        for rid, source, start, end in spans:
+            if source == note["source"] and start <= (note["line"] or 0) <= end:
+                out[rid].append(note["message"])
                 break
     return dict(out)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 SIZE = 360
 """About how many characters an excerpt shows."""
@@ -17,8 +18,33 @@ def excerpt(text: str, spans: list[tuple[int, int]], size: int = SIZE) -> tuple[
 
     excerpt("a b c", []) == ("a b c", [])
     """
+    shown, (inside,) = cut(text, window(text, spans, size), spans)
+    return shown, [(a, b) for a, b, *_ in inside]
+
+
+Spans = list[tuple[Any, ...]]
+"""Spans of a text, each (start, end, ...): what else a span holds (how it is styled) is kept."""
+
+
+def cut(text: str, where: tuple[int, int], *spans: Spans) -> tuple[str, list[Spans]]:
+    """text[start:end] with "… " before and " …" after where it was cut, and each list of spans
+    moved to its positions (a span the cut crosses kept in part, one outside it dropped)."""
+    start, end = where
+    head = ELLIPSIS + " " if start > 0 else ""
+    tail = " " + ELLIPSIS if end < len(text) else ""
+    shift = len(head) - start
+    shown = head + text[start:end].rstrip() + tail
+    limit = len(head) + len(text[start:end].rstrip())
+    moved = [[(max(a, start) + shift, min(b + shift, limit), *rest) for a, b, *rest in group
+              if b > start and a < end and min(b + shift, limit) > max(a, start) + shift] for group in spans]
+    return shown, moved
+
+
+def window(text: str, spans: list[tuple[int, int]], size: int = SIZE) -> tuple[int, int]:
+    """Where the excerpt of text for the matched spans begins and ends, at word boundaries: the
+    whole text, (0, len(text)), when it is short."""
     if len(text) <= size * SLACK:
-        return text, spans
+        return 0, len(text)
     start = _best_start(text, spans, size)
     end = min(len(text), start + size)
     if end < len(text):
@@ -33,11 +59,7 @@ def excerpt(text: str, spans: list[tuple[int, int]], size: int = SIZE) -> tuple[
             start = space if 0 <= space < start + 20 else start
         while start < end and text[start].isspace():
             start += 1
-    head = ELLIPSIS + " " if start > 0 else ""
-    tail = " " + ELLIPSIS if end < len(text) else ""
-    shift = len(head) - start
-    inside = [(a + shift, b + shift) for a, b in spans if a >= start and b <= end]
-    return head + text[start:end].rstrip() + tail, inside
+    return start, end
 
 
 def _best_start(text: str, spans: list[tuple[int, int]], size: int) -> int:

@@ -7,7 +7,7 @@ its current build once and reads everything from it; given a Snapshot, it reads 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from kb.addresses import Addresses
 from kb.cardface import CardFace
 from kb.errors import NotFound, Refused
+from kb.render import MARKDOWN_PARSERS, Reading, reading
 from kb.resolve import quoted, require
 from kb.snapshot import Kb, Snapshot
 from kb.store import query
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
 RULING_COLUMNS = "r.id, r.source, r.game, r.section, r.kind, r.number, r.title, r.text, r.line_start, " \
                  "r.line_end, r.markers, r.parent, s.title as source_title, s.edition, s.current, s.date, s.path"
 RULING_FIELDS = ("id", "source", "source_title", "edition", "current", "game", "section", "kind", "number", "title",
-                 "text", "lines", "markers", "url")
+                 "text", "markdown", "lines", "markers", "url")
 """The fields of a ruling in every command's JSON (kb/data/schema/ruling.json), in this order."""
 CARD_COLUMNS = "ruling_id, id, set_code, set_name, name, names, type, alignment, text, attributes"
 
@@ -45,6 +46,7 @@ class Shaper:
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
         self._addresses: Addresses | None = None
+        self._parsers: dict[str, str] | None = None
 
     @property
     def addresses(self) -> Addresses:
@@ -52,14 +54,27 @@ class Shaper:
             self._addresses = planned(self.conn)
         return self._addresses
 
+    def parser(self, source: str) -> str:
+        """The parser of a source (which says how its text is written: kb.render.reading)."""
+        if self._parsers is None:
+            self._parsers = {r["id"]: r["parser"] for r in query(self.conn, "select id, parser from sources")}
+        return self._parsers.get(source, "")
+
+    def reading(self, row: dict[str, Any]) -> Reading:
+        """A ruling row's text as a reader reads it (kb.render.reading)."""
+        return reading(row["text"], self.parser(row["source"]))
+
     def ruling(self, row: dict[str, Any]) -> dict[str, Any]:
-        """A ruling row (from SQL, or a search document's data) in the one ruling shape."""
+        """A ruling row (from SQL, or a search document's data) in the one ruling shape: its text as
+        a reader reads it, and, from a source written in Markdown, its text so written ("markdown")."""
         lines = row["lines"] if "lines" in row else [row["line_start"], row["line_end"]]
+        parser = self.parser(row["source"])
         out = {"id": row["id"], "source": row["source"], "source_title": row["source_title"],
                "edition": row["edition"], "current": bool(row["current"]), "game": row["game"],
                "section": list(row["section"]), "kind": row["kind"], "number": row["number"] or None,
-               "title": row["title"] or None, "text": row["text"], "lines": [int(lines[0]), int(lines[1])],
-               "markers": list(row["markers"])}
+               "title": row["title"] or None, "text": reading(row["text"], parser).text,
+               "markdown": row["text"] if parser in MARKDOWN_PARSERS else None,
+               "lines": [int(lines[0]), int(lines[1])], "markers": list(row["markers"])}
         out["url"] = self.addresses.ruling(out)
         return out
 
@@ -119,6 +134,19 @@ def group_by_source(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return list(groups.values())
 
 
+def noted(conn: sqlite3.Connection, rulings: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The rulings, each holding a line `rulings check` notes in the source's own text (a rule
+    numbered under the wrong parent) given those notes as "notes"."""
+    from kb.corpus import notes_by_ruling
+
+    notes = query(conn, "select source, line, message from problems where severity = 'note'")
+    found = notes_by_ruling(notes, ((r["id"], r["source"], *r["lines"]) for r in rulings)) if notes else {}
+    for r in rulings:
+        if r["id"] in found:
+            r["notes"] = found[r["id"]]
+    return rulings
+
+
 def show_ruling(kb: Kb, ruling_id: str) -> dict[str, Any]:
     """One ruling, with what it links to ("links"), the ruling it belongs to ("parent") and, for a
     card, the card's face ("card"). NotFound, with the ids it may have meant, if unknown."""
@@ -132,7 +160,7 @@ def show_ruling(kb: Kb, ruling_id: str) -> dict[str, Any]:
         hint = f"Did you mean {', '.join(r['id'] for r in near)}? " if near else ""
         raise NotFound(f"no ruling with id {quoted(ruling_id)}",
                        hint=hint + "Ids are shown by `rulings search` and every lookup (e.g. crf-22.454d048a6d).")
-    ruling = found[0]
+    ruling = noted(conn, found)[0]
     parent = query(conn, "select parent from rulings where id = ?", (ruling_id,))[0]["parent"]
     parents = shaper.rulings([parent]) if parent else []
     ruling["parent"] = parents[0] if parents else None
@@ -216,7 +244,8 @@ def search_spec(kb: Kb) -> SearchSpec:
 
 def card(kb: Kb, name: str) -> dict[str, Any]:
     """A card by any language's name (accents, hyphens, plurals and typos forgiven): every printing's
-    face, its errata, its CRF rulings, and every ruling that mentions it, grouped by source.
+    face, its errata, its CRF rulings, and every ruling that mentions it, grouped by source; with an
+    exact name, the other cards it begins ("also": name, id, set, type and alignment of each).
 
     A name that begins several cards ("khamul") raises Ambiguous listing them; a miss raises
     NotFound with the nearest names.
@@ -233,6 +262,7 @@ def card(kb: Kb, name: str) -> dict[str, Any]:
     english = sorted(match.names)
     found = card_rulings(conn, shaper, english)
     return {"query": name, "read_as": match.read_as, "names": english,
+            "also": resolve.card_candidates(match.also, versions),
             "cards": [f.to_json() for f in shaper.cards(f"name in ({','.join('?' * len(english))})", tuple(english))],
             "errata": found.errata, "rulings": found.rulings,
             "mentioned_in": group_by_source(shaper.rulings(found.mentions))}
@@ -248,16 +278,28 @@ class CardRulings:
     mentions: list[str]
 
 
+def card_answer(links: Iterable[tuple[str, str]]) -> tuple[list[str], list[str]]:
+    """What the knowledge base says about a card, from the links to its names ((ruling id, how), in
+    any order): the ids of its own rulings (its errata and CRF rulings: "about"), and of the other
+    rulings that mention it, its own card text aside (how "card": the face shows it). `rulings
+    card`, `rulings deck` and the site's card page all answer with these."""
+    links = list(links)
+    own = list(dict.fromkeys(rid for rid, how in links if how == "about"))
+    face = {rid for rid, how in links if how == "card"}
+    mentions = list(dict.fromkeys(rid for rid, how in links
+                                  if how == "mention" and rid not in own and rid not in face))
+    return own, mentions
+
+
 def card_rulings(conn: sqlite3.Connection, shaper: Shaper, names: list[str]) -> CardRulings:
     """The errata, rulings and mentions (ordered as rulings are) of the cards of these English names (`rulings card` and
-    `rulings deck` both show these, in this order)."""
+    `rulings deck` both show these, in this order): card_answer()."""
     marks = ",".join("?" * len(names))
-    links = query(conn, f"select ruling_id, how from links where kind = 'card' and target in ({marks})", tuple(names))
-    own = [r["ruling_id"] for r in links if r["how"] == "about"]
-    mentions = [r["ruling_id"] for r in links if r["how"] == "mention" and r["ruling_id"] not in own]
-    about_it = shaper.rulings(list(dict.fromkeys(own)))
+    own, mentions = card_answer((r["ruling_id"], r["how"]) for r in query(
+        conn, f"select ruling_id, how from links where kind = 'card' and target in ({marks})", tuple(names)))
+    about_it = shaper.rulings(own)
     return CardRulings([r for r in about_it if r["kind"] == "erratum"], [r for r in about_it if r["kind"] != "erratum"],
-                       shaper.ordered(list(dict.fromkeys(mentions))))
+                       shaper.ordered(mentions))
 
 
 def phase(kb: Kb, name: str) -> dict[str, Any]:
@@ -324,8 +366,8 @@ def numbered(kb: Kb, kind: str, number: str) -> dict[str, Any]:
                                            (kind, wanted))]
     shaper = Shaper(conn)
     return {"kind": kind, "number": rows[0]["number"] if rows else number,
-            "rulings": shaper.rulings([r["id"] for r in rows]),
-            "parts": shaper.rulings([r["id"] for r in parts]),
+            "rulings": noted(conn, shaper.rulings([r["id"] for r in rows])),
+            "parts": noted(conn, shaper.rulings([r["id"] for r in parts])),
             "cited_by": group_by_source(shaper.rulings(cites))}
 
 
@@ -378,13 +420,24 @@ class Found:
     understanding: Any
     results: list[Any]
     spec: Any
+    _shaper: Shaper | None = None
+
+    @property
+    def shaper(self) -> Shaper:
+        if self._shaper is None:
+            self._shaper = Shaper(self.kb.connect())
+        return self._shaper
+
+    def reading(self, result: Any) -> Reading:
+        """A result's text as a reader reads it (kb.render.reading)."""
+        return self.shaper.reading(result.data)
 
     def to_json(self, explain: bool = False) -> Any:
         """The results in the ruling shape plus score, also_in and matched (and why, with explain);
         with explain, {"understanding", "results"}."""
         from dataclasses import asdict
 
-        shaper = Shaper(self.kb.connect())
+        shaper = self.shaper
         out = []
         for r in self.results:
             item = shaper.ruling(r.data)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -47,6 +48,34 @@ class CardMatch:
     names: list[str]
     read_as: str = ""
     """"" for an exact name (any language); else what was understood ("'morgul knive' read as Morgul-knife")."""
+    also: list[str] = field(default_factory=list)
+    """The other cards an exact name begins ("Adûnaphel": Adûnaphel the Ringwraith, Adûnaphel Unleashed)."""
+
+
+def begun_by(key: str, vocab: SearchSpec, but: Iterable[str] = ()) -> list[str]:
+    """The English names of the cards whose name (in any language, folded) begins with the whole
+    words of key, those in but aside: begun_by("adunaphel", ...) == ["Adûnaphel the Ringwraith",
+    "Adûnaphel Unleashed"]."""
+    keys = _sorted_names(vocab)
+    names: list[str] = []
+    at = bisect.bisect_left(keys, key + " ")
+    while at < len(keys) and keys[at].startswith(key + " "):
+        names += [n for n in vocab.card_names(keys[at]) or [] if n not in names and n not in but]
+        at += 1
+    return sorted(names, key=fold)
+
+
+_sorted: dict[int, tuple[Any, list[str]]] = {}
+
+
+def _sorted_names(vocab: SearchSpec) -> list[str]:
+    """The search data's folded card names in order, sorted once per process for that data (as
+    card_index keeps its NameIndex): the site asks begun_by for every card."""
+    names = vocab.raw["names"]
+    held = _sorted.get(id(names))
+    if held is None or held[0] is not names:
+        held = _sorted[id(names)] = (names, sorted(names))
+    return held[1]
 
 
 def card_candidates(names: Iterable[str], versions: Mapping[str, list[dict[str, Any]]]) -> list[dict[str, str]]:
@@ -104,7 +133,8 @@ def card(typed: str, vocab: SearchSpec, versions: Mapping[str, list[dict[str, An
     index = card_index(vocab)
     reading = read_card(typed, vocab, index)
     if reading.names:
-        return CardMatch(reading.names, reading.read_as)
+        also = begun_by(key, vocab, reading.names) if not reading.read_as else []
+        return CardMatch(reading.names, reading.read_as, also)
     if reading.choices:
         candidates = card_candidates(reading.choices, versions)
         first = reading.choices[0]

@@ -55,7 +55,8 @@ TABLES: dict[str, dict[str, Any]] = {
     "rulings": {
         "description": "Every ruling, rule, definition, example and card of every document, with its place "
                        "(source, section, line span). Search with the box: full text over title, section and "
-                       "text (words stemmed, accents folded).",
+                       "text (words stemmed, accents folded), the rows in id order; the search query gives "
+                       "the same rows, the most relevant first.",
         "facets": ["source", "game", "kind"],
         "sortable_columns": ["id", "source", "game", "kind", "number", "title", "line_start", "ord"],
         "label_column": "title",
@@ -102,6 +103,10 @@ TABLES: dict[str, dict[str, Any]] = {
                             "likeness": "how alike the two wordings are (0 to 1), where the pairing rests on it",
                             "erratum_cards": "the cards it is an erratum of",
                             "diff": "the older wording made into this one: [op, text] pieces (same, removed, added)"}},
+    "card_names": {"description": "Every card's name in every language as it may be asked for (folded: no accents, "
+                                  "case or apostrophes; and in lower case), with its English name: what the "
+                                  "card_rulings query looks a name up in.",
+                   "columns": {"key": "a name as it may be asked for", "name": "the card's English name"}},
     "skipped": {"description": "Source lines stored as no ruling, each with the reason (`rulings check`).",
                 "facets": ["source"]},
     "repairs": {"description": "Every repair made to a source's text while parsing (mojibake, lost ligatures).",

@@ -7,20 +7,31 @@ import html
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kb.changes import PARTS, Change, other_label, parts_of
 from kb.corpus import Corpus, RulingRow, SourceRow, TermRow
+from kb.excerpt import SLACK, excerpt
+from kb.lookup import card_answer
 from kb.phases import PHASE_NAMES
 from kb.query import fold
 from kb.render import Span, SpanFinder, TextRenderer, card_html, plain
+from kb.resolve import begun_by
 from kb.searchdata import reference_spans
 from kb.siteplan import SitePlan, clean_heading, divider_letter, number_key
 from kb.urls import Urls, anchor
 from kb.wording import shown
 
+if TYPE_CHECKING:
+    from kb.searchspec import SearchSpec
+
 EXCERPT = 220
 """Characters of a ruling shown where it is only mentioned (its whole text is on its home page)."""
+HOME_PARTS = (("By phase", "by-phase"), ("By annotation", "by-annotation"), ("More ways in", "more"),
+              ("Sources", "sources"))
+"""The home page's parts (home.html's headings), its contents if it proves long."""
+TOC_WORDS = 48
+"""Characters of a ruling's words that name it in a page's contents."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +53,9 @@ class Page:
     values: dict[str, Any] = field(default_factory=dict)
     toc: list[TocEntry] = field(default_factory=list)
     """In-page links, shown as a `<nav>` at the top of the page."""
+    spare_toc: list[TocEntry] = field(default_factory=list)
+    """Contents shown only when the page proves long (kb.website.LONG_PAGE): a few blocks, a part
+    with no headings of its own (its rules by number, a glossary's letters, its rulings)."""
     letters: bool = False
     """The contents are letters (an A-Z bar) rather than headings."""
     toc_title: str = "On this page"
@@ -50,8 +64,10 @@ class Page:
 class Pages:
     """Every page of one corpus, on its plan."""
 
-    def __init__(self, corpus: Corpus, plan: SitePlan) -> None:
+    def __init__(self, corpus: Corpus, plan: SitePlan, vocab: SearchSpec | None = None) -> None:
         self.c = corpus
+        self.vocab = vocab
+        """The search data's card names, for the cards a card's name begins (kb.resolve.begun_by)."""
         self.plan = plan
         self.urls = plan.urls
         self.source_of = {s.id: s for s in corpus.sources}
@@ -59,7 +75,7 @@ class Pages:
         self.order = {rid: n for n, rid in enumerate(corpus.rulings)}
         """Document order of every ruling (sources in manifest order)."""
         self.renderer = TextRenderer()
-        self._shown: dict[tuple[str, bool], dict[str, Any]] = {}
+        self._shown: dict[tuple[str, bool, str], dict[str, Any]] = {}
         """Each ruling rendered (whole or as an excerpt) for every page: its links placed, not relative."""
         self.card_names = set(corpus.cards)
         self.term_by_name = {t.name: t for t in corpus.terms}
@@ -115,27 +131,32 @@ class Pages:
             return spans
         return find
 
-    def render_ruling(self, page: str, r: RulingRow, full: bool = True) -> dict[str, Any]:
-        """A ruling as the templates show it on a page: rendered text (or an excerpt), where it is,
-        its links (placed: kb.website makes them relative to the page), and whether the page is its
-        home. Each ruling is rendered once (whole, or as an excerpt) for all the pages that show it."""
-        key = (r.id, full)
+    def render_ruling(self, page: str, r: RulingRow, full: bool = True, focus: str = "") -> dict[str, Any]:
+        """A ruling as the templates show it on a page: rendered text (or an excerpt, around where it
+        names the card `focus` if given), where it is, its links (placed: kb.website makes them
+        relative to the page), and whether the page is its home. Each ruling is rendered once (whole,
+        or as an excerpt for each focus) for all the pages that show it."""
+        key = (r.id, full, "" if full else focus)
         shown = self._shown.get(key)
         if shown is None:
-            shown = self._shown[key] = self._render(r, full)
+            shown = self._shown[key] = self._render(r, full, key[2])
         return {**shown, "on_home": self.plan.home[r.id] == page}
 
-    def _render(self, r: RulingRow, full: bool) -> dict[str, Any]:
+    def _render(self, r: RulingRow, full: bool, focus: str = "") -> dict[str, Any]:
         source = self.source_of[r.source]
         if full:
             text = self.renderer.render(r.text, source.parser, self._finder(r))
         else:
-            text = html.escape(plain(r.text, source.parser, EXCERPT), quote=False)
-        return {"id": r.id, "anchor": anchor(r.id), "kind": r.kind, "number": r.number, "markers": r.markers,
-                "section": [clean_heading(t) for t in r.section], "text": text, "full": full, "source": source,
+            words = plain(r.text, source.parser)
+            spans = [(a, b) for a, b, names in self.c.lexicon.find_spans(words) if focus in names] \
+                if focus and len(words) > EXCERPT * SLACK else []  # (a shorter text is shown whole)
+            text = html.escape(excerpt(words, spans, EXCERPT)[0], quote=False)
+        return {"id": r.id, "focus": focus, "anchor": anchor(r.id), "kind": r.kind, "number": r.number,
+                "markers": r.markers, "section": [clean_heading(t) for t in r.section], "text": text, "full": full,
+                "source": source,
                 "lines": (r.line_start, r.line_end), "permalink": self.plan.ruling_placed(r.id),
                 "links": self.link_groups(r) if full else [],
-                "notes": self.c.notes.get(r.id, []) if full else [],
+                "notes": self.c.notes.get(r.id, []),
                 "older": [self.older_wording(c) for c in self.older_wordings.get(r.id, [])] if full else []}
 
     def older_wording(self, c: Change) -> dict[str, Any]:
@@ -181,16 +202,18 @@ class Pages:
         order = ["CRF 22", "older edition", "cites", "see also", "cards", "phases", "terms"]
         return [(label, groups[label]) for label in order if groups.get(label)]
 
-    def grouped(self, page: str, ids: list[str], full: bool, block: str = "") -> list[dict[str, Any]]:
+    def grouped(self, page: str, ids: list[str], full: bool, block: str = "", focus: str = "") -> list[dict[str, Any]]:
         """Rulings grouped by source, current editions first, each group in document order; each
-        group's anchor is the block's name and its source."""
+        group's anchor is the block's name and its source; excerpts around where they name the
+        card `focus`, if given."""
         wanted = sorted(dict.fromkeys(i for i in ids if i in self.c.rulings), key=self.order.__getitem__)
         groups: dict[str, list[str]] = defaultdict(list)
         for rid in wanted:
             groups[self.c.rulings[rid].source].append(rid)
         ranked = sorted(groups, key=lambda s: (not self.source_of[s].current, self.source_rank[s]))
         return [{"source": self.source_of[s], "anchor": anchor(f"{block}-{s}") if block else "",
-                 "rulings": [self.render_ruling(page, self.c.rulings[i], full) for i in groups[s]]} for s in ranked]
+                 "rulings": [self.render_ruling(page, self.c.rulings[i], full, focus) for i in groups[s]]}
+                for s in ranked]
 
     @staticmethod
     def blocks_toc(blocks: list[tuple[str, str, list[dict[str, Any]]]]) -> list[TocEntry]:
@@ -200,7 +223,31 @@ class Pages:
             if groups:
                 toc.append(TocEntry(label, "#" + block_anchor))
                 toc += [TocEntry(f"{g['source'].title} ({len(g['rulings'])})", "#" + g["anchor"], 2) for g in groups]
-        return toc if len(toc) > 2 else []
+        return toc
+
+    def rulings_toc(self, body: list[dict[str, Any]]) -> tuple[list[TocEntry], bool]:
+        """Contents for a page of rulings with no headings of its own, and whether they are letters:
+        a glossary's terms by letter (A-Z); numbered rules by their first two parts ("3.1", "3.I"),
+        other numbered rulings by their number (a citation's key); else each ruling by its first words."""
+        rulings = [i["ruling"] for i in body if "ruling" in i]
+        terms = [r for r in rulings if r["kind"] == "glossary" and self.c.rulings[r["id"]].title]
+        if len(terms) > len(rulings) // 2:
+            letters: dict[str, str] = {}
+            for r in terms:
+                first = fold(self.c.rulings[r["id"]].title or "")[:1].upper()
+                letters.setdefault(first if first.isalpha() else "#", r["anchor"])
+            return [TocEntry(k, "#" + a) for k, a in letters.items()], True
+        toc: dict[str, TocEntry] = {}
+        numbered = any(r["number"] for r in rulings)
+        for r in rulings:
+            parser = self.source_of[self.c.rulings[r["id"]].source].parser
+            words = plain(self.c.rulings[r["id"]].text, parser, TOC_WORDS)
+            if r["number"]:
+                top = ".".join(r["number"].split(".")[:2]) if r["kind"] == "rule" else r["number"]
+                toc.setdefault(top, TocEntry(f"{top} {words}" if r["kind"] == "rule" else words, "#" + r["anchor"]))
+            elif not numbered:
+                toc.setdefault(r["id"], TocEntry(words, "#" + r["anchor"]))
+        return list(toc.values()), False
 
     # -- the pages --------------------------------------------------------------------------------------
 
@@ -210,7 +257,8 @@ class Pages:
         phases = [(PHASE_NAMES[p], self.urls.phase(p)) for p in PHASE_NAMES]
         annotations = [(n, self.urls.annotation(n)) for n in self.plan.numbers["annotation"]]
         return Page("index.html", "home.html", "MECCG rulings", {"sources": sources, "phases": phases,
-                                                                 "annotations": annotations})
+                                                                 "annotations": annotations},
+                    spare_toc=[TocEntry(label, "#" + a) for label, a in HOME_PARTS])
 
     def changes_page(self) -> Page:
         """What's new: every change of the current CRF (kb.changes), part by part (PARTS), each
@@ -248,8 +296,9 @@ class Pages:
         return Page("search.html", "search.html", "Search", {"sources": self.c.sources, "games": games})
 
     def credits_page(self) -> Page:
-        docs = [(s, self.urls.document(s.id)) for s in self.c.sources]
-        return Page("credits.html", "credits.html", "Credits and sources", {"docs": docs})
+        docs = [(s, self.urls.document(s.id), anchor("src-" + s.id)) for s in self.c.sources]
+        return Page("credits.html", "credits.html", "Credits and sources", {"docs": docs},
+                    spare_toc=[TocEntry(s.title, "#" + a) for s, _, a in docs])
 
     def _card_line(self, name: str) -> str:
         return "; ".join(f"{v.set_name} {v.face.alignment} {v.face.type}".strip() for v in self.c.cards[name])
@@ -302,7 +351,9 @@ class Pages:
                for sec in self.c.sections.get(s.id, []) if sec.depth <= (1 if parts else 3)]
         if not parts:
             body = self._body(main, s, None)
-            return [Page(main, "document.html", s.title, {"source": s, "body": body}, toc=toc)]
+            spare, by_letter = ([], False) if toc else self.rulings_toc(body)
+            return [Page(main, "document.html", s.title, {"source": s, "body": body}, toc=toc, spare_toc=spare,
+                         letters=by_letter)]
         pages = [Page(main, "document.html", s.title, {"source": s, "body": self._body(main, s, "")}, toc=toc,
                       toc_title="Its parts")]
         for n, top in enumerate(parts):
@@ -315,9 +366,10 @@ class Pages:
             letters = [TocEntry(i["heading"], "#" + i["anchor"]) for i in headings if i["letter"]]
             part_toc = letters or [TocEntry(i["heading"], "#" + i["anchor"], i["depth"] - 1)
                                    for i in headings if 1 < i["depth"] <= 3]
+            spare, by_letter = ([], False) if part_toc else self.rulings_toc(body)
             pages.append(Page(path, "document.html", f"{top} — {s.title}",
                               {"source": s, "part": top, "nav": nav, "body": body},
-                              toc=part_toc, letters=bool(letters)))
+                              toc=part_toc, spare_toc=spare, letters=bool(letters) or by_letter))
         return pages
 
     def _card_database_page(self, s: SourceRow, main: str) -> Page:
@@ -353,26 +405,32 @@ class Pages:
 
     def card_page(self, name: str) -> Page:
         page = self.urls.card(name)
-        versions = []
+        versions: list[dict[str, Any]] = []
         for v in self.c.cards[name]:
             r = self.c.rulings.get(v.ruling_id)
             versions.append({"face": v.face, "anchor": anchor(v.ruling_id), "set_name": v.set_name,
                              "text": card_html(r.text) if r else "",
                              "others": {k: n for k, n in v.face.names.items() if k != "en" and n != name}})
-        backlinks = self.c.backlinks.get(("card", name), [])
-        about = [rid for rid in backlinks
-                 if any(k.kind == "card" and k.target == name and k.how == "about" for k in self.c.links.get(rid, []))]
-        mentions = [rid for rid in backlinks
-                    if rid not in about and rid in self.c.rulings and self.c.rulings[rid].kind != "card"]
-        blocks = [("Errata and rulings", "rulings", self.grouped(page, about, True, "rulings")),
-                  ("Mentioned in", "mentions", self.grouped(page, mentions, False, "mentions"))]
-        return Page(page, "card.html", name, {"name": name, "versions": versions, "blocks": blocks},
-                    toc=self.blocks_toc(blocks))
+        # the answer `rulings card` gives (kb.lookup.card_answer), from the same links
+        own, mentions = card_answer((rid, k.how) for rid in dict.fromkeys(self.c.backlinks.get(("card", name), []))
+                                    for k in self.c.links.get(rid, []) if k.kind == "card" and k.target == name)
+        errata = [rid for rid in own if rid in self.c.rulings and self.c.rulings[rid].kind == "erratum"]
+        rulings = [rid for rid in own if rid in self.c.rulings and rid not in errata]
+        blocks = [("Errata", "errata", self.grouped(page, errata, True, "errata")),
+                  ("CRF rulings", "rulings", self.grouped(page, rulings, True, "rulings")),
+                  ("Mentioned in", "mentions", self.grouped(page, mentions, False, "mentions", focus=name))]
+        also = [(other, self.urls.card(other)) for other in begun_by(fold(name), self.vocab, [name])
+                if other in self.c.cards] if self.vocab else []
+        toc = self.blocks_toc(blocks)
+        faces = [TocEntry(f"{v['set_name']} ({v['face'].id})", "#" + v["anchor"]) for v in versions]
+        return Page(page, "card.html", name, {"name": name, "versions": versions, "blocks": blocks, "also": also},
+                    toc=toc if len(toc) > 2 else [], spare_toc=[] if len(toc) > 2 else faces + toc)
 
     def _lookup(self, page: str, heading: str, kind: str, blocks: list[tuple[str, str, list[dict[str, Any]]]],
                 **values: str) -> Page:
+        toc = self.blocks_toc(blocks)  # more than two entries, or (spare) the page proves long
         return Page(page, "lookup.html", heading, {"heading": heading, "kind": kind, "blocks": blocks, **values},
-                    toc=self.blocks_toc(blocks))
+                    toc=toc if len(toc) > 2 else [], spare_toc=[] if len(toc) > 2 else toc)
 
     def term_page(self, t: TermRow) -> Page:
         page = self.urls.term(t.name)

@@ -42,7 +42,7 @@ class SitePlan:
         for r in c.rulings.values():
             self.by_source[r.source].append(r)
         tops = {s.id: list(dict.fromkeys(sec.titles[0] for sec in c.sections.get(s.id, []))) for s in c.sources}
-        counts = {sid: len(rulings) for sid, rulings in self.by_source.items()}
+        counts = {sid: (len(rulings), sum(len(r.text) for r in rulings)) for sid, rulings in self.by_source.items()}
         cards = {card.ruling_id: name for name, cards in c.cards.items() for card in cards}
         self.addresses = Addresses.plan([{"id": s.id, "parser": s.parser} for s in c.sources], counts, tops, cards)
         self.urls = self.addresses.urls

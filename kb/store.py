@@ -22,11 +22,12 @@ from typing import TYPE_CHECKING, Any
 from kb.errors import KbBroken, KbMissing, WriteFailed
 from kb.model import ParsedDocument, Problem, Ruling, Section, Span
 from kb.owned import claim, die_at, left_over, mark, marker, read_mark, remove, remove_unheld
+from kb.query import fold
 
 if TYPE_CHECKING:
     from kb.xref import Link, Xref
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 DB_NAME = "rulings.db"
 INDEX_DIR = "index"
 LEXICON = "lexicon.json"
@@ -52,6 +53,9 @@ changes(ruling_id, kind, year, evidence, tag, other_id, likeness, guess, verdict
         erratum_evidence, erratum_guess, diff JSON [[op, text]], ord)
                                        what changed in the current CRF (kb/changes.py: kind listed|marked|
                                        reworded|tagged|absent), in the order shown
+card_names(key, name)                  every card's name in every language as a name may be asked for,
+                                       -> its English name: folded (kb.query.fold: no accents, case or
+                                       apostrophes) and as SQLite's lower() lowers it (ASCII letters)
 rulings_fts, cards_fts                 FTS5 full-text tables over rulings and cards (see FULL_TEXT)
 """
 
@@ -68,8 +72,18 @@ COLUMNS: dict[str, dict[str, type]] = {
     "skipped": {"source": str, "line_start": int, "line_end": int, "reason": str},
     "repairs": {"source": str, "line": int, "kind": str, "before": str, "after": str},
     "problems": {"source": str, "line": int, "severity": str, "message": str},
+    "card_names": {"key": str, "name": str},
 }
 """Every table _rows fills, with its columns (see SCHEMA)."""
+ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+"""What SQLite's lower() changes: the ASCII letters only."""
+
+
+def name_keys(name: str) -> set[str]:
+    """The keys card_names holds for one name, as SQL finds it from what was typed (lower(trim(:card))):
+    name_keys("Khamûl the Easterling") == {"khamul the easterling", "khamûl the easterling"}."""
+    lowered = name.strip().translate(ASCII_LOWER)
+    return {k for k in (fold(name), lowered, lowered.replace("’", "'")) if k}
 
 JSON_COLUMNS: dict[str, tuple[str, ...]] = {"sections": ("titles",), "rulings": ("section", "markers"),
                                             "cards": ("names", "attributes"), "changes": ("erratum_cards", "diff")}
@@ -113,6 +127,9 @@ def _rows(doc: ParsedDocument, table: str) -> Iterator[dict[str, Any]]:
                     for p in doc.repairs)
     elif table == "problems":
         yield from _problem_rows(doc.problems)
+    elif table == "card_names":
+        pairs = {(key, c.names["en"]) for c in doc.cards for n in c.names.values() for key in name_keys(n)}
+        yield from ({"key": key, "name": name} for key, name in sorted(pairs))
 
 
 def _problem_rows(problems: Iterable[Problem]) -> Iterator[dict[str, Any]]:
@@ -126,11 +143,11 @@ CHANGE_COLUMNS: dict[str, type] = {
 """The changes table's columns (kb.changes.to_row makes its rows)."""
 
 
-DOCUMENT_TABLES = ("sources", "sections", "rulings", "cards", "skipped", "repairs", "problems")
+DOCUMENT_TABLES = ("sources", "sections", "rulings", "cards", "skipped", "repairs", "problems", "card_names")
 """The tables a parsed document fills (COLUMNS), in the order they are made."""
 KEYS = {"sources": "id", "sections": "id", "rulings": "id", "cards": "ruling_id"}
 INDEXES = (("rulings", ["source", "ord"]), ("rulings", ["kind", "number"]), ("sections", ["source", "ord"]),
-           ("cards", ["name"]), ("links", ["kind", "target"]), ("links", ["ruling_id"]))
+           ("cards", ["name"]), ("links", ["kind", "target"]), ("links", ["ruling_id"]), ("card_names", ["key"]))
 
 
 class Draft:
@@ -400,17 +417,28 @@ def query(conn: sqlite3.Connection, sql: str, params: tuple[Any, ...] | dict[str
 # -- saved queries: SQL a reader of the database runs by name (Datasette shows them as canned queries) --------
 
 SAVED_QUERIES: dict[str, tuple[str, str]] = {
+    "search": ("Full-text search of the rulings, the most relevant first", """\
+select r.id, r.source, r.section, r.kind, r.number, r.title, r.text
+from rulings_fts f join rulings r on r.rowid = f.rowid
+where rulings_fts match escape_fts(:q)
+order by rank"""),
     "card_rulings": ("The rulings of one card", """\
-select r.id, r.source, r.section, r.kind, r.number, r.title, r.text, l.how
+select l.target as card, r.id, r.source, r.section, r.kind, r.number, r.title, r.text, l.how
 from links l join rulings r on r.id = l.ruling_id join sources s on s.id = r.source
-where l.kind = 'card' and l.target = :card
-order by case l.how when 'card' then 0 when 'about' then 1 else 2 end, s.rowid, r.ord"""),
+where l.kind = 'card' and l.target in (
+  select name from card_names where key = lower(trim(:card))
+  union select name from card_names where key like replace(replace(lower(trim(:card)), '%', ''), '_', '') || ' %'
+    and not exists (select 1 from card_names where key = lower(trim(:card))))
+order by l.target, case l.how when 'card' then 0 when 'about' then 1 else 2 end, s.rowid, r.ord"""),
     "annotation_rulings": ("Every ruling citing one annotation", """\
 select r.id, r.source, r.section, r.kind, r.number, r.title, r.text
 from links l join rulings r on r.id = l.ruling_id join sources s on s.id = r.source
 where l.kind = 'annotation' and l.target = lower(:annotation)
 order by s.rowid, r.ord"""),
 }
-"""name -> (title, SQL with named parameters): a card's rulings by its English name (its own face
-first, then the rulings about it, then those that mention it); the rulings citing an annotation
-("18", "25a")."""
+"""name -> (title, SQL with named parameters): the rulings holding every word of a full-text search,
+the most relevant first (FTS5's BM25 rank; escape_fts is Datasette's: each word quoted); a card's
+rulings by its name in any language, in any
+case, with or without its accents (card_names), its own face first, then the rulings about it, then
+those that mention it (a name that begins several cards and is none, "khamul": each of them, by
+name); the rulings citing an annotation ("18", "25a")."""

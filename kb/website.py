@@ -28,6 +28,7 @@ from kb.bundle import site_files
 from kb.corpus import read_corpus
 from kb.deck import deck_data
 from kb.errors import SiteError
+from kb.lookup import search_spec
 from kb.sitepages import Pages
 from kb.siteplan import SitePlan
 from kb.snapshot import Kb, Snapshot
@@ -134,12 +135,13 @@ def render_files(kb: Kb, templates: Path | None = None) -> Iterator[tuple[str, s
                              autoescape=jinja2.select_autoescape(["html"]), undefined=jinja2.StrictUndefined,
                              trim_blocks=True, lstrip_blocks=True)
     env.filters["safe_html"] = Markup  # only for text that kb.render has already escaped
-    shown: dict[tuple[str, bool, bool, bool], Markup] = {}
+    shown: dict[tuple[str, bool, str, bool, bool], Markup] = {}
 
     def ruling(r: dict[str, Any], show_place: bool = False) -> Markup:
-        """A ruling's HTML (macros.html `ruling_html`), made once for each way a page shows it: its
-        links are placed (kb.sitepages), so the same HTML serves every page."""
-        key = (r["id"], r["full"], r["on_home"], show_place)
+        """A ruling's HTML (macros.html `ruling_html`), made once for each way a page shows it (whole,
+        or as an excerpt around a card's name): its links are placed (kb.sitepages), so the same
+        HTML serves every page."""
+        key = (r["id"], r["full"], r["focus"], r["on_home"], show_place)
         if key not in shown:
             shown[key] = env.get_template("macros.html").module.ruling_html(r, show_place)  # type: ignore[attr-defined]
         return shown[key]
@@ -148,13 +150,17 @@ def render_files(kb: Kb, templates: Path | None = None) -> Iterator[tuple[str, s
     digest = hashlib.sha256()
 
     def files() -> Iterator[tuple[str, str]]:
-        for page in Pages(corpus, plan).all():
+        for page in Pages(corpus, plan, search_spec(snapshot)).all():
             root = "../" * page.path.count("/")
 
             def to(target: str, fragment: str = "", _page: str = page.path) -> str:
                 return Urls.href(_page, target, fragment)
-            text = env.get_template(page.template).render(page=page, title=page.title, root=root, to=to,
-                                                          toc=page.toc, letters=page.letters, **page.values)
+            template = env.get_template(page.template)
+            text = template.render(page=page, title=page.title, root=root, to=to, toc=page.toc, letters=page.letters,
+                                   **page.values)
+            if page.spare_toc and not page.toc and long_page(text):
+                text = template.render(page=page, title=page.title, root=root, to=to, toc=page.spare_toc,
+                                       letters=page.letters, **page.values)
             yield page.path, Urls.resolve(page.path, text)  # the rulings' links, made relative to this page
         for asset in sorted((templates / "assets").iterdir()):
             if asset.is_file():
@@ -171,6 +177,31 @@ def render_files(kb: Kb, templates: Path | None = None) -> Iterator[tuple[str, s
     version = digest.hexdigest()[:16]
     for name in LAST:
         yield name, env.get_template(name).render(files=made, version=version, root="")
+
+
+SCREENS = 2 * 844
+"""Two screens of a phone (844 px high, 390 wide): a page longer than this gets contents."""
+MAIN = re.compile(r"<main\b[^>]*>(.*)</main>", re.S)
+TAG_OR_END = re.compile(r"<[^<>]*>")
+BLOCK = re.compile(r"<(?:p|li|h[1-6]|dt|dd|div|article|section)\b")
+RULING_TEXT = re.compile(r'<div class="text">(.*?)</div>', re.S)
+
+
+def height(html_text: str) -> float:
+    """About how high a page is on a phone (390 px wide), in px, from its main part: 500 (header,
+    menu, footer), 0.385 a character, 13 a block (paragraph, item, heading, ruling), 6 a line break
+    in a ruling's text. Fitted to every page of the real site measured in Chromium: within 3% for
+    half of them; each page over two screens estimated over 0.8 of that."""
+    main = MAIN.search(html_text)
+    body = main.group(1) if main else html_text
+    characters = len(" ".join(html.unescape(TAG_OR_END.sub(" ", body)).split()))
+    breaks: int = sum(str(text).count("\n") for text in RULING_TEXT.findall(body))
+    return 500 + 0.385 * characters + 13 * len(BLOCK.findall(body)) + 6 * breaks
+
+
+def long_page(html_text: str) -> bool:
+    """Whether a page may be longer than two screens of a phone (its height() over 0.8 x SCREENS)."""
+    return height(html_text) > 0.8 * SCREENS
 
 
 def build_site(kb: Kb, out: Path, strict: bool = False) -> SiteReport:

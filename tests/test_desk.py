@@ -308,7 +308,7 @@ def test_every_read_command_gives_rulings_and_cards_one_shape(real_kb: Path, val
     assert rulings
     for r in rulings:
         validators["ruling"].validate(r)
-        assert list(r)[:14] == list(lookup.RULING_FIELDS)
+        assert list(r)[:len(lookup.RULING_FIELDS)] == list(lookup.RULING_FIELDS)
     for c in (data.get("cards", []) if isinstance(data, dict) else []):
         validators["card"].validate(c)
     if args[0] == "search":
@@ -318,7 +318,7 @@ def test_every_read_command_gives_rulings_and_cards_one_shape(real_kb: Path, val
 
 
 def test_export_gives_every_ruling_the_one_shape(real_export: list[str], validators) -> None:
-    assert len(real_export) > 4000
+    assert len(real_export) > 3800
     for line in real_export:
         validators["ruling"].validate(json.loads(line))
 
@@ -333,7 +333,7 @@ def test_every_url_is_the_rulings_place_on_the_site(real_kb: Path) -> None:
     site = SitePlan(corpus)
     addresses = Addresses.read(connect(real_kb))  # the lookups' plan, read from the database
     wrong = [rid for rid, r in corpus.rulings.items() if addresses.page(r.address()) != site.home[rid]]
-    assert wrong == [] and len(site.home) > 4000
+    assert wrong == [] and len(site.home) > 3800
     assert addresses.card("Khamûl the Easterling") == site.urls.card("Khamûl the Easterling")
 
 

@@ -120,7 +120,7 @@ def test_every_ruling_is_anchored_once_and_every_link_resolves(real_kb: Path, re
 
     with closing(connect(real_kb)) as conn:  # every ruling the knowledge base holds (what `rulings export` prints)
         rulings = [row[0] for row in conn.execute("select id from rulings")]
-    assert len(rulings) > 4000
+    assert len(rulings) > 3800  # (Arda's paragraphs the PDF cut are one ruling each)
     assert [r for r in rulings if ids[r] != 1] == []
 
 
@@ -196,7 +196,7 @@ def test_browser_search_index_is_the_knowledge_bases_own(real_kb: Path, real_sit
     assert all(a < b for a, b in zip(starts, starts[1:])) and all(x[0] != y[0] for x, y in zip(runs, runs[1:]))
     assert [[*d[:5], sections[d[5]], *d[6:]] for d in data.pop("docs")] == own.pop("docs")
     assert data == own
-    assert len(wordings) == len(docs) == len(site["doc_pages"]) > 4000 and site["anchors"] == {}
+    assert len(wordings) == len(docs) == len(site["doc_pages"]) > 3800 and site["anchors"] == {}
     words = [fold(doc[6]).replace(" ", "") for doc in docs]  # a document's wording: the first with its words
     assert wordings == [words.index(w) for w in words]
     ids: dict[str, set[str]] = {}
@@ -397,9 +397,9 @@ def test_card_page_shows_its_face_then_its_rulings(tab, real_site: Path) -> None
     assert "Greater Item" in face.locator(".kind-line").inner_text()
     assert "corruption points" in face.locator(".stats").inner_text()  # the terminal's face (kb.cardface)
     assert "Unique. +5" in face.locator(".text").inner_text()  # not "Unique.+5"
-    about = page.locator("h2#rulings ~ section.group article")
-    assert about.count() >= 1 and "Card Erratum" in about.first.inner_text()
-    assert page.locator("nav.toc a[href='#rulings']").count() == 1
+    errata = page.locator("h2#errata ~ section.group article")
+    assert errata.count() >= 1 and "Card Erratum" in errata.first.inner_text()
+    assert page.locator("nav.toc a[href='#errata']").count() == 1
     page.goto((real_site / "card" / "rivendell.html").as_uri())
     icons = page.locator(".card-face .icon[role=img]")
     assert icons.count() >= 2 and "Wilderness" in icons.evaluate_all("l => l.map(e => e.getAttribute('aria-label'))")
@@ -606,11 +606,15 @@ def test_no_wcag_aa_violation_and_no_sideways_scrolling_on_a_phone(tab, real_sit
         page.goto((real_site / path).as_uri() + ("?" + query if query else ""))
         page.wait_for_load_state("load")
         assert page.evaluate("document.documentElement.scrollWidth") <= 390, rel
-        found[rel] = page.evaluate("""() => axe.run(document, {
+        # every ruling drawn: one off the screen keeps a guessed height (style.css content-visibility)
+        # while axe lays its links out at their real size, so they seemed to overlap the next one's
+        found[rel] = page.evaluate("""() => { document.querySelectorAll("article.ruling, section.entries")
+              .forEach(e => { e.style.contentVisibility = "visible"; });
+            return axe.run(document, {
             runOnly: {type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]},
             rules: {"target-size": {enabled: true}}}).then(r => ({
               violations: r.violations.map(v => v.id + ": " + v.nodes.slice(0, 2).map(n => n.target.join(" ")).join(", ")),
-              checked: r.passes.length + r.violations.length}))""")
+              checked: r.passes.length + r.violations.length})); }""")
     assert {rel: f["violations"] for rel, f in found.items() if f["violations"]} == {}
     assert all(f["checked"] > 10 for f in found.values())
     assert errors == []
@@ -750,3 +754,123 @@ def test_damaged_lexicon_stops_the_site_and_keeps_the_previous_one(tiny: tuple[P
     assert result.output.count("\n") == 1
     assert sorted(p.relative_to(out) for p in out.rglob("*")) == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["kb", "site"]  # no temporary folder left
+
+
+# -- issue 30: pages a judge can navigate, results in the reader's words, one answer for a card --------------
+
+def _main_ids(text: str) -> set[str]:
+    """The rulings a page shows (each "read it whole" or ¶ link names one), by anchor."""
+    return set(re.findall(r'class="permalink" href="[^"#]*#([^"]+)"', text))
+
+
+def test_every_long_page_has_contents(real_site: Path) -> None:
+    """Every page that may be longer than two screens of a phone (kb.website.long_page: the estimate
+    the browser test below holds to real heights) opens with its contents; the CoE rules' long parts
+    without headings of their own list their rules, the glossary its letters."""
+    from kb.website import long_page
+
+    pages = sorted(real_site.rglob("*.html"))
+    without = [p.relative_to(real_site).as_posix() for p in pages
+               if long_page(text := p.read_text("utf-8")) and not re.search(r'<nav class="(toc|letters)"', text)]
+    assert without == []
+    combat = (real_site / "doc" / "coe-rules-3-combat.html").read_text("utf-8")
+    assert re.search(r'<nav class="toc".*?>3\.1 An attack involves.*?>3\.I ', combat, re.S)
+    assert re.search(r'<nav class="toc"', (real_site / "doc" / "coe-rules-1-getting-ready-to-play.html").read_text("utf-8"))
+    glossary = (real_site / "doc" / "coe-rules-glossary.html").read_text("utf-8")
+    letters = re.search(r'<nav class="letters".*?</nav>', glossary, re.S)
+    assert letters and re.findall(r">([A-Z#])</a>", letters.group(0))[:3] == ["A", "B", "C"]
+    assert all(anchor in glossary for anchor in re.findall(r'href="#([^"]+)"', letters.group(0)))
+
+
+def test_the_length_estimate_holds_in_a_browser(tab, real_site: Path) -> None:  # type: ignore[no-untyped-def]
+    """Every document page, the credits and every twentieth card, term, phase, annotation and rule page,
+    laid out whole at 390 x 844: each higher than two screens is one kb.website.long_page calls long."""
+    from kb.website import SCREENS, long_page
+
+    others = sorted(p for d in ("card", "term", "phase", "annotation", "rule") for p in (real_site / d).glob("*.html"))
+    sample = sorted((real_site / "doc").glob("*.html")) + [real_site / "credits.html"] + others[::20]
+    page, errors = tab((real_site / "credits.html").as_uri(), width=390, height=844)
+    page.route("**/search-index.js", lambda route: route.abort())  # not needed to lay a page out
+    missed = []
+    for path in sample:
+        page.goto(path.as_uri(), wait_until="domcontentloaded")
+        high = page.evaluate("""() => { for (const e of document.querySelectorAll("main *")) e.style.contentVisibility = "visible";
+            return document.documentElement.scrollHeight; }""")
+        if high > SCREENS and not long_page(path.read_text("utf-8")):
+            missed.append((path.relative_to(real_site).as_posix(), high))
+    page.unroute("**/search-index.js")
+    assert missed == [] and len(sample) > 120
+    assert errors == []
+
+
+def test_leaving_by_a_link_keeps_the_place_at_once(tab, real_site: Path) -> None:  # type: ignore[no-untyped-def]
+    """A result (or any link) followed right after scrolling, before the scroll's pause is over: the
+    place is in the history entry the moment the link is followed, so Back returns to it (the page
+    no longer waits for pagehide, which some browsers fire too late)."""
+    follow = """async (y) => { await new Promise(done => requestAnimationFrame(done));
+        window.addEventListener("click", e => e.preventDefault(), {once: true});  // stay, to read the entry
+        scrollTo(0, y);  // and at once a link on the screen followed
+        [...document.querySelectorAll("main a[href]:not([href^='#'])")].find(a => a.getBoundingClientRect().top > 150).click();
+        return [window.scrollY, history.state]; }"""
+    page, errors = tab((real_site / "search.html").as_uri() + "?q=hazard+limit", width=390, height=844)
+    page.wait_for_function("document.querySelectorAll('#results > li').length >= 20")
+    y, state = page.evaluate(follow, 2500)
+    assert y > 2000 and state["rulings"]["scroll"] == y
+    page.goto((real_site / "doc" / "crf-22-turn-sequence-rulings.html").as_uri())
+    y, state = page.evaluate(follow, 6000)
+    assert y == 6000 and state["place"]["id"] == page.evaluate(TOP_PLACE)[0]
+    assert errors == []
+
+
+def test_results_speak_the_readers_words(search_page) -> None:  # type: ignore[no-untyped-def]
+    """A result shows the words the reader typed that it matched (no index stems), its text read as
+    kb.render.reading reads it; the status says each reading once; a ruling folded from an older
+    edition says where else it is."""
+    page, errors = search_page
+    query = "can a strike be cancelled after the dice roll"
+    page.fill("#q", query)
+    page.press("#q", "Enter")
+    page.wait_for_selector("#results li .matched")
+    matched = page.locator("#results li .matched").all_inner_texts()
+    typed = set(query.split())
+    assert matched and all(m.startswith("matched: ") and set(m[9:].split(", ")) <= typed for m in matched)
+    assert "cancelled" in " ".join(matched) and "words found" not in page.locator("#results").inner_text()
+    assert any(w.startswith("also in CRF Turn Sequence Rulings (ICE-era edition), an older edition")
+               for w in page.locator("#results li .where").all_inner_texts())
+    page.fill("#q", "FW MP value of non-stage cards")
+    page.press("#q", "Enter")
+    page.wait_for_function("document.getElementById('results').innerText.includes('FALLEN-WIZARD')")
+    assert "**" not in page.locator("#results").inner_text()
+    page.fill("#q", "galadrial")
+    page.press("#q", "Enter")
+    page.wait_for_function("document.getElementById('status').textContent.includes('Galadriel')")
+    status = page.locator("#status").inner_text()
+    assert status.count("Galadriel") == 1 and status.count("galadrial") == 1, status
+    assert errors == []
+
+
+def test_a_ruling_of_one_line_says_line(real_site: Path) -> None:
+    pages = [p for p in real_site.rglob("*.html") if re.search(r"\blines (\d+)–\1\b", p.read_text("utf-8"))]
+    assert pages == []
+    assert "line 315<" in (real_site / "doc" / "crf-22-turn-sequence-rulings.html").read_text("utf-8")
+
+
+@pytest.mark.parametrize("name", ["Gandalf", "Adûnaphel", "The One Ring", "Morgul-knife", "Dwarven Travelers"])
+def test_a_card_page_gives_the_answer_rulings_card_gives(real_kb: Path, real_site: Path, name: str) -> None:
+    """The card page lists exactly the errata, rulings and mentions `rulings card` lists (kb.lookup's
+    card answer), and each mention's excerpt shows where it names the card."""
+    from kb.lookup import card
+    from kb.urls import anchor
+
+    answer = card(real_kb, name)
+    mentions = [r for g in answer["mentioned_in"] for r in g["rulings"]]
+    text = (real_site / answer["cards"][0]["url"]).read_text("utf-8")
+    assert _main_ids(text) == {anchor(r["id"]) for r in answer["errata"] + answer["rulings"] + mentions}
+    block = text[text.index('<h2 id="mentions">'):] if mentions else ""
+    excerpts = re.findall(r'class="permalink" href="[^"#]*#([^"]+)".*?<div class="text">(.*?)</div>', block, re.S)
+    named = {anchor(r["id"]) for r in mentions if fold(name) in fold(r["text"])}  # (not an alias: "My Precious")
+    assert len(excerpts) == len(mentions) and (named or not mentions)
+    for shown, excerpt in excerpts:
+        assert shown not in named or fold(name) in fold(excerpt), excerpt
+    for other in answer["also"]:
+        assert f'>{other["name"]}</a>' in text

@@ -15,9 +15,9 @@ from pathlib import Path
 
 from kb.errors import ParseError
 from kb.inputs import read_bytes
-from kb.model import ParsedDocument, Source, Span
+from kb.model import ParsedDocument, Ruling, Source, Span
 from kb.parsers.blocks import read_lines
-from kb.parsers.document import DocumentBuilder
+from kb.parsers.document import DocumentBuilder, ends_sentence, find_markers
 
 WORD = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)*")
 LIGATURES = ("fi", "fl", "ff", "ffi", "ffl")
@@ -34,6 +34,17 @@ SENTENCE = re.compile(r"(?<=[.!?»”])\s+")
 MAX_HEADING_WORDS = 24
 """A run of capitals longer than this is not a heading (the longest, doubled fragments and all, has
 11 words): the heading clean-up compares every word with its neighbours until nothing changes."""
+
+
+ENGLISH_DOUBLES = frozenset({"that", "had", "is", "was", "do", "does"})
+"""Words English itself writes twice ("that that", "had had", "what it is is"): never repaired."""
+END_PUNCTUATION = ".,;:!?"
+
+
+def _core(token: str) -> tuple[str, str]:
+    """A token's word and the punctuation after it: _core("power,") == ("power", ",")."""
+    word = token.rstrip(END_PUNCTUATION)
+    return word, token[len(word):]
 
 
 class Vocabulary:
@@ -138,6 +149,67 @@ def repair_words(text: str, vocab: Vocabulary) -> tuple[str, list[tuple[str, str
     return "".join(chain.from_iterable(zip(between, repaired))) + between[-1], changes
 
 
+POSSESSIVE_ALONE = re.compile(r"[’'][sS][.,;:!?]*")
+"""A possessive ending parted from its word by the extraction: "character ’s card"."""
+
+
+def repair_doubles(text: str, vocab: Vocabulary) -> tuple[str, list[tuple[str, str, str]]]:
+    """Undo what the PDF extraction doubled or parted; returns the text and (kind, before, after).
+
+    - a possessive ending parted from its word: "character ’s" -> "character’s" ("split possessive");
+    - a word written twice running, as the extraction doubled it: "corrupted corrupted", "power,
+      power," (its punctuation repeated too), "player player.." (the punctuation doubled), "company’
+      company’s" (a fragment, then the word), "ifif" (joined; not a word, twice one) -> once
+      ("doubled word"). A pair English makes is kept: a word English writes twice (ENGLISH_DOUBLES:
+      "that that", "had had"), or a repeat whose punctuation differs otherwise ("now, now").
+
+    The extraction kept no line breaks to show where it joined two lines or columns; what shows
+    its doubling is the word repeated with its own punctuation, which English does not write.
+    """
+    changes: list[tuple[str, str, str]] = []
+    while True:  # again while a repair makes another pair ("character’s character ’s")
+        text, more = _doubles_once(text, vocab)
+        if not more:
+            return text, changes
+        changes += more
+
+
+def _doubles_once(text: str, vocab: Vocabulary) -> tuple[str, list[tuple[str, str, str]]]:
+    """One pass of repair_doubles over the text's tokens."""
+    changes: list[tuple[str, str, str]] = []
+    out: list[str] = []
+    for token in text.split(" "):
+        prev = out[-1] if out else ""
+        word, mark = _core(token)
+        last, last_mark = _core(prev)
+        if prev and POSSESSIVE_ALONE.fullmatch(token):
+            if re.search(r"[’'][sS]$", last):  # "character’s ’s": the ending twice
+                out[-1] = last + (mark or last_mark)
+                changes.append(("doubled word", f"{prev} {token}", out[-1]))
+                continue
+            if last_mark == "" and last[-1:].isalpha():
+                out[-1] = prev + token
+                changes.append(("split possessive", f"{prev} {token}", out[-1]))
+                continue
+        if prev and last[-1:] in "’'" and len(last) > 1 and word == last + "s":  # "company’ company’s"
+            out[-1] = token
+            changes.append(("doubled word", f"{prev} {token}", token))
+            continue
+        if (prev and word == last and any(c.isalpha() for c in word) and word.lower() not in ENGLISH_DOUBLES
+                and (last_mark in ("", mark) or mark == last_mark * 2)
+                and (mark == last_mark or len(set(mark)) <= 1)):
+            out[-1] = word + (last_mark or mark[:1])
+            changes.append(("doubled word", f"{prev} {token}", out[-1]))
+            continue
+        half = len(word) // 2
+        if (half >= 2 and word[:half] == word[half:] and word not in vocab and word[:half] in vocab
+                and word.lower() not in ENGLISH_DOUBLES):  # "ifif"
+            token = word[:half] + mark
+            changes.append(("doubled word", word + mark, token))
+        out.append(token)
+    return (" ".join(out), changes) if changes else (text, changes)
+
+
 def _repair(prev: str, word: str, nxt: str, before: str, after: str, vocab: Vocabulary) -> tuple[str, str] | None:
     """(kind, repaired word) for an unknown word between its neighbours and characters, or None."""
     if (prev + word) in vocab or (word + nxt) in vocab or (nxt.lower().startswith(word.lower()) and nxt != word):
@@ -220,12 +292,15 @@ def parse_arda(source: Source, path: Path, vocab: Vocabulary | None = None) -> P
     b = DocumentBuilder(source, lines)
     seen: dict[str, int] = {}  # sentence letters -> first line
     chapters = 0
+    last: Ruling | None = None  # the ruling the line before ended with
     for number, line in enumerate(lines, start=1):
         span = Span(number, number)
+        previous, last = last, None
         if not line.strip():
             continue
         text, changes = repair_words(line.strip(), vocab)
-        for kind, before, after in changes:
+        text, doubles = repair_doubles(text, vocab)
+        for kind, before, after in changes + doubles:
             b.repair(number, kind, before, after)
         if m := CHAPTER.match(text):
             chapters += 1
@@ -234,22 +309,32 @@ def parse_arda(source: Source, path: Path, vocab: Vocabulary | None = None) -> P
             label = m.group(1).upper()
             title = clean_heading(heading, vocab) if heading else ""
             b.open_section(f"{label}. {title}".strip() if label.isdigit() else clean_heading(label + " " + heading, vocab), 1, span)
-            text = rest
+            text, previous = rest, None
         else:
             heading, rest = split_heading(text)
             if heading:
                 b.open_section(clean_heading(heading, vocab), 2 if chapters else 1, span)
-                text = rest
+                text, previous = rest, None
         if not text.strip():
             continue
-        _add_segments(b, text, span, seen)
+        last = _add_segments(b, text, span, seen, previous)
     if chapters == 0:
         raise ParseError(str(path), None, "chapter markers such as •1•", "none")
     return b.finish()
 
 
-def _add_segments(b: DocumentBuilder, text: str, span: Span, seen: dict[str, int]) -> None:
-    """Store a line's text, split at Designer Notes/Clarification/Tip marks, once per passage."""
+def continues(ruling: Ruling | None, text: str) -> bool:
+    """Whether a line's text goes on with the ruling the line before ended: that one ends without
+    a sentence's end, and this one opens in lower case ("... the “unused direct influence” of the
+    item’s" / "controlling character. In all ..."): a paragraph the PDF's page or column broke."""
+    return ruling is not None and not ends_sentence(ruling.text) and text[:1].islower()
+
+
+def _add_segments(b: DocumentBuilder, text: str, span: Span, seen: dict[str, int],
+                  before: Ruling | None = None) -> Ruling | None:
+    """Store a line's text, split at Designer Notes/Clarification/Tip marks, once per passage; a
+    line that continues the ruling the line before ended (`before`, continues()) is joined to it.
+    Returns the ruling the line ends with (None if it ends with a repeat, skipped)."""
     pieces: list[tuple[str, str]] = []
     last, kind = 0, "rule"
     for m in NOTE_MARK.finditer(text):
@@ -257,7 +342,8 @@ def _add_segments(b: DocumentBuilder, text: str, span: Span, seen: dict[str, int
             pieces.append((kind, text[last:m.start()]))
         kind, last = NOTE_KINDS[m.group("kind").lower()], m.start()
     pieces.append((kind, text[last:]))
-    for kind, piece in pieces:
+    ended: Ruling | None = None
+    for n, (kind, piece) in enumerate(pieces):
         piece = piece.strip()
         if not piece:
             continue
@@ -266,7 +352,14 @@ def _add_segments(b: DocumentBuilder, text: str, span: Span, seen: dict[str, int
         if long and all(s in seen for s in long) and len(_letters(piece)) - sum(map(len, long)) < 25:
             first = seen[long[0]]
             b.skip(span, f"repeated passage (the extraction repeated line {first})")
+            ended = None
             continue
+        if n == 0 and before is not None and continues(before, piece):
+            joined = f"{before.text} {piece}"
+            whole = Span(before.span.start, span.end)
+            ended = b.update(before, text=joined, span=whole, raw=b.raw(whole), markers=find_markers(joined))
+        else:
+            ended = b.add(kind, piece, span)
         for s in long:
             seen.setdefault(s, span.start)
-        b.add(kind, piece, span)
+    return ended

@@ -18,6 +18,9 @@ PROSE_PARTS = ("introduction",)
 ANNOTATION = re.compile(r"^\W*Annotation\s+(\d+[a-z]?)\b\s*(?:\([^)]*\))?\s*:", re.I)
 ERRATUM = re.compile(r"^\W*(?:rules|card)\s+erratum", re.I)
 """(@ and spaces are \\W already: "^\\W*(?:@\\s*)?\\W*" said the same, backtracking quadratically.)"""
+CHANGES_TEXT = re.compile(r"^\W*(?:change|replace)\s+[“\"«][^”\"»]*[”\"»]\s+(?:to|with)\b", re.I)
+"""A line that changes a card's or a rule's words ("@ Change “on a given turn” to “during this
+organization phase”") is an erratum too, without saying so."""
 SEE_ALSO = re.compile(r"^\W*see\b", re.I)
 RESIDUE_LINE = re.compile(r"^\d{4}\s+(?:&bull;|•)\s+Developed by", re.I)
 RESIDUE_ITEMS = {"disclaimer", "contact", "about us", ""}
@@ -27,7 +30,7 @@ def crf_kind(text: str) -> tuple[str, str | None]:
     """The kind and number of a CRF bullet: ("annotation", "25a"), ("erratum", None), ..."""
     if m := ANNOTATION.match(text):
         return "annotation", m.group(1)
-    if ERRATUM.match(text):
+    if ERRATUM.match(text) or CHANGES_TEXT.match(text):
         return "erratum", None
     if SEE_ALSO.match(text):
         return "see-also", None

@@ -10,8 +10,11 @@ from dataclasses import replace
 
 from kb.model import Card, ParsedDocument, Problem, Repair, Ruling, Section, Skip, Source, Span
 
+NEW_MARK = re.compile(r"^\W{0,3}@")
+"""The CRF's mark of a ruling new or changed since the last edition: "@ Change ...". The text keeps
+it (the id hashes the text); readers see the marker "new" instead (kb.render.reading)."""
 MARKER_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("new", re.compile(r"^\W{0,3}@")),
+    ("new", NEW_MARK),
     ("rules-erratum", re.compile(r"\brules\s+erratum\b", re.I)),
     ("card-erratum", re.compile(r"\bcard\s+erratum\b", re.I)),
     ("standard-rules-only", re.compile(r"\bstandard rules only\s*:", re.I)),
@@ -21,6 +24,25 @@ DATE_TAG = re.compile(r"\[(effective [^\[\]]+)\]", re.I)
 # A tag ends at the next bracket of either kind, so each "[" scans only up to the next one: with
 # [^\]]* a line of "[CoE [CoE ..." without "]" is scanned from every "[" to its end (quadratic).
 ALIGNMENT_TAG = re.compile(r"\[(HERO|MINION|FALLEN-WIZARD|BALROG)\]")
+
+
+CLOSERS = "»”\"’')]*_"
+"""What may follow a sentence's stop: closing quotes and brackets, Markdown's emphasis closed."""
+
+
+def ends_sentence(text: str) -> bool:
+    """Whether a text ends as a sentence does: its stop, then any closing quotes or brackets and
+    the source's tags ("[CoE 2024]"). ends_sentence("It is (as said).” [CoE 2024]") is True;
+    ends_sentence("of the item’s") is False."""
+    return untagged(text).rstrip(CLOSERS)[-1:] in (".", "!", "?")
+
+
+def untagged(text: str) -> str:
+    """The text without the source's tags at its end: untagged("x» [CoE 2023]") == "x»"."""
+    text = text.rstrip()
+    while text.endswith("]") and (start := text.rfind("[")) > 0:
+        text = text[:start].rstrip()
+    return text
 
 
 def find_markers(text: str) -> tuple[str, ...]:

@@ -1106,7 +1106,7 @@
     var r = searcher.data(d), li = el("li", "ruling");
     li.appendChild(link(r.url, "[" + r.kind + (r.number ? " " + r.number : "") + "]"));
     li.appendChild(el("span", "where", " " + r.source_title + (r.current ? "" : " (older edition)") + " · " + r.id));
-    li.appendChild(el("div", "text", r.text));
+    li.appendChild(el("div", "text", searcher.shown(d)));  // as a reader reads it (search.js shown)
     return li;
   }
 

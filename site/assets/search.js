@@ -406,6 +406,16 @@
     if (this._divider === undefined) this._divider = this.site && this.site.divider ? new RegExp(this.site.divider) : null;
     return this._divider;
   };
+  /* shown: document d's text as a reader reads it (kb.render.reading: its emphasis, icon codes and
+   * "@" read), from its stored text and the site's edits of it (kb.browserdata.edits); outside the
+   * site, the stored text */
+  Searcher.prototype.shown = function (d) {
+    var text = this.doc(d)[6], site = this.site, changes = site && site.shown ? own(site.shown, String(d)) : undefined;
+    if (!changes) return text;
+    var out = "", at = 0;
+    changes.forEach(function (c) { out += text.slice(at, c[0]) + c[2]; at = c[0] + c[1]; });
+    return out + text.slice(at);
+  };
   Searcher.prototype.card_url = function (name) {
     var n = this.site ? own(this.site.cards, name) : undefined;
     return n === undefined ? null : this.site.pages[n];
@@ -1278,26 +1288,35 @@
     return out + escapeHtml(text.slice(last));
   }
 
-  var MARKDOWN = new Set(["crf", "coe_rules", "rulebook"]);
-  /* Markdown emphasis dropped for a plain result list ("*Card Erratum*:" -> "Card Erratum:"): only
-   * markers that come in pairs around text; a lone "*" (a footnote, "no * by the MPs") is text. */
-  function plainMarkdown(text) {
-    for (var i = 0; i < 3; i++) {  // nested: "***a** b*" is bold inside italic
-      var next = text.replace(/(\*{1,3})(?=\S)([^*]*?\S)\1(?!\*)/g, "$2");
-      if (next === text) break;
-      text = next;
-    }
-    return text;
-  }
-
+  /* how the query was read, each thing once: the cards (a near spelling with what was typed), the
+   * numbers, the abbreviations and synonyms, the spellings (a word of a card name read once, as the card) */
   function notes(u) {
-    var out = [];
-    if (u.cards.length) out.push("card: " + u.cards.join(", "));
-    if (u.near_cards.length) out.push("read as " + u.near_cards.map(function (p) { return p[0] + " → " + p[1]; }).join(", "));
+    var out = [], typed = new Map(), named = new Set();
+    u.near_cards.forEach(function (p) {
+      typed.set(p[1], p[0]);
+      pySplit(fold(p[0])).forEach(function (w) { named.add(w); });
+    });
+    u.cards.forEach(function (c) { out.push(typed.has(c) ? "“" + typed.get(c) + "” read as the card " + c : "card: " + c); });
     u.annotations.forEach(function (n) { out.push("annotation " + n); });
     u.rules.forEach(function (n) { out.push("rule " + n); });
     u.abbreviations.concat(u.synonyms).forEach(function (p) { out.push(p[0] + " → " + p[1]); });
-    if (u.corrections.length) out.push("read as " + u.corrections.map(function (p) { return p[0] + " → " + p[1]; }).join(", "));
+    var spelt = u.corrections.filter(function (p) { return !named.has(fold(p[0])); });
+    if (spelt.length) out.push("read as " + spelt.map(function (p) { return p[0] + " → " + p[1]; }).join(", "));
+    return out;
+  }
+
+  /* own_words: the reader's own words (as typed) that a result matched: those whose index terms, or
+   * the terms of what they were read as (an abbreviation, a synonym, a spelling), are among the
+   * terms it matched (r.matched); the terms themselves are for --explain */
+  function own_words(searcher, query, u, matched) {
+    var found = new Set(matched), read = new Map(), out = [];
+    u.abbreviations.concat(u.synonyms, u.corrections).forEach(function (p) { read.set(p[0].toLowerCase(), p[1]); });
+    tokens(query).forEach(function (token) {
+      var said = [token].concat(read.has(token.toLowerCase()) ? tokens(read.get(token.toLowerCase())) : []);
+      if (out.indexOf(token) < 0 && said.some(function (w) {
+        return searcher.analyze_word(w, null).some(function (t) { return found.has(t); });
+      })) out.push(token);
+    });
     return out;
   }
 
@@ -1342,14 +1361,13 @@
         (where.length ? " › " + where.join(" › ") : "")) + "</span>";
       var also = r.also_docs.map(function (other) {
         var o = searcher.data(other);
-        return '<a href="' + escapeHtml(o.url) + '">' + escapeHtml(o.source_title + (o.current ? "" : " (older edition)")) + "</a>";
+        return '<a href="' + escapeHtml(o.url) + '">' + escapeHtml(o.source_title + (o.current ? "" : ", an older edition")) + "</a>";
       }).filter(Boolean);
-      var text = MARKDOWN.has(d.parser) ? plainMarkdown(d.text) : d.text;
-      var words = r.matched.filter(function (t) { return t.indexOf(":") < 0; });
+      var text = searcher.shown(r.doc);
+      var words = own_words(searcher, state.q, u, r.matched.filter(function (t) { return t.indexOf(":") < 0; }));
       li.innerHTML = head + '<div class="text">' + highlight(text, searcher.highlight_spans(text, u)) + "</div>" +
-        (also.length ? '<div class="where">the same words: ' + also.join(", ") + "</div>" : "") +
-        '<div class="matched">' + (words.length ? "words found: " + escapeHtml(words.join(", "))
-          : "found by its number or the card it is about") + "</div>";
+        (also.length ? '<div class="where">also in ' + also.join(", ") + ", in the same words</div>" : "") +
+        (words.length ? '<div class="matched">matched: ' + escapeHtml(words.join(", ")) + "</div>" : "");
       out.appendChild(li);
     });
     list.appendChild(out);
@@ -1440,7 +1458,13 @@
       if (pending) return;
       pending = setTimeout(function () { pending = null; scrolled = root.scrollY; remember(false); }, 200);
     }, {passive: true});
-    root.addEventListener("pagehide", function () { scrolled = root.scrollY; remember(false); });
+    function leaving() { scrolled = root.scrollY; remember(false); }
+    // the place is also kept the moment the page is left by a link (a result tapped right after
+    // scrolling, before the scroll's pause): pagehide comes too late in some browsers
+    root.document.addEventListener("click", function (ev) {
+      if (ev.target && ev.target.closest && ev.target.closest("a[href]")) leaving();
+    }, true);
+    root.addEventListener("pagehide", leaving);
   }
 
   /* open: the searcher of the page's own index */

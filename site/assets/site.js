@@ -52,6 +52,11 @@
       clearTimeout(pause);
       pause = setTimeout(keep, 200);
     }, {passive: true});
+    // kept the moment the page is left by a link too (one followed right after scrolling, before
+    // the scroll's pause): pagehide comes too late in some browsers
+    document.addEventListener("click", function (ev) {
+      if (ev.target && ev.target.closest && ev.target.closest("a[href]")) keep();
+    }, true);
     window.addEventListener("pagehide", keep);
   }
 
