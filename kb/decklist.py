@@ -372,18 +372,32 @@ def read_lines(text: str, framed: bool = False) -> list[DeckLine]:
     """Every line of a text list (a byte-order mark before the first left out), each in the place the
     headers above it give; framed: a GCCG file (read_line's "framed" mode)."""
     raws = split_lines(text.removeprefix("\ufeff"))
-    frames = [bool(PATTERNS["frame"].match(clean(raw, len(raw) + 1))) for raw in raws] if framed else []
+    names = frame_names([bool(PATTERNS["frame"].match(clean(raw, len(raw) + 1))) for raw in raws]) if framed else set()
     out = []
     section = part = group = ""
     for i, raw in enumerate(raws):
         mode = "text"
         if framed:
-            mode = "frame" if 0 < i < len(raws) - 1 and frames[i - 1] and frames[i + 1] and not frames[i] else "framed"
+            mode = "frame" if i in names else "framed"
         for line in read_line(i + 1, raw, section, part, group, mode):
             if line.kind == "header":
                 section, part, group = line.section, line.part, line.group
             out.append(line)
     return out
+
+
+def frame_names(frames: list[bool]) -> set[int]:
+    """Which lines name a GCCG frame's part, given which lines are "####": a line between a frame's
+    opening and closing "####", the frames read in turn from the top, so a closing "####" opens no
+    frame of its own ("####", "Pool", "####", "1 Saruman", "####", "Deck", "####": Pool and Deck)."""
+    names, i = set(), 0
+    while i + 2 < len(frames):
+        if frames[i] and not frames[i + 1] and frames[i + 2]:
+            names.add(i + 1)
+            i += 3
+        else:
+            i += 1
+    return names
 
 
 def text_title(lines: list[DeckLine]) -> str:

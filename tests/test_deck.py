@@ -578,6 +578,16 @@ def _node() -> str:
     return node
 
 
+ONE_CARD_PARTS = "####\nPool\n####\n1 Saruman [H] (TW)\n####\nDeck\n####\n3 Glamdring (TW)\n####\nSites\n####\n1 moria [h]\n"
+
+
+def test_a_gccg_part_of_one_card_line_is_no_frame_name() -> None:
+    """A "####" that closes a frame opens none: the card line after it, before the next frame, is a card."""
+    lines = [(line.kind, line.name, line.part) for line in read_deck(ONE_CARD_PARTS, "deck", "").lines
+             if line.kind == "card"]
+    assert lines == [("card", "Saruman", "pool"), ("card", "Glamdring", "play"), ("card", "moria", "sites")]
+
+
 def test_browser_reads_every_test_list_as_the_terminal(real_kb: Path, tmp_path: Path) -> None:
     from kb.deck import finding_text, miss_line
 
@@ -588,7 +598,7 @@ def test_browser_reads_every_test_list_as_the_terminal(real_kb: Path, tmp_path: 
              "\ufeff2 Gandalf\u2028Lure\u00a0of  Nature x2\r\n3x Orc-patrols [TW]\n\u00c9owyn\nGollum’s Fate\nZap\u200bper\n"
              "Crepusculo [AS]\nGandalf" + " " * 300 + "x2\n",
              "\n".join(f"Qwzx{n} Vbnm" for n in range(MAX_NEAR + 5)) + "\nGandalf\n" * 600,
-             "", "Characters:\n# nothing\n", "qwzx vbnm\n", *(text for text, _ in STRUCTURED),
+             "", "Characters:\n# nothing\n", "qwzx vbnm\n", *(text for text, _ in STRUCTURED), ONE_CARD_PARTS,
              '{"pool": [{"name": "Theoden", "card": "tw-182", "qty": 1},\n{"name": "Balin", "card": "tw-116", "qty": 1}]}',
              '{"deck": {"Gandalf [H] (TW)": 1, "Twilight (LE)": 2},\n "sideboard": {"Stealth (TW)": "1"}, "notes": "x"}']
     lists: list[tuple[str, dict[str, str]]] = [(text, {}) for text in texts]

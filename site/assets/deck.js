@@ -167,14 +167,23 @@
     return out;
   }
 
+  /* kb.decklist.frame_names: which lines name a GCCG frame's part, the frames read in turn from the top */
+  function frame_names(frames) {
+    var names = new Set(), i = 0;
+    while (i + 2 < frames.length) {
+      if (frames[i] && !frames[i + 1] && frames[i + 2]) { names.add(i + 1); i += 3; } else i += 1;
+    }
+    return names;
+  }
+
   /* kb.decklist.read_lines */
   function read_lines(text, deck, framed) {
     var P = patterns(deck), raws = split_lines(text.replace(/^\ufeff/, ""), P), out = [];
-    var frames = framed ? raws.map(function (raw) { return P.frame.test(cleaned(raw)); }) : [];
+    var names = framed ? frame_names(raws.map(function (raw) { return P.frame.test(cleaned(raw)); })) : new Set();
     var section = "", part = "", group = "";
     raws.forEach(function (raw, i) {
       var mode = "text";
-      if (framed) mode = i > 0 && i < raws.length - 1 && frames[i - 1] && frames[i + 1] && !frames[i] ? "frame" : "framed";
+      if (framed) mode = names.has(i) ? "frame" : "framed";
       read_line(i + 1, raw, section, part, group, mode, deck, P).forEach(function (l) {
         if (l.kind === "header") { section = l.section; part = l.part; group = l.group; }
         out.push(l);
