@@ -304,6 +304,7 @@
     var out = root.document.getElementById("deck-report"), status = root.document.getElementById("deck-status");
     if (!form) return;
     if (!(root.RULINGS_DATA || root.RULINGS_INDEX) || !root.RULINGS_DECK || !S) { status.textContent = "The deck data did not load."; return; }
+    if (!S.fresh(status, start)) return;
     var searcher = S.open(), deck = root.RULINGS_DECK;
     input.value = from_fragment();
     render(searcher, deck, input.value, out, status);
