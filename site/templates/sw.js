@@ -30,6 +30,13 @@ self.addEventListener("install", function (event) {
     .then(function () { return self.skipWaiting(); }));
 });
 
+/* what every page of the site says in its footer (site.js) */
+function tell(message) {
+  return self.clients.matchAll({includeUncontrolled: true}).then(function (clients) {
+    clients.forEach(function (c) { c.postMessage(message); });
+  });
+}
+
 /* the rest in batches, four at a time, in the background: a page can already be used meanwhile */
 var saving = null;
 function keepAll() {
@@ -38,6 +45,7 @@ function keepAll() {
     return cache.keys().then(function (have) {
       var got = new Set(have.map(function (r) { return r.url; }));
       var todo = FILES.filter(function (f) { return !got.has(new URL(f, SCOPE).href); });
+      if (todo.length) tell({offline: "saving", files: have.length, of: FILES.length});
       var i = 0;
       function next() {  // one lane: batches of 25 files, one after the other
         if (i >= todo.length) return Promise.resolve();
@@ -47,11 +55,7 @@ function keepAll() {
       }
       return Promise.all([next(), next(), next(), next()]);
     });
-  }).then(function () {
-    return self.clients.matchAll({includeUncontrolled: true}).then(function (clients) {
-      clients.forEach(function (c) { c.postMessage({offline: "ready", files: FILES.length}); });
-    });
-  });
+  }).then(function () { return tell({offline: "ready", files: FILES.length}); });
   saving.then(function () { saving = null; }, function () { saving = null; });
   return saving;
 }
