@@ -90,6 +90,14 @@ def window(browser) -> Iterator[Any]:  # type: ignore[no-untyped-def]
     context.close()
 
 
+def new_page(window: Any) -> tuple[Any, list[str]]:
+    """A page of the window, and the script errors it raises."""
+    page = window.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return page, errors
+
+
 def deck_ruling(page: Any, base: str) -> str:
     """The deck page's report for a list of one Adûnaphel, once shown."""
     page.goto(base + "deck.html#Ad%C3%BBnaphel")
@@ -109,9 +117,7 @@ def test_a_rebuilt_site_is_never_mixed_with_the_previous_one(window, two_builds:
     server = Server(tmp_path)
     try:
         base = server.base + "site/"
-        page = window.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
+        page, errors = new_page(window)
         server.refused.add("site/sw.js")  # the first visit ends before a service worker is installed
         for rel in ("index.html", "search.html?q=annotation+25a"):
             page.goto(base + rel)
@@ -149,9 +155,7 @@ def test_a_saved_copy_mixing_two_builds_is_never_read(window, two_builds: tuple[
     server = Server(tmp_path)
     try:
         base = server.base + "site/"
-        page = window.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
+        page, errors = new_page(window)
         page.goto(base + "index.html")
         page.wait_for_function(READY, timeout=60_000)
         (copy,) = saved_copies(page)
@@ -274,9 +278,7 @@ def test_offline_after_one_visit(window, tiny: tuple[Path, Path, Path]) -> None:
     try:
         base = server.base
         window.add_init_script(ONLINE_ALWAYS)
-        page = window.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
+        page, errors = new_page(window)
         page.goto(base + "index.html")
         page.wait_for_function(READY, timeout=120_000)
         assert json.loads((site / "manifest.webmanifest").read_text("utf-8"))["start_url"] == "index.html"
