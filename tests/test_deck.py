@@ -354,7 +354,9 @@ def test_site_has_the_deck_page_and_its_data(real_kb: Path, real_site: Path) -> 
     for script in ("search-index.js", "deck-data.js", "search.js", "deck.js"):
         assert f'src="assets/{script}"' in page
     build, data = unstamp((real_site / "assets" / "deck-data.js").read_text("utf-8"))
+    assert build == (real_kb / CURRENT).resolve().name  # the knowledge base's build, as every data file says
     assert build == unstamp((real_site / "assets" / "search-index.js").read_text("utf-8"))[0]
+    assert page.count(f'data-build="{build}"') == 2  # the page checks both (search.js fresh())
     assert data.startswith("window.RULINGS_DECK=")
     shipped = json.loads(data.removeprefix("window.RULINGS_DECK=").rstrip().rstrip(";"))
     assert shipped == json.loads(json.dumps(deck_data(real_kb)))
