@@ -35,9 +35,30 @@ from kb.snapshot import Kb, Snapshot
 from kb.urls import Urls
 
 LAST = ("manifest.webmanifest", "sw.js")
-"""Templates rendered after every other file, from the list of them all (the service worker caches each)."""
+"""Templates rendered after every other file, from the list of them all (the service worker keeps each)."""
+DATA = (INDEX_FILE, "assets/deck-data.js")
+"""The data files of the site: each says which build it is of (stamp()), and the page that loads one,
+naming that build in its script tag's data-build, checks it (site/assets/search.js fresh())."""
 
-__all__ = ["SiteError", "SiteReport", "build_site", "check_links", "render_files"]
+__all__ = ["SiteError", "SiteReport", "build_site", "check_links", "render_files", "stamp", "unstamp"]
+
+
+STAMP = ("typeof document!=='undefined'&&document.currentScript&&(document.currentScript.dataset.built=", ");\n")
+"""What comes before and after the build, as a JSON string, on a data file's first line (stamp())."""
+
+
+def stamp(text: str, build: str) -> str:
+    """A data file's text with, first, the build it is of, set on the script element that loads it
+    (`data-built`); nothing outside a page (node runs the same file in tests/test_parity.py)."""
+    return STAMP[0] + json.dumps(build) + STAMP[1] + text
+
+
+def unstamp(text: str) -> tuple[str, str]:
+    """(the build, the data) of a data file's text as stamp() made it; SiteError if it has no stamp."""
+    head, found, data = text.partition(STAMP[1])
+    if not found or not head.startswith(STAMP[0]) or "\n" in head:
+        raise SiteError("a data file of the site does not say which build it is of; run `rulings site` again")
+    return str(json.loads(head.removeprefix(STAMP[0]))), data
 
 
 @dataclass(slots=True)
@@ -131,6 +152,7 @@ def render_files(kb: Kb, templates: Path | None = None) -> Iterator[tuple[str, s
     snapshot = Snapshot.of(kb)
     corpus = read_corpus(snapshot)
     plan = SitePlan(corpus)
+    build = snapshot.folder.name  # the knowledge base's build folder, the one every file is read from: unique to each build
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(templates / "templates"),
                              autoescape=jinja2.select_autoescape(["html"]), undefined=jinja2.StrictUndefined,
                              trim_blocks=True, lstrip_blocks=True)
@@ -146,6 +168,7 @@ def render_files(kb: Kb, templates: Path | None = None) -> Iterator[tuple[str, s
             shown[key] = env.get_template("macros.html").module.ruling_html(r, show_place)  # type: ignore[attr-defined]
         return shown[key]
     env.globals["ruling"] = ruling
+    env.globals["build"] = build
     made: list[str] = []
     digest = hashlib.sha256()
 
@@ -171,12 +194,15 @@ def render_files(kb: Kb, templates: Path | None = None) -> Iterator[tuple[str, s
         yield "assets/deck-data.js", f"window.RULINGS_DECK={deck};\n"
 
     for path, text in files():
+        if path in DATA:
+            text = stamp(text, build)
         made.append(path)
         digest.update(path.encode("utf-8") + b"\0" + text.encode("utf-8"))
         yield path, text
     version = digest.hexdigest()[:16]
-    for name in LAST:
+    for name in LAST:  # the service worker keeps the manifest too
         yield name, env.get_template(name).render(files=made, version=version, root="")
+        made.append(name)
 
 
 SCREENS = 2 * 844

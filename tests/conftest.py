@@ -313,7 +313,7 @@ def browser_window(browser):  # type: ignore[no-untyped-def]
     """One context (a window) of the session's Chromium for the tests on the built site, each of which
     opens its pages in it (`tab`): a page in a context costs a tab, a new context a profile. The
     site keeps nothing in the browser from file:// (no cookies, no web storage, no service worker:
-    test_site's offline test has a context of its own over http), so no test leaves anything there
+    test_offline's tests have contexts of their own over http), so no test leaves anything there
     for another."""
     window = browser.new_context(viewport={"width": 1280, "height": 900})
     yield window

@@ -23,6 +23,7 @@ from kb.deck import EXIT_NOT_FOUND, MAX_NEAR, PAGE_MARK, deck_data, deck_report
 from kb.decklist import MAX_LINE, detect, read_deck, read_line, read_lines
 from kb.errors import Refused
 from kb.store import CURRENT
+from kb.website import unstamp
 
 from .conftest import DATA, ROOT
 from .test_deckrules import CASES
@@ -641,7 +642,10 @@ def test_site_has_the_deck_page_and_its_data(real_kb: Path, real_site: Path) -> 
     page = (real_site / "deck.html").read_text("utf-8")
     for script in ("search-index.js", "deck-data.js", "search.js", "deck.js"):
         assert f'src="assets/{script}"' in page
-    data = (real_site / "assets" / "deck-data.js").read_text("utf-8")
+    build, data = unstamp((real_site / "assets" / "deck-data.js").read_text("utf-8"))
+    assert build == (real_kb / CURRENT).resolve().name  # the knowledge base's build, as every data file says
+    assert build == unstamp((real_site / "assets" / "search-index.js").read_text("utf-8"))[0]
+    assert page.count(f'data-build="{build}"') == 2  # the page checks both (search.js fresh())
     assert data.startswith("window.RULINGS_DECK=")
     shipped = json.loads(data.removeprefix("window.RULINGS_DECK=").rstrip().rstrip(";"))
     assert shipped == json.loads(json.dumps(deck_data(real_kb)))

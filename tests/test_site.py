@@ -30,7 +30,7 @@ from kb.render import TextRenderer, card_html, linked
 from kb.searchspec import SearchSpec
 from kb.tables import load_words
 from kb.urls import Urls, slug
-from kb.website import build_site, check_links, render_files
+from kb.website import build_site, check_links, render_files, unstamp
 
 from .conftest import EVAL, ROOT
 
@@ -128,7 +128,8 @@ def _index(real_site: Path) -> dict:  # type: ignore[type-arg]
     """search-index.js read back as a browser reads it: the search data's JSON in a JavaScript string,
     its big tables in buckets of JSON text (each bucket holding exactly the keys kb.browserdata.bucket
     puts there), the parts read later as JSON texts, and its documents' JSON lines."""
-    text = (real_site / "assets" / "search-index.js").read_text("utf-8")
+    build, text = unstamp((real_site / "assets" / "search-index.js").read_text("utf-8"))
+    assert build.startswith("build-")  # the knowledge base's build folder
     string = r"'((?:[^'\\\n]|\\.)*)'"
     found = re.fullmatch(rf"window\.RULINGS_INDEX={string};\nwindow\.RULINGS_PARTS=(\{{.*\}});\n"
                          rf"window\.RULINGS_DOCS={string};\n", text, re.S)
@@ -513,61 +514,6 @@ def test_search_as_a_judge_uses_it(tab, real_site: Path) -> None:  # type: ignor
     assert page.input_value("#q") == "hazard limit"
     page.wait_for_function(f"Math.abs(window.scrollY - {place}) < 5")
     assert errors == []
-
-
-def _serve(folder: Path):  # type: ignore[no-untyped-def]
-    import functools
-    import http.server
-    import threading
-
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, format: str, *args: object) -> None:
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(folder)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server
-
-
-def test_the_service_worker_keeps_every_file_of_the_real_site(real_site: Path) -> None:
-    """sw.js lists every other file of the site, each once, so a visit saves the whole site."""
-    text = (real_site / "sw.js").read_text("utf-8")
-    listed = json.loads(re.search(r"var FILES = (\[.*?\]);", text, re.S).group(1))  # type: ignore[union-attr]
-    on_disk = {p.relative_to(real_site).as_posix() for p in real_site.rglob("*") if p.is_file()}
-    assert len(listed) == len(set(listed)) > 2000
-    assert set(listed) == on_disk - {"sw.js", "manifest.webmanifest", ".rulings-site"}
-
-
-def test_offline_after_one_visit(browser, tiny: tuple[Path, Path, Path]) -> None:  # type: ignore[no-untyped-def]
-    """Over http, the service worker keeps the site; with the network off, pages and search still work
-    and the page says it is offline (the tiny corpus's site: the same templates and scripts, 44 files
-    to save instead of 2,000)."""
-    site = tiny[2]
-    server = _serve(site)
-    context = browser.new_context(viewport={"width": 390, "height": 844})
-    try:
-        base = f"http://127.0.0.1:{server.server_port}/"
-        page = context.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(base + "index.html")
-        page.wait_for_function("document.getElementById('offline').textContent.includes('work offline')",
-                               timeout=120_000)
-        assert json.loads((site / "manifest.webmanifest").read_text("utf-8"))["start_url"] == "index.html"
-        context.set_offline(True)
-        for rel, check in (("card/adunaphel.html", "h1"), ("doc/crf-x.html", "nav.toc"),
-                           ("annotations.html", "nav.letters")):
-            page.goto(base + rel)
-            assert page.locator(check).count() >= 1, rel
-        page.goto(base + "search.html?q=annotation+25a")
-        page.wait_for_selector("#results li")
-        assert "Annotation 25" in page.locator("#results").inner_text()
-        page.wait_for_function("document.getElementById('offline').textContent.startsWith('Offline')")
-        assert errors == []
-    finally:
-        context.set_offline(False)
-        context.close()
-        server.shutdown()
 
 
 AXE = ROOT / "tests" / "vendor" / "axe-core" / "axe.min.js"

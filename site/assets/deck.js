@@ -1226,6 +1226,7 @@
     var out = doc.getElementById("deck-report"), status = doc.getElementById("deck-status");
     if (!form) return;
     if (!(root.RULINGS_DATA || root.RULINGS_INDEX) || !root.RULINGS_DECK || !S) { status.textContent = "The deck data did not load."; return; }
+    if (!S.fresh(status, start)) return;
     var searcher = S.open(), deck = root.RULINGS_DECK, file = doc.getElementById("deck-file");
     var choices = {game: doc.getElementById("deck-game"), alignment: doc.getElementById("deck-alignment"),
       form: doc.getElementById("deck-format")};

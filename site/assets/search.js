@@ -1392,6 +1392,7 @@
     var game = document.getElementById("game"), source = document.getElementById("source");
     if (!form) return;
     if (!root.RULINGS_INDEX && !root.RULINGS_DATA) { ui.status.textContent = "The search data did not load."; return; }
+    if (!fresh(ui.status, start)) return;
     var searcher = open();
     var params = new URLSearchParams(root.location.search);
     var saved = root.history.state && root.history.state.rulings ? root.history.state.rulings : null;
@@ -1467,6 +1468,41 @@
     root.addEventListener("pagehide", leaving);
   }
 
+  /* fresh(status, then): whether every data file the page loaded is of the page's own build: each
+   * script tag names its build (data-build) and the file says its own (data-built, kb.website.stamp).
+   * A copy that mixes two builds (a saved copy, or the HTTP cache, holding an earlier build's file)
+   * is never read: the files that differ are asked again of the server (file?build=..., which no
+   * cache answers: sw.js keeps a file only as the site names it), and then() runs once they are in;
+   * until then, and if the server's differ too, status says why. The page is marked (data-mixed on
+   * its <html>), so the footer (site.js) does not claim the saved copy works offline. */
+  function fresh(status, then) {
+    var doc = root.document, scripts = doc.querySelectorAll("script[data-build]"), stale = [];
+    for (var i = 0; i < scripts.length; i++) {
+      if (scripts[i].dataset.built !== scripts[i].dataset.build) stale.push(scripts[i]);
+    }
+    if (!stale.length) return true;
+    doc.documentElement.setAttribute("data-mixed", "");
+    if (stale.some(function (s) { return s.dataset.again; })) {
+      status.textContent = "This page is of another version of the site than its data on the server: reload the page.";
+      return false;
+    }
+    status.textContent = "Loading the rulings from the network (the saved copy is of another version of the site)…";
+    var waiting = stale.length;
+    stale.forEach(function (old) {
+      var again = doc.createElement("script");
+      again.dataset.build = old.dataset.build;
+      again.dataset.again = "1";
+      again.onload = function () { if (--waiting === 0) then(); };
+      again.onerror = function () {
+        status.textContent = "The saved copy of this page is of another version of the site than its data, and the "
+          + "network cannot be reached: reload the page when online.";
+      };
+      again.src = old.src.split("?")[0] + "?build=" + encodeURIComponent(old.dataset.build);
+      old.parentNode.replaceChild(again, old);
+    });
+    return false;
+  }
+
   /* open: the searcher of the page's own index */
   function open() {
     if (root.RULINGS_DATA) return new Searcher(root.RULINGS_DATA);
@@ -1477,7 +1513,7 @@
     return new Searcher(data);
   }
 
-  var api = {Searcher: Searcher, open: open, bucket: bucket, clean: clean, strip_marks: strip_marks, fold: fold, fold_key: fold_key,
+  var api = {Searcher: Searcher, open: open, fresh: fresh, bucket: bucket, clean: clean, strip_marks: strip_marks, fold: fold, fold_key: fold_key,
     distance: distance, NameIndex: NameIndex, read_card: read_card, quoted: quoted};
   if (typeof module === "object" && module.exports) {
     module.exports = api;

@@ -60,30 +60,49 @@
     window.addEventListener("pagehide", keep);
   }
 
+  // The footer: whether the site is saved on this device, and whether this page is read offline.
+  // navigator.onLine is believed when it says offline, never when it says online (Chromium may say
+  // online in a page loaded with the network off): the page asks the server for sw.js, a file never
+  // kept (sw.js serves only the site's own files from the saved copy); no answer means offline.
   var status = document.getElementById("offline");
-  function say(text) { if (status) status.textContent = text; }
-  function network() {
-    if (!navigator.onLine) say("Offline: you are reading the copy saved on this device.");
+  var away = !navigator.onLine, saved = null;
+  function show() {
+    // a page whose data came from the network because its saved copy mixed two builds (search.js
+    // fresh()) makes no claim for the saved copy
+    var mixed = document.documentElement.hasAttribute("data-mixed");
+    var text = "";
+    if (away) text = mixed ? "Offline." : "Offline: you are reading the copy saved on this device.";
+    else if (mixed) text = "The copy saved on this device is of another version of the site: this page's data came from the network.";
+    else if (saved && saved.offline === "ready") text = "Saved on this device: every page and the search work offline.";
+    else if (saved && saved.offline === "saving") text = "Saving the site for offline use (" + saved.files + " of " + saved.of + " files)…";
+    if (status) status.textContent = text;
   }
-  window.addEventListener("offline", network);
-  window.addEventListener("online", function () { say(""); ask(); });
-  if (!("serviceWorker" in navigator) || !/^https?:$/.test(location.protocol)) return;
+  var web = /^https?:$/.test(location.protocol);
   var script = document.currentScript || document.querySelector('script[src$="assets/site.js"]');
   var root = new URL("../", script.src);
-  navigator.serviceWorker.addEventListener("message", function (event) {
-    var d = event.data || {};
-    if (!navigator.onLine) return network();
-    if (d.offline === "ready") say("Saved on this device: every page and the search work offline.");
-    else if (d.offline === "saving") say("Saving the site for offline use (" + d.files + " of " + d.of + " files)…");
-  });
-  function ask() {
-    navigator.serviceWorker.ready.then(function (reg) { if (reg.active) reg.active.postMessage("status"); });
+  function probe() {
+    if (!web) return;
+    fetch(new URL("sw.js", root).href, {method: "HEAD", cache: "no-store"})
+      .then(function () { away = false; }, function () { away = true; }).then(show);
   }
+  window.addEventListener("offline", function () { away = true; show(); });
+  window.addEventListener("online", function () { probe(); ask(); });
+  function ask() {
+    if ("serviceWorker" in navigator && web) {
+      navigator.serviceWorker.ready.then(function (reg) { if (reg.active) reg.active.postMessage("status"); });
+    }
+  }
+  show();
+  probe();
+  if (!("serviceWorker" in navigator) || !web) return;
+  navigator.serviceWorker.addEventListener("message", function (event) {
+    saved = event.data || {};
+    show();
+  });
   function register() {
     navigator.serviceWorker.register(new URL("sw.js", root).href, {scope: root.href}).then(ask, function () {});
   }
   // once the page has loaded, so that saving the site never competes with the page being read
   if (document.readyState === "complete") register();
   else window.addEventListener("load", register);
-  network();
 })();
