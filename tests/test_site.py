@@ -764,7 +764,10 @@ def test_leaving_by_a_link_keeps_the_place_at_once(tab, real_site: Path) -> None
     assert y > 2000 and state["rulings"]["scroll"] == y
     page.goto((real_site / "doc" / "crf-22-turn-sequence-rulings.html").as_uri())
     y, state = page.evaluate(follow, 6000)
-    assert y == 6000 and state["place"]["id"] == page.evaluate(TOP_PLACE)[0]
+    # the ruling at the top when the link was followed is the place saved; scrollY itself may have
+    # moved a little by then (scroll anchoring keeps that ruling in place as rulings near the screen
+    # are laid out, later on a busy machine: 6026 was seen)
+    assert abs(y - 6000) < 300 and state["place"]["id"] == page.evaluate(TOP_PLACE)[0]
     assert errors == []
 
 
