@@ -26,6 +26,9 @@ class Addresses:
     cards_source: set[str] = field(default_factory=set)
     card_of: dict[str, str] = field(default_factory=dict)
     """a card's ruling id -> its English name."""
+    pending: list[str] = field(default_factory=list)
+    """The card names whose pages are not registered yet: all are, in name order, when a card's page
+    is first asked for (most lookups never ask: `rulings annotation 18` shows no card)."""
 
     @classmethod
     def read(cls, conn: sqlite3.Connection) -> Addresses:
@@ -35,10 +38,9 @@ class Addresses:
         counts = {r["source"]: (r["n"], r["characters"]) for r in query(
             conn, "select source, count(*) as n, sum(length(text)) as characters from rulings group by source")}
         tops: dict[str, list[str]] = {}
-        for sec in query(conn, "select source, titles from sections order by ord"):
-            part = sec["titles"][0]
-            if part not in tops.setdefault(sec["source"], []):
-                tops[sec["source"]].append(part)
+        for sec in query(conn, "select source, json_extract(titles, '$[0]') as part from sections order by ord"):
+            if sec["part"] not in tops.setdefault(sec["source"], []):
+                tops[sec["source"]].append(sec["part"])
         a = cls()
         for s in query(conn, "select id, parser from sources order by rowid"):
             a.urls.document(s["id"])
@@ -51,18 +53,26 @@ class Addresses:
             for part in parts if a.split[s["id"]] else []:
                 a.urls.document(s["id"], part)
         a.card_of = {c["ruling_id"]: c["name"] for c in query(conn, "select ruling_id, name from cards")}
-        for name in sorted(set(a.card_of.values())):
-            a.urls.card(name)
+        a.pending = sorted(set(a.card_of.values()))
         return a
+
+    def complete(self) -> Addresses:
+        """The plan with every card's page registered (in name order, so that names with the same
+        slug take the same suffixes for every reader)."""
+        for name in self.pending:
+            self.urls.card(name)
+        self.pending = []
+        return self
 
     def copy(self) -> Addresses:
         """The same plan, apart: a page the copy registers later (a name the plan lacks) is not the original's."""
-        return Addresses(self.urls.copy(), dict(self.split), set(self.cards_source), dict(self.card_of))
+        return Addresses(self.urls.copy(), dict(self.split), set(self.cards_source), dict(self.card_of),
+                         list(self.pending))
 
     def page(self, ruling_id: str, source: str, section: tuple[str, ...] | list[str]) -> str:
         """The page a ruling lives on: its card's page, or its document's (part's) page."""
         if ruling_id in self.card_of:
-            return self.urls.card(self.card_of[ruling_id])
+            return self.card(self.card_of[ruling_id])
         part = section[0] if self.split.get(source) and section else ""
         return self.urls.document(source, part)
 
@@ -72,4 +82,4 @@ class Addresses:
 
     def card(self, name: str) -> str:
         """A card's page ("card/khamul-the-easterling.html")."""
-        return self.urls.card(name)
+        return self.complete().urls.card(name) if self.pending else self.urls.card(name)

@@ -519,20 +519,22 @@ def write_page(path: Path, text: str) -> Path:
 
 def deck_data(kb: KbOrReader) -> dict[str, Any]:
     """What site/assets/deck.js needs beside the search data: how to read a list (kb.decklist), the
-    limits, for every card with anything to say [errata, rulings, mentions], each a list of indexes
-    into the search data's documents, in the order `rulings deck` gives them (kb.lookup's
-    Reader.card_rulings), every card's facts and the deck rules' limits (kb.deckrules), and each rule
-    a finding may cite as its document's index."""
+    limits, for every card with anything to say, and every name read as several cards ("Hobgoblins"),
+    [errata, rulings, mentions] (kb.lookup's Reader.card_rulings, what `rulings deck` gives), each a
+    list of indexes into the search data's documents, under its English names joined by " / ";
+    every card's facts and the deck rules' limits (kb.deckrules), and each rule a finding may cite as
+    its document's index."""
     reader = Reader.of(kb)  # the indexes point into this build's search data: the site ships the same
     conn = reader.conn
     position = {doc[0]: n for n, doc in enumerate(reader.spec.raw["docs"])}
+    several = sorted({tuple(sorted(set(names))) for names in reader.spec.raw["names"].values() if len(set(names)) > 1})
     cards: dict[str, list[list[int]]] = {}
-    for row in query(conn, "select distinct name from cards order by name"):
-        about = reader.card_rulings([row["name"]])
+    for names in [(row["name"],) for row in query(conn, "select distinct name from cards order by name")] + several:
+        about = reader.card_rulings(names)
         lists = [[position[r.id] for r in rulings if r.id in position]
                  for rulings in (about.errata, about.rulings, about.mentions)]
         if any(lists):
-            cards[row["name"]] = lists
+            cards[" / ".join(names)] = lists
     facts, unknown_bans, rules = rules_data(conn)
     return {**browser_rules(), "max_near": MAX_NEAR, "max_name": MAX_NAME, "many_copies": MANY_COPIES,
             "max_bytes": MAX_DECK_BYTES, "exit_not_found": EXIT_NOT_FOUND, "cards": cards,

@@ -43,7 +43,7 @@ class SitePlan:
         self.by_source: dict[str, list[Ruling]] = defaultdict(list)
         for r in c.rulings.values():
             self.by_source[r.source].append(r)
-        self.addresses = addresses
+        self.addresses = addresses.complete()
         self.urls = addresses.urls
         self.parts: dict[str, list[str]] = {}
         """source id -> its top-level parts, each on its own page (empty: the document is one page)."""

@@ -588,7 +588,9 @@ def test_browser_reads_every_test_list_as_the_terminal(real_kb: Path, tmp_path: 
              "\n".join(f"Qwzx{n} Vbnm" for n in range(MAX_NEAR + 5)) + "\nGandalf\n" * 600,
              "", "Characters:\n# nothing\n", "qwzx vbnm\n", *(text for text, _ in STRUCTURED),
              '{"pool": [{"name": "Theoden", "card": "tw-182", "qty": 1},\n{"name": "Balin", "card": "tw-116", "qty": 1}]}',
-             '{"deck": {"Gandalf [H] (TW)": 1, "Twilight (LE)": 2},\n "sideboard": {"Stealth (TW)": "1"}, "notes": "x"}']
+             '{"deck": {"Gandalf [H] (TW)": 1, "Twilight (LE)": 2},\n "sideboard": {"Stealth (TW)": "1"}, "notes": "x"}',
+             # names read as several cards (another language's): their answer is shipped as one
+             "Corsarios de Umbar\nInsel der Lebenden Toten\nDie Puckel-Tiefen\nNuee de chauves souris\n"]
     lists: list[tuple[str, dict[str, str]]] = [(text, {}) for text in texts]
     lists += [(text, options) for _, text, options, _, _ in CASES]
     lists += [(FELLOWSHIP["text"].read_text("utf-8"), {"alignment": "minion", "game": "campaign"}),
@@ -612,6 +614,8 @@ def test_browser_reads_every_test_list_as_the_terminal(real_kb: Path, tmp_path: 
         except Refused:
             assert "error" in js
             continue
+        several = [e for e in report["cards"] if len(e["names"]) > 1]
+        assert several or "Corsarios" not in text
         for part in ("cards", "quiet"):
             py = [{**{f: e[f] for f in fields}, "errata": [r["id"] for r in e["errata"]],
                    "rulings": [r["id"] for r in e["rulings"]]} for e in report[part]]
