@@ -308,6 +308,10 @@ class Reader:
         self._rulings: dict[str, Ruling] = {}
         self._terms: dict[str, Term] | None = None
         self._said: dict[tuple[str, ...], CardRulings] = {}
+        self._faces: dict[str, list[CardFace]] | None = None
+        """Every card's printings by name, once every_face() has read them all (the site)."""
+        self._spec: SearchSpec | None = None
+        self._numbers: dict[str, list[tuple[str, str, str]]] = {}
 
     @classmethod
     def of(cls, kb: KbOrReader) -> Reader:
@@ -348,7 +352,9 @@ class Reader:
     @property
     def spec(self) -> SearchSpec:
         """The build's search data (its card names read names for the lookups)."""
-        return search_spec(self.snapshot)
+        if self._spec is None:
+            self._spec = search_spec(self.snapshot)
+        return self._spec
 
     def notes(self) -> dict[str, tuple[str, ...]]:
         """Each note `rulings check` makes on a source's own text, given to the first ruling (in
@@ -412,14 +418,21 @@ class Reader:
         names = list(names)
         if not names:
             return []
+        if self._faces is not None:
+            return sorted((f for name in dict.fromkeys(names) for f in self._faces.get(name, [])),
+                          key=lambda f: (f.set_code, f.id))
         rows = query(self.conn, f"select {CARD_COLUMNS} from cards where name in ({','.join('?' * len(names))}) "
                                 "order by set_code, id", tuple(names))
         return [CardFace.of(r, self.addresses.card(r["name"])) for r in rows]
 
     def every_face(self) -> list[CardFace]:
-        """Every printing of every card, by set and id."""
-        return [CardFace.of(r, self.addresses.card(r["name"]))
-                for r in query(self.conn, f"select {CARD_COLUMNS} from cards order by set_code, id")]
+        """Every printing of every card, by set and id (kept: faces() then reads no more)."""
+        faces = [CardFace.of(r, self.addresses.card(r["name"]))
+                 for r in query(self.conn, f"select {CARD_COLUMNS} from cards order by set_code, id")]
+        self._faces = {}
+        for face in faces:
+            self._faces.setdefault(face.name, []).append(face)
+        return faces
 
     def _linked(self, kind: str, target: str) -> list[dict[str, Any]]:
         return query(self.conn, "select ruling_id, how from links where kind = ? and target = ? order by rowid",
@@ -549,17 +562,18 @@ class Reader:
         example = "rulings annotation 18" if kind == "annotation" else "rulings rule 2.IV.iii"
         number = require(number, f"{kind} number", example)
         wanted = number.strip().lower().removeprefix("annotation").removeprefix("anno").removeprefix("rule").strip()
-        rows = query(self.conn, "select id from rulings where kind = ? and lower(number) = ?", (kind, wanted))
-        parts = query(self.conn, "select id from rulings where kind = ? and lower(number) like ? escape '\\'",
-                      (kind, _like_prefix(wanted + "."))) if kind == "rule" and wanted and len(wanted) <= MAX_ID else []
+        if kind not in self._numbers:  # (each kind's numbers once: the site asks for every one)
+            self._numbers[kind] = [(r["number"].lower(), r["number"], r["id"]) for r in query(
+                self.conn, "select id, number from rulings where kind = ? and number != '' order by rowid", (kind,))]
+        numbers = self._numbers[kind]
+        rows = [rid for key, _, rid in numbers if key == wanted]
+        parts = [rid for key, _, rid in numbers if key.startswith(wanted + ".")] if kind == "rule" and wanted else []
         if not rows and not parts:
-            numbers = [r["number"] for r in query(self.conn, "select distinct number from rulings where kind = ? "
-                                                             "and number != ''", (kind,))]
-            raise NotFound(f"no {kind} {quoted(number)}", hint=number_hint(kind, wanted, numbers))
-        found = self.rulings(r["id"] for r in rows)
+            raise NotFound(f"no {kind} {quoted(number)}",
+                           hint=number_hint(kind, wanted, list(dict.fromkeys(n for _, n, _ in numbers))))
+        found = self.rulings(rows)
         return NumberAnswer(kind, found[0].number or number if found else number, tuple(found),
-                            tuple(self.rulings(r["id"] for r in parts)),
-                            tuple(self.rulings(r["ruling_id"] for r in self._linked(kind, wanted))))
+                            tuple(self.rulings(parts)), tuple(self.rulings(r["ruling_id"] for r in self._linked(kind, wanted))))
 
     def ruling(self, ruling_id: str) -> RulingAnswer:
         """One ruling whole; NotFound, with the ids it may have meant, if unknown."""
