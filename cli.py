@@ -331,14 +331,14 @@ def _groups(out: Out, title: str, groups: list[dict[str, Any]]) -> None:
             _ruling(out, r)
 
 
-def _looked_up(as_json: bool, function: str, *args: Any) -> dict[str, Any] | None:
-    """Call one kb.lookup function; print its JSON and return None, or return it for text output."""
+def _looked_up(as_json: bool, function: str, *args: Any) -> Any:
+    """Call one kb.lookup function; print its answer's JSON and return None, or return the answer for text output."""
     import kb.lookup
 
     with translated(as_json):
-        result: dict[str, Any] = getattr(kb.lookup, function)(*args)
+        result = getattr(kb.lookup, function)(*args)
     if as_json:
-        emit_json(result)
+        emit_json(result.to_json() if hasattr(result, "to_json") else result)
         return None
     return result
 
@@ -355,9 +355,10 @@ def _read_as(out: Out, result: dict[str, Any]) -> None:
 @click.pass_obj
 def show(kb_dir: Path, ruling_id: str, as_json: bool, no_pager: bool) -> None:
     """Show one ruling whole: text, source, edition, section, number, markers, lines, links."""
-    r = _looked_up(as_json, "show_ruling", kb_dir, ruling_id)
-    if r is None:
+    answer = _looked_up(as_json, "show_ruling", kb_dir, ruling_id)
+    if answer is None:
         return
+    r = answer.to_json()
     out = Out(not no_pager)
     out(style(_head(r) + _marks(r), bold=True) + f"   {r['id']}")
     out(f"{r['source_title']} (edition {r['edition']}{'' if r['current'] else ', older edition'}), {_lines(r)}")
@@ -407,9 +408,10 @@ def _face(out: Out, c: dict[str, Any]) -> None:
 def card(kb_dir: Path, name: tuple[str, ...], as_json: bool, no_pager: bool) -> None:
     """A card by name in any language (typos, accents, plurals forgiven): its face (type, race,
     skills, prowess/body, mind, influence, points, home site), its errata and CRF rulings, every mention."""
-    result = _looked_up(as_json, "card", kb_dir, " ".join(name))
-    if result is None:
+    answer = _looked_up(as_json, "card", kb_dir, " ".join(name))
+    if answer is None:
         return
+    result = answer.to_json()
     out = Out(not no_pager)
     _read_as(out, result)
     for c in result["cards"]:
@@ -421,8 +423,8 @@ def card(kb_dir: Path, name: tuple[str, ...], as_json: bool, no_pager: bool) -> 
         out(style("also: ", bold=True) + describe(result["also"]) + f" (`rulings card \"{result['also'][0]['name']}\"`)",
             "", "  ")
         out()
-    _groups(out, "Errata", _by_source(result["errata"]))
-    _groups(out, "CRF rulings", _by_source(result["rulings"]))
+    _groups(out, "Errata", _by_source(answer.said.errata))
+    _groups(out, "CRF rulings", _by_source(answer.said.rulings))
     _groups(out, "Mentioned in", result["mentioned_in"])
     out.flush()
 
@@ -530,10 +532,11 @@ def deck(kb_dir: Path, file: str, as_json: bool, mentions: bool, html_out: Path 
         raise click.exceptions.Exit(exit_code(report))
 
 
-def _by_source(rulings: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    from kb.lookup import group_by_source
+def _by_source(rulings: Any) -> list[dict[str, Any]]:
+    """kb.lookup's rulings grouped by source, in the JSON shape."""
+    from kb.lookup import grouped
 
-    return group_by_source(rulings)
+    return [g.to_json() for g in grouped(rulings)]
 
 
 @cli.command()
@@ -543,10 +546,10 @@ def _by_source(rulings: list[dict[str, Any]]) -> list[dict[str, Any]]:
 @click.pass_obj
 def phase(kb_dir: Path, name: tuple[str, ...], as_json: bool, no_pager: bool) -> None:
     """Every ruling of a turn phase, by source in document order ("M/H", "mh", "site", "eot", "org")."""
-    result = _looked_up(as_json, "phase", kb_dir, " ".join(name))
-    if result is not None:
+    answer = _looked_up(as_json, "phase", kb_dir, " ".join(name))
+    if answer is not None:
         out = Out(not no_pager)
-        _groups(out, result["name"], result["sources"])
+        _groups(out, answer.name, _by_source(answer.rulings))
         out.flush()
 
 
@@ -557,20 +560,22 @@ def phase(kb_dir: Path, name: tuple[str, ...], as_json: bool, no_pager: bool) ->
 @click.pass_obj
 def term(kb_dir: Path, name: tuple[str, ...], as_json: bool, no_pager: bool) -> None:
     """A game term: its definition(s), its "Rulings by Term" section, every ruling that uses it."""
-    result = _looked_up(as_json, "term", kb_dir, " ".join(name))
-    if result is None:
+    answer = _looked_up(as_json, "term", kb_dir, " ".join(name))
+    if answer is None:
         return
+    result = answer.to_json()
     out = Out(not no_pager)
     _read_as(out, result)
     out(style(result["term"], bold=True))
     for r in result["definitions"]:
         _ruling(out, r)
-    _groups(out, "Rulings under its heading", _by_source(result["rulings_by_term"]))
+    _groups(out, "Rulings under its heading", _by_source(answer.by_term))
     _groups(out, "Used in", result["used_in"])
     out.flush()
 
 
-def _numbered(result: dict[str, Any], no_pager: bool) -> None:
+def _numbered(answer: Any, no_pager: bool) -> None:
+    result = answer.to_json()
     out = Out(not no_pager)
     for r in result["rulings"]:
         out(style(r["source_title"], fg="cyan") + f" (edition {r['edition']})")

@@ -1,10 +1,10 @@
-"""Where each ruling and card lives on the static site: the one plan kb.website builds on and the lookups read."""
+"""Where each ruling and card lives on the static site, read from the knowledge base: the one plan the
+lookups' urls and the site's pages are both made on."""
 
 from __future__ import annotations
 
 import sqlite3
 from dataclasses import dataclass, field
-from typing import Any
 
 from kb.store import query
 from kb.urls import Urls, anchor
@@ -26,16 +26,23 @@ class Addresses:
     cards_source: set[str] = field(default_factory=set)
     card_of: dict[str, str] = field(default_factory=dict)
     """a card's ruling id -> its English name."""
+    pending: list[str] = field(default_factory=list)
+    """The card names whose pages are not registered yet: all are, in name order, when a card's page
+    is first asked for (most lookups never ask: `rulings annotation 18` shows no card)."""
 
     @classmethod
-    def plan(cls, sources: list[dict[str, Any]], counts: dict[str, tuple[int, int]], tops: dict[str, list[str]],
-             cards: dict[str, str]) -> Addresses:
-        """The site's plan: every document (and, for a long one, each top-level part) and every card
-        registered in this order, so two names with the same slug get the same suffixes wherever
-        the plan is made. counts: rulings and characters of their text per source; tops: each
-        source's top-level section titles in order; cards: a card's ruling id -> its English name."""
+    def read(cls, conn: sqlite3.Connection) -> Addresses:
+        """The site's plan from the knowledge base: every document (and, for a long one, each
+        top-level part) and every card registered in this order, so two names with the same slug get
+        the same suffixes for every reader (the terminal's urls, the site's pages)."""
+        counts = {r["source"]: (r["n"], r["characters"]) for r in query(
+            conn, "select source, count(*) as n, sum(length(text)) as characters from rulings group by source")}
+        tops: dict[str, list[str]] = {}
+        for sec in query(conn, "select source, json_extract(titles, '$[0]') as part from sections order by ord"):
+            if sec["part"] not in tops.setdefault(sec["source"], []):
+                tops[sec["source"]].append(sec["part"])
         a = cls()
-        for s in sources:
+        for s in query(conn, "select id, parser from sources order by rowid"):
             a.urls.document(s["id"])
             if s["parser"] == "cards":
                 a.cards_source.add(s["id"])
@@ -45,40 +52,34 @@ class Addresses:
             a.split[s["id"]] = (rulings > SPLIT_OVER or characters > SPLIT_CHARACTERS) and len(parts) > 1
             for part in parts if a.split[s["id"]] else []:
                 a.urls.document(s["id"], part)
-        for name in sorted(set(cards.values())):
-            a.urls.card(name)
-        a.card_of = dict(cards)
+        a.card_of = {c["ruling_id"]: c["name"] for c in query(conn, "select ruling_id, name from cards")}
+        a.pending = sorted(set(a.card_of.values()))
         return a
 
-    @classmethod
-    def read(cls, conn: sqlite3.Connection) -> Addresses:
-        """The site's plan from the knowledge base, without building the site."""
-        counts = {r["source"]: (r["n"], r["characters"]) for r in query(
-            conn, "select source, count(*) as n, sum(length(text)) as characters from rulings group by source")}
-        tops: dict[str, list[str]] = {}
-        for sec in query(conn, "select source, titles from sections order by ord"):
-            part = sec["titles"][0]
-            if part not in tops.setdefault(sec["source"], []):
-                tops[sec["source"]].append(part)
-        cards = {c["ruling_id"]: c["name"] for c in query(conn, "select ruling_id, name from cards")}
-        return cls.plan(query(conn, "select id, parser from sources order by rowid"), counts, tops, cards)
+    def complete(self) -> Addresses:
+        """The plan with every card's page registered (in name order, so that names with the same
+        slug take the same suffixes for every reader)."""
+        for name in self.pending:
+            self.urls.card(name)
+        self.pending = []
+        return self
 
     def copy(self) -> Addresses:
         """The same plan, apart: a page the copy registers later (a name the plan lacks) is not the original's."""
-        return Addresses(self.urls.copy(), dict(self.split), set(self.cards_source), dict(self.card_of))
+        return Addresses(self.urls.copy(), dict(self.split), set(self.cards_source), dict(self.card_of),
+                         list(self.pending))
 
-    def page(self, ruling: dict[str, Any]) -> str:
+    def page(self, ruling_id: str, source: str, section: tuple[str, ...] | list[str]) -> str:
         """The page a ruling lives on: its card's page, or its document's (part's) page."""
-        if ruling["id"] in self.card_of:
-            return self.urls.card(self.card_of[ruling["id"]])
-        section = ruling.get("section") or []
-        part = section[0] if self.split.get(ruling["source"]) and section else ""
-        return self.urls.document(ruling["source"], part)
+        if ruling_id in self.card_of:
+            return self.card(self.card_of[ruling_id])
+        part = section[0] if self.split.get(source) and section else ""
+        return self.urls.document(source, part)
 
-    def ruling(self, ruling: dict[str, Any]) -> str:
+    def ruling(self, ruling_id: str, source: str, section: tuple[str, ...] | list[str]) -> str:
         """A ruling's address: its page and its anchor ("doc/crf-22-turn-sequence-rulings.html#crf-22.454d048a6d")."""
-        return f"{self.page(ruling)}#{anchor(ruling['id'])}"
+        return f"{self.page(ruling_id, source, section)}#{anchor(ruling_id)}"
 
     def card(self, name: str) -> str:
         """A card's page ("card/khamul-the-easterling.html")."""
-        return self.urls.card(name)
+        return self.complete().urls.card(name) if self.pending else self.urls.card(name)

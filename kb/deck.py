@@ -2,7 +2,7 @@
 
 `rulings deck FILE` reads the list (kb.decklist), reads each name as `rulings card` does
 (kb.resolve.read_card: any language, accents, plurals, typos), and gathers each card's errata,
-rulings and mentions (kb.lookup.card_rulings) into one report in the ruling shape; deck_page()
+rulings and mentions (kb.lookup's Reader.card_rulings, what `rulings card` gives) into one report in the ruling shape; deck_page()
 makes it one printable HTML page, write_page() writes that page safely. deck_data() is what the
 site's deck page (site/assets/deck.js) needs to make the same report in the browser.
 """
@@ -25,11 +25,11 @@ from kb.deckrules import (BANS, FACT_FIELDS, FLAGS, GAMES, LIMITS, PLAYER_NAMES,
                           CardFacts, Entry, card_facts, check, rule_ids, verdict, versions, whose_deck)
 from kb.errors import ForeignFile, ParseError, Refused, WriteFailed
 from kb.inputs import MB, kind_of, read_bytes, size_text
-from kb.lookup import Shaper, card_rulings, group_by_source, search_spec
+from kb.lookup import KbOrReader, Reader, grouped
 from kb.query import fold
 from kb.resolve import MAX_NAME, CardReading, NameIndex, card_index, quoted, read_card
 from kb.searchspec import SearchSpec
-from kb.snapshot import Kb, Snapshot
+from kb.snapshot import Kb
 from kb.store import query
 
 LIST_SEPARATOR = PATTERNS["list_separator"]
@@ -225,10 +225,9 @@ def deck_report(kb: Kb, text: str, name: str = "deck", *, mentions: bool = False
     if not cards:
         raise Refused(f"{name}: no card in it ({deck.line_count} lines of blanks, comments, headers, notes or "
                       "overlong lines)", hint=EXAMPLE)
-    snapshot = Snapshot.of(kb)  # the rulings and the names read from one build
-    conn = snapshot.connect()
-    shaper = Shaper(conn)
-    spec = search_spec(snapshot)
+    reader = Reader(kb)  # the rulings and the names read from one build
+    conn = reader.conn
+    spec = reader.spec
     index = card_index(spec)
     facts, unknown_bans, rules = rules_data(conn)
     by_id = {f.id: f for f in facts}
@@ -295,13 +294,12 @@ def deck_report(kb: Kb, text: str, name: str = "deck", *, mentions: bool = False
     said: list[dict[str, Any]] = []
     quiet: list[dict[str, Any]] = []
     for entry in found.values():
-        about = card_rulings(conn, shaper, entry["names"])
-        marks = ",".join("?" * len(entry["names"]))  # by name: the cards table's index
-        entry["cards"] = [f.to_json() for f in shaper.cards(f"name in ({marks})", tuple(entry["names"]))
-                          if f.id in entry["printings"]]
-        entry.update({"errata": about.errata, "rulings": about.rulings, "mentions": len(about.mentions)})
+        about = reader.card_rulings(entry["names"])
+        entry["cards"] = [f.to_json() for f in reader.faces(entry["names"]) if f.id in entry["printings"]]
+        entry.update({"errata": [r.to_json() for r in about.errata], "rulings": [r.to_json() for r in about.rulings],
+                      "mentions": len(about.mentions)})
         if mentions:
-            entry["mentioned_in"] = group_by_source(shaper.rulings(about.mentions))
+            entry["mentioned_in"] = [g.to_json() for g in grouped(about.mentions)]
         (said if about.errata or about.rulings or about.mentions else quiet).append(entry)
     copies = sum(line.count for line in cards)
     if copies > MANY_COPIES:
@@ -321,7 +319,7 @@ def deck_report(kb: Kb, text: str, name: str = "deck", *, mentions: bool = False
                 warnings.append(f"line {line.number}: {found[meant]['name']} has no printing in {line.set_code} "
                                 f"(printed in {', '.join(printed)})")
     cited = [r for r in RULES if any(f["rule"] == r for f in findings)]
-    rule_rows = {r["number"]: r for r in shaper.rulings([rules[n] for n in cited if n in rules])}
+    rule_rows = {r.number: r.to_json() for r in reader.rulings([rules[n] for n in cited if n in rules])}
     kinds = {kind: sum(1 for line in lines if line.kind == kind) for kind in ("note", "comment", "long", "header")}
     return {"deck": name, "title": deck.title or title, "format": deck.format, "date": time.strftime("%Y-%m-%d"),
             **_editions(conn), "verdict": verdict(findings), "findings": findings,
@@ -519,24 +517,24 @@ def write_page(path: Path, text: str) -> Path:
 
 # -- the site's deck page -------------------------------------------------------------------------------
 
-def deck_data(kb: Kb) -> dict[str, Any]:
+def deck_data(kb: KbOrReader) -> dict[str, Any]:
     """What site/assets/deck.js needs beside the search data: how to read a list (kb.decklist), the
-    limits, for every card with anything to say [errata, rulings, mentions], each a list of indexes
-    into the search data's documents, in the order `rulings deck` gives them, every card's facts and
-    the deck rules' limits (kb.deckrules), and each rule a finding may cite as its document's index."""
-    snapshot = Snapshot.of(kb)  # the indexes point into this build's search data: the site ships the same
-    conn = snapshot.connect()
-    shaper = Shaper(conn)
-    spec = search_spec(snapshot)
-    position = {doc[0]: n for n, doc in enumerate(spec.raw["docs"])}
+    limits, for every card with anything to say, and every name read as several cards ("Hobgoblins"),
+    [errata, rulings, mentions] (kb.lookup's Reader.card_rulings, what `rulings deck` gives), each a
+    list of indexes into the search data's documents, under its English names joined by " / ";
+    every card's facts and the deck rules' limits (kb.deckrules), and each rule a finding may cite as
+    its document's index."""
+    reader = Reader.of(kb)  # the indexes point into this build's search data: the site ships the same
+    conn = reader.conn
+    position = {doc[0]: n for n, doc in enumerate(reader.spec.raw["docs"])}
+    several = sorted({tuple(sorted(set(names))) for names in reader.spec.raw["names"].values() if len(set(names)) > 1})
     cards: dict[str, list[list[int]]] = {}
-    for row in query(conn, "select distinct name from cards order by name"):
-        about = card_rulings(conn, shaper, [row["name"]])
-        lists = [[position[r["id"]] for r in about.errata if r["id"] in position],
-                 [position[r["id"]] for r in about.rulings if r["id"] in position],
-                 [position[i] for i in about.mentions if i in position]]
+    for names in [(row["name"],) for row in query(conn, "select distinct name from cards order by name")] + several:
+        about = reader.card_rulings(names)
+        lists = [[position[r.id] for r in rulings if r.id in position]
+                 for rulings in (about.errata, about.rulings, about.mentions)]
         if any(lists):
-            cards[row["name"]] = lists
+            cards[" / ".join(names)] = lists
     facts, unknown_bans, rules = rules_data(conn)
     return {**browser_rules(), "max_near": MAX_NEAR, "max_name": MAX_NAME, "many_copies": MANY_COPIES,
             "max_bytes": MAX_DECK_BYTES, "exit_not_found": EXIT_NOT_FOUND, "cards": cards,

@@ -1,8 +1,9 @@
-"""Read-side answers from the knowledge base: a ruling by id, statistics, the export stream, the lookups
-by card, phase, term and number, and search, each ruling in the one shape of kb/data/schema/ruling.json.
+"""The read model: every answer a reader gives (a ruling, a card, a term, a phase, an annotation or
+rule, what changed, a search) as small typed values read from one build, each ruling in the one
+shape of kb/data/schema/ruling.json; the terminal, the site and the deck check all show these.
 
-Each answer is read from one build (kb.snapshot): given a knowledge-base folder, a function opens
-its current build once and reads everything from it; given a Snapshot, it reads from that."""
+Each answer is read from one build (kb.snapshot): a Reader opens a build once and reads everything
+from it; the functions below take a knowledge-base folder or a Snapshot and open a Reader on it."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import sqlite3
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Union
 
 from kb.addresses import Addresses
 from kb.cardface import CardFace
@@ -24,12 +25,11 @@ if TYPE_CHECKING:
     from kb.searchspec import SearchSpec
 
 RULING_COLUMNS = "r.id, r.source, r.game, r.section, r.kind, r.number, r.title, r.text, r.line_start, " \
-                 "r.line_end, r.markers, r.parent, s.title as source_title, s.edition, s.current, s.date, s.path"
+                 "r.line_end, r.markers, r.ord"
 RULING_FIELDS = ("id", "source", "source_title", "edition", "current", "game", "section", "kind", "number", "title",
                  "text", "markdown", "lines", "markers", "url")
 """The fields of a ruling in every command's JSON (kb/data/schema/ruling.json), in this order."""
 CARD_COLUMNS = "ruling_id, id, set_code, set_name, name, names, type, alignment, text, attributes"
-
 
 MAX_ID = 80
 """Longer input is no ruling id or number (and would make too long a LIKE pattern)."""
@@ -40,69 +40,224 @@ def _like_prefix(text: str) -> str:
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
 
 
-class Shaper:
-    """Turns stored rows into the documented JSON shapes, with site addresses read once, when first needed."""
+# -- the answers ------------------------------------------------------------------------------------------
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
-        self.conn = conn
-        self._addresses: Addresses | None = None
-        self._parsers: dict[str, str] | None = None
+@dataclass(frozen=True, slots=True)
+class Ruling:
+    """One ruling as every reader shows it: as stored, with its source's title and edition, the
+    notes `rulings check` makes on its lines, and its place on the site."""
+
+    id: str
+    source: str
+    source_title: str
+    edition: str
+    current: bool
+    """Whether its source is a current edition."""
+    game: str
+    section: tuple[str, ...]
+    """The headings it sits under, outermost first."""
+    kind: str
+    number: str | None
+    title: str | None
+    stored: str
+    """Its text as stored: the source's own markup (reading() reads it)."""
+    parser: str
+    """Its source's parser, which says how the text is written (kb.render.reading)."""
+    lines: tuple[int, int]
+    markers: tuple[str, ...]
+    url: str
+    """Its place on the site: its page and anchor ("doc/crf-22-turn-sequence-rulings.html#crf-22.454d048a6d")."""
+    ord: int = 0
+    """Its place in its document."""
+    notes: tuple[str, ...] = ()
+    """What `rulings check` notes on the source's own text at its lines (a rule numbered under the wrong parent)."""
 
     @property
-    def addresses(self) -> Addresses:
-        if self._addresses is None:
-            self._addresses = planned(self.conn)
-        return self._addresses
+    def page(self) -> str:
+        """The page it lives on ("doc/crf-22-turn-sequence-rulings.html")."""
+        return self.url.partition("#")[0]
 
-    def parser(self, source: str) -> str:
-        """The parser of a source (which says how its text is written: kb.render.reading)."""
-        if self._parsers is None:
-            self._parsers = {r["id"]: r["parser"] for r in query(self.conn, "select id, parser from sources")}
-        return self._parsers.get(source, "")
+    def reading(self) -> Reading:
+        """Its text as a reader reads it (kb.render.reading)."""
+        return reading(self.stored, self.parser)
 
-    def reading(self, row: dict[str, Any]) -> Reading:
-        """A ruling row's text as a reader reads it (kb.render.reading)."""
-        return reading(row["text"], self.parser(row["source"]))
-
-    def ruling(self, row: dict[str, Any]) -> dict[str, Any]:
-        """A ruling row (from SQL, or a search document's data) in the one ruling shape: its text as
-        a reader reads it, and, from a source written in Markdown, its text so written ("markdown")."""
-        lines = row["lines"] if "lines" in row else [row["line_start"], row["line_end"]]
-        parser = self.parser(row["source"])
-        out = {"id": row["id"], "source": row["source"], "source_title": row["source_title"],
-               "edition": row["edition"], "current": bool(row["current"]), "game": row["game"],
-               "section": list(row["section"]), "kind": row["kind"], "number": row["number"] or None,
-               "title": row["title"] or None, "text": reading(row["text"], parser).text,
-               "markdown": row["text"] if parser in MARKDOWN_PARSERS else None,
-               "lines": [int(lines[0]), int(lines[1])], "markers": list(row["markers"])}
-        out["url"] = self.addresses.ruling(out)
+    def to_json(self) -> dict[str, Any]:
+        """The one ruling shape: its text as a reader reads it, and, from a source written in
+        Markdown, its text so written ("markdown"); "notes" when it has some."""
+        out = {"id": self.id, "source": self.source, "source_title": self.source_title, "edition": self.edition,
+               "current": self.current, "game": self.game, "section": list(self.section), "kind": self.kind,
+               "number": self.number, "title": self.title, "text": self.reading().text,
+               "markdown": self.stored if self.parser in MARKDOWN_PARSERS else None,
+               "lines": list(self.lines), "markers": list(self.markers), "url": self.url}
+        if self.notes:
+            out["notes"] = list(self.notes)
         return out
 
-    def rulings(self, ids: list[str]) -> list[dict[str, Any]]:
-        """Rulings by id, current editions first, then in source and document order."""
-        if not ids:
-            return []
-        marks = ",".join("?" * len(ids))
-        rows = query(self.conn, f"select {RULING_COLUMNS} from rulings r join sources s on s.id = r.source "
-                                f"where r.id in ({marks}) order by s.current desc, s.rowid, r.ord", tuple(ids))
-        return [self.ruling(r) for r in rows]
 
-    def ordered(self, ids: list[str]) -> list[str]:
-        """Ruling ids in the order rulings() gives them (current editions first, then source and document order)."""
-        if not ids:
-            return []
-        marks = ",".join("?" * len(ids))
-        return [r["id"] for r in query(self.conn, f"select r.id from rulings r join sources s on s.id = r.source "
-                                                  f"where r.id in ({marks}) order by s.current desc, s.rowid, r.ord",
-                                       tuple(ids))]
+@dataclass(frozen=True, slots=True)
+class Group:
+    """Rulings of one source, in the order given."""
 
-    def card(self, row: dict[str, Any]) -> dict[str, Any]:
-        """A card row in the one card shape (kb/data/schema/card.json)."""
-        return CardFace.of(row, self.addresses.card(row["name"])).to_json()
+    source: str
+    source_title: str
+    edition: str
+    rulings: tuple[Ruling, ...]
 
-    def cards(self, where: str, params: tuple[Any, ...]) -> list[CardFace]:
-        rows = query(self.conn, f"select {CARD_COLUMNS} from cards where {where} order by set_code, id", params)
-        return [CardFace.of(r, self.addresses.card(r["name"])) for r in rows]
+    def to_json(self) -> dict[str, Any]:
+        return {"source": self.source, "source_title": self.source_title, "edition": self.edition,
+                "rulings": [r.to_json() for r in self.rulings]}
+
+
+def grouped(rulings: Iterable[Ruling]) -> list[Group]:
+    """Rulings grouped by source, in the order given (each source where its first ruling is)."""
+    groups: dict[str, list[Ruling]] = {}
+    for r in rulings:
+        groups.setdefault(r.source, []).append(r)
+    return [Group(s, rs[0].source_title, rs[0].edition, tuple(rs)) for s, rs in groups.items()]
+
+
+def _json(rulings: Iterable[Ruling]) -> list[dict[str, Any]]:
+    return [r.to_json() for r in rulings]
+
+
+def _groups_json(rulings: Iterable[Ruling]) -> list[dict[str, Any]]:
+    return [g.to_json() for g in grouped(rulings)]
+
+
+@dataclass(frozen=True, slots=True)
+class CardRulings:
+    """What the knowledge base says about a card: its errata and its own rulings (its CRF rulings),
+    then the other rulings that mention it, each in reading order (current editions first, then
+    source and document order). `rulings card`, `rulings deck`, the site's card page and the deck
+    page's data all give these."""
+
+    errata: tuple[Ruling, ...]
+    rulings: tuple[Ruling, ...]
+    mentions: tuple[Ruling, ...]
+
+    def __bool__(self) -> bool:
+        return bool(self.errata or self.rulings or self.mentions)
+
+
+@dataclass(frozen=True, slots=True)
+class CardAnswer:
+    """A card: every printing's face, the other cards its name begins, and what is said about it."""
+
+    query: str
+    read_as: str
+    """"" for an exact name; else how the name typed was read ("'morgul knive' read as Morgul-knife")."""
+    names: tuple[str, ...]
+    """The English names it stands for (one card, or the versions a name stands for)."""
+    faces: tuple[CardFace, ...]
+    """Every printing of those names, by set."""
+    also: tuple[CardFace, ...]
+    """Every printing of the other cards an exact name begins ("Adûnaphel": Adûnaphel the Ringwraith, ...)."""
+    said: CardRulings
+
+    def to_json(self) -> dict[str, Any]:
+        return {"query": self.query, "read_as": self.read_as, "names": list(self.names),
+                "also": [{"name": f.name, "id": f.id, "set_name": f.set_name, "type": f.type,
+                          "alignment": f.alignment} for f in self.also],
+                "cards": [f.to_json() for f in self.faces],
+                "errata": _json(self.said.errata), "rulings": _json(self.said.rulings),
+                "mentioned_in": _groups_json(self.said.mentions)}
+
+
+@dataclass(frozen=True, slots=True)
+class Term:
+    """A game term as stored: the CoE glossary's, the CRF's "Rulings by Term", or both."""
+
+    key: str
+    """Its name reduced for matching (kb.headings.title_key)."""
+    name: str
+    definition: str
+    """Its glossary entry's ruling id ("" when it has none)."""
+    section_id: str
+    """Its "Rulings by Term" heading ("" when it has none)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TermAnswer:
+    """A game term (the CoE glossary, the CRF's "Rulings by Term"): its definition, its Rulings by
+    Term section, and every other ruling that uses it."""
+
+    query: str
+    read_as: str
+    name: str
+    section_id: str
+    """Its "Rulings by Term" heading ("" when it has none)."""
+    definitions: tuple[Ruling, ...]
+    by_term: tuple[Ruling, ...]
+    used_in: tuple[Ruling, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"query": self.query, "read_as": self.read_as, "term": self.name,
+                "definitions": _json(self.definitions), "rulings_by_term": _json(self.by_term),
+                "used_in": _groups_json(self.used_in)}
+
+
+@dataclass(frozen=True, slots=True)
+class PhaseAnswer:
+    """Every ruling of a turn phase: those under its headings, and those that speak of it elsewhere."""
+
+    query: str
+    phase: str
+    name: str
+    rulings: tuple[Ruling, ...]
+    under_headings: frozenset[str]
+    """The ids of those under a heading of the phase (the others name it in their text)."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"query": self.query, "phase": self.phase, "name": self.name, "sources": _groups_json(self.rulings)}
+
+
+@dataclass(frozen=True, slots=True)
+class NumberAnswer:
+    """An annotation or a rule by number: its rulings (one per edition), its parts, and every ruling citing it."""
+
+    kind: str
+    number: str
+    """As its source writes it ("2.IV.iii", "25a")."""
+    rulings: tuple[Ruling, ...]
+    parts: tuple[Ruling, ...]
+    cited_by: tuple[Ruling, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "number": self.number, "rulings": _json(self.rulings), "parts": _json(self.parts),
+                "cited_by": _groups_json(self.cited_by)}
+
+
+@dataclass(frozen=True, slots=True)
+class RulingAnswer:
+    """One ruling whole: what it links to (and what links to it), the ruling it belongs to, a card's face."""
+
+    ruling: Ruling
+    parent: Ruling | None
+    links: tuple[tuple[str, tuple[tuple[str, str], ...]], ...]
+    """(kind, ((target, how), ...)) by kind, then "older_editions": the older rulings linked to it."""
+    card: CardFace | None
+
+    def to_json(self) -> dict[str, Any]:
+        out = self.ruling.to_json()
+        out["parent"] = self.parent.to_json() if self.parent else None
+        out["links"] = {kind: [{"target": t, "how": h} for t, h in items] for kind, items in self.links}
+        if self.card is not None:
+            out["card"] = self.card.to_json()
+        return out
+
+
+# -- the reader -------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class SourceInfo:
+    """What a ruling shows of its source."""
+
+    title: str
+    edition: str
+    current: bool
+    parser: str
+    rank: int
+    """Its place in the manifest."""
 
 
 _plans: dict[tuple[Path, str], Addresses] = {}
@@ -124,67 +279,358 @@ def planned(conn: sqlite3.Connection) -> Addresses:
     return _plans[key].copy()
 
 
-def group_by_source(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Rulings grouped by source, in the order given: [{source, source_title, edition, rulings}]."""
-    groups: dict[str, dict[str, Any]] = {}
-    for r in rows:
-        g = groups.setdefault(r["source"], {"source": r["source"], "source_title": r["source_title"],
-                                            "edition": r["edition"], "rulings": []})
-        g["rulings"].append(r)
-    return list(groups.values())
+_specs: dict[Path, SearchSpec] = {}
 
 
-def noted(conn: sqlite3.Connection, rulings: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The rulings, each holding a line `rulings check` notes in the source's own text (a rule
-    numbered under the wrong parent) given those notes as "notes"."""
-    from kb.corpus import notes_by_ruling
+def search_spec(kb: Kb) -> SearchSpec:
+    """The search data of a build, read once per process and build (a build never changes once in
+    place; kb.search.open_searcher keeps its searcher the same way)."""
+    from kb.searchspec import SPEC, SearchSpec
 
-    notes = query(conn, "select source, line, message from problems where severity = 'note'")
-    found = notes_by_ruling(notes, ((r["id"], r["source"], *r["lines"]) for r in rulings)) if notes else {}
-    for r in rulings:
-        if r["id"] in found:
-            r["notes"] = found[r["id"]]
-    return rulings
+    snapshot = Snapshot.of(kb)
+    if snapshot.folder not in _specs:
+        _specs[snapshot.folder] = SearchSpec.load(snapshot.file(SPEC))
+    return _specs[snapshot.folder]
 
 
-def show_ruling(kb: Kb, ruling_id: str) -> dict[str, Any]:
-    """One ruling, with what it links to ("links"), the ruling it belongs to ("parent") and, for a
-    card, the card's face ("card"). NotFound, with the ids it may have meant, if unknown."""
-    ruling_id = require(ruling_id, "ruling id", "rulings show crf-22.454d048a6d")
-    conn = Snapshot.of(kb).connect()
-    shaper = Shaper(conn)
-    found = shaper.rulings([ruling_id])
-    if not found:
-        near = query(conn, "select id from rulings where id like ? escape '\\' order by id limit 5",
-                     (_like_prefix(ruling_id),)) if len(ruling_id) <= MAX_ID else []
-        hint = f"Did you mean {', '.join(r['id'] for r in near)}? " if near else ""
-        raise NotFound(f"no ruling with id {quoted(ruling_id)}",
-                       hint=hint + "Ids are shown by `rulings search` and every lookup (e.g. crf-22.454d048a6d).")
-    ruling = noted(conn, found)[0]
-    parent = query(conn, "select parent from rulings where id = ?", (ruling_id,))[0]["parent"]
-    parents = shaper.rulings([parent]) if parent else []
-    ruling["parent"] = parents[0] if parents else None
-    ruling["links"] = _links_of(conn, ruling_id)
-    if ruling["kind"] == "card":
-        faces = shaper.cards("ruling_id = ?", (ruling_id,))
-        if faces:
-            ruling["card"] = faces[0].to_json()
-    return ruling
+class Reader:
+    """Every answer of one build, read from its database as asked: each ruling read once and kept,
+    the sources, the site plan and the notes read when first needed. The terminal opens one per
+    command; the site one for every page."""
+
+    def __init__(self, kb: Kb) -> None:
+        self._kb = kb
+        self._snapshot: Snapshot | None = None
+        self._conn: sqlite3.Connection | None = None
+        self._sources: dict[str, SourceInfo] | None = None
+        self._addresses: Addresses | None = None
+        self._notes: dict[str, tuple[str, ...]] | None = None
+        self._rulings: dict[str, Ruling] = {}
+        self._terms: dict[str, Term] | None = None
+        self._said: dict[tuple[str, ...], CardRulings] = {}
+        self._faces: dict[str, list[CardFace]] | None = None
+        """Every card's printings by name, once every_face() has read them all (the site)."""
+        self._spec: SearchSpec | None = None
+        self._numbers: dict[str, list[tuple[str, str, str]]] = {}
+
+    @classmethod
+    def of(cls, kb: KbOrReader) -> Reader:
+        """kb itself when it is a Reader, else a Reader of that build."""
+        return kb if isinstance(kb, Reader) else cls(kb)
+
+    # -- what every answer is made of ---------------------------------------------------------------
+
+    @property
+    def snapshot(self) -> Snapshot:
+        """The build read, opened when first needed (a name refused as typed opens nothing)."""
+        if self._snapshot is None:
+            self._snapshot = Snapshot.of(self._kb)
+        return self._snapshot
+
+    @property
+    def conn(self) -> sqlite3.Connection:
+        if self._conn is None:
+            self._conn = self.snapshot.connect()
+        return self._conn
+
+    @property
+    def sources(self) -> dict[str, SourceInfo]:
+        """Every source by id, in manifest order."""
+        if self._sources is None:
+            self._sources = {s["id"]: SourceInfo(s["title"], s["edition"], bool(s["current"]), s["parser"], n)
+                             for n, s in enumerate(query(self.conn, "select id, title, edition, current, parser "
+                                                                    "from sources order by rowid"))}
+        return self._sources
+
+    @property
+    def addresses(self) -> Addresses:
+        """Where everything lives on the site (kb.addresses, read once per process and build)."""
+        if self._addresses is None:
+            self._addresses = planned(self.conn)
+        return self._addresses
+
+    @property
+    def spec(self) -> SearchSpec:
+        """The build's search data (its card names read names for the lookups)."""
+        if self._spec is None:
+            self._spec = search_spec(self.snapshot)
+        return self._spec
+
+    def notes(self) -> dict[str, tuple[str, ...]]:
+        """Each note `rulings check` makes on a source's own text, given to the first ruling (in
+        document order) whose lines hold its line."""
+        if self._notes is None:
+            found: dict[str, list[str]] = {}
+            for note in query(self.conn, "select source, line, message from problems where severity = 'note' "
+                                         "order by rowid"):
+                held = query(self.conn, "select id from rulings where source = ? and line_start <= ? and "
+                                        "line_end >= ? order by ord limit 1",
+                             (note["source"], note["line"] or 0, note["line"] or 0))
+                if held:
+                    found.setdefault(held[0]["id"], []).append(note["message"])
+            self._notes = {rid: tuple(messages) for rid, messages in found.items()}
+        return self._notes
+
+    def shape(self, row: dict[str, Any]) -> Ruling:
+        """A ruling from a row of the rulings table, or from a search document's data."""
+        source = self.sources.get(row["source"])
+        parser = source.parser if source else ""
+        lines = row["lines"] if "lines" in row else (row["line_start"], row["line_end"])
+        section = tuple(row["section"])
+        return Ruling(
+            id=row["id"], source=row["source"],
+            source_title=row["source_title"] if "source_title" in row else source.title if source else "",
+            edition=row["edition"] if "edition" in row else source.edition if source else "",
+            current=bool(row["current"] if "current" in row else source and source.current),
+            game=row["game"], section=section, kind=row["kind"], number=row["number"] or None,
+            title=row["title"] or None, stored=row["text"], parser=parser, lines=(int(lines[0]), int(lines[1])),
+            markers=tuple(row["markers"]), url=self.addresses.ruling(row["id"], row["source"], section),
+            ord=int(row.get("ord") or 0), notes=self.notes().get(row["id"], ()))
+
+    def _order(self, r: Ruling) -> tuple[bool, int, int]:
+        return not r.current, self.sources[r.source].rank, r.ord
+
+    def rulings(self, ids: Iterable[str]) -> list[Ruling]:
+        """Rulings by id (each once, unknown ids left out), current editions first, then in source
+        and document order."""
+        wanted = list(dict.fromkeys(ids))
+        missing = [i for i in wanted if i not in self._rulings]
+        for at in range(0, len(missing), 500):
+            chunk = missing[at:at + 500]
+            for row in query(self.conn, f"select {RULING_COLUMNS} from rulings r where r.id in "
+                                        f"({','.join('?' * len(chunk))})", tuple(chunk)):
+                self._rulings[row["id"]] = self.shape(row)
+        return sorted((self._rulings[i] for i in wanted if i in self._rulings), key=self._order)
+
+    def every(self) -> list[Ruling]:
+        """Every ruling, sources in manifest order, each in document order."""
+        rows = query(self.conn, f"select {RULING_COLUMNS} from rulings r join sources s on s.id = r.source "
+                                "order by s.rowid, r.ord")
+        out = []
+        for row in rows:
+            if row["id"] not in self._rulings:
+                self._rulings[row["id"]] = self.shape(row)
+            out.append(self._rulings[row["id"]])
+        return out
+
+    def faces(self, names: Iterable[str]) -> list[CardFace]:
+        """Every printing of the cards of these English names, by set and id."""
+        names = list(names)
+        if not names:
+            return []
+        if self._faces is not None:
+            return sorted((f for name in dict.fromkeys(names) for f in self._faces.get(name, [])),
+                          key=lambda f: (f.set_code, f.id))
+        rows = query(self.conn, f"select {CARD_COLUMNS} from cards where name in ({','.join('?' * len(names))}) "
+                                "order by set_code, id", tuple(names))
+        return [CardFace.of(r, self.addresses.card(r["name"])) for r in rows]
+
+    def every_face(self) -> list[CardFace]:
+        """Every printing of every card, by set and id (kept: faces() then reads no more)."""
+        faces = [CardFace.of(r, self.addresses.card(r["name"]))
+                 for r in query(self.conn, f"select {CARD_COLUMNS} from cards order by set_code, id")]
+        self._faces = {}
+        for face in faces:
+            self._faces.setdefault(face.name, []).append(face)
+        return faces
+
+    def _linked(self, kind: str, target: str) -> list[dict[str, Any]]:
+        return query(self.conn, "select ruling_id, how from links where kind = ? and target = ? order by rowid",
+                     (kind, target))
+
+    # -- a card ---------------------------------------------------------------------------------------
+
+    def card(self, typed: str) -> CardAnswer:
+        """A card by any language's name (accents, hyphens, plurals and typos forgiven): every
+        printing's face, its errata, its CRF rulings, and every ruling that mentions it; with an
+        exact name, the other cards it begins. A name that begins several cards ("khamul") raises
+        Ambiguous listing them; a miss raises NotFound with the nearest names."""
+        from kb import resolve
+
+        versions: dict[str, list[dict[str, Any]]] = {}
+        for c in query(self.conn, "select id, name, set_name, type, alignment from cards order by set_code, id"):
+            versions.setdefault(c["name"], []).append(c)
+        match = resolve.card(typed, self.spec, versions)
+        return self._card(typed, match.read_as, sorted(match.names), match.also)
+
+    def card_named(self, name: str) -> CardAnswer:
+        """The card of this English name (its page on the site), as card() answers it exactly."""
+        from kb.query import fold
+        from kb.resolve import begun_by
+
+        return self._card(name, "", [name], begun_by(fold(name), self.spec, [name]))
+
+    def _card(self, typed: str, read_as: str, names: list[str], also: list[str]) -> CardAnswer:
+        faces = self.faces(also)
+        return CardAnswer(typed, read_as, tuple(names), tuple(self.faces(names)),
+                          tuple(f for name in also for f in faces if f.name == name), self.card_rulings(names))
+
+    def card_rulings(self, names: Iterable[str]) -> CardRulings:
+        """What is said about the cards of these English names (CardRulings), from the links to
+        them: its own rulings (how "about"), errata apart, and the other rulings that mention it,
+        its own card text aside (how "card": the face shows it). Kept per names."""
+        key = tuple(names)
+        if key not in self._said:
+            links = query(self.conn, f"select ruling_id, how from links where kind = 'card' and target in "
+                                     f"({','.join('?' * len(key))})", key) if key else []
+            own = {r["ruling_id"] for r in links if r["how"] == "about"}
+            face = {r["ruling_id"] for r in links if r["how"] == "card"}
+            about = self.rulings(own)
+            self._said[key] = CardRulings(
+                tuple(r for r in about if r.kind == "erratum"), tuple(r for r in about if r.kind != "erratum"),
+                tuple(self.rulings(r["ruling_id"] for r in links
+                                   if r["how"] == "mention" and r["ruling_id"] not in own | face)))
+        return self._said[key]
+
+    # -- a term ---------------------------------------------------------------------------------------
+
+    def terms(self) -> dict[str, Term]:
+        """Every game term by key, by name: the terms `rulings term` accepts, each with its page on the site."""
+        if self._terms is None:
+            self._terms = {t["key"]: Term(t["key"], t["name"], t["definition"] or "", t["section_id"] or "")
+                           for t in query(self.conn, "select key, name, definition, section_id from terms "
+                                                     "order by name")}
+        return self._terms
+
+    def term(self, typed: str) -> TermAnswer:
+        """A term by name, plural, abbreviation ("GI") or near spelling; NotFound with the nearest
+        terms (and, for a heading of the current CRF that is no term, where its rulings are)."""
+        from kb import resolve
+        from kb.tables import load_table
+
+        terms = self.terms()
+        try:
+            key, read_as = resolve.term(typed, {k: t.name for k, t in terms.items()}, load_table("abbreviations"))
+        except NotFound as exc:
+            raise NotFound(str(exc), hint=self._heading_hint(typed) + (exc.hint or "")) from exc
+        return self._term(typed, read_as, key)
+
+    def term_named(self, key: str) -> TermAnswer:
+        """The term of this key (its page on the site), as term() answers it."""
+        return self._term(self.terms()[key].name, "", key)
+
+    def _term(self, typed: str, read_as: str, key: str) -> TermAnswer:
+        t = self.terms()[key]
+        definitions = self.rulings([t.definition] if t.definition else [])
+        section = self.rulings(r["id"] for r in query(
+            self.conn, "select r.id from rulings r join sections s on s.source = r.source and r.section = s.titles "
+                       "where s.id = ?", (t.section_id,))) if t.section_id else []
+        shown = {r.id for r in definitions + section}
+        users = self.rulings(r["ruling_id"] for r in self._linked("term", t.name) if r["ruling_id"] not in shown)
+        return TermAnswer(typed, read_as, t.name, t.section_id, tuple(definitions), tuple(section), tuple(users))
+
+    def _heading_hint(self, typed: str) -> str:
+        """Where a heading of the current CRF that is no term leads: "'Gandalf' is a card of the CRF's
+        card rulings: `rulings card "Gandalf"`. ", "'On-Guard Cards' is a heading of the CRF (Turn
+        Sequence Rulings › Site Phase), not a term. ", or "" for none."""
+        from kb.headings import title_key
+
+        key = title_key(typed)
+        for s in query(self.conn, "select titles, (select card from card_headings h where h.section_id = s.id) as "
+                                  "card from sections s where source in (select id from sources where parser = "
+                                  "'crf' and current = 1) and depth >= 2 order by ord"):
+            if title_key(s["titles"][-1]) == key:
+                if s["card"]:
+                    return f"{quoted(s['titles'][-1])} is a card of the CRF's card rulings: `rulings card \"{s['card']}\"`. "
+                return (f"{quoted(s['titles'][-1])} is a heading of the CRF ({' › '.join(s['titles'][:-1])}), "
+                        "not a term. ")
+        return ""
+
+    # -- a phase, a number, a ruling ---------------------------------------------------------------------
+
+    def phase(self, typed: str) -> PhaseAnswer:
+        """Every ruling of a turn phase ("M/H", "mh", "site", "eot", "org" ...)."""
+        from kb import resolve
+        from kb.phases import PHASE_ALIASES, PHASE_NAMES
+
+        return self.phase_named(resolve.phase(typed, PHASE_NAMES, PHASE_ALIASES), typed)
+
+    def phase_named(self, phase_id: str, typed: str = "") -> PhaseAnswer:
+        """The phase of this id (its page on the site), as phase() answers it."""
+        from kb.phases import PHASE_NAMES
+
+        links = self._linked("phase", phase_id)
+        return PhaseAnswer(typed or phase_id, phase_id, PHASE_NAMES[phase_id],
+                           tuple(self.rulings(r["ruling_id"] for r in links)),
+                           frozenset(r["ruling_id"] for r in links if r["how"] == "section"))
+
+    def numbered(self, kind: str, number: str) -> NumberAnswer:
+        """An annotation or a rule by number ("25a", "2.IV.iii"), its parts, and every ruling citing
+        it. "2.IV" lists 2.IV.i onward; "25" is not "25a". NotFound with the nearest numbers."""
+        from kb.resolve import number_hint
+
+        example = "rulings annotation 18" if kind == "annotation" else "rulings rule 2.IV.iii"
+        number = require(number, f"{kind} number", example)
+        wanted = number.strip().lower().removeprefix("annotation").removeprefix("anno").removeprefix("rule").strip()
+        if kind not in self._numbers:  # (each kind's numbers once: the site asks for every one)
+            self._numbers[kind] = [(r["number"].lower(), r["number"], r["id"]) for r in query(
+                self.conn, "select id, number from rulings where kind = ? and number != '' order by rowid", (kind,))]
+        numbers = self._numbers[kind]
+        rows = [rid for key, _, rid in numbers if key == wanted]
+        parts = [rid for key, _, rid in numbers if key.startswith(wanted + ".")] if kind == "rule" and wanted else []
+        if not rows and not parts:
+            raise NotFound(f"no {kind} {quoted(number)}",
+                           hint=number_hint(kind, wanted, list(dict.fromkeys(n for _, n, _ in numbers))))
+        found = self.rulings(rows)
+        return NumberAnswer(kind, found[0].number or number if found else number, tuple(found),
+                            tuple(self.rulings(parts)), tuple(self.rulings(r["ruling_id"] for r in self._linked(kind, wanted))))
+
+    def ruling(self, ruling_id: str) -> RulingAnswer:
+        """One ruling whole; NotFound, with the ids it may have meant, if unknown."""
+        ruling_id = require(ruling_id, "ruling id", "rulings show crf-22.454d048a6d")
+        found = self.rulings([ruling_id])
+        if not found:
+            near = query(self.conn, "select id from rulings where id like ? escape '\\' order by id limit 5",
+                         (_like_prefix(ruling_id),)) if len(ruling_id) <= MAX_ID else []
+            hint = f"Did you mean {', '.join(r['id'] for r in near)}? " if near else ""
+            raise NotFound(f"no ruling with id {quoted(ruling_id)}",
+                           hint=hint + "Ids are shown by `rulings search` and every lookup (e.g. crf-22.454d048a6d).")
+        ruling = found[0]
+        parent = query(self.conn, "select parent from rulings where id = ?", (ruling_id,))[0]["parent"]
+        parents = self.rulings([parent]) if parent else []
+        links: dict[str, list[tuple[str, str]]] = {}
+        for row in query(self.conn, "select kind, target, how from links where ruling_id = ? order by kind, target",
+                         (ruling_id,)):
+            links.setdefault(row["kind"], []).append((row["target"], row["how"]))
+        older = query(self.conn, "select ruling_id, how from links where kind = 'edition' and target = ?", (ruling_id,))
+        if older:
+            links["older_editions"] = [(r["ruling_id"], r["how"]) for r in older]
+        faces = [CardFace.of(r, self.addresses.card(r["name"])) for r in query(
+            self.conn, f"select {CARD_COLUMNS} from cards where ruling_id = ?", (ruling_id,))] \
+            if ruling.kind == "card" else []
+        return RulingAnswer(ruling, parents[0] if parents else None,
+                            tuple((kind, tuple(items)) for kind, items in links.items()), faces[0] if faces else None)
 
 
-def links_of(kb: Kb, ruling_id: str) -> dict[str, list[dict[str, str]]]:
-    """What a ruling links to, by kind, and what links to it (citations, older editions)."""
-    return _links_of(Snapshot.of(kb).connect(), ruling_id)
+KbOrReader = Union[Kb, Reader]
+"""A knowledge base as a reader is given it: its folder, an open Snapshot, or a Reader already open."""
 
 
-def _links_of(conn: sqlite3.Connection, ruling_id: str) -> dict[str, list[dict[str, str]]]:
-    out: dict[str, list[dict[str, str]]] = {}
-    for row in query(conn, "select kind, target, how from links where ruling_id = ? order by kind, target", (ruling_id,)):
-        out.setdefault(row["kind"], []).append({"target": row["target"], "how": row["how"]})
-    older = query(conn, "select ruling_id, how from links where kind = 'edition' and target = ?", (ruling_id,))
-    if older:
-        out["older_editions"] = [{"target": r["ruling_id"], "how": r["how"]} for r in older]
-    return out
+# -- what each read command asks ---------------------------------------------------------------------------
+
+def show_ruling(kb: KbOrReader, ruling_id: str) -> RulingAnswer:
+    """One ruling, with what it links to, the ruling it belongs to and, for a card, the card's face."""
+    return Reader.of(kb).ruling(ruling_id)
+
+
+def card(kb: KbOrReader, name: str) -> CardAnswer:
+    """A card by any language's name (Reader.card)."""
+    return Reader.of(kb).card(name)
+
+
+def phase(kb: KbOrReader, name: str) -> PhaseAnswer:
+    """Every ruling of a turn phase (Reader.phase)."""
+    return Reader.of(kb).phase(name)
+
+
+def term(kb: KbOrReader, name: str) -> TermAnswer:
+    """A term: its definition(s), its "Rulings by Term" section, and every ruling that uses it (Reader.term)."""
+    return Reader.of(kb).term(name)
+
+
+def numbered(kb: KbOrReader, kind: str, number: str) -> NumberAnswer:
+    """An annotation or a rule by number, its parts, and every ruling citing it (Reader.numbered)."""
+    return Reader.of(kb).numbered(kind, number)
 
 
 def stats(kb: Kb) -> list[dict[str, Any]]:
@@ -212,168 +658,20 @@ def about(kb: Kb) -> dict[str, Any]:
             "built_at": meta.get("built_at", ""), "sources": _stats(conn)}
 
 
-def export(kb: Kb) -> Iterator[dict[str, Any]]:
+def export(kb: KbOrReader) -> Iterator[dict[str, Any]]:
     """Every ruling in the ruling shape (a card's with its face as "card"), in source and document order."""
-    conn = Snapshot.of(kb).connect()
-    shaper = Shaper(conn)
-    cards = {c["ruling_id"]: c for c in query(conn, f"select {CARD_COLUMNS} from cards")}
-    rows = query(conn, f"select {RULING_COLUMNS} from rulings r join sources s on s.id = r.source "
-                       "order by s.rowid, r.ord")
-    for row in rows:
-        out = shaper.ruling(row)
-        if row["id"] in cards:
-            out["card"] = shaper.card(cards[row["id"]])
+    reader = Reader.of(kb)
+    faces = {f.ruling_id: f for f in reader.every_face()}
+    for ruling in reader.every():
+        out = ruling.to_json()
+        if ruling.id in faces:
+            out["card"] = faces[ruling.id].to_json()
         yield out
-
-
-# -- lookups by name and number -------------------------------------------------------------------------
-
-_specs: dict[Path, SearchSpec] = {}
-
-
-def search_spec(kb: Kb) -> SearchSpec:
-    """The search data of a build, read once per process and build (a build never changes once in
-    place; kb.search.open_searcher keeps its searcher the same way)."""
-    from kb.searchspec import SPEC, SearchSpec
-
-    snapshot = Snapshot.of(kb)
-    if snapshot.folder not in _specs:
-        _specs[snapshot.folder] = SearchSpec.load(snapshot.file(SPEC))
-    return _specs[snapshot.folder]
-
-
-def card(kb: Kb, name: str) -> dict[str, Any]:
-    """A card by any language's name (accents, hyphens, plurals and typos forgiven): every printing's
-    face, its errata, its CRF rulings, and every ruling that mentions it, grouped by source; with an
-    exact name, the other cards it begins ("also": name, id, set, type and alignment of each).
-
-    A name that begins several cards ("khamul") raises Ambiguous listing them; a miss raises
-    NotFound with the nearest names.
-    """
-    from kb import resolve
-
-    snapshot = Snapshot.of(kb)
-    conn = snapshot.connect()
-    shaper = Shaper(conn)
-    versions: dict[str, list[dict[str, Any]]] = {}
-    for c in query(conn, "select id, name, set_name, type, alignment from cards order by set_code, id"):
-        versions.setdefault(c["name"], []).append(c)
-    match = resolve.card(name, search_spec(snapshot), versions)
-    english = sorted(match.names)
-    found = card_rulings(conn, shaper, english)
-    return {"query": name, "read_as": match.read_as, "names": english,
-            "also": resolve.card_candidates(match.also, versions),
-            "cards": [f.to_json() for f in shaper.cards(f"name in ({','.join('?' * len(english))})", tuple(english))],
-            "errata": found.errata, "rulings": found.rulings,
-            "mentioned_in": group_by_source(shaper.rulings(found.mentions))}
-
-
-@dataclass(frozen=True, slots=True)
-class CardRulings:
-    """What the knowledge base says about a card: its errata and its own rulings (in the ruling
-    shape), and the ids of the other rulings that mention it."""
-
-    errata: list[dict[str, Any]]
-    rulings: list[dict[str, Any]]
-    mentions: list[str]
-
-
-def card_answer(links: Iterable[tuple[str, str]]) -> tuple[list[str], list[str]]:
-    """What the knowledge base says about a card, from the links to its names ((ruling id, how), in
-    any order): the ids of its own rulings (its errata and CRF rulings: "about"), and of the other
-    rulings that mention it, its own card text aside (how "card": the face shows it). `rulings
-    card`, `rulings deck` and the site's card page all answer with these."""
-    links = list(links)
-    own = list(dict.fromkeys(rid for rid, how in links if how == "about"))
-    face = {rid for rid, how in links if how == "card"}
-    mentions = list(dict.fromkeys(rid for rid, how in links
-                                  if how == "mention" and rid not in own and rid not in face))
-    return own, mentions
-
-
-def card_rulings(conn: sqlite3.Connection, shaper: Shaper, names: list[str]) -> CardRulings:
-    """The errata, rulings and mentions (ordered as rulings are) of the cards of these English names (`rulings card` and
-    `rulings deck` both show these, in this order): card_answer()."""
-    marks = ",".join("?" * len(names))
-    own, mentions = card_answer((r["ruling_id"], r["how"]) for r in query(
-        conn, f"select ruling_id, how from links where kind = 'card' and target in ({marks})", tuple(names)))
-    about_it = shaper.rulings(own)
-    return CardRulings([r for r in about_it if r["kind"] == "erratum"], [r for r in about_it if r["kind"] != "erratum"],
-                       shaper.ordered(mentions))
-
-
-def phase(kb: Kb, name: str) -> dict[str, Any]:
-    """Every ruling of a turn phase ("M/H", "mh", "site", "eot", "org" ...), grouped by source."""
-    from kb import resolve
-    from kb.phases import PHASE_ALIASES, PHASE_NAMES
-
-    phase_id = resolve.phase(name, PHASE_NAMES, PHASE_ALIASES)
-    conn = Snapshot.of(kb).connect()
-    ids = [r["ruling_id"] for r in query(conn, "select distinct ruling_id from links where kind = 'phase' "
-                                               "and target = ?", (phase_id,))]
-    return {"query": name, "phase": phase_id, "name": PHASE_NAMES[phase_id],
-            "sources": group_by_source(Shaper(conn).rulings(ids))}
-
-
-def term(kb: Kb, name: str) -> dict[str, Any]:
-    """A term: its definition(s), its "Rulings by Term" section, and every ruling that uses it."""
-    from kb import resolve
-    from kb.headings import title_key
-    from kb.tables import load_table
-
-    conn = Snapshot.of(kb).connect()
-    terms = {t["key"]: t for t in query(conn, "select key, name, definition, section_id from terms")}
-    for s in query(conn, "select id, title from sections where source in (select id from sources where "
-                         "parser = 'crf' and current = 1) and depth >= 2 order by ord"):
-        terms.setdefault(title_key(s["title"]), {"key": title_key(s["title"]), "name": s["title"],
-                                                 "definition": "", "section_id": s["id"]})
-    key, read_as = resolve.term(name, {k: t["name"] for k, t in terms.items()}, load_table("abbreviations"))
-    t = terms[key]
-    shaper = Shaper(conn)
-    definition = shaper.rulings([t["definition"]] if t["definition"] else [])
-    section = []
-    if t["section_id"]:
-        section = shaper.rulings([r["id"] for r in query(
-            conn, "select r.id from rulings r join sections s on s.source = r.source and r.section = s.titles "
-                  "where s.id = ?", (t["section_id"],))])
-    shown = {r["id"] for r in definition + section}
-    users = [r["ruling_id"] for r in query(conn, "select ruling_id from links where kind = 'term' and target = ?",
-                                           (t["name"],)) if r["ruling_id"] not in shown]
-    return {"query": name, "read_as": read_as, "term": t["name"], "definitions": definition,
-            "rulings_by_term": section, "used_in": group_by_source(shaper.rulings(users))}
-
-
-def numbered(kb: Kb, kind: str, number: str) -> dict[str, Any]:
-    """An annotation or a rule by number ("25a", "2.IV.iii"), its parts, and every ruling citing it.
-
-    "2.IV" lists 2.IV.i onward; "25" is not "25a".
-    """
-    from kb.resolve import number_hint
-
-    example = "rulings annotation 18" if kind == "annotation" else "rulings rule 2.IV.iii"
-    number = require(number, f"{kind} number", example)
-    conn = Snapshot.of(kb).connect()
-    wanted = number.strip().lower().removeprefix("annotation").removeprefix("anno").removeprefix("rule").strip()
-    rows = query(conn, "select id, number from rulings where kind = ? and lower(number) = ?", (kind, wanted))
-    parts = query(conn, "select id, number from rulings where kind = ? and lower(number) like ? escape '\\' "
-                        "order by ord", (kind, _like_prefix(wanted + "."))) \
-        if kind == "rule" and wanted and len(wanted) <= MAX_ID else []
-    if not rows and not parts:
-        numbers = [r["number"] for r in query(conn, "select distinct number from rulings where kind = ? and "
-                                                    "number != ''", (kind,))]
-        raise NotFound(f"no {kind} {quoted(number)}", hint=number_hint(kind, wanted, numbers))
-    cites = [r["ruling_id"] for r in query(conn, "select ruling_id from links where kind = ? and target = ?",
-                                           (kind, wanted))]
-    shaper = Shaper(conn)
-    return {"kind": kind, "number": rows[0]["number"] if rows else number,
-            "rulings": noted(conn, shaper.rulings([r["id"] for r in rows])),
-            "parts": noted(conn, shaper.rulings([r["id"] for r in parts])),
-            "cited_by": group_by_source(shaper.rulings(cites))}
 
 
 # -- what changed ---------------------------------------------------------------------------------------
 
-def changes(kb: Kb, since: str | None = None, source: str | None = None,
+def changes(kb: KbOrReader, since: str | None = None, source: str | None = None,
             phase: str | None = None) -> list[dict[str, Any]]:
     """What changed in the current CRF (kb.changes: listed, marked, reworded, tagged, absent), each
     change a ruling in the ruling shape with its `change`: since a year ("2015": what the sources
@@ -383,7 +681,8 @@ def changes(kb: Kb, since: str | None = None, source: str | None = None,
     from kb.changes import from_row, since_year
 
     year = since_year(since) if since is not None else None
-    conn = Snapshot.of(kb).connect()
+    reader = Reader.of(kb)
+    conn = reader.conn
     if source is not None:
         source = resolve.source(source, {s["id"]: s["title"] for s in query(conn, "select id, title from sources "
                                                                                   "order by rowid")})
@@ -400,7 +699,7 @@ def changes(kb: Kb, since: str | None = None, source: str | None = None,
         of_phase = {r["ruling_id"] for r in query(conn, "select ruling_id from links where kind = 'phase' and "
                                                         "target = ?", (target,))}
         found = [c for c in found if of_phase & {c.ruling_id, c.other_id}]
-    shaped = {r["id"]: r for r in Shaper(conn).rulings(list({i for c in found for i in (c.ruling_id, c.other_id) if i}))}
+    shaped = {r.id: r.to_json() for r in reader.rulings({i for c in found for i in (c.ruling_id, c.other_id) if i})}
     out = []
     for c in found:
         other = shaped.get(c.other_id)
@@ -420,27 +719,31 @@ class Found:
     understanding: Any
     results: list[Any]
     spec: Any
-    _shaper: Shaper | None = None
+    _reader: Reader | None = None
 
     @property
-    def shaper(self) -> Shaper:
-        if self._shaper is None:
-            self._shaper = Shaper(self.kb.connect())
-        return self._shaper
+    def reader(self) -> Reader:
+        if self._reader is None:
+            self._reader = Reader(self.kb)
+        return self._reader
+
+    def ruling(self, result: Any) -> Ruling:
+        """A result's ruling (from its search document's data)."""
+        return self.reader.shape(result.data)
 
     def reading(self, result: Any) -> Reading:
         """A result's text as a reader reads it (kb.render.reading)."""
-        return self.shaper.reading(result.data)
+        source = self.reader.sources.get(result.data["source"])
+        return reading(result.data["text"], source.parser if source else "")
 
     def to_json(self, explain: bool = False) -> Any:
         """The results in the ruling shape plus score, also_in and matched (and why, with explain);
         with explain, {"understanding", "results"}."""
         from dataclasses import asdict
 
-        shaper = self.shaper
         out = []
         for r in self.results:
-            item = shaper.ruling(r.data)
+            item = self.ruling(r).to_json()
             item.update({"score": round(r.score, 4), "also_in": list(r.also_in), "matched": list(r.matched)})
             if explain:
                 item["why"] = dict(r.why)

@@ -5,12 +5,14 @@ from __future__ import annotations
 import bisect
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kb.errors import Ambiguous, NotFound, Refused
 from kb.query import MAX_NAME as MAX_NAME, NameIndex as NameIndex  # kb.deck reads names with them
 from kb.query import SUGGESTIONS, distance, fold, read_name
-from kb.searchspec import SearchSpec
+
+if TYPE_CHECKING:  # the search data is handed in: an annotation's lookup never loads its module
+    from kb.searchspec import SearchSpec
 
 MAX_CHOICES = 8
 """An ambiguous name lists at most this many cards; more is a miss with suggestions."""

@@ -1,29 +1,26 @@
 """What each page of the static site shows: the values its template renders, page by page, on the
-site plan (kb.siteplan). Adding a page is a method here, a line in `Pages.all` and a template."""
+site plan (kb.siteplan); a card's, a term's, a phase's and a number's page show kb.lookup's answer.
+Adding a page is a method here, a line in `Pages.all` and a template."""
 
 from __future__ import annotations
 
 import html
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from kb.changes import PARTS, Change, other_label, parts_of
-from kb.corpus import Corpus, RulingRow, SourceRow, TermRow
+from kb.corpus import Corpus, SourceRow
 from kb.excerpt import SLACK, excerpt
-from kb.lookup import card_answer
+from kb.lookup import Reader, Ruling, grouped
 from kb.phases import PHASE_NAMES
 from kb.query import fold
 from kb.render import Span, SpanFinder, TextRenderer, card_html, plain
-from kb.resolve import begun_by
 from kb.searchdata import reference_spans
 from kb.siteplan import SitePlan, clean_heading, divider_letter, number_key
 from kb.urls import Urls, anchor
 from kb.wording import shown
-
-if TYPE_CHECKING:
-    from kb.searchspec import SearchSpec
 
 EXCERPT = 220
 """Characters of a ruling shown where it is only mentioned (its whole text is on its home page)."""
@@ -64,10 +61,10 @@ class Page:
 class Pages:
     """Every page of one corpus, on its plan."""
 
-    def __init__(self, corpus: Corpus, plan: SitePlan, vocab: SearchSpec | None = None) -> None:
+    def __init__(self, corpus: Corpus, plan: SitePlan, reader: Reader) -> None:
         self.c = corpus
-        self.vocab = vocab
-        """The search data's card names, for the cards a card's name begins (kb.resolve.begun_by)."""
+        self.reader = reader
+        """The answers a card's, a term's, a phase's and a number's page show."""
         self.plan = plan
         self.urls = plan.urls
         self.source_of = {s.id: s for s in corpus.sources}
@@ -78,11 +75,10 @@ class Pages:
         self._shown: dict[tuple[str, bool, str], dict[str, Any]] = {}
         """Each ruling rendered (whole or as an excerpt) for every page: its links placed, not relative."""
         self.card_names = set(corpus.cards)
-        self.term_by_name = {t.name: t for t in corpus.terms}
+        self.terms = sorted(reader.terms().values(), key=lambda t: t.name)
+        """Every term, by name: a page each."""
+        self.term_names = {t.name for t in self.terms}
         self.section_titles = {sec.id: sec.titles for secs in corpus.sections.values() for sec in secs}
-        self.in_section: dict[tuple[str, tuple[str, ...]], list[str]] = defaultdict(list)
-        for r in corpus.rulings.values():
-            self.in_section[(r.source, r.section)].append(r.id)
         self.older_wordings: dict[str, list[Change]] = defaultdict(list)
         """A current ruling -> the changes holding an older wording of it, word by word."""
         for c in corpus.changes:
@@ -99,9 +95,9 @@ class Pages:
         yield from (self.card_page(name) for name in sorted(c.cards))
         yield self.index_page("cards.html", "Cards", [
             (name, urls.card(name), self._card_line(name)) for name in sorted(c.cards, key=fold)])
-        yield from (self.term_page(t) for t in c.terms)
+        yield from (self.term_page(t.key) for t in self.terms)
         yield self.index_page("terms.html", "Terms", [
-            (t.name, urls.term(t.name), "") for t in sorted(c.terms, key=lambda t: fold(t.name))])
+            (t.name, urls.term(t.name), "") for t in sorted(self.terms, key=lambda t: fold(t.name))])
         yield from (self.phase_page(p) for p in PHASE_NAMES)
         yield from (self.number_page("annotation", n) for n in self.plan.annotations)
         yield self.annotations_index()
@@ -110,7 +106,7 @@ class Pages:
 
     # -- a ruling as every page shows it -------------------------------------------------------------
 
-    def _finder(self, r: RulingRow) -> SpanFinder:
+    def _finder(self, r: Ruling) -> SpanFinder:
         """Where a run of the ruling's text names a card it links to, or cites an annotation or rule."""
         linked_cards = {k.target for k in self.c.links.get(r.id, []) if k.kind == "card"}
 
@@ -131,7 +127,7 @@ class Pages:
             return spans
         return find
 
-    def render_ruling(self, page: str, r: RulingRow, full: bool = True, focus: str = "") -> dict[str, Any]:
+    def render_ruling(self, page: str, r: Ruling, full: bool = True, focus: str = "") -> dict[str, Any]:
         """A ruling as the templates show it on a page: rendered text (or an excerpt, around where it
         names the card `focus` if given), where it is, its links (placed: kb.website makes them
         relative to the page), and whether the page is its home. Each ruling is rendered once (whole,
@@ -142,33 +138,33 @@ class Pages:
             shown = self._shown[key] = self._render(r, full, key[2])
         return {**shown, "on_home": self.plan.home[r.id] == page}
 
-    def _render(self, r: RulingRow, full: bool, focus: str = "") -> dict[str, Any]:
+    def _render(self, r: Ruling, full: bool, focus: str = "") -> dict[str, Any]:
         source = self.source_of[r.source]
         if full:
-            text = self.renderer.render(r.text, source.parser, self._finder(r))
+            text = self.renderer.render(r.stored, r.parser, self._finder(r))
         else:
-            words = plain(r.text, source.parser)
+            words = plain(r.stored, r.parser)
             spans = [(a, b) for a, b, names in self.c.lexicon.find_spans(words) if focus in names] \
                 if focus and len(words) > EXCERPT * SLACK else []  # (a shorter text is shown whole)
             text = html.escape(excerpt(words, spans, EXCERPT)[0], quote=False)
         return {"id": r.id, "focus": focus, "anchor": anchor(r.id), "kind": r.kind, "number": r.number,
                 "markers": r.markers, "section": [clean_heading(t) for t in r.section], "text": text, "full": full,
                 "source": source,
-                "lines": (r.line_start, r.line_end), "permalink": self.plan.ruling_placed(r.id),
+                "lines": r.lines, "permalink": self.plan.ruling_placed(r.id),
                 "links": self.link_groups(r) if full else [],
-                "notes": self.c.notes.get(r.id, []),
+                "notes": list(r.notes),
                 "older": [self.older_wording(c) for c in self.older_wordings.get(r.id, [])] if full else []}
 
     def older_wording(self, c: Change) -> dict[str, Any]:
         """An older wording of a ruling, as its page shows it beside it: where it is, the words
         removed and added (kb.wording.shown), and how the build paired the two."""
         older = self.c.rulings[c.other_id]
-        lines = f"line {older.line_start}" if older.line_start == older.line_end else \
-            f"lines {older.line_start}–{older.line_end}"
+        lines = f"line {older.lines[0]}" if older.lines[0] == older.lines[1] else \
+            f"lines {older.lines[0]}–{older.lines[1]}"
         return {"href": self.plan.ruling_placed(older.id), "where": f"{self.source_of[older.source].title}, {lines}",
                 "pieces": shown(c.diff), "evidence": c.evidence}
 
-    def link_groups(self, r: RulingRow) -> list[tuple[str, list[tuple[str, str]]]]:
+    def link_groups(self, r: Ruling) -> list[tuple[str, list[tuple[str, str]]]]:
         """(label, [(text, placed href)]) for every cross-reference of a ruling, in a fixed order."""
         groups: dict[str, list[tuple[str, str]]] = defaultdict(list)
         seen: set[tuple[str, str]] = set()
@@ -181,7 +177,7 @@ class Pages:
                 groups["cards"].append((target, Urls.placed(self.urls.card(target))))
             elif kind == "phase" and target in PHASE_NAMES:
                 groups["phases"].append((PHASE_NAMES[target], Urls.placed(self.urls.phase(target))))
-            elif kind == "term" and target in self.term_by_name:
+            elif kind == "term" and target in self.term_names:
                 groups["terms"].append((target, Urls.placed(self.urls.term(target))))
             elif kind in ("annotation", "rule") and self.urls.known(kind, target):
                 label = f"Annotation {target}" if kind == "annotation" else f"Rule {target}"
@@ -202,18 +198,14 @@ class Pages:
         order = ["CRF 22", "older edition", "cites", "see also", "cards", "phases", "terms"]
         return [(label, groups[label]) for label in order if groups.get(label)]
 
-    def grouped(self, page: str, ids: list[str], full: bool, block: str = "", focus: str = "") -> list[dict[str, Any]]:
-        """Rulings grouped by source, current editions first, each group in document order; each
-        group's anchor is the block's name and its source; excerpts around where they name the
-        card `focus`, if given."""
-        wanted = sorted(dict.fromkeys(i for i in ids if i in self.c.rulings), key=self.order.__getitem__)
-        groups: dict[str, list[str]] = defaultdict(list)
-        for rid in wanted:
-            groups[self.c.rulings[rid].source].append(rid)
-        ranked = sorted(groups, key=lambda s: (not self.source_of[s].current, self.source_rank[s]))
-        return [{"source": self.source_of[s], "anchor": anchor(f"{block}-{s}") if block else "",
-                 "rulings": [self.render_ruling(page, self.c.rulings[i], full, focus) for i in groups[s]]}
-                for s in ranked]
+    def grouped(self, page: str, rulings: Sequence[Ruling], full: bool, block: str = "",
+                focus: str = "") -> list[dict[str, Any]]:
+        """An answer's rulings by source, in its order (kb.lookup.grouped: current editions first,
+        each source in document order); each group's anchor is the block's name and its source;
+        excerpts around where they name the card `focus`, if given."""
+        return [{"source": self.source_of[g.source], "anchor": anchor(f"{block}-{g.source}") if block else "",
+                 "rulings": [self.render_ruling(page, r, full, focus) for r in g.rulings]}
+                for g in grouped(rulings)]
 
     @staticmethod
     def blocks_toc(blocks: list[tuple[str, str, list[dict[str, Any]]]]) -> list[TocEntry]:
@@ -241,7 +233,7 @@ class Pages:
         numbered = any(r["number"] for r in rulings)
         for r in rulings:
             parser = self.source_of[self.c.rulings[r["id"]].source].parser
-            words = plain(self.c.rulings[r["id"]].text, parser, TOC_WORDS)
+            words = plain(self.c.rulings[r["id"]].stored, parser, TOC_WORDS)
             if r["number"]:
                 top = ".".join(r["number"].split(".")[:2]) if r["kind"] == "rule" else r["number"]
                 toc.setdefault(top, TocEntry(f"{top} {words}" if r["kind"] == "rule" else words, "#" + r["anchor"]))
@@ -301,7 +293,7 @@ class Pages:
                     spare_toc=[TocEntry(s.title, "#" + a) for s, _, a in docs])
 
     def _card_line(self, name: str) -> str:
-        return "; ".join(f"{v.set_name} {v.face.alignment} {v.face.type}".strip() for v in self.c.cards[name])
+        return "; ".join(f"{v.set_name} {v.alignment} {v.type}".strip() for v in self.c.cards[name])
 
     def index_page(self, path: str, title: str, entries: list[tuple[str, str, str]]) -> Page:
         """An A-Z index: entries (name, page, note) under their first letter, a letter bar on top."""
@@ -322,7 +314,7 @@ class Pages:
             first = number_key(n)[0][0]
             band = f"{first // 10 * 10 or 1}–{first // 10 * 10 + 9}"
             tens[band].append((f"Annotation {r.number}", Urls.href(path, self.urls.annotation(n)),
-                               plain(r.text, self.source_of[r.source].parser, 90)))
+                               plain(r.stored, r.parser, 90)))
         groups = [(band, "n-" + band.split("–")[0], entries) for band, entries in tens.items()]
         return Page(path, "index_list.html", "Annotations", {"groups": groups},
                     toc=[TocEntry(band, "#" + a) for band, a, _ in groups], letters=True)
@@ -335,7 +327,7 @@ class Pages:
             for rid in ids:
                 r = self.c.rulings[rid]
                 by_source[r.source].append((str(r.number), Urls.href(path, self.urls.rule(n)),
-                                            plain(r.text, self.source_of[r.source].parser, 90)))
+                                            plain(r.stored, r.parser, 90)))
         groups = [(self.source_of[s.id].title, anchor("src-" + s.id), by_source[s.id])
                   for s in self.c.sources if s.id in by_source]
         return Page(path, "index_list.html", "Rule numbers", {"groups": groups},
@@ -380,7 +372,7 @@ class Pages:
                 if r is None or r.source != s.id:
                     continue  # another card database (another edition of it)
                 sets[v.set_name or v.set_code].append(
-                    (v.name, self.plan.ruling_href(main, v.ruling_id), f"{v.face.alignment} {v.face.type}"))
+                    (v.name, self.plan.ruling_href(main, v.ruling_id), f"{v.alignment} {v.type}"))
         groups = [(k, anchor("set-" + k), sorted(v, key=lambda e: fold(e[0]))) for k, v in sorted(sets.items())]
         return Page(main, "cards_source.html", s.title, {"source": s, "sets": groups},
                     toc=[TocEntry(f"{k} ({len(v)})", "#" + a) for k, a, v in groups])
@@ -400,27 +392,24 @@ class Pages:
         for r in self.plan.by_source.get(s.id, []):
             top = r.section[0] if r.section else ""
             if part is None or top == part:
-                items.append((r.line_start, 1, r.ord, {"ruling": self.render_ruling(page, r)}))
+                items.append((r.lines[0], 1, r.ord, {"ruling": self.render_ruling(page, r)}))
         return [item for *_, item in sorted(items, key=lambda x: x[:3])]
 
     def card_page(self, name: str) -> Page:
+        """A card's page: every printing's face, then the answer `rulings card` gives (kb.lookup)."""
         page = self.urls.card(name)
+        answer = self.reader.card_named(name)
         versions: list[dict[str, Any]] = []
-        for v in self.c.cards[name]:
+        for v in answer.faces:
             r = self.c.rulings.get(v.ruling_id)
-            versions.append({"face": v.face, "anchor": anchor(v.ruling_id), "set_name": v.set_name,
-                             "text": card_html(r.text) if r else "",
-                             "others": {k: n for k, n in v.face.names.items() if k != "en" and n != name}})
-        # the answer `rulings card` gives (kb.lookup.card_answer), from the same links
-        own, mentions = card_answer((rid, k.how) for rid in dict.fromkeys(self.c.backlinks.get(("card", name), []))
-                                    for k in self.c.links.get(rid, []) if k.kind == "card" and k.target == name)
-        errata = [rid for rid in own if rid in self.c.rulings and self.c.rulings[rid].kind == "erratum"]
-        rulings = [rid for rid in own if rid in self.c.rulings and rid not in errata]
-        blocks = [("Errata", "errata", self.grouped(page, errata, True, "errata")),
-                  ("CRF rulings", "rulings", self.grouped(page, rulings, True, "rulings")),
-                  ("Mentioned in", "mentions", self.grouped(page, mentions, False, "mentions", focus=name))]
-        also = [(other, self.urls.card(other)) for other in begun_by(fold(name), self.vocab, [name])
-                if other in self.c.cards] if self.vocab else []
+            versions.append({"face": v, "anchor": anchor(v.ruling_id), "set_name": v.set_name,
+                             "text": card_html(r.stored) if r else "",
+                             "others": {k: n for k, n in v.names.items() if k != "en" and n != name}})
+        said = answer.said
+        blocks = [("Errata", "errata", self.grouped(page, said.errata, True, "errata")),
+                  ("CRF rulings", "rulings", self.grouped(page, said.rulings, True, "rulings")),
+                  ("Mentioned in", "mentions", self.grouped(page, said.mentions, False, "mentions", focus=name))]
+        also = [(other, self.urls.card(other)) for other in dict.fromkeys(f.name for f in answer.also)]
         toc = self.blocks_toc(blocks)
         faces = [TocEntry(f"{v['set_name']} ({v['face'].id})", "#" + v["anchor"]) for v in versions]
         return Page(page, "card.html", name, {"name": name, "versions": versions, "blocks": blocks, "also": also},
@@ -432,44 +421,36 @@ class Pages:
         return Page(page, "lookup.html", heading, {"heading": heading, "kind": kind, "blocks": blocks, **values},
                     toc=toc if len(toc) > 2 else [], spare_toc=[] if len(toc) > 2 else toc)
 
-    def term_page(self, t: TermRow) -> Page:
-        page = self.urls.term(t.name)
-        definitions = [t.definition] if t.definition else []
-        section: list[str] = []
-        if t.section_id in self.section_titles:
-            section = self.in_section.get((t.section_id.split("/", 1)[0], self.section_titles[t.section_id]), [])
-        shown = set(definitions) | set(section)
-        users = [rid for rid in self.c.backlinks.get(("term", t.name), []) if rid not in shown]
-        section_link = (Urls.href(page, self.plan.section_home[t.section_id], "s:" + t.section_id)
-                        if t.section_id in self.plan.section_home else "")
-        return self._lookup(page, t.name, "Term", [
-            ("Definition", "definition", self.grouped(page, definitions, True, "definition")),
-            ("Rulings by Term", "by-term", self.grouped(page, section, True, "by-term")),
-            ("Used in", "used-in", self.grouped(page, users, False, "used-in"))], section_link=section_link)
+    def term_page(self, key: str) -> Page:
+        """A term's page: the answer `rulings term` gives (kb.lookup)."""
+        answer = self.reader.term_named(key)
+        page = self.urls.term(answer.name)
+        section_link = (Urls.href(page, self.plan.section_home[answer.section_id], "s:" + answer.section_id)
+                        if answer.section_id in self.plan.section_home else "")
+        return self._lookup(page, answer.name, "Term", [
+            ("Definition", "definition", self.grouped(page, answer.definitions, True, "definition")),
+            ("Rulings by Term", "by-term", self.grouped(page, answer.by_term, True, "by-term")),
+            ("Used in", "used-in", self.grouped(page, answer.used_in, False, "used-in"))], section_link=section_link)
 
     def phase_page(self, phase_id: str) -> Page:
+        """A phase's page: the answer `rulings phase` gives (kb.lookup), those under its headings first."""
         page = self.urls.phase(phase_id)
-        by_section: list[str] = []
-        by_text: list[str] = []
-        for rid in dict.fromkeys(self.c.backlinks.get(("phase", phase_id), [])):
-            how = {k.how for k in self.c.links.get(rid, []) if k.kind == "phase" and k.target == phase_id}
-            (by_section if "section" in how else by_text).append(rid)
-        return self._lookup(page, PHASE_NAMES[phase_id], "Phase", [
-            ("Rulings under this phase's headings", "headings", self.grouped(page, by_section, True, "headings")),
-            ("Rulings that speak of it elsewhere", "elsewhere", self.grouped(page, by_text, False, "elsewhere"))])
+        answer = self.reader.phase_named(phase_id)
+        return self._lookup(page, answer.name, "Phase", [
+            ("Rulings under this phase's headings", "headings", self.grouped(
+                page, [r for r in answer.rulings if r.id in answer.under_headings], True, "headings")),
+            ("Rulings that speak of it elsewhere", "elsewhere", self.grouped(
+                page, [r for r in answer.rulings if r.id not in answer.under_headings], False, "elsewhere"))])
 
     def number_page(self, kind: str, number: str) -> Page:
-        table = self.plan.annotations if kind == "annotation" else self.plan.rules
+        """An annotation's or a rule's page: the answer `rulings annotation` or `rulings rule` gives (kb.lookup)."""
         page = self.urls.annotation(number) if kind == "annotation" else self.urls.rule(number)
-        ids = table[number]
-        shown = self.c.rulings[ids[0]].number
-        parts = [i for n in self.plan.numbers[kind] if n.startswith(number + ".") for i in table[n]]
-        cites = self.c.backlinks.get((kind, number), [])
-        label = f"Annotation {shown}" if kind == "annotation" else f"Rule {shown}"
+        answer = self.reader.numbered(kind, number)
+        label = f"Annotation {answer.number}" if kind == "annotation" else f"Rule {answer.number}"
         return self._lookup(page, label, kind.title(), [
-            (label if kind == "rule" else "In every CRF edition", "text", self.grouped(page, ids, True, "text")),
-            ("Its parts", "parts", self.grouped(page, parts, False, "parts")),
-            ("Cited by", "cited-by", self.grouped(page, cites, False, "cited-by"))],
+            (label if kind == "rule" else "In every CRF edition", "text", self.grouped(page, answer.rulings, True, "text")),
+            ("Its parts", "parts", self.grouped(page, answer.parts, False, "parts")),
+            ("Cited by", "cited-by", self.grouped(page, answer.cited_by, False, "cited-by"))],
             anchor=anchor(f"{kind}-{number}"))
 
 

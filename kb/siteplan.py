@@ -8,7 +8,8 @@ import re
 from collections import defaultdict
 
 from kb.addresses import Addresses
-from kb.corpus import Corpus, RulingRow
+from kb.corpus import Corpus
+from kb.lookup import Ruling
 from kb.phases import PHASE_NAMES
 from kb.urls import Urls
 
@@ -35,29 +36,28 @@ def number_key(number: str) -> tuple[tuple[int, str], ...]:
 
 
 class SitePlan:
-    """Every page path of one corpus (kb.addresses' one plan), and what links into each."""
+    """Every page path of one corpus: the documents and cards where kb.addresses (the one plan the
+    lookups' urls use) puts them, then the terms, phases, annotations and rules; and what links into each."""
 
-    def __init__(self, c: Corpus) -> None:
-        self.by_source: dict[str, list[RulingRow]] = defaultdict(list)
+    def __init__(self, c: Corpus, addresses: Addresses, terms: list[str]) -> None:
+        self.by_source: dict[str, list[Ruling]] = defaultdict(list)
         for r in c.rulings.values():
             self.by_source[r.source].append(r)
-        tops = {s.id: list(dict.fromkeys(sec.titles[0] for sec in c.sections.get(s.id, []))) for s in c.sources}
-        counts = {sid: (len(rulings), sum(len(r.text) for r in rulings)) for sid, rulings in self.by_source.items()}
-        cards = {card.ruling_id: name for name, cards in c.cards.items() for card in cards}
-        self.addresses = Addresses.plan([{"id": s.id, "parser": s.parser} for s in c.sources], counts, tops, cards)
-        self.urls = self.addresses.urls
+        self.addresses = addresses.complete()
+        self.urls = addresses.urls
         self.parts: dict[str, list[str]] = {}
         """source id -> its top-level parts, each on its own page (empty: the document is one page)."""
         self.section_home: dict[str, str] = {}
         for s in c.sources:
-            split = self.addresses.split.get(s.id, False)
-            self.parts[s.id] = tops[s.id] if split else []
-            for sec in c.sections.get(s.id, []):
+            split = addresses.split.get(s.id, False)
+            secs = c.sections.get(s.id, [])
+            self.parts[s.id] = list(dict.fromkeys(sec.titles[0] for sec in secs)) if split else []
+            for sec in secs:
                 self.section_home[sec.id] = self.urls.document(s.id, sec.titles[0] if split else "")
-        self.home = {r.id: self.addresses.page(r.address()) for r in c.rulings.values()}
+        self.home = {r.id: r.page for r in c.rulings.values()}
         """ruling id -> the page it lives on."""
-        for t in c.terms:
-            self.urls.term(t.name)
+        for name in terms:
+            self.urls.term(name)
         for p in PHASE_NAMES:
             self.urls.phase(p)
         self.annotations: dict[str, list[str]] = defaultdict(list)

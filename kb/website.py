@@ -28,7 +28,7 @@ from kb.bundle import site_files
 from kb.corpus import read_corpus
 from kb.deck import deck_data
 from kb.errors import SiteError
-from kb.lookup import search_spec
+from kb.lookup import Reader
 from kb.sitepages import Pages
 from kb.siteplan import SitePlan
 from kb.snapshot import Kb, Snapshot
@@ -150,8 +150,9 @@ def render_files(kb: Kb, templates: Path | None = None) -> Iterator[tuple[str, s
     if not (templates / "templates").is_dir():
         raise SiteError(f"no site templates at {templates / 'templates'}")
     snapshot = Snapshot.of(kb)
-    corpus = read_corpus(snapshot)
-    plan = SitePlan(corpus)
+    reader = Reader(snapshot)  # every page's answers and addresses (kb.lookup)
+    corpus = read_corpus(reader)
+    plan = SitePlan(corpus, reader.addresses, [t.name for t in reader.terms().values()])
     build = snapshot.folder.name  # the knowledge base's build folder, the one every file is read from: unique to each build
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(templates / "templates"),
                              autoescape=jinja2.select_autoescape(["html"]), undefined=jinja2.StrictUndefined,
@@ -173,7 +174,7 @@ def render_files(kb: Kb, templates: Path | None = None) -> Iterator[tuple[str, s
     digest = hashlib.sha256()
 
     def files() -> Iterator[tuple[str, str]]:
-        for page in Pages(corpus, plan, search_spec(snapshot)).all():
+        for page in Pages(corpus, plan, reader).all():
             root = "../" * page.path.count("/")
 
             def to(target: str, fragment: str = "", _page: str = page.path) -> str:
@@ -190,7 +191,7 @@ def render_files(kb: Kb, templates: Path | None = None) -> Iterator[tuple[str, s
                 yield f"assets/{asset.name}", asset.read_text("utf-8")
         yield from browser_files(snapshot, plan, list(corpus.cards))
         # the deck page's own data (kb.deck.deck_data): how lists are read, and each card's rulings
-        deck = json.dumps(deck_data(snapshot), ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+        deck = json.dumps(deck_data(reader), ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
         yield "assets/deck-data.js", f"window.RULINGS_DECK={deck};\n"
 
     for path, text in files():

@@ -45,7 +45,7 @@ def test_lookups_print_every_ruling_whole(real_kb: Path) -> None:
 
 
 def test_phase_output_holds_every_ruling_of_the_phase(real_kb: Path) -> None:
-    data = lookup.phase(real_kb, "combat")
+    data = lookup.phase(real_kb, "combat").to_json()
     printed = flat(run(real_kb, "phase", "combat").output)
     texts = [flat(r["text"]) for g in data["sources"] for r in g["rulings"]]
     assert len(texts) > 100 and all(t in printed for t in texts)
@@ -127,12 +127,12 @@ def test_long_output_goes_through_the_pager_on_a_terminal_only(monkeypatch: pyte
 
 def test_card_names_are_forgiven(real_kb: Path) -> None:
     knife = lookup.card(real_kb, "morgul knive")
-    assert knife["names"] == ["Morgul-knife"] and "read as Morgul-knife" in knife["read_as"]
-    assert lookup.card(real_kb, "Morgul-knives")["names"] == ["Morgul-knife"]
-    assert lookup.card(real_kb, "gandolf")["names"] == ["Gandalf"]
-    assert lookup.card(real_kb, "khamul easterling")["names"] == ["Khamûl the Easterling"]
-    assert lookup.card(real_kb, "Poignard de Morgul")["names"] == ["Morgul-knife"]  # French
-    assert lookup.card(real_kb, "adunaphel")["read_as"] == ""
+    assert knife.names == ("Morgul-knife",) and "read as Morgul-knife" in knife.read_as
+    assert lookup.card(real_kb, "Morgul-knives").names == ("Morgul-knife",)
+    assert lookup.card(real_kb, "gandolf").names == ("Gandalf",)
+    assert lookup.card(real_kb, "khamul easterling").names == ("Khamûl the Easterling",)
+    assert lookup.card(real_kb, "Poignard de Morgul").names == ("Morgul-knife",)  # French
+    assert lookup.card(real_kb, "adunaphel").read_as == ""
 
 
 def test_an_ambiguous_name_lists_its_cards_with_set_and_type(real_kb: Path) -> None:
@@ -152,10 +152,10 @@ def test_misses_suggest_the_nearest_names(real_kb: Path) -> None:
     with pytest.raises(NotFound) as card_miss:
         lookup.card(real_kb, "wizard hat")
     assert "The Grey Hat" in card_miss.value.hint and "rulings search" in card_miss.value.hint
-    assert lookup.term(real_kb, "hazard limt")["term"] == "hazard limit"
-    assert lookup.term(real_kb, "onguard")["term"] == "On-Guard Cards"  # written together
-    assert lookup.term(real_kb, "strikes")["term"].lower().startswith("strike")
-    assert lookup.phase(real_kb, "movment")["phase"] == "movement-hazard"
+    assert lookup.term(real_kb, "hazard limt").name == "hazard limit"
+    assert lookup.term(real_kb, "hazardlimit").name == "hazard limit"  # written together
+    assert lookup.term(real_kb, "strikes").name.lower().startswith("strike")
+    assert lookup.phase(real_kb, "movment").phase == "movement-hazard"
     with pytest.raises(NotFound) as phase_miss:
         lookup.phase(real_kb, "lunch")
     assert "untap" in phase_miss.value.hint and "end-of-turn" in phase_miss.value.hint
@@ -165,6 +165,36 @@ def test_misses_suggest_the_nearest_names(real_kb: Path) -> None:
     with pytest.raises(NotFound) as rule_miss:
         lookup.numbered(real_kb, "rule", "2.IV.iiii")
     assert "2.IV.iii" in rule_miss.value.hint
+
+
+def test_a_term_is_what_has_a_term_page(real_kb: Path, real_site: Path) -> None:
+    """`rulings term` accepts the terms the site has a page for (the CoE glossary and the CRF's Rulings
+    by Term), and no other heading of the CRF: a card's heading says to ask `rulings card`, another
+    heading says where it stands (its rulings are in its document, and `rulings search` finds them)."""
+    card = run(real_kb, "term", "Gandalf")
+    assert card.exit_code == 1 and '`rulings card "Gandalf"`' in card.stderr
+    heading = run(real_kb, "term", "On-Guard", "Cards")
+    assert heading.exit_code == 1 and heading.stderr.count("\n") == 1
+    assert "'On-Guard Cards' is a heading of the CRF (Turn Sequence Rulings › Site Phase), not a term" in heading.stderr
+    assert "rulings search 'On-Guard Cards'" in heading.stderr
+    reader = lookup.Reader(real_kb)
+    names = [t.name for t in reader.terms().values()]
+    assert len(list((real_site / "term").glob("*.html"))) == len(names) > 150
+    assert all(lookup.term(reader, name).name == name for name in names)
+    assert lookup.term(reader, "general").name == "general influence"  # the one term it begins, not a heading "General"
+
+
+def test_a_ruling_s_notes_go_wherever_it_goes(real_kb: Path, real_export: list[str]) -> None:
+    """The note `rulings check` makes on a rule's own text (1.5.F6, numbered under the wrong parent)
+    is part of the ruling in every command, as on every page of the site."""
+    note = "rule 1.5.F6 is numbered under the wrong parent: it follows 1.3.F5, where 1.3.F6 would come"
+    phase = json.loads(run(real_kb, "phase", "beginning", "--json").stdout)
+    assert [r.get("notes") for g in phase["sources"] for r in g["rulings"] if r["number"] == "1.5.F6"] == [[note]]
+    printed = run(real_kb, "phase", "beginning", "--no-pager").output
+    assert "note on the source: " + note in " ".join(printed.split())
+    rule = lookup.numbered(real_kb, "rule", "1.5.F6").rulings[0]
+    assert rule.notes == (note,)
+    assert [json.loads(line).get("notes") for line in real_export if rule.id in line[:40]] == [[note]]
 
 
 @pytest.mark.parametrize("args", [["card", ""], ["term", " "], ["phase", ""], ["search", ""], ["annotation", ""],
@@ -323,18 +353,19 @@ def test_export_gives_every_ruling_the_one_shape(real_export: list[str], validat
         validators["ruling"].validate(json.loads(line))
 
 
-def test_every_url_is_the_rulings_place_on_the_site(real_kb: Path) -> None:
-    from kb.addresses import Addresses
-    from kb.store import connect
-    from kb.corpus import read_corpus
-    from kb.siteplan import SitePlan
-
-    corpus = read_corpus(real_kb)
-    site = SitePlan(corpus)
-    addresses = Addresses.read(connect(real_kb))  # the lookups' plan, read from the database
-    wrong = [rid for rid, r in corpus.rulings.items() if addresses.page(r.address()) != site.home[rid]]
-    assert wrong == [] and len(site.home) > 3800
-    assert addresses.card("Khamûl the Easterling") == site.urls.card("Khamûl the Easterling")
+def test_every_url_is_the_rulings_place_on_the_site(real_export: list[str], real_site: Path) -> None:
+    """A ruling's url (and a card's) is where the site shows it: its page has the ruling under its id
+    (kb.addresses is the one plan both are made on)."""
+    ids: dict[str, set[str]] = {}
+    rows = [json.loads(line) for line in real_export]
+    for row in rows:
+        page, _, anchor = row["url"].partition("#")
+        if page not in ids:
+            ids[page] = set(re.findall(r'\sid="([^"]+)"', (real_site / page).read_text("utf-8")))
+        assert anchor in ids[page], row["url"]
+    faces = [row["card"] for row in rows if "card" in row]
+    assert len(rows) > 3800 and len(faces) > 1600
+    assert all(row["card"]["url"] == row["url"].partition("#")[0] for row in rows if "card" in row)
 
 
 @pytest.mark.parametrize("args, code", [(["card", "zzzzzz"], 1), (["show", "nope"], 1), (["phase", "lunch"], 1),

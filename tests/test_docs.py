@@ -28,7 +28,7 @@ def test_the_readme_shows_a_ruling_that_exists(real_kb) -> None:
 
     readme = (ROOT / "README.md").read_text("utf-8")
     shown = re.search(r"rulings show (\S+)", readme)
-    assert shown and show_ruling(real_kb, shown.group(1))["kind"] == "annotation"
+    assert shown and show_ruling(real_kb, shown.group(1)).ruling.kind == "annotation"
 
 
 def test_the_first_command_is_quiet_and_the_readme_says_where_things_are() -> None:

@@ -117,9 +117,9 @@ def test_export_lines_are_json_with_the_fields(rows: list[dict]) -> None:
 def test_the_card_database_s_shifted_german_names_are_repaired(real_kb: Path) -> None:
     from kb.lookup import card
 
-    assert [c["id"] for c in card(real_kb, "Dôgrib")["cards"]] == ["LE-7"]  # was LE-7 and LE-8
-    assert [c["id"] for c in card(real_kb, "Dorelas")["cards"]] == ["LE-8"]  # was LE-8 and LE-9
-    assert [c["id"] for c in card(real_kb, "Dunländischer Spion")["cards"]] == ["LE-9"]
+    assert [c.id for c in card(real_kb, "Dôgrib").faces] == ["LE-7"]  # was LE-7 and LE-8
+    assert [c.id for c in card(real_kb, "Dorelas").faces] == ["LE-8"]  # was LE-8 and LE-9
+    assert [c.id for c in card(real_kb, "Dunländischer Spion").faces] == ["LE-9"]
     shifted = [r for r in check(real_kb)["repairs"] if r["kind"] == "name shifted to the next card in the database"]
     assert [(r["source"], r["before"], r["after"]) for r in shifted] == [
         ("cards", "LE-7 de: Dunländischer Spion", "LE-7 de: Dôgrib"), ("cards", "LE-8 de: Dôgrib", "LE-8 de: Dorelas"),

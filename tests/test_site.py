@@ -811,7 +811,7 @@ def test_a_card_page_gives_the_answer_rulings_card_gives(real_kb: Path, real_sit
     from kb.lookup import card
     from kb.urls import anchor
 
-    answer = card(real_kb, name)
+    answer = card(real_kb, name).to_json()
     mentions = [r for g in answer["mentioned_in"] for r in g["rulings"]]
     text = (real_site / answer["cards"][0]["url"]).read_text("utf-8")
     assert _main_ids(text) == {anchor(r["id"]) for r in answer["errata"] + answer["rulings"] + mentions}
@@ -823,3 +823,29 @@ def test_a_card_page_gives_the_answer_rulings_card_gives(real_kb: Path, real_sit
         assert shown not in named or fold(name) in fold(excerpt), excerpt
     for other in answer["also"]:
         assert f'>{other["name"]}</a>' in text
+
+
+@pytest.mark.parametrize("kind, name", [("term", "general influence"), ("term", "Corruption"), ("term", "Haven"),
+                                        ("phase", "site"), ("phase", "untap"), ("annotation", "18"),
+                                        ("rule", "2.IV"), ("rule", "1.5.F6")])
+def test_a_lookup_page_gives_the_answer_the_terminal_gives(real_kb: Path, real_site: Path, kind: str, name: str) -> None:
+    """A term's, a phase's, an annotation's and a rule's page show exactly the rulings `rulings term`,
+    `phase`, `annotation` and `rule` give (kb.lookup's answers, the site's only reading of them)."""
+    from kb import lookup
+    from kb.urls import Urls, anchor
+
+    urls = Urls()
+    if kind == "term":
+        answer = lookup.term(real_kb, name)
+        page, shown = urls.term(answer.name), answer.definitions + answer.by_term + answer.used_in
+    elif kind == "phase":
+        phase = lookup.phase(real_kb, name)
+        page, shown = urls.phase(phase.phase), phase.rulings
+    else:
+        number = lookup.numbered(real_kb, kind, name)
+        page = urls.annotation(name) if kind == "annotation" else urls.rule(name.lower())
+        shown = number.rulings + number.parts + number.cited_by
+    text = (real_site / page).read_text("utf-8")
+    assert shown and _main_ids(text) == {anchor(r.id) for r in shown}
+    noted = [r for r in shown if r.notes]  # a note on the source's own text, beside the ruling wherever it is
+    assert all(f"Note on the source: {r.notes[0]}" in text for r in noted) and (name != "1.5.F6" or noted)

@@ -95,34 +95,31 @@ def test_real_links(db: sqlite3.Connection) -> None:
 
 
 def test_lookups_forgive(real_kb: Path) -> None:
-    assert lookup.card(real_kb, "adunaphel")["names"] == ["Adûnaphel"]
+    assert lookup.card(real_kb, "adunaphel").names == ("Adûnaphel",)
     marvels = lookup.card(real_kb, "Marvels Tld")
-    assert marvels["names"] == ["Marvels Told"] and sum(len(g["rulings"]) for g in marvels["mentioned_in"]) >= 6
-    assert lookup.card(real_kb, "Khamul the Easterling")["names"] == ["Khamûl the Easterling"]
+    assert marvels.names == ("Marvels Told",) and len(marvels.said.mentions) >= 6
+    assert lookup.card(real_kb, "Khamul the Easterling").names == ("Khamûl the Easterling",)
     alatar = lookup.card(real_kb, "Alatar")
-    assert sorted(c["alignment"] for c in alatar["cards"]) == ["Fallen-wizard", "Hero"]  # both versions
-    assert lookup.phase(real_kb, "M/H")["phase"] == lookup.phase(real_kb, "mh")["phase"] == "movement-hazard"
-    assert lookup.phase(real_kb, "eot")["sources"][0]["source"] == "crf-22"
-    site_rules = {r["number"] for g in lookup.phase(real_kb, "site")["sources"] if g["source"] == "coe-rules"
-                  for r in g["rulings"]}
-    mh_rules = {r["number"] for g in lookup.phase(real_kb, "M/H")["sources"] if g["source"] == "coe-rules"
-                for r in g["rulings"]}
+    assert sorted(c.alignment for c in alatar.faces) == ["Fallen-wizard", "Hero"]  # both versions
+    assert lookup.phase(real_kb, "M/H").phase == lookup.phase(real_kb, "mh").phase == "movement-hazard"
+    assert lookup.phase(real_kb, "eot").rulings[0].source == "crf-22"
+    site_rules = {r.number for r in lookup.phase(real_kb, "site").rulings if r.source == "coe-rules"}
+    mh_rules = {r.number for r in lookup.phase(real_kb, "M/H").rulings if r.source == "coe-rules"}
     assert {"2.V.i", "2.V.ii"} <= site_rules and {"2.IV.iii", "2.IV.iii.1"} <= mh_rules  # by number, not page order
-    long_event = {r["number"] for g in lookup.phase(real_kb, "long-event")["sources"] for r in g["rulings"]}
+    long_event = {r.number for r in lookup.phase(real_kb, "long-event").rulings}
     assert not any(n and n.startswith("2.IV") for n in long_event)
-    strikes = {r["number"] for g in lookup.phase(real_kb, "strike sequence")["sources"] if g["source"] == "coe-rules"
-               for r in g["rulings"]}
+    strikes = {r.number for r in lookup.phase(real_kb, "strike sequence").rulings if r.source == "coe-rules"}
     assert "3.iv" in strikes  # "Strike Sequence, Step 4" under the Combat heading is in the strike sequence too
-    assert lookup.term(real_kb, "GI")["term"] == "general influence"
+    assert lookup.term(real_kb, "GI").name == "general influence"
     trophies = lookup.term(real_kb, "trophies")
-    assert trophies["definitions"] and trophies["rulings_by_term"]
+    assert trophies.definitions and trophies.by_term
     anno = lookup.numbered(real_kb, "annotation", "anno 25a")
-    assert [r["number"] for r in anno["rulings"]] == ["25a", "25a"]
-    assert [r["number"] for r in lookup.numbered(real_kb, "annotation", "25")["rulings"]] == ["25", "25"]
+    assert [r.number for r in anno.rulings] == ["25a", "25a"]
+    assert [r.number for r in lookup.numbered(real_kb, "annotation", "25").rulings] == ["25", "25"]
     eighteen = lookup.numbered(real_kb, "annotation", "18")
-    assert any("annotation 18" in r["text"].lower() for g in eighteen["cited_by"] for r in g["rulings"])
-    parts = lookup.numbered(real_kb, "rule", "2.IV")["parts"]
-    assert "2.IV.iii" in [p["number"] for p in parts]
+    assert any("annotation 18" in r.reading().text.lower() for r in eighteen.cited_by)
+    parts = lookup.numbered(real_kb, "rule", "2.IV").parts
+    assert "2.IV.iii" in [p.number for p in parts]
     with pytest.raises(NotFound) as miss:
         lookup.numbered(real_kb, "rule", "2.IV.zz")
     assert "Did you mean 2.IV" in miss.value.hint
@@ -187,8 +184,8 @@ def test_names_with_apostrophes_and_possessives() -> None:
 def test_site_names_are_not_read_as_their_first_word(real_kb: Path) -> None:
     from kb.lookup import card
 
-    beorn = [r["id"] for g in card(real_kb, "Beorn")["mentioned_in"] for r in g["rulings"]]
-    house = [r["id"] for g in card(real_kb, "Beorn’s House")["mentioned_in"] for r in g["rulings"]]
+    beorn = [r.id for r in card(real_kb, "Beorn").said.mentions]
+    house = [r.id for r in card(real_kb, "Beorn’s House").said.mentions]
     timing = [r for r in house if r.startswith("timing.")]  # "...moves to Beorn’s House in Anduin Vales" (line 82)
     assert timing and not set(timing) & set(beorn)
 

@@ -936,20 +936,10 @@
     sections.push({section: l.section, part: l.part, sideboard: l.sideboard, count: l.count});
   }
 
-  /* kb.lookup.card_rulings, from the shipped lists: [errata, rulings, mentions] as document indexes */
-  function card_rulings(names, searcher, deck) {
-    var lists = [[], [], []];
-    names.forEach(function (name) {
-      var got = own(deck.cards, name);
-      if (got) got.forEach(function (ids, i) { ids.forEach(function (d) { if (lists[i].indexOf(d) < 0) lists[i].push(d); }); });
-    });
-    if (names.length > 1) {  // current editions first, then source and document order, as Shaper.rulings
-      lists.forEach(function (ids) {
-        ids.sort(function (a, b) { return (searcher.data(b).current - searcher.data(a).current) || a - b; });
-      });
-    }
-    lists[2] = lists[2].filter(function (d) { return lists[0].indexOf(d) < 0 && lists[1].indexOf(d) < 0; });
-    return lists;
+  /* kb.lookup's Reader.card_rulings, shipped: [errata, rulings, mentions] as document indexes, for a
+   * card or for the cards a name stands for (their English names, sorted, joined by " / ") */
+  function card_rulings(names, deck) {
+    return own(deck.cards, names.join(" / ")) || [[], [], []];
   }
 
   function read_error(e) {
@@ -1028,7 +1018,7 @@
     });
     var said = [], quiet = [];
     found.forEach(function (e) {
-      var lists = card_rulings(e.names, searcher, deck);
+      var lists = card_rulings(e.names, deck);
       e.errata = lists[0];
       e.rulings = lists[1];
       e.mentioned_in = lists[2];
