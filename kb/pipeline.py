@@ -16,12 +16,12 @@ from kb.index import analyze, index_writer
 from kb.inputs import DEFAULT_MAX_SOURCE_MB, MB, size_limit
 from kb.lexicon import Lexicon
 from kb.manifest import read_manifest
+from kb.metadata import write_metadata
 from kb.model import ParsedDocument, Problem, Source
 from kb.parsers import parse_document
 from kb.ranking import COVERAGE_FLOOR, export_weights
 from kb.searchdata import LexiconDraft, document_units, index_record
 from kb.searchspec import Unit, build_spec, name_table, spec_items, write_spec
-from kb.server import write_metadata
 from kb.store import DB_NAME, INDEX_DIR, LEXICON, Draft, new_build
 from kb.xref import Targets, Xref, card_headings, edition_links, link_document
 
