@@ -28,12 +28,31 @@ from kb.xref import Targets, Xref, card_headings, edition_links, link_document
 Progress = Callable[[Source], None]
 
 
+@dataclass(frozen=True, slots=True)
+class SourceCount:
+    """What a build found in one source."""
+
+    source: str
+    """The source's id."""
+    title: str
+    game: str
+    rulings: int
+    sections: int
+    lines: int
+    """The lines of its file."""
+    skipped: int
+    """Its runs of lines stored as no ruling (`rulings check` gives the reasons)."""
+    repairs: int
+    kinds: dict[str, int]
+    """Its rulings by kind."""
+
+
 @dataclass(slots=True)
 class BuildReport:
     """What a build did: per source the counts, plus where it wrote."""
 
     kb_dir: Path
-    counts: list[dict[str, object]] = field(default_factory=list)
+    counts: list[SourceCount] = field(default_factory=list)
     """One row per source, in manifest order (see summary)."""
 
     def count(self, doc: ParsedDocument) -> None:
@@ -41,12 +60,11 @@ class BuildReport:
         kinds: dict[str, int] = {}
         for r in doc.rulings:
             kinds[r.kind] = kinds.get(r.kind, 0) + 1
-        self.counts.append({"source": doc.source.id, "title": doc.source.title, "game": doc.source.game,
-                            "rulings": len(doc.rulings), "sections": len(doc.sections), "lines": doc.line_count,
-                            "skipped": len(doc.skipped), "repairs": len(doc.repairs), "kinds": kinds})
+        self.counts.append(SourceCount(doc.source.id, doc.source.title, doc.source.game, len(doc.rulings),
+                                       len(doc.sections), doc.line_count, len(doc.skipped), len(doc.repairs), kinds))
 
-    def summary(self) -> list[dict[str, object]]:
-        """One row per source: id, title, rulings, sections, lines, skipped and repairs."""
+    def summary(self) -> list[SourceCount]:
+        """One row per source, in manifest order."""
         return self.counts
 
 

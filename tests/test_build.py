@@ -74,10 +74,10 @@ def test_ids_depend_on_the_text_and_the_build_on_the_manifest(tmp_path: Path) ->
     build(second, tmp_path / "b" / "kb")
 
     before, after = check(tmp_path / "a" / "kb"), check(tmp_path / "b" / "kb")
-    assert {s["source"] for s in after["sources"]} == {f"x-{sid}" for sid in names}
-    assert [s["source"] for s in before["sources"]] == names
-    assert all(s["stored"] > 0 and s["unaccounted"] == 0 for s in before["sources"] + after["sources"])
-    assert (after["warnings"], after["notes"]) == (before["warnings"], before["notes"])
+    assert {s.source for s in after.sources} == {f"x-{sid}" for sid in names}
+    assert [s.source for s in before.sources] == names
+    assert all(s.stored > 0 and s.unaccounted == 0 for s in before.sources + after.sources)
+    assert (after.warnings, after.notes) == (before.warnings, before.notes)
     old = {r["id"]: r for r in export(tmp_path / "a" / "kb")}
     new = {r["id"].removeprefix("x-"): r for r in export(tmp_path / "b" / "kb")}
     gone, added = set(old) - set(new), set(new) - set(old)
