@@ -172,12 +172,8 @@ def show_ruling(kb: Kb, ruling_id: str) -> dict[str, Any]:
     return ruling
 
 
-def links_of(kb: Kb, ruling_id: str) -> dict[str, list[dict[str, str]]]:
-    """What a ruling links to, by kind, and what links to it (citations, older editions)."""
-    return _links_of(Snapshot.of(kb).connect(), ruling_id)
-
-
 def _links_of(conn: sqlite3.Connection, ruling_id: str) -> dict[str, list[dict[str, str]]]:
+    """What a ruling links to, by kind, and what links to it (citations, older editions)."""
     out: dict[str, list[dict[str, str]]] = {}
     for row in query(conn, "select kind, target, how from links where ruling_id = ? order by kind, target", (ruling_id,)):
         out.setdefault(row["kind"], []).append({"target": row["target"], "how": row["how"]})
