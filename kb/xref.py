@@ -57,16 +57,6 @@ class Link:
     how: str = ""
 
 
-@dataclass(slots=True)
-class Xref:
-    """Everything the cross-referencing found."""
-
-    links: list[Link] = field(default_factory=list)
-    terms: list[dict[str, str]] = field(default_factory=list)
-    problems: list[Problem] = field(default_factory=list)
-    headings: list[dict[str, str]] = field(default_factory=list)
-
-
 @dataclass(frozen=True, slots=True)
 class Context:
     """What the detectors read, gathered before they run (Targets.context), and where they put problems."""
@@ -342,25 +332,6 @@ class TermFinder:
 def link_document(d: ParsedDocument, ctx: Context) -> list[Link]:
     """Every detector over every ruling of one document, in order."""
     return [link for r in d.rulings for _, detect in DETECTORS for link in detect(d, r, ctx)]
-
-
-def cross_reference(docs: list[ParsedDocument], lexicon: Lexicon) -> Xref:
-    """Run every detector over every ruling; resolve CRF card headings; link older-edition rulings
-    (of documents held in memory: a build does the same a document at a time, kb.pipeline)."""
-    targets = Targets()
-    for d in docs:
-        targets.add(d)
-    xref = Xref(terms=targets.terms())
-    ctx = targets.context(lexicon, xref.terms, xref.problems)
-    for d in docs:
-        xref.links += link_document(d, ctx)
-    headings_problems: list[Problem] = []
-    for d in docs:
-        xref.headings += card_headings(d, lexicon, headings_problems)
-    xref.problems += headings_problems
-    xref.links += list(edition_links([r for d in docs if d.source.parser == "crf" and d.source.current for r in d.rulings],
-                                [r for d in docs if d.source.parser == "crf" and not d.source.current for r in d.rulings]))
-    return xref
 
 
 def card_headings(d: ParsedDocument, lexicon: Lexicon, problems: list[Problem]) -> list[dict[str, str]]:
