@@ -12,13 +12,16 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from kb import KbError, __version__
 from kb.inputs import DEFAULT_MAX_SOURCE_MB
 from kb.terminal import printable, valid_unicode
+
+if TYPE_CHECKING:
+    from kb.check import CheckReport
 
 DEFAULT_SITE = Path("build") / "site"
 
@@ -252,9 +255,8 @@ def build(kb_dir: Path, sources: Path | None, max_source_mb: float) -> None:
     say(f"Built {kb_dir.absolute()}:")
     say(f"  {'source':<10} {'rulings':>7} {'sections':>8} {'lines':>6} {'repairs':>7}  title")
     for row in report.summary():
-        say(f"  {row['source']:<10} {row['rulings']:>7} {row['sections']:>8} {row['lines']:>6} "
-                   f"{row['repairs']:>7}  {row['title']}")
-    total = sum(int(str(r["rulings"])) for r in report.summary())
+        say(f"  {row.source:<10} {row.rulings:>7} {row.sections:>8} {row.lines:>6} {row.repairs:>7}  {row.title}")
+    total = sum(r.rulings for r in report.summary())
     say(f"  {total} rulings in all. `rulings check` audits every line; `rulings stats` counts by kind.")
 
 
@@ -710,40 +712,40 @@ def check(kb_dir: Path, as_json: bool, strict: bool) -> None:
     with translated(as_json):
         report = run_check(kb_dir)
     if as_json:
-        emit_json(report)
+        emit_json(report.to_json())
     else:
         _print_check(report, say)
-    if strict and report["warnings"]:
-        fail(f"{report['warnings']} warning(s) (--strict)", "Fix what the warnings name, or run without --strict.",
+    if strict and report.warnings:
+        fail(f"{report.warnings} warning(s) (--strict)", "Fix what the warnings name, or run without --strict.",
              as_json=as_json)
 
 
-def _print_check(report: dict[str, Any], echo: Callable[[str], None]) -> None:
+def _print_check(report: CheckReport, echo: Callable[[str], None]) -> None:
     echo(f"{'source':<10} {'lines':>6} {'stored':>6} {'skipped':>7} {'unaccounted':>11}")
-    for s in report["sources"]:
-        echo(f"{s['source']:<10} {s['lines']:>6} {s['stored']:>6} {s['skipped']:>7} {s['unaccounted']:>11}")
-        for reason, n in sorted(s["skipped_by_reason"].items(), key=lambda kv: -kv[1]):
+    for s in report.sources:
+        echo(f"{s.source:<10} {s.lines:>6} {s.stored:>6} {s.skipped:>7} {s.unaccounted:>11}")
+        for reason, n in sorted(s.skipped_by_reason.items(), key=lambda kv: -kv[1]):
             echo(f"{'':<12}skipped {n:>5}: {reason}")
-    unended = report["unended"]
-    echo(f"\nrulings ending without a sentence's stop: {len(unended['rulings'])} ("
-         + ", ".join(f"{source} {n}" for source, n in unended["by_source"].items()) + "); why:")
+    unended = report.unended
+    echo(f"\nrulings ending without a sentence's stop: {len(unended.rulings)} ("
+         + ", ".join(f"{source} {n}" for source, n in unended.by_source.items()) + "); why:")
     why: dict[tuple[str, str], list[int]] = {}
-    for r in unended["rulings"]:
-        why.setdefault((r["source"], r["reason"].split(":")[0]), []).append(r["line"])
+    for u in unended.rulings:
+        why.setdefault((u.source, u.reason.split(":")[0]), []).append(u.line)
     for (source, reason), lines in why.items():
         shown = ", ".join(map(str, lines[:8])) + (" ..." if len(lines) > 8 else "")
         echo(f"  {source} {len(lines)}: {reason} (lines {shown})")
     by_kind: dict[tuple[str, str, str, str], list[int]] = {}
-    for r in report["repairs"]:
-        by_kind.setdefault((r["source"], r["kind"], r["before"], r["after"]), []).append(r["line"])
-    echo(f"\nrepairs: {len(report['repairs'])}")
+    for r in report.repairs:
+        by_kind.setdefault((r.source, r.kind, r.before, r.after), []).append(r.line)
+    echo(f"\nrepairs: {len(report.repairs)}")
     for (source, kind, before, after), lines in sorted(by_kind.items()):
         shown = ", ".join(map(str, lines[:8])) + (" ..." if len(lines) > 8 else "")
         echo(f"  {source} {kind}: {before!r} -> {after!r} x{len(lines)} (lines {shown})")
-    echo(f"\nproblems: {len(report['problems'])} ({report['warnings']} warnings, {report['notes']} notes on the "
+    echo(f"\nproblems: {len(report.problems)} ({report.warnings} warnings, {report.notes} notes on the "
          "sources' own text)")
-    for p in report["problems"]:
-        echo(f"  {p['severity']}: {p['path']}:{p['line'] or ''}: {p['message']}")
+    for p in report.problems:
+        echo(f"  {p.severity}: {p.path}:{p.line or ''}: {p.message}")
 
 
 GAMES = click.Choice(["meccg", "lotr-tcg"])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from kb.parsers.document import ends_sentence, untagged
@@ -9,7 +10,106 @@ from kb.snapshot import Kb, Snapshot
 from kb.store import query
 
 
-def check(kb: Kb) -> dict[str, Any]:
+@dataclass(frozen=True, slots=True)
+class SourceAudit:
+    """One source's lines: how many stored, skipped (by reason) and unaccounted for."""
+
+    source: str
+    title: str
+    path: str
+    lines: int
+    """The lines of its file."""
+    stored: int
+    """Lines inside a stored ruling's or section heading's span."""
+    skipped: int
+    """Lines stored as no ruling (and in no span), each with its reason."""
+    skipped_by_reason: dict[str, int]
+    unaccounted: int
+    """Lines neither stored nor skipped: each is a warning."""
+    unaccounted_lines: list[int]
+    """The first 50 of them."""
+
+
+@dataclass(frozen=True, slots=True)
+class Repair:
+    """A change the build made to a source's text while parsing (mojibake, lost ligatures)."""
+
+    source: str
+    line: int
+    kind: str
+    before: str
+    after: str
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """A problem: a warning (something to fix) or a note about the source's own text."""
+
+    source: str
+    path: str
+    line: int | None
+    severity: str
+    message: str
+    stored: bool = True
+    """Found by the build (the problems table), not by the audit itself."""
+
+    def to_json(self) -> dict[str, Any]:
+        """As `check --json` prints it (the build's findings name their path last)."""
+        if self.stored:
+            return {"source": self.source, "line": self.line, "severity": self.severity, "message": self.message,
+                    "path": self.path}
+        return {"source": self.source, "path": self.path, "line": self.line, "severity": self.severity,
+                "message": self.message}
+
+
+@dataclass(frozen=True, slots=True)
+class UnendedRuling:
+    """A stored ruling whose text does not end as a sentence does, and why (unended_reason)."""
+
+    id: str
+    source: str
+    line: int
+    """Its last line."""
+    ends: str
+    """Its last 40 characters."""
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Unended:
+    """The stored rulings that end without a sentence's stop (unended)."""
+
+    by_source: dict[str, int]
+    """How many in each source, in manifest order."""
+    rulings: list[UnendedRuling]
+
+
+@dataclass(frozen=True, slots=True)
+class CheckReport:
+    """What `rulings check` reports: per source its lines, the rulings that end without a sentence's
+    stop, then every repair and problem."""
+
+    sources: list[SourceAudit]
+    repairs: list[Repair]
+    problems: list[Finding]
+    unended: Unended
+
+    @property
+    def warnings(self) -> int:
+        return sum(1 for p in self.problems if p.severity == "warning")
+
+    @property
+    def notes(self) -> int:
+        return sum(1 for p in self.problems if p.severity == "note")
+
+    def to_json(self) -> dict[str, Any]:
+        """As `check --json` prints it."""
+        return {"sources": [asdict(s) for s in self.sources], "repairs": [asdict(r) for r in self.repairs],
+                "problems": [p.to_json() for p in self.problems], "warnings": self.warnings,
+                "unended": asdict(self.unended), "notes": self.notes}
+
+
+def check(kb: Kb) -> CheckReport:
     """Per source: lines in total, stored, skipped (by reason), unaccounted; the rulings that end
     without a sentence's stop, each with why (unended()); repairs; problems.
 
@@ -20,9 +120,10 @@ def check(kb: Kb) -> dict[str, Any]:
     audit checks the knowledge base itself, not what a parser claimed.
     """
     conn = Snapshot.of(kb).connect()
-    report: dict[str, Any] = {"sources": [], "repairs": [], "problems": [], "warnings": 0}
+    sources: list[SourceAudit] = []
+    problems: list[Finding] = []
     for source in query(conn, "select id, title, path, line_count from sources order by rowid"):
-        sid, total = source["id"], source["line_count"]
+        sid, path, total = source["id"], source["path"], source["line_count"]
         stored: set[int] = set()
         for table in ("rulings", "sections"):
             for row in query(conn, f"select line_start, line_end from {table} where source = ?", (sid,)):
@@ -37,25 +138,18 @@ def check(kb: Kb) -> dict[str, Any]:
                 reasons[reason] = reasons.get(reason, 0) + 1
         outside = sorted(n for n in stored | set(skipped) if not 1 <= n <= total)
         unaccounted = [n for n in range(1, total + 1) if n not in stored and n not in skipped]
-        report["sources"].append({
-            "source": sid, "title": source["title"], "path": source["path"], "lines": total,
-            "stored": len([n for n in stored if 1 <= n <= total]), "skipped": sum(reasons.values()),
-            "skipped_by_reason": reasons, "unaccounted": len(unaccounted), "unaccounted_lines": unaccounted[:50],
-        })
-        for n in unaccounted[:50]:
-            report["problems"].append({"source": sid, "path": source["path"], "line": n, "severity": "warning",
-                                       "message": "line neither stored nor skipped"})
-        for n in outside[:10]:
-            report["problems"].append({"source": sid, "path": source["path"], "line": n, "severity": "warning",
-                                       "message": "span outside the file"})
-    paths = {s["source"]: s["path"] for s in report["sources"]}
-    report["unended"] = unended(conn)
-    report["repairs"] = query(conn, "select source, line, kind, before, after from repairs order by source, line")
-    for p in query(conn, "select source, line, severity, message from problems"):
-        report["problems"].append({**p, "path": paths.get(p["source"], "")})
-    report["warnings"] = sum(1 for p in report["problems"] if p["severity"] == "warning")
-    report["notes"] = sum(1 for p in report["problems"] if p["severity"] == "note")
-    return report
+        sources.append(SourceAudit(sid, source["title"], path, total, len([n for n in stored if 1 <= n <= total]),
+                                   sum(reasons.values()), reasons, len(unaccounted), unaccounted[:50]))
+        problems += [Finding(sid, path, n, "warning", "line neither stored nor skipped", False)
+                     for n in unaccounted[:50]]
+        problems += [Finding(sid, path, n, "warning", "span outside the file", False) for n in outside[:10]]
+    paths = {s.source: s.path for s in sources}
+    ended = unended(conn)
+    repairs = [Repair(**r) for r in query(conn, "select source, line, kind, before, after from repairs "
+                                                "order by source, line")]
+    problems += [Finding(p["source"], paths.get(p["source"], ""), p["line"], p["severity"], p["message"])
+                 for p in query(conn, "select source, line, severity, message from problems")]
+    return CheckReport(sources, repairs, problems, ended)
 
 
 LABELS = frozenset({"citation-key", "step"})
@@ -89,16 +183,15 @@ def unended_reason(r: dict[str, Any]) -> str:
     return "the source ends it without a stop"
 
 
-def unended(conn: Any) -> dict[str, Any]:
+def unended(conn: Any) -> Unended:
     """The stored rulings whose text does not end as a sentence does (kb.parsers.document
-    .ends_sentence), by source, each with its id, last line, how it ends and why (unended_reason):
-    {"by_source": {source: n}, "rulings": [{id, source, line, ends, reason}]}."""
+    .ends_sentence), by source, each with its id, last line, how it ends and why (unended_reason)."""
     rows = query(conn, "select r.id, r.source, r.kind, r.text, r.line_end, s.parser, c.type as card_type "
                        "from rulings r join sources s on s.id = r.source left join cards c on c.ruling_id = r.id "
                        "order by s.rowid, r.ord")
-    found = [{"id": r["id"], "source": r["source"], "line": r["line_end"], "ends": r["text"].rstrip()[-40:],
-              "reason": unended_reason(r)} for r in rows if not ends_sentence(r["text"])]
+    found = [UnendedRuling(r["id"], r["source"], r["line_end"], r["text"].rstrip()[-40:], unended_reason(r))
+             for r in rows if not ends_sentence(r["text"])]
     by_source: dict[str, int] = {}
     for r in found:
-        by_source[r["source"]] = by_source.get(r["source"], 0) + 1
-    return {"by_source": by_source, "rulings": found}
+        by_source[r.source] = by_source.get(r.source, 0) + 1
+    return Unended(by_source, found)

@@ -13,12 +13,12 @@ from dataclasses import dataclass, replace
 
 from kb.changes import KINDS, Change
 from kb.headings import title_key
-from kb.model import ParsedDocument, Problem, Ruling, Source
+from kb.model import Problem, Ruling, Source
 from kb.parsers.crf import CHANGES
 from kb.parsers.document import TAG
 from kb.query import fold
 from kb.wording import word_diff
-from kb.xref import REWORDED, Link, likeness, nearest, wording_key
+from kb.xref import REWORDED, likeness, nearest, wording_key
 
 MOVED_TO = ("crf", "coe_rules")
 """The parsers of the current rules documents an older ruling may have moved to."""
@@ -64,25 +64,6 @@ class Editions:
     """A CRF ruling id -> the cards its heading names (kb.xref.detect_cards, "about")."""
     card_texts: Callable[[str], list[str]]
     """A card's English name -> the text of each of its printings."""
-
-    @classmethod
-    def held(cls, docs: list[ParsedDocument], links: Iterable[Link]) -> Editions:
-        """The Editions of parsed documents held in memory and their links (kb.xref.cross_reference),
-        as kb.store.write_database's recipe has them; a build reads the same from its database."""
-        rulings = {d.source.id: d.rulings for d in docs}
-        editions: dict[str, tuple[str, str]] = {}
-        about: dict[str, list[str]] = {}
-        for k in links:
-            if k.kind == "edition":
-                editions[k.ruling_id] = (k.target, k.how)
-            elif k.kind == "card" and k.how == "about":
-                about.setdefault(k.ruling_id, []).append(k.target)
-        texts: dict[str, list[str]] = {}
-        for d in docs:
-            for c in d.cards:
-                texts.setdefault(c.names["en"], []).append(c.text)
-        return cls([d.source for d in docs], rulings.__getitem__, editions, lambda i: about.get(i, []),
-                   lambda name: texts.get(name, []))
 
 
 def find_changes(e: Editions) -> tuple[list[Change], list[Problem]]:

@@ -1,10 +1,11 @@
 """The build recipe: manifest -> parse and store each source -> cross-reference -> search data and
-index, read back a document at a time -> swapped in only when complete."""
+index, read back from the stored database a document at a time -> swapped in only when complete."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+import sqlite3
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -12,20 +13,41 @@ from typing import Any
 from kb import __version__
 from kb.changes import to_row
 from kb.editions import Editions, find_changes
+from kb.errors import KbBroken
 from kb.index import analyze, index_writer
 from kb.inputs import DEFAULT_MAX_SOURCE_MB, MB, size_limit
 from kb.lexicon import Lexicon
 from kb.manifest import read_manifest
+from kb.metadata import write_metadata
 from kb.model import ParsedDocument, Problem, Source
 from kb.parsers import parse_document
 from kb.ranking import COVERAGE_FLOOR, export_weights
 from kb.searchdata import LexiconDraft, document_units, index_record
-from kb.searchspec import Unit, build_spec, name_table, spec_items, write_spec
-from kb.server import write_metadata
-from kb.store import DB_NAME, INDEX_DIR, LEXICON, Draft, new_build
-from kb.xref import Targets, Xref, card_headings, edition_links, link_document
+from kb.searchspec import BM25, UNIT, Unit, gather, name_table, spec_items, write_spec
+from kb.snapshot import Snapshot
+from kb.store import DB_NAME, INDEX_DIR, LEXICON, Draft, Stored, new_build
+from kb.xref import Targets, card_headings, edition_links, link_document
 
 Progress = Callable[[Source], None]
+
+
+@dataclass(frozen=True, slots=True)
+class SourceCount:
+    """What a build found in one source."""
+
+    source: str
+    """The source's id."""
+    title: str
+    game: str
+    rulings: int
+    sections: int
+    lines: int
+    """The lines of its file."""
+    skipped: int
+    """Its runs of lines stored as no ruling (`rulings check` gives the reasons)."""
+    repairs: int
+    kinds: dict[str, int]
+    """Its rulings by kind."""
 
 
 @dataclass(slots=True)
@@ -33,7 +55,7 @@ class BuildReport:
     """What a build did: per source the counts, plus where it wrote."""
 
     kb_dir: Path
-    counts: list[dict[str, object]] = field(default_factory=list)
+    counts: list[SourceCount] = field(default_factory=list)
     """One row per source, in manifest order (see summary)."""
 
     def count(self, doc: ParsedDocument) -> None:
@@ -41,12 +63,11 @@ class BuildReport:
         kinds: dict[str, int] = {}
         for r in doc.rulings:
             kinds[r.kind] = kinds.get(r.kind, 0) + 1
-        self.counts.append({"source": doc.source.id, "title": doc.source.title, "game": doc.source.game,
-                            "rulings": len(doc.rulings), "sections": len(doc.sections), "lines": doc.line_count,
-                            "skipped": len(doc.skipped), "repairs": len(doc.repairs), "kinds": kinds})
+        self.counts.append(SourceCount(doc.source.id, doc.source.title, doc.source.game, len(doc.rulings),
+                                       len(doc.sections), doc.line_count, len(doc.skipped), len(doc.repairs), kinds))
 
-    def summary(self) -> list[dict[str, object]]:
-        """One row per source: id, title, rulings, sections, lines, skipped and repairs."""
+    def summary(self) -> list[SourceCount]:
+        """One row per source, in manifest order."""
         return self.counts
 
 
@@ -54,15 +75,6 @@ def source_rows(sources: list[Source]) -> list[dict[str, Any]]:
     """The sources as the search data lists them."""
     return [{"id": s.id, "title": s.title, "edition": s.edition, "game": s.game, "kind": s.kind,
              "current": s.current, "parser": s.parser, "path": s.path} for s in sources]
-
-
-def search_spec(documents: list[ParsedDocument], lexicon: Lexicon, xref: Xref, passages: list[Unit]) -> dict[str, Any]:
-    """The search data (kb.searchspec) of parsed documents held in memory: their passage units,
-    sources, editions, card names and the ranking weights (tools/tune_ranking.py)."""
-    editions = {k.ruling_id: k.target for k in xref.links if k.kind == "edition" and k.target}
-    return build_spec(passages, analyze, source_rows([d.source for d in documents]), editions,
-                      name_table(lexicon.names), lexicon.lowercase, export_weights(), {"COVERAGE_FLOOR": COVERAGE_FLOOR},
-                      lexicon.game_words)
 
 
 def build(sources_dir: Path, kb_dir: Path, progress: Progress | None = None,
@@ -98,10 +110,7 @@ def build(sources_dir: Path, kb_dir: Path, progress: Progress | None = None,
         store_links(db, sources, lexicon, targets, terms)
         store_changes(db, sources)
         with index_writer(folder / INDEX_DIR) as add_record:
-            write_spec(folder, spec_items(passages(db, sources, lexicon, add_record), analyze, source_rows(sources),
-                                          db.edition_places, name_table(lexicon.names), lexicon.lowercase,
-                                          export_weights(), {"COVERAGE_FLOOR": COVERAGE_FLOOR},
-                                          lexicon.game_words))
+            write_spec(folder, search_data(db, lexicon, index=add_record))
         (folder / LEXICON).write_text(json.dumps(lexicon.to_json(), ensure_ascii=False), "utf-8")
         db.finish(__version__, terms)
         write_metadata(folder, sources, __version__)
@@ -135,14 +144,49 @@ def store_changes(db: Draft, sources: list[Source]) -> None:
     db.add_problems(problems)
 
 
-def passages(db: Draft, sources: list[Source], lexicon: Lexicon,
-             add_record: Callable[[dict[str, Any]], None]) -> Iterator[Unit]:
-    """Every stored ruling as a passage (kb.searchdata.document_units), a document at a time, each
-    also given to the whoosh index (add_record) as it is made; a lead-in is looked for in its own
-    document first, then in the database."""
+def search_data(db: Stored, lexicon: Lexicon, unit: Mapping[str, float] = UNIT, bm25: dict[str, float] = BM25,
+                index: Callable[[dict[str, Any]], None] | None = None) -> Iterator[tuple[str, Any]]:
+    """The stage "search data": the search data (kb.searchspec) of a stored database, a build's draft
+    or a finished build's (kb.store.Stored), field by field as write_spec writes them, with these
+    passage weights (UNIT) and BM25 parameters; each passage is also given to the whoosh index
+    (index) as it is made. A build writes it with the defaults; tools/tune_ranking.py makes it again
+    from a finished build with others (remade_search_data)."""
+    sources = db.sources()
+    return spec_items(passages(db, sources, lexicon, unit, index), analyze, source_rows(sources), db.edition_places,
+                      name_table(lexicon.names), lexicon.lowercase, export_weights(), {"COVERAGE_FLOOR": COVERAGE_FLOOR},
+                      lexicon.game_words, bm25)
+
+
+def remade_search_data(kb_dir: Path, unit: Mapping[str, float] = UNIT,
+                       bm25: dict[str, float] = BM25) -> dict[str, Any]:
+    """The search data of a knowledge base's current build made again (search_data) from its stored
+    database and card lexicon, with these passage weights and BM25 parameters, held in memory; KbMissing,
+    or KbBroken when the build cannot be read."""
+    with Snapshot.open(kb_dir) as build:
+        try:
+            lexicon = Lexicon.from_json(json.loads(build.lexicon.read_text("utf-8")))
+        except (OSError, ValueError, TypeError, AttributeError) as exc:
+            raise KbBroken(f"{build.lexicon}: cannot read the card lexicon ({exc.__class__.__name__}); "
+                           "run `rulings build` to rebuild the knowledge base") from exc
+        conn = build.connect()
+        try:
+            return gather(search_data(Stored(conn), lexicon, unit, bm25))
+        except sqlite3.DatabaseError as exc:
+            raise KbBroken(f"the knowledge base at {kb_dir} cannot be read ({exc}); run `rulings build` to "
+                           "rebuild it") from exc
+        finally:
+            conn.close()
+
+
+def passages(db: Stored, sources: list[Source], lexicon: Lexicon, unit: Mapping[str, float] = UNIT,
+             index: Callable[[dict[str, Any]], None] | None = None) -> Iterator[Unit]:
+    """Every stored ruling as a passage (kb.searchdata.document_units) at these weights, a document at
+    a time, each also given to the whoosh index (index) as it is made; a lead-in is looked for in its
+    own document first, then in the database."""
     for source in sources:
         rulings = db.rulings(source.id)
         texts = {r.id: r.text for r in rulings}
-        for unit in document_units(source, rulings, lexicon, lambda i: texts[i] if i in texts else db.text(i)):
-            add_record(index_record(unit, source.game))
-            yield unit
+        for passage in document_units(source, rulings, lexicon, lambda i: texts[i] if i in texts else db.text(i), unit):
+            if index is not None:
+                index(index_record(passage, source.game))
+            yield passage

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from kb.model import ParsedDocument, Ruling, Source
@@ -66,14 +66,6 @@ class LexiconDraft:
         return lexicon
 
 
-def make_lexicon(docs: list[ParsedDocument]) -> Lexicon:
-    """Every card name in every language, the CRF card headings (resolved), and the corpus words."""
-    draft = LexiconDraft()
-    for doc in docs:
-        draft.add(doc)
-    return draft.finish()
-
-
 PLAYER_KINDS = ("wizard", "ringwraith", "fallen-wizard", "balrog", "sauron")
 
 
@@ -109,14 +101,8 @@ def reference_spans(text: str) -> list[tuple[int, int, str, str]]:
     return sorted(spans)
 
 
-def units(docs: list[ParsedDocument], lexicon: Lexicon, unit: dict[str, float] = UNIT) -> list[Unit]:
-    """The passages (document_units) of documents held in memory."""
-    texts = {r.id: r.text for d in docs for r in d.rulings}
-    return [u for d in docs for u in document_units(d.source, d.rulings, lexicon, texts.get, unit)]
-
-
 def document_units(s: Source, rulings: list[Ruling], lexicon: Lexicon, parent_text: Callable[[str], str | None],
-                   unit: dict[str, float] = UNIT) -> Iterator[Unit]:
+                   unit: Mapping[str, float] = UNIT) -> Iterator[Unit]:
     """Every ruling of a document as a passage a judge reads: its text, with its section path, its
     lead-in (the text of the ruling it belongs to, by parent_text) and its title at their weights
     (kb.searchspec.UNIT), and its exact keys (the card it is on, the cards it names, its number, the

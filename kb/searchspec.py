@@ -117,10 +117,11 @@ def doc_row(unit: Unit, source_index: dict[str, int]) -> list[Any]:
 def spec_items(units: Iterable[Unit], analyze: Any, sources: list[dict[str, Any]],
                editions: Callable[[], Iterable[tuple[int, int]]], names: dict[str, list[str]], common: set[str],
                weights: dict[str, float], limits: dict[str, float] | None = None,
-               game_words: Iterable[str] = ()) -> Iterator[tuple[str, Any]]:
+               game_words: Iterable[str] = (), bm25: dict[str, float] = BM25) -> Iterator[tuple[str, Any]]:
     """The search data for these units, field by field in the order it is written: `analyze` is the
     build's analyzer (text -> index terms); the units are taken as the docs list is written, their
-    postings written after it; editions gives (older unit, current unit) pairs once the units are seen."""
+    postings written after it; editions gives (older unit, current unit) pairs once the units are seen;
+    bm25 the parameters BM25 scores with (k1, b)."""
     postings = Postings(analyze)
     source_index = {s["id"]: n for n, s in enumerate(sources)}
 
@@ -131,7 +132,7 @@ def spec_items(units: Iterable[Unit], analyze: Any, sources: list[dict[str, Any]
 
     yield from {
         "version": SPEC_VERSION,
-        "bm25": BM25, "candidates": CANDIDATES, "weights": weights,
+        "bm25": bm25, "candidates": CANDIDATES, "weights": weights,
         "limits": {**LIMITS, **(limits or {})},
         "query": {"rules": RULES, "capitalised": CAPITALISED,
                   "question_words": sorted(QUESTION_WORDS), "not_names": list(NOT_NAMES), "prefixes": sorted(PREFIXES), "suffixes": list(SUFFIXES), "weights": WEIGHTS,
@@ -151,15 +152,10 @@ def spec_items(units: Iterable[Unit], analyze: Any, sources: list[dict[str, Any]
                             table=True)
 
 
-def build_spec(units: list[Unit], analyze: Any, sources: list[dict[str, Any]], editions: dict[str, str],
-               names: dict[str, list[str]], common: set[str], weights: dict[str, float],
-               limits: dict[str, float] | None = None, game_words: Iterable[str] = ()) -> dict[str, Any]:
-    """The search data for units held in memory, whole (spec_items; editions old ruling id -> current id)."""
-    ids = {u.data["id"]: n for n, u in enumerate(units)}
-    places = [(ids[old], ids[new]) for old, new in editions.items() if old in ids and new in ids]
-    return {key: value.whole() if isinstance(value, Items) else value
-            for key, value in spec_items(units, analyze, sources, lambda: places, names, common, weights, limits,
-                                                  game_words)}
+def gather(fields: Iterable[tuple[str, Any]]) -> dict[str, Any]:
+    """The search data whole, from its fields in order (spec_items): what write_spec would write, held
+    in memory (SearchSpec.of reads it)."""
+    return {key: value.whole() if isinstance(value, Items) else value for key, value in fields}
 
 
 def plain_sum(values: Any) -> float:

@@ -15,17 +15,17 @@ import sqlite3
 import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import asdict
+from dataclasses import asdict, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kb.errors import KbBroken, KbMissing, WriteFailed
-from kb.model import ParsedDocument, Problem, Ruling, Section, Span
+from kb.model import ParsedDocument, Problem, Ruling, Section, Source, Span
 from kb.owned import claim, die_at, left_over, mark, marker, read_mark, remove, remove_unheld
 from kb.query import fold
 
 if TYPE_CHECKING:
-    from kb.xref import Link, Xref
+    from kb.xref import Link
 
 SCHEMA_VERSION = 5
 DB_NAME = "rulings.db"
@@ -150,16 +150,75 @@ INDEXES = (("rulings", ["source", "ord"]), ("rulings", ["kind", "number"]), ("se
            ("cards", ["name"]), ("links", ["kind", "target"]), ("links", ["ruling_id"]), ("card_names", ["key"]))
 
 
-class Draft:
+class Stored:
+    """A knowledge base database read a document at a time: the later stages of a build read its
+    draft so (Draft), and the search data stage (kb.pipeline.search_data) a finished build's too.
+    Rulings are stored in build order: a ruling's rowid - 1 is its place among the search data's
+    docs (edition_places)."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    def sources(self) -> list[Source]:
+        """The stored sources, in manifest order, as the manifest gave them."""
+        names = [f.name for f in fields(Source)]
+        rows = self.conn.execute(f"select {', '.join(names)} from sources order by rowid")
+        return [Source(**{**dict(zip(names, row)), "current": bool(row[names.index("current")])}) for row in rows]
+
+    def links(self, kind: str, how: str | None = None) -> list[tuple[str, str, str]]:
+        """The stored links of one kind (and how), as (ruling id, target, how), in the order stored."""
+        sql = "select ruling_id, target, how from links where kind = ?" + (" and how = ?" if how else "")
+        return list(self.conn.execute(sql + " order by rowid", (kind, how) if how else (kind,)))
+
+    def cards_about(self, ruling_id: str) -> list[str]:
+        """The cards a stored ruling's heading names (its card links "about"), in the order stored."""
+        return [t for (t,) in self.conn.execute("select target from links where ruling_id = ? and kind = 'card' "
+                                                "and how = 'about' order by rowid", (ruling_id,))]
+
+    def card_texts(self, name: str) -> list[str]:
+        """The text of each printing of the card of this English name."""
+        return [t for (t,) in self.conn.execute("select text from cards where name = ? order by rowid", (name,))]
+
+    def rulings(self, source: str) -> list[Ruling]:
+        """The rulings of one stored document, in document order."""
+        rows = self.conn.execute(
+            "select id, source, section, kind, number, text, raw, line_start, line_end, markers, ord, title, parent "
+            "from rulings where source = ? order by ord", (source,))
+        return [Ruling(rid, src, tuple(json.loads(section)), kind, number, text, raw, Span(start, end),
+                       tuple(json.loads(markers)), order, title, parent)
+                for rid, src, section, kind, number, text, raw, start, end, markers, order, title, parent in rows]
+
+    def sections(self, source: str) -> list[Section]:
+        """The sections of one stored document, in document order."""
+        rows = self.conn.execute("select id, source, titles, line_start, line_end, ord from sections "
+                                 "where source = ? order by ord", (source,))
+        return [Section(sid, src, tuple(json.loads(titles)), Span(start, end), order)
+                for sid, src, titles, start, end, order in rows]
+
+    def text(self, ruling_id: str) -> str | None:
+        """The text of a stored ruling, None if there is none of that id."""
+        row = self.conn.execute("select text from rulings where id = ?", (ruling_id,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def edition_places(self) -> Iterator[tuple[int, int]]:
+        """Each older-edition ruling linked to its current counterpart, as their places among the
+        rulings (rowid - 1: the search data's doc numbers), in the order of the links."""
+        for old, new in self.conn.execute(
+                "select o.rowid - 1, n.rowid - 1 from links l join rulings o on o.id = l.ruling_id "
+                "join rulings n on n.id = l.target where l.kind = 'edition' and l.target != '' order by l.rowid"):
+            yield old, new
+
+
+class Draft(Stored):
     """A knowledge base database being written, a document at a time: each parsed document is stored
-    as it comes (add) and read back a document at a time by the later stages (rulings, sections),
-    so a build never holds every document at once. Rulings are stored in build order: a ruling's
-    rowid - 1 is its place among the search data's docs (edition_places)."""
+    as it comes (add) and read back a document at a time by the later stages (Stored), so a build
+    never holds every document at once."""
 
     def __init__(self, db_path: Path) -> None:
         import sqlite_utils
 
         self._db = sqlite_utils.Database(db_path)
+        super().__init__(self._db.conn)
         db = self._db
         for name in DOCUMENT_TABLES:
             # created with their columns first, so a table with no rows (no card database, say) still has them
@@ -195,48 +254,6 @@ class Draft:
     def add_changes(self, rows: Iterable[dict[str, Any]]) -> None:
         self._db["changes"].insert_all(rows)  # type: ignore[union-attr]
 
-    def links(self, kind: str, how: str | None = None) -> list[tuple[str, str, str]]:
-        """The stored links of one kind (and how), as (ruling id, target, how), in the order stored."""
-        sql = "select ruling_id, target, how from links where kind = ?" + (" and how = ?" if how else "")
-        return list(self._db.conn.execute(sql + " order by rowid", (kind, how) if how else (kind,)))
-
-    def cards_about(self, ruling_id: str) -> list[str]:
-        """The cards a stored ruling's heading names (its card links "about"), in the order stored."""
-        return [t for (t,) in self._db.conn.execute("select target from links where ruling_id = ? and kind = 'card' "
-                                                     "and how = 'about' order by rowid", (ruling_id,))]
-
-    def card_texts(self, name: str) -> list[str]:
-        """The text of each printing of the card of this English name."""
-        return [t for (t,) in self._db.conn.execute("select text from cards where name = ? order by rowid", (name,))]
-
-    def rulings(self, source: str) -> list[Ruling]:
-        """The rulings of one stored document, in document order."""
-        rows = self._db.conn.execute(
-            "select id, source, section, kind, number, text, raw, line_start, line_end, markers, ord, title, parent "
-            "from rulings where source = ? order by ord", (source,))
-        return [Ruling(rid, src, tuple(json.loads(section)), kind, number, text, raw, Span(start, end),
-                       tuple(json.loads(markers)), order, title, parent)
-                for rid, src, section, kind, number, text, raw, start, end, markers, order, title, parent in rows]
-
-    def sections(self, source: str) -> list[Section]:
-        """The sections of one stored document, in document order."""
-        rows = self._db.conn.execute("select id, source, titles, line_start, line_end, ord from sections "
-                                     "where source = ? order by ord", (source,))
-        return [Section(sid, src, tuple(json.loads(titles)), Span(start, end), order)
-                for sid, src, titles, start, end, order in rows]
-
-    def text(self, ruling_id: str) -> str | None:
-        """The text of a stored ruling, None if there is none of that id."""
-        row = self._db.conn.execute("select text from rulings where id = ?", (ruling_id,)).fetchone()
-        return None if row is None else str(row[0])
-
-    def edition_places(self) -> Iterator[tuple[int, int]]:
-        """Each older-edition ruling linked to its current counterpart, as their places among the
-        rulings (rowid - 1: the search data's doc numbers), in the order of the links."""
-        yield from self._db.conn.execute(
-            "select o.rowid - 1, n.rowid - 1 from links l join rulings o on o.id = l.ruling_id "
-            "join rulings n on n.id = l.target where l.kind = 'edition' and l.target != '' order by l.rowid")
-
     def finish(self, version: str, terms: Iterable[dict[str, str]]) -> None:
         """The terms, the meta table and the full-text tables; committed."""
         db = self._db
@@ -248,22 +265,6 @@ class Draft:
         ], pk="key")
         write_full_text(db)
         db.conn.commit()
-
-
-def write_database(db_path: Path, docs: list[ParsedDocument], version: str, xref: Xref | None = None,
-                   changes: Iterable[dict[str, Any]] = ()) -> None:
-    """Write a complete knowledge base database at db_path (which must not exist yet) from parsed
-    documents held in memory, their cross-references and the rows of their changes (kb.changes.to_row;
-    a build streams them through Draft instead)."""
-    with Draft(db_path) as draft:
-        for doc in docs:
-            draft.add(doc)
-        if xref is not None:
-            draft.add_problems(xref.problems)
-            draft.add_links(xref.links)
-            draft.add_headings(xref.headings)
-        draft.add_changes(changes)
-        draft.finish(version, xref.terms if xref is not None else [])
 
 
 def write_full_text(db: Any) -> None:

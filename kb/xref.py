@@ -57,17 +57,24 @@ class Link:
     how: str = ""
 
 
-@dataclass(slots=True)
-class Xref:
-    """Everything the cross-referencing found."""
+@dataclass(frozen=True, slots=True)
+class Context:
+    """What the detectors read, gathered before they run (Targets.context), and where they put problems."""
 
-    links: list[Link] = field(default_factory=list)
-    terms: list[dict[str, str]] = field(default_factory=list)
-    problems: list[Problem] = field(default_factory=list)
-    headings: list[dict[str, str]] = field(default_factory=list)
+    lexicon: Lexicon
+    """The card names (detect_cards)."""
+    annotations: frozenset[str]
+    """The annotation numbers there are, lower case ("18", "25a"): a citation of another is a problem."""
+    rules: frozenset[str]
+    """The CoE rule numbers there are, lower case ("2.iv.iii"): a number not among them is no rule."""
+    sections: SectionFinder
+    """Every section, for the "See also"s."""
+    terms: TermFinder
+    """The glossary terms."""
+    problems: list[Problem]
+    """Where the detectors put what does not resolve."""
 
 
-Context = dict[str, object]
 Detector = Callable[[ParsedDocument, Ruling, Context], list[Link]]
 
 
@@ -95,8 +102,7 @@ def detect_cards(doc: ParsedDocument, r: Ruling, ctx: Context) -> list[Link]:
     """Card names in the text (both versions of a shared name), and the card a CRF card section is about."""
     if doc.source.game != "meccg":
         return []
-    lexicon = ctx["lexicon"]
-    assert isinstance(lexicon, Lexicon)
+    lexicon = ctx.lexicon
     links = [Link(r.id, "card", name, "mention") for name in sorted(lexicon.find_in_text(r.text))]
     heading = card_section(r)
     if heading:
@@ -124,23 +130,18 @@ def detect_terms(doc: ParsedDocument, r: Ruling, ctx: Context) -> list[Link]:
     """Glossary terms the text uses (whole words, singular or plural, hyphen or space)."""
     if doc.source.game != "meccg" or r.kind == "card":
         return []
-    finder = ctx["terms"]
-    if not isinstance(finder, TermFinder):
-        raise TypeError("ctx['terms'] must be a TermFinder")
-    return [Link(r.id, "term", name, "text") for name in sorted(finder.find(fold(r.text)))]
+    return [Link(r.id, "term", name, "text") for name in sorted(ctx.terms.find(fold(r.text)))]
 
 
 def detect_numbers(doc: ParsedDocument, r: Ruling, ctx: Context) -> list[Link]:
     """Annotation and rule numbers cited in the text ("as per annotation 18", "Annotations 5 and 6")."""
-    known = ctx["numbers"]
-    assert isinstance(known, dict)
     links = []
     for ref in sorted(references(r.text)):
         kind, number = ref.split(":", 1)
-        if kind == "rule" and number not in known["rule"]:
+        if kind == "rule" and number not in ctx.rules:
             continue  # "4.0" and the like: not a rule number of the CoE rules
-        if kind == "annotation" and number not in known["annotation"]:
-            ctx["problems"].append(Problem(doc.source.id, r.span.start, f"annotation {number} does not exist"))  # type: ignore[attr-defined]
+        if kind == "annotation" and number not in ctx.annotations:
+            ctx.problems.append(Problem(doc.source.id, r.span.start, f"annotation {number} does not exist"))
             continue
         if (r.kind, (r.number or "").lower()) != (kind, number):
             links.append(Link(r.id, kind, number, "cites"))
@@ -180,16 +181,13 @@ def detect_see_also(doc: ParsedDocument, r: Ruling, ctx: Context) -> list[Link]:
     """A "See also" resolved to the sections (or card sections) it names; unresolved ones reported."""
     if r.kind != "see-also":
         return []
-    sections = ctx["sections"]
-    if not isinstance(sections, SectionFinder):
-        raise TypeError("ctx['sections'] must be a SectionFinder")
     links = []
     for path in split_see_also(r.text):
-        target = sections.find(doc.source.id, path)
+        target = ctx.sections.find(doc.source.id, path)
         if target:
             links.append(Link(r.id, "section", target.id, ", ".join(path)))
         else:
-            ctx["problems"].append(Problem(doc.source.id, r.span.start, f"see-also target not found: {', '.join(path)}"))  # type: ignore[attr-defined]
+            ctx.problems.append(Problem(doc.source.id, r.span.start, f"see-also target not found: {', '.join(path)}"))
     return links
 
 
@@ -289,16 +287,8 @@ class Targets:
 
     def context(self, lexicon: Lexicon, terms: list[dict[str, str]], problems: list[Problem]) -> Context:
         """What the detectors read: the lexicon, the numbers, the sections, the terms; where they put problems."""
-        return {"lexicon": lexicon, "numbers": {"annotation": self.annotations, "rule": self.rules},
-                "sections": self.sections, "problems": problems, "terms": TermFinder(terms)}
-
-
-def glossary_terms(docs: list[ParsedDocument]) -> list[dict[str, str]]:
-    """Terms: CoE glossary entries and CRF "Rulings by Term" headings, with where each is defined."""
-    targets = Targets()
-    for d in docs:
-        targets.add(d)
-    return targets.terms()
+        return Context(lexicon, frozenset(self.annotations), frozenset(self.rules), self.sections, TermFinder(terms),
+                       problems)
 
 
 def term_forms(name: str) -> list[str]:
@@ -342,25 +332,6 @@ class TermFinder:
 def link_document(d: ParsedDocument, ctx: Context) -> list[Link]:
     """Every detector over every ruling of one document, in order."""
     return [link for r in d.rulings for _, detect in DETECTORS for link in detect(d, r, ctx)]
-
-
-def cross_reference(docs: list[ParsedDocument], lexicon: Lexicon) -> Xref:
-    """Run every detector over every ruling; resolve CRF card headings; link older-edition rulings
-    (of documents held in memory: a build does the same a document at a time, kb.pipeline)."""
-    targets = Targets()
-    for d in docs:
-        targets.add(d)
-    xref = Xref(terms=targets.terms())
-    ctx = targets.context(lexicon, xref.terms, xref.problems)
-    for d in docs:
-        xref.links += link_document(d, ctx)
-    headings_problems: list[Problem] = []
-    for d in docs:
-        xref.headings += card_headings(d, lexicon, headings_problems)
-    xref.problems += headings_problems
-    xref.links += list(edition_links([r for d in docs if d.source.parser == "crf" and d.source.current for r in d.rulings],
-                                [r for d in docs if d.source.parser == "crf" and not d.source.current for r in d.rulings]))
-    return xref
 
 
 def card_headings(d: ParsedDocument, lexicon: Lexicon, problems: list[Problem]) -> list[dict[str, str]]:

@@ -10,19 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from kb import __version__
-from kb.changes import to_row
 from kb.check import check
-from kb.editions import Editions, find_changes
-from kb.errors import ForeignFolder, ParseError
+from kb.errors import ForeignFolder, KbBroken, ParseError
+from kb.lexicon import Lexicon
 from kb.lookup import export
 from kb.manifest import read_manifest
-from kb.parsers import parse_document
-from kb.pipeline import build, search_spec
-from kb.searchdata import make_lexicon, units
+from kb.pipeline import build, remade_search_data, search_data
 from kb.searchspec import SPEC, write_spec
-from kb.store import DB_NAME, LEXICON, write_database
-from kb.xref import cross_reference
+from kb.snapshot import Snapshot
+from kb.store import DB_NAME, LEXICON, Stored
 
 from .conftest import DATA, TINY_MANIFEST, write_tiny_sources
 
@@ -74,10 +70,10 @@ def test_ids_depend_on_the_text_and_the_build_on_the_manifest(tmp_path: Path) ->
     build(second, tmp_path / "b" / "kb")
 
     before, after = check(tmp_path / "a" / "kb"), check(tmp_path / "b" / "kb")
-    assert {s["source"] for s in after["sources"]} == {f"x-{sid}" for sid in names}
-    assert [s["source"] for s in before["sources"]] == names
-    assert all(s["stored"] > 0 and s["unaccounted"] == 0 for s in before["sources"] + after["sources"])
-    assert (after["warnings"], after["notes"]) == (before["warnings"], before["notes"])
+    assert {s.source for s in after.sources} == {f"x-{sid}" for sid in names}
+    assert [s.source for s in before.sources] == names
+    assert all(s.stored > 0 and s.unaccounted == 0 for s in before.sources + after.sources)
+    assert (after.warnings, after.notes) == (before.warnings, before.notes)
     old = {r["id"]: r for r in export(tmp_path / "a" / "kb")}
     new = {r["id"].removeprefix("x-"): r for r in export(tmp_path / "b" / "kb")}
     gone, added = set(old) - set(new), set(new) - set(old)
@@ -89,38 +85,41 @@ def test_ids_depend_on_the_text_and_the_build_on_the_manifest(tmp_path: Path) ->
     assert len(renamed) == len(links) and sum(1 for link in renamed if link not in links) == 1  # the edited one
 
 
-def rows(db: Path) -> dict[str, list[tuple[object, ...]]]:
-    """The schema and every table's rows in rowid order (the full-text tables' own storage aside), the build's time aside."""
-    conn = sqlite3.connect(db)
-    out = {"sqlite_master": conn.execute("select type, name, tbl_name, sql from sqlite_master order by rowid").fetchall()}
-    for (name,) in conn.execute("select name from sqlite_master where type = 'table' and name not like '%_fts_%'"):
-        out[name] = [r for r in conn.execute(f"select rowid, * from [{name}] order by rowid") if r[1] != "built_at"]
+def test_the_search_data_stage_reads_the_stored_database_alone(changes_corpus: tuple[Path, Path, Path],
+                                                               tmp_path: Path) -> None:
+    """The build writes its search data by one stage over its own draft database (kb.pipeline.search_data);
+    run again over the finished build's database and card lexicon, with the same parameters, it writes
+    the same search data to the byte, older editions' places and all: it reads what the build stored
+    and nothing the build held in memory besides."""
+    kb = changes_corpus[1]
+    built = (kb / "current").resolve()
+    with Snapshot.open(kb) as snapshot:
+        lexicon = Lexicon.from_json(json.loads(snapshot.lexicon.read_text("utf-8")))
+        conn = snapshot.connect()
+        write_spec(tmp_path, search_data(Stored(conn), lexicon))
+        conn.close()
+    assert (tmp_path / SPEC).read_text("utf-8") == (built / SPEC).read_text("utf-8")
+    raw = remade_search_data(kb)
+    assert raw == json.loads((built / SPEC).read_text("utf-8")) and raw["editions"] and raw["docs"]
+    conn = sqlite3.connect(built / DB_NAME)
+    assert Stored(conn).sources() == read_manifest(changes_corpus[0])  # the sources it reads: the manifest's, whole
     conn.close()
-    return out
 
 
-def test_the_build_a_document_at_a_time_writes_what_every_document_at_once_gives(tmp_path: Path) -> None:
-    """A build stores each document as it parses it and reads the stored rows back a document at a
-    time; it writes the same rows in the same order (links, card headings, problems, the older
-    edition's links, the changes) and the same search data as the recipe over every document held at once."""
-    sources = every_parser(tmp_path / "rulings")
-    build(sources, tmp_path / "kb")
-    docs = [parse_document(s, sources / s.path) for s in read_manifest(sources)]
-    lexicon = make_lexicon(docs)
-    xref = cross_reference(docs, lexicon)
-    changes, problems = find_changes(Editions.held(docs, xref.links))
-    xref.problems += problems
-    whole = tmp_path / "whole"
-    whole.mkdir()
-    write_database(whole / DB_NAME, docs, __version__, xref, [to_row(c, n) for n, c in enumerate(changes)])
-    write_spec(whole, search_spec(docs, lexicon, xref, units(docs, lexicon)))
-    built = (tmp_path / "kb" / "current").resolve()
-    streamed, held = rows(built / DB_NAME), rows(whole / DB_NAME)
-    assert held["links"] and held["problems"] and any(r[2] == "edition" for r in held["links"]) and held["changes"]
-    for table in held:
-        assert streamed[table] == held[table], table
-    assert (built / SPEC).read_text("utf-8") == (whole / SPEC).read_text("utf-8")
-    assert json.loads((built / LEXICON).read_text("utf-8")) == lexicon.to_json()
+def test_search_data_over_a_damaged_build_says_to_rebuild(tiny: tuple[Path, Path, Path], tmp_path: Path) -> None:
+    """The stage over a finished build whose database or card lexicon cannot be read: KbBroken, saying what to run."""
+    kb = tmp_path / "kb"
+    shutil.copytree(tiny[1], kb, symlinks=True)
+    folder = (kb / "current").resolve()
+    conn = sqlite3.connect(folder / DB_NAME)
+    conn.execute("drop table rulings")
+    conn.commit()
+    conn.close()
+    with pytest.raises(KbBroken, match=r"cannot be read \(no such table: rulings\); run `rulings build`"):
+        remade_search_data(kb)
+    (folder / LEXICON).write_text("{", "utf-8")
+    with pytest.raises(KbBroken, match=r"lexicon.json: cannot read the card lexicon \(JSONDecodeError\)"):
+        remade_search_data(kb)
 
 
 def test_a_failed_build_leaves_no_folder_it_made(tmp_path: Path) -> None:

@@ -13,15 +13,12 @@ from click.testing import CliRunner
 
 from cli import cli
 from kb.changes import from_row, since_year, to_row
-from kb.editions import Editions, find_changes, tag_year
+from kb.check import check
+from kb.editions import tag_year
 from kb.errors import Refused
-from kb.manifest import read_manifest
-from kb.parsers import parse_document
-from kb.searchdata import make_lexicon
+from kb.pipeline import build
+from kb.store import connect, query
 from kb.wording import Piece, newer_text, shown, word_diff, words
-from kb.xref import cross_reference
-
-from .conftest import DATA
 
 
 def run(kb: Path, *args: str):
@@ -64,21 +61,20 @@ def test_a_word_diff_gives_back_the_newer_wording_and_every_character(older: str
 
 # -- the changes of the excerpts -----------------------------------------------------------------------
 
-@pytest.fixture(scope="module")
-def excerpt_changes() -> tuple[dict[str, Any], list[Any]]:
-    """The changes of tests/data/changes, found from the documents held in memory: by kind, ruling id."""
-    import shutil
-    import tempfile
+def stored_changes(kb: Path) -> tuple[dict[str, Any], list[Any]]:
+    """The changes a build found, read from its database ({"changes": in the order shown, "texts": ruling
+    id -> text}), and the warnings of its problems."""
+    conn = connect(kb)
+    changes = [from_row(row) for row in query(conn, "select * from changes order by ord")]
+    texts = {row["id"]: row["text"] for row in query(conn, "select id, text from rulings")}
+    conn.close()
+    return {"changes": changes, "texts": texts}, [p for p in check(kb).problems if p.severity == "warning"]
 
-    with tempfile.TemporaryDirectory() as folder:
-        sources = Path(folder)
-        shutil.copytree(DATA / "changes", sources, dirs_exist_ok=True)
-        shutil.copy(DATA / "cards_excerpt.json", sources / "cards.json")
-        docs = [parse_document(s, sources / s.path) for s in read_manifest(sources)]
-    xref = cross_reference(docs, make_lexicon(docs))
-    changes, problems = find_changes(Editions.held(docs, xref.links))
-    texts = {r.id: r.text for d in docs for r in d.rulings}
-    return {"changes": changes, "texts": texts}, problems
+
+@pytest.fixture(scope="module")
+def excerpt_changes(changes_corpus: tuple[Path, Path, Path]) -> tuple[dict[str, Any], list[Any]]:
+    """The changes the build found in tests/data/changes (changes_corpus), and its warnings."""
+    return stored_changes(changes_corpus[1])
 
 
 def _of(found: dict[str, Any], kind: str) -> list[Any]:
@@ -149,17 +145,17 @@ def test_an_older_ruling_absent_from_the_current_crf_is_moved_or_dropped(
     assert not [c for c in found["changes"] if "Discard down" in found["texts"][c.ruling_id]]
 
 
-def test_a_listed_change_naming_no_ruling_is_a_problem(tmp_path: Path) -> None:
+def test_a_listed_change_naming_no_ruling_is_a_problem(changes_corpus: tuple[Path, Path, Path], tmp_path: Path) -> None:
     import shutil
 
-    shutil.copytree(DATA / "changes", tmp_path, dirs_exist_ok=True)
-    shutil.copy(DATA / "cards_excerpt.json", tmp_path / "cards.json")
-    current = tmp_path / "crf-current.md"
+    sources = tmp_path / "rulings"
+    shutil.copytree(changes_corpus[0], sources)
+    current = sources / "crf-current.md"
     current.write_text(current.read_text("utf-8").replace("@ A company may not move twice in one turn.\n",
                                                           "@ Something no ruling says at all.\n", 1), "utf-8")
-    docs = [parse_document(s, tmp_path / s.path) for s in read_manifest(tmp_path)]
-    changes, problems = find_changes(Editions.held(docs, cross_reference(docs, make_lexicon(docs)).links))
-    listed = [c for c in changes if c.kind == "listed"]
+    build(sources, tmp_path / "kb")
+    found, problems = stored_changes(tmp_path / "kb")
+    listed = [c for c in found["changes"] if c.kind == "listed"]
     assert listed[0].other_id == "" and listed[1].other_id
     assert [(p.source, p.line, p.severity) for p in problems] == [("crf-2", 17, "warning")]
     assert "names no ruling of the document" in problems[0].message

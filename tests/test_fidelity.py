@@ -167,7 +167,7 @@ def test_arda_repairs_are_recorded_and_shown_by_check(real_kb: Path) -> None:
     assert "under the character’s card until" in arda
     assert not re.search(r"\b(\w+) \1\b| ’s\b", arda.replace("that that", ""))
     report = check(real_kb)
-    repairs = {(r["kind"], r["before"], r["after"]) for r in report["repairs"] if r["source"] == "arda"}
+    repairs = {(r.kind, r.before, r.after) for r in report.repairs if r.source == "arda"}
     assert ("doubled word", "corrupted corrupted", "corrupted") in repairs
     assert ("split possessive", "character ’s", "character’s") in repairs
     printed = run(real_kb, "check").output
@@ -206,19 +206,19 @@ def test_a_paragraph_the_pdf_cut_is_joined_and_its_lines_are_kept(tmp_path: Path
 
 def test_check_counts_the_unended_rulings_by_source_each_with_a_reason(real_kb: Path) -> None:
     report = check(real_kb)
-    unended = report["unended"]
-    assert sum(unended["by_source"].values()) == len(unended["rulings"]) > 0
-    assert all(r["reason"] for r in unended["rulings"])
+    unended = report.unended
+    assert sum(unended.by_source.values()) == len(unended.rulings) > 0
+    assert all(r.reason for r in unended.rulings)
     conn = sqlite3.connect(real_kb / CURRENT / DB_NAME)
     arda = conn.execute("select count(*) from rulings where source = 'arda'").fetchone()[0]
-    assert unended["by_source"]["arda"] * 3 < arda
+    assert unended.by_source["arda"] * 3 < arda
     # none is left that the next line goes on with (it opens in lower case and was not skipped)
     source = conn.execute("select path from sources where id = 'arda'").fetchone()[0]
     text = (SOURCES / source).read_text("utf-8").split("\n")
     skipped = {n for a, b in conn.execute("select line_start, line_end from skipped where source = 'arda'")
                for n in range(a, b + 1)}
-    cut = [r["id"] for r in unended["rulings"] if r["source"] == "arda"
-           and r["line"] < len(text) and text[r["line"]][:1].islower() and r["line"] + 1 not in skipped]
+    cut = [r.id for r in unended.rulings if r.source == "arda"
+           and r.line < len(text) and text[r.line][:1].islower() and r.line + 1 not in skipped]
     assert cut == []
     printed = run(real_kb, "check").output
     assert "rulings ending without a sentence's stop:" in printed and "cut by the PDF extraction" in printed

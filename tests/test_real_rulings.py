@@ -27,11 +27,11 @@ def by_source(rows: list[dict], source: str) -> list[dict]:
 
 def test_every_line_is_accounted_for(real_kb: Path) -> None:
     report = check(real_kb)
-    assert len(report["sources"]) == 8
-    for s in report["sources"]:
-        assert s["unaccounted"] == 0, s
-        assert s["stored"] + s["skipped"] == s["lines"], s
-    assert report["warnings"] == 0
+    assert len(report.sources) == 8
+    for s in report.sources:
+        assert s.unaccounted == 0, s
+        assert s.stored + s.skipped == s.lines, s
+    assert report.warnings == 0
 
 
 def test_stored_raw_text_is_the_source_text(rows: list[dict], real_kb: Path) -> None:
@@ -96,8 +96,8 @@ def test_arda_is_repaired_and_keeps_no_lost_ligature(rows: list[dict], real_kb: 
     arda = " ".join(r["text"] for r in by_source(rows, "arda"))
     assert "inuence" not in arda and " rst " not in arda and "Clarication" not in arda
     assert "an MP Hand of 5 cards from the Marshalling Point Deck" in arda
-    repairs = check(real_kb)["repairs"]
-    assert sum(1 for r in repairs if r["source"] == "arda" and r["before"] == "inuence") >= 90
+    repairs = check(real_kb).repairs
+    assert sum(1 for r in repairs if r.source == "arda" and r.before == "inuence") >= 90
     kinds = {r["kind"] for r in by_source(rows, "arda")}
     assert {"designer-note", "clarification", "tip"} <= kinds
 
@@ -120,7 +120,7 @@ def test_the_card_database_s_shifted_german_names_are_repaired(real_kb: Path) ->
     assert [c.id for c in card(real_kb, "Dôgrib").faces] == ["LE-7"]  # was LE-7 and LE-8
     assert [c.id for c in card(real_kb, "Dorelas").faces] == ["LE-8"]  # was LE-8 and LE-9
     assert [c.id for c in card(real_kb, "Dunländischer Spion").faces] == ["LE-9"]
-    shifted = [r for r in check(real_kb)["repairs"] if r["kind"] == "name shifted to the next card in the database"]
-    assert [(r["source"], r["before"], r["after"]) for r in shifted] == [
+    shifted = [r for r in check(real_kb).repairs if r.kind == "name shifted to the next card in the database"]
+    assert [(r.source, r.before, r.after) for r in shifted] == [
         ("cards", "LE-7 de: Dunländischer Spion", "LE-7 de: Dôgrib"), ("cards", "LE-8 de: Dôgrib", "LE-8 de: Dorelas"),
         ("cards", "LE-9 de: Dorelas", "LE-9 de: Dunländischer Spion")]

@@ -355,24 +355,44 @@ def test_the_vocabulary_reads_words_as_the_build_analyzer_does(searcher: Searche
     assert distance("abcdef", "uvwxyz", 2) == 3  # beyond the limit: limit + 1
 
 
-def test_a_heading_counts_toward_every_ruling_under_it(tmp_path: Path) -> None:
+def test_a_heading_counts_toward_every_ruling_under_it(tiny: tuple[Path, Path, Path]) -> None:
     """A word only the section heading has finds the rulings under it (the passage unit)."""
     from kb.lexicon import build_lexicon
-    from kb.searchdata import units
-    from kb.searchspec import SearchSpec, build_spec
+    from kb.searchdata import document_units
 
     from .conftest import DATA, parse_file
 
     doc = parse_file("crf", DATA / "crf_excerpt.md")
-    passages = units([doc], build_lexicon([], [], []))
+    texts = {r.id: r.text for r in doc.rulings}
+    passages = list(document_units(doc.source, doc.rulings, build_lexicon([], [], []), texts.get))
     general = next(u for u in passages if "concluded when both players agree" in u.data["text"])
     assert ("Turn Sequence Rulings Movement/Hazard Phase General", 0.5) in general.fields
-    raw = build_spec(passages, analyze, [{"id": "test", "title": "T", "edition": "1", "game": "meccg", "kind": "CRF",
-                                          "current": True, "parser": "crf", "path": "x"}], {}, {}, set(), {})
-    small = Searcher(SearchSpec.of(raw))
-    top = small.search("general agree", limit=1)  # "general" is only in the heading
+    top = Searcher.open(tiny[1]).search("general agree", limit=1)  # the excerpt built: "general" is only in the heading
     assert top and "concluded when both players agree" in top[0].data["text"]
     assert "section:general" in top[0].matched and "agre" in top[0].matched
+
+
+def test_the_tuner_tries_other_weights_on_the_knowledge_base_s_own_search_data(tiny: tuple[Path, Path, Path]) -> None:
+    """--unit and --bm25: the tuner searches the knowledge base's search data made again by the build's
+    own stage from the stored database, with those passage weights and BM25 parameters."""
+    from kb.searchspec import BM25, UNIT
+
+    tuner, kb = load_tuner(), tiny[1]
+    shipped = tuner.searcher_for(kb, dict(UNIT), {})
+    tried = tuner.searcher_for(kb, {**UNIT, "section": 0.25}, {"b": 0.3})
+    assert (shipped.spec.raw["bm25"], tried.spec.raw["bm25"]) == (BM25, {**BM25, "b": 0.3})
+    assert [d[0] for d in tried.spec.raw["docs"]] == [d[0] for d in shipped.spec.raw["docs"]]  # the same rulings
+
+    def weight(s: Searcher, term: str, text: str) -> float:
+        d = next(n for n, doc in enumerate(s.spec.raw["docs"]) if text in doc[6])
+        flat = s.spec.raw["postings"][term]
+        return dict(zip(flat[0::2], flat[1::2]))[d]
+
+    [general] = analyze("general")  # a word only the ruling's heading has
+    assert weight(shipped, general, "concluded when both players agree") == 0.5
+    assert weight(tried, general, "concluded when both players agree") == 0.25
+    top = tried.search("general agree", limit=1)
+    assert top and "concluded when both players agree" in top[0].data["text"]
 
 
 def test_an_official_ruling_before_a_players_guide_that_repeats_the_words(searcher: Searcher) -> None:

@@ -11,8 +11,9 @@ files breaking ties) rises by more than --min-gain, and never let an older editi
 current source. Every case is ranked exactly as `rulings search` ranks it (kb.search.Searcher).
 The questions of all files are dealt into --folds parts after a seeded shuffle, each file evenly;
 for each part the weights are fitted on the rest and scored on that part, so "held out" is what
-to expect on questions nobody has seen. --unit and --bm25 rebuild the search data in memory from
-the bundled sources with other passage weights or BM25 parameters, to compare them the same way.
+to expect on questions nobody has seen. --unit and --bm25 make the knowledge base's search data again
+in memory (the build's "search data" stage over its stored database) with other passage weights or
+BM25 parameters, to compare them the same way.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from kb.evaluation import metrics, norm, read_cases  # noqa: E402
 from kb.ranking import FEATURES, QueryContext, features, score, weights  # noqa: E402
 from kb.search import Result, Searcher, Understanding  # noqa: E402
 from kb.query import WEIGHTS  # noqa: E402
-from kb.searchspec import UNIT, SearchSpec  # noqa: E402
+from kb.searchspec import BM25, UNIT, SearchSpec  # noqa: E402
 
 STEPS = (-1.0, -0.5, -0.25, -0.1, 0.1, 0.25, 0.5, 1.0)
 BOUND = 4.0
@@ -183,23 +184,13 @@ def show(label: str, m: dict[str, dict[str, float]]) -> None:
 
 
 def searcher_for(kb: Path, unit: dict[str, float], bm25: dict[str, float]) -> Searcher:
-    """The knowledge base's searcher, or one over search data rebuilt from the bundled sources with
-    other passage weights or BM25 parameters."""
+    """The knowledge base's searcher, or one over its search data made again (kb.pipeline.search_data,
+    the build's own stage, over the build's stored database) with other passage weights or BM25 parameters."""
     if unit == UNIT and not bm25:
         return Searcher.open(kb)
-    from kb.manifest import read_manifest
-    from kb.parsers import parse_document
-    from kb.pipeline import search_spec
-    from kb.searchdata import make_lexicon, units
-    from kb.xref import cross_reference
+    from kb.pipeline import remade_search_data
 
-    sources = ROOT / "rulings"
-    docs = [parse_document(s, sources / s.path) for s in read_manifest(sources)]
-    lexicon = make_lexicon(docs)
-    raw = search_spec(docs, lexicon, cross_reference(docs, lexicon), units(docs, lexicon, unit))
-    raw["bm25"] = {**raw["bm25"], **bm25}
-    return Searcher(SearchSpec.of(raw))
-
+    return Searcher(SearchSpec.of(remade_search_data(kb, unit, {**BM25, **bm25})))
 
 
 def settings(values: list[str], known: dict[str, float]) -> dict[str, float]:
