@@ -19,6 +19,7 @@ from click.testing import CliRunner
 
 from cli import cli
 from kb import lookup
+from kb.browserdata import packed
 from kb.deck import EXIT_NOT_FOUND, MAX_NEAR, PAGE_MARK, deck_data, deck_report
 from kb.decklist import MAX_LINE, detect, read_deck, read_line, read_lines
 from kb.errors import Refused
@@ -550,7 +551,7 @@ const {Searcher} = require(searchJs);
 const D = require(deckJs);
 const searcher = new Searcher(JSON.parse(fs.readFileSync(specPath, "utf8")));
 const deck = JSON.parse(fs.readFileSync(deckPath, "utf8"));
-const ids = ds => ds.map(d => searcher.docs[d][0]);
+const ids = ds => ds.map(d => searcher.doc(d).id);
 const out = JSON.parse(fs.readFileSync(listsPath, "utf8")).map(([text, options]) => {
   let lines;
   try { lines = D.read_deck(text, "deck", options.form || "", deck).lines; } catch (e) { lines = null; }
@@ -609,8 +610,11 @@ def test_browser_reads_every_test_list_as_the_terminal(real_kb: Path, tmp_path: 
     (tmp_path / "driver.js").write_text(DRIVER, "utf-8")
     (tmp_path / "deck.json").write_text(json.dumps(deck_data(real_kb)), "utf-8")
     (tmp_path / "lists.json").write_text(json.dumps(lists), "utf-8")
+    # the search data as the site ships it (kb.browserdata.packed), which the page reads
+    spec = json.loads((real_kb / CURRENT / "search.json").read_text("utf-8"))
+    (tmp_path / "spec.json").write_text(json.dumps(packed(spec), ensure_ascii=False), "utf-8")
     done = subprocess.run([node, str(tmp_path / "driver.js"), str(SEARCH_JS), str(DECK_JS),
-                           str(real_kb / CURRENT / "search.json"), str(tmp_path / "deck.json"),
+                           str(tmp_path / "spec.json"), str(tmp_path / "deck.json"),
                            str(tmp_path / "lists.json")], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     fields = ("name", "count", "sections", "lines", "typed", "read_as", "set_codes", "printings", "mentions")

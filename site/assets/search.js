@@ -35,7 +35,6 @@
   var POSSESSIVE = /'s$/i;
   var NAME_CONTEXT = /[a-z,;] $/;  // kb.query.NAME_CONTEXT
   var CASED = /[a-z,;] [A-Z][a-z]/;  // kb.query.CASED
-  var ASIDE = /\([^()]*\)/g;  // kb.ranking.ASIDE
   /* unicodedata.combining(c) != 0, closely: every mark but the grapheme joiner and the variation
    * selectors (an emoji's U+FE0F); other marks of combining class 0 are spacing or enclosing marks
    * of non-Latin scripts (Devanagari vowel signs, Thaana), which Python keeps and this removes */
@@ -167,13 +166,11 @@
     this.spec = data;
     // the site's index: the documents as JSON lines, each parsed when first needed, and their sources
     // as runs ([source, first document] for each run of documents of one source)
-    this.lines = typeof data.docs === "string" ? data.docs.split("\n") : null;
-    this.docs = this.lines ? new Array(this.lines.length) : data.docs;
+    this.lines = data.docs.split("\n");
+    this.docs = new Array(this.lines.length);
     this.source_runs = data.source_runs || null;
     this.docs_count = this.docs.length;
-    var total = 0;
-    for (var i = 0; i < data.lengths.length; i++) total += data.lengths[i];
-    this.avg_length = this.docs_count ? total / this.docs_count : 1.0;
+    this.avg_length = data.avg_length;
     this.k1 = Number(data.bm25.k1);
     this.b = Number(data.bm25.b);
     this.candidate_count = Number(data.candidates);
@@ -214,15 +211,13 @@
     this._may = null;
     this._divider = undefined;
     this._data = new Map();
-    this._wordings = new Map();
-    this._headings = new Map();
     this._words = new Map();
     this._heads = new Map();
     this._postings = new Map();
     this._keys = new Map();
     if (data.encoding !== undefined && data.encoding !== "gaps36") throw new Error("unknown search data encoding");
     this.compact = data.encoding === "gaps36";
-    this.sections = data.sections || null;
+    this.sections = data.sections;
   }
 
   /* kb.browserdata.gaps, undone: every `step`-th number a gap from the previous document number
@@ -359,21 +354,25 @@
     return this._phrases[table];
   };
 
-  /* doc: document d of the search data ([id, source, kind, number, title, section, text, lines,
-   * markers, about]) */
+  /* doc: document d of the search data, its fields by name (kb.searchspec.Doc): its row's values
+   * under the names of doc_fields, those its row leaves out at their defaults (doc_defaults) */
   Searcher.prototype.doc = function (d) {
     var doc = this.docs[d];
-    if (doc === undefined && this.lines) doc = this.docs[d] = JSON.parse(this.lines[d]);
+    if (doc === undefined) {
+      var row = JSON.parse(this.lines[d]), names = this.spec.doc_fields, defaults = this.spec.doc_defaults;
+      doc = this.docs[d] = {};
+      for (var i = 0; i < names.length; i++) doc[names[i]] = i < row.length ? row[i] : defaults[names[i]];
+    }
     return doc;
   };
 
   /* data: the display data of document d, as every command shows a ruling (plus its page address) */
   Searcher.prototype.data = function (d) {
     if (!this._data.has(d)) {
-      var doc = this.doc(d), s = this.spec.sources[doc[1]];
-      var data = {id: doc[0], source: s.id, source_title: s.title, source_kind: s.kind, edition: s.edition,
-        current: s.current, game: s.game, kind: doc[2], number: doc[3], title: doc[4], about: doc[9],
-        section: this.sections ? this.sections[doc[5]] : doc[5], text: doc[6], markers: doc[8], lines: doc[7],
+      var doc = this.doc(d), s = this.spec.sources[doc.source];
+      var data = {id: doc.id, source: s.id, source_title: s.title, source_kind: s.kind, edition: s.edition,
+        current: s.current, game: s.game, kind: doc.kind, number: doc.number, title: doc.title, about: doc.about,
+        section: this.sections[doc.section], text: doc.text, markers: doc.markers, lines: doc.lines,
         path: s.path, parser: s.parser};
       // its page address only when shown: a query ranks a hundred documents and shows twenty
       Object.defineProperty(data, "url", {enumerable: true, get: this.url.bind(this, d)});
@@ -399,7 +398,7 @@
     var site = this.site;
     if (!site) return "";
     var anchor = own(site.anchors, String(d));
-    return site.pages[site.doc_pages[d]] + "#" + (anchor === undefined ? this.doc(d)[0] : anchor);
+    return site.pages[site.doc_pages[d]] + "#" + (anchor === undefined ? this.doc(d).id : anchor);
   };
   /* divider: the site's pattern of a section divider ("-= III =-"), made once; null outside the site */
   Searcher.prototype.divider = function () {
@@ -410,7 +409,7 @@
    * "@" read), from its stored text and the site's edits of it (kb.browserdata.edits); outside the
    * site, the stored text */
   Searcher.prototype.shown = function (d) {
-    var text = this.doc(d)[6], site = this.site, changes = site && site.shown ? own(site.shown, String(d)) : undefined;
+    var text = this.doc(d).text, site = this.site, changes = site && site.shown ? own(site.shown, String(d)) : undefined;
     if (!changes) return text;
     var out = "", at = 0;
     changes.forEach(function (c) { out += text.slice(at, c[0]) + c[2]; at = c[0] + c[1]; });
@@ -913,7 +912,7 @@
           if (ok[runs[r][0]]) allowed.fill(1, runs[r][1], r + 1 < runs.length ? runs[r + 1][1] : this.docs_count);
         }
       } else {
-        for (var d = 0; d < this.docs_count; d++) if (ok[this.doc(d)[1]]) allowed[d] = 1;
+        for (var d = 0; d < this.docs_count; d++) if (ok[this.doc(d).source]) allowed[d] = 1;
       }
       this._filters.set(key, allowed);
     }
@@ -965,7 +964,7 @@
     var total = 0;
     u.terms.forEach(function (entry) { if (entry[0].indexOf(":") < 0) total += entry[1] * idf.get(entry[0]); });
     var top = best(reached, scores, n), named = this.name_coverage(u, top, idf);
-    return {understanding: u, idf: idf, matching: reached.length, docs: top.map(function (d) {
+    return {understanding: u, idf: idf, total: total, matching: reached.length, docs: top.map(function (d) {
       return [d, scores[d], total ? (covered[d] + (named.has(d) ? named.get(d) : 0.0)) / total : 0.0];
     })};
   };
@@ -986,7 +985,7 @@
         return docs;
       });
       docs.forEach(function (d) {
-        if (self.data(d).about.indexOf(key) < 0) return;
+        if (self.doc(d).about.indexOf(key) < 0) return;
         var add = 0;
         terms.forEach(function (t, k) { if (!holders[k].has(d)) add += weights.get(t) * idf.get(t); });
         out.set(d, (out.has(d) ? out.get(d) : 0.0) + add);
@@ -1024,7 +1023,7 @@
 
   /* rank: score each candidate by its features (kb.ranking); keep one result per wording */
   Searcher.prototype.rank = function (found, limit, source, w) {
-    var context = this.context(found.understanding, source, found.idf), scored = [];
+    var context = this.context(found.understanding, source, found.total), scored = [];
     found.docs.forEach(function (entry) {
       var d = entry[0], bm25 = entry[1], f = this.features(d, entry[2], context), data = this.data(d);
       scored.push({id: data.id, score: score(bm25, f, w), data: data, doc: d, also_in: [], also_docs: [], matched: [], features: f,
@@ -1055,11 +1054,10 @@
     return out;
   };
 
-  /* wording: a document's words, folded and run together */
+  /* wording: the first document with document d's words (folded, as the build found them) */
   Searcher.prototype.wording = function (d) {
-    if (this.spec.wordings) return this.spec.wordings[d];  // the site's index: numbered at build time
-    if (!this._wordings.has(d)) this._wordings.set(d, fold(this.doc(d)[6]).replace(/ /g, ""));
-    return this._wordings.get(d);
+    var same = this.doc(d).same_words;
+    return same === null ? d : same;
   };
 
   /* matched_terms: the query's terms a result's passage holds (its text, or its section path) */
@@ -1127,67 +1125,54 @@
   // -- kb.ranking: features and score ------------------------------------------------------------------
 
   /* QueryContext.of: what every candidate of one query is compared with */
-  Searcher.prototype.context = function (u, source, idf) {
-    var term_weights = new Map(), total = 0;
-    u.terms.forEach(function (e) {
-      var t = e[0];
-      if (t.indexOf(":") < 0 && (idf.has(t) ? idf.get(t) : 0.0) > 0) term_weights.set(t, e[1] * idf.get(t));
-    });
-    term_weights.forEach(function (v) { total += v; });
+  Searcher.prototype.context = function (u, source, total) {
     var words = phrase_words(u);
-    return {term_weights: term_weights, total: total, query_stems: new Set(u.typed), phrase: short_phrase(u, words),
+    return {total: total, query_stems: new Set(u.typed), phrase: short_phrase(u, words),
       phrase_words: words, cards: new Set(u.cards.map(fold)), card_text: u.card_text, card_query: u.card_query,
       reference: u.annotations.length > 0 || u.rules.length > 0, how_many: u.how_many, numbers: new Set(u.numbers),
       variant_asked: u.arda, source: source, story_cards: new Set(u.story_cards.map(fold)), define: new Set(u.define)};
   };
 
-  /* features: the features of candidate document d for one query (absent means 0) */
+  /* features: the features of candidate document d for one query (absent means 0); what no query
+   * changes is the document's own (kb.searchspec.Doc): its prior, the terms it defines, its heading's
+   * terms, the numbers and the step it gives */
   Searcher.prototype.features = function (d, covered, q) {
-    var data = this.data(d), f = {}, kind = data.source_kind;
-    if (kind === "variant") {
-      f[q.variant_asked || q.source === data.source ? "source:variant asked" : "source:variant"] = 1.0;
-    } else if (kind) {
-      f["source:" + kind] = 1.0;
-    }
-    if (!data.current) f["older edition"] = 1.0;
-    if (data.kind === "card") {
-      var named = q.cards.has(fold(data.title || ""));
+    var doc = this.doc(d), f = {}, self = this;
+    this.spec.priors[doc.prior].forEach(function (name) {
+      if (name === "source:variant" && (q.variant_asked || q.source === self.spec.sources[doc.source].id)) {
+        name = "source:variant asked";
+      }
+      f[name] = 1.0;
+    });
+    if (doc.kind === "card") {
+      var named = doc.about.some(function (a) { return q.cards.has(a); });  // a card's text is about its card alone
       if (named && q.card_text) f["card:asked text"] = 1.0;
       else if (!(named && q.card_query)) f["card:other"] = 1.0;
     } else {
-      f["kind:" + data.kind] = 1.0;
-      var onNamed = data.about.some(function (a) { return q.cards.has(a); });
-      if (data.about.length && !onNamed) f["card:unnamed ruling"] = 1.0;
-      else if (data.about.length && !q.card_query) {
-        var told = data.about.every(function (a) { return !q.cards.has(a) || q.story_cards.has(a); });
+      var onNamed = doc.about.some(function (a) { return q.cards.has(a); });
+      if (doc.about.length && !onNamed) f["card:unnamed ruling"] = 1.0;
+      else if (doc.about.length && !q.card_query) {
+        var told = doc.about.every(function (a) { return !q.cards.has(a) || q.story_cards.has(a); });
         f[told ? "card:story ruling" : "card:named ruling"] = 1.0;
       }
-      if (data.kind === "glossary" && data.title) {
-        var defined = this.heading_terms(data.title);
+      if (doc.defines.length) {
+        var defined = new Set(doc.defines);
         if (q.define.size && sameSet(defined, q.define)) f["definition asked"] = 1.0;
-        else if (defined.size && sameSet(defined, q.query_stems) && !q.card_query) f.defines = 1.0;
+        else if (sameSet(defined, q.query_stems) && !q.card_query) f.defines = 1.0;
       }
     }
-    var heading = data.section.length ? data.section[data.section.length - 1] : "";
-    if (heading) {
-      var head = this.heading_terms_of(d, heading);
-      if (sameSet(head, q.query_stems) || (q.define.size && sameSet(head, q.define))) f.heading_is_query = 1.0;
+    var head = this.heading_terms(doc.section);
+    if (head !== null && (sameSet(head, q.query_stems) || (q.define.size && sameSet(head, q.define)))) {
+      f.heading_is_query = 1.0;
     }
     if (q.total && !(q.reference || q.card_query)) {
       f.coverage = Math.log(C.COVERAGE_FLOOR + (1 - C.COVERAGE_FLOOR) * covered);
     }
-    if (q.how_many) {
-      for (var m of data.text.matchAll(this.rules.number.all)) {
-        if (!q.numbers.has(m[0].toLowerCase())) {
-          f.number_answer = 1.0;
-          break;
-        }
-      }
-    }
-    if (q.phrase !== null && may_hold(data.text, q.phrase_words)) {
-      var folded = fold(data.text), found = q.phrase.exec(folded), label = this.rules.step.one.exec(data.text);
-      if (found && (defines(pySplit(folded.slice(0, found.index)), found[0], data.text)
-                    || (label !== null && q.phrase.exec(fold(label[1])) !== null))) f.definition = 1.0;
+    if (q.how_many && doc.numbers.some(function (n) { return !q.numbers.has(n); })) f.number_answer = 1.0;
+    if (q.phrase !== null && may_hold(doc.text, q.phrase_words)) {
+      var folded = fold(doc.text), found = q.phrase.exec(folded);
+      if (found && (defines(pySplit(folded.slice(0, found.index)), found[0], doc.text)
+                    || (doc.step && q.phrase.exec(doc.step) !== null))) f.definition = 1.0;
     }
     return f;
   };
@@ -1202,23 +1187,14 @@
     return new RegExp("[\"\u201c\u00ab][" + PY_SPACE + "]*" + escapeRe(first)).test(text.toLowerCase());
   }
 
-  /* heading_terms_of: the index terms of document d's heading, as the site's index has them for
-   * its section (kb.browserdata's "section_heads"), else read from the heading (heading_terms) */
-  Searcher.prototype.heading_terms_of = function (d, heading) {
-    var heads = this.spec.section_heads;
-    if (!heads || !this.sections) return this.heading_terms(heading);
-    var at = this.doc(d)[5];
-    if (!this._heads.has(at)) this._heads.set(at, new Set(heads[at]));
-    return this._heads.get(at);
-  };
-
-  /* heading_terms: the index terms of a section heading, without its number */
-  Searcher.prototype.heading_terms = function (heading) {
-    if (!this._headings.has(heading)) {
-      this._headings.set(heading, new Set(this.analyze_text(heading.replace(ASIDE, " "))
-        .filter(function (t) { return !/^\p{Nd}/u.test(t); })));
+  /* heading_terms: the index terms of a section's heading as the build read them, a Set; null for a
+   * section without a heading */
+  Searcher.prototype.heading_terms = function (section) {
+    if (!this._heads.has(section)) {
+      var terms = this.spec.heading_terms[section];
+      this._heads.set(section, terms === null ? null : new Set(terms));
     }
-    return this._headings.get(heading);
+    return this._heads.get(section);
   };
 
   /* score: BM25 times exp(sum of weight x feature), summed in the features' order */
