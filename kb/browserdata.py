@@ -1,8 +1,9 @@
 """The browser's search index: the knowledge base's own search data (kb.searchspec), made compact for
 a phone, plus where every ruling and card lives on the site; written once by `rulings site`.
 
-site/assets/search.js runs it step by step as kb.search runs search.json (tests/test_parity.py
-holds them to the same answers). What makes it quicker to load than search.json as a script:
+site/assets/searchspec.js reads it and search.js runs it step by step as kb.search runs search.json
+(tests/test_parity.py and tests/test_conformance.py hold them to the same answers). What makes it
+quicker to load than search.json as a script:
 
 - it is JSON text inside JavaScript strings (`window.RULINGS_INDEX='…'`), read with JSON.parse: a
   browser parses a JSON string faster than the same object literal, and a script tag loads it
@@ -10,7 +11,7 @@ holds them to the same answers). What makes it quicker to load than search.json 
 - the documents (half its bytes) are a second string of JSON lines, each parsed only when a query
   needs that document (a hundred or so candidates), not all four thousand on every visit, each a
   row of its fields' values under one list of their names (a sixth of the bytes of named fields:
-  kb.searchspec.Doc's, read by name in search.js);
+  kb.searchspec.Doc's, read by name in searchspec.js);
 - the tables looked up by key (postings, exact keys, vocabulary, card names) come in buckets by
   their keys' first two letters, each a JSON text parsed when a query first looks in it: a
   question reads a few dozen of the four tables' hundreds of buckets (the JSON parse of the whole
@@ -56,7 +57,7 @@ from kb.tables import load_words
 from kb.urls import anchor
 
 ENCODING = "gaps36"
-"""The name of the encoding of postings and keys, checked by search.js."""
+"""The name of the encoding of postings and keys, checked by searchspec.js."""
 INDEX_FILE = "assets/search-index.js"
 """Documents per file of text."""
 
@@ -103,7 +104,7 @@ def bucket(key: str) -> str:
     the first two after its last colon (so "about:gandalf" and "about:saruman" part, and the
     numbers of "number:annotation:18" and "number:annotation:25a"): bucket("strike") == "st",
     bucket("about:gandalf") == "aga", bucket("number:annotation:18") == "n18". Small buckets: a
-    question's few words parse a few kilobytes. search.js's bucket() is the same, on code points."""
+    question's few words parse a few kilobytes. searchspec.js's bucket() is the same, on code points."""
     _, colon, rest = key.rpartition(":")
     return key[:1] + rest[:2] if colon else key[:2]
 

@@ -2,7 +2,7 @@
 
 This is the one specification of how a query is read. Its patterns and tables are plain data
 (`RULES`, kb/data/*.toml) that the build ships to the browser inside the search data, and
-site/assets/search.js executes the same steps over the same tables, so the terminal and the
+site/assets/query.js executes the same steps over the same tables, so the terminal and the
 phone read a question alike. Every pattern here is written to mean the same in Python (`re.ASCII`)
 and JavaScript, and runs over the query with its accents folded.
 """
@@ -101,7 +101,7 @@ PATTERNS = {name: compile_rule(name) for name in RULES}
 TOKEN = re.compile(r"\w+(?:[./\-]\w+)*")
 """A word as the index sees it: "on-guard", "m/h", "2.iv.iii", "25a" kept whole."""
 COMPOUND = re.compile(r"[./\-]")
-"""What joins the parts of a compound word ("M/H", "non-unique", "2.IV.iii"): search.js's COMPOUND."""
+"""What joins the parts of a compound word ("M/H", "non-unique", "2.IV.iii"): query.js's COMPOUND."""
 QUERY_WORD = re.compile(r"[^\s,;:!?()\[\]{}\"]+")
 APOSTROPHES = re.compile(r"['`\u00b4\u02b9\u2018\u2019]")
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")

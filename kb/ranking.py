@@ -2,7 +2,9 @@
 
 A hit's score is its BM25 score times exp(sum of weight x feature). The weights live in
 kb/data/ranking.toml; tools/tune_ranking.py fits them on question files and reports how well they
-hold on questions left out of the fitting.
+hold on questions left out of the fitting. What no query changes of a document (its prior, the terms
+it defines, ...) is decided by the build (document_fields, kb.searchspec.Doc); site/assets/ranking.js
+scores as this module does.
 """
 
 from __future__ import annotations

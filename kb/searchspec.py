@@ -1,5 +1,5 @@
 """The search data: everything a search needs, built once by `rulings build` and executed as it is
-by the terminal (kb.search) and the browser (site/assets/search.js) alike.
+by the terminal (kb.search) and the browser (site/assets/searchspec.js, search.js) alike.
 
 It holds the passage units (each ruling with its section path, a card's rulings with the card),
 their analysed postings, the corpus vocabulary with each word's index terms (so neither side
