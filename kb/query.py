@@ -46,9 +46,6 @@ RULES: dict[str, str] = {
 "number" finds a number a ruling gives, "step" the name of a rulebook step ("Movement/Hazard Phase,
 Step 3 (Set the Base Hazard Limit) - ...") that a ruling opens with."""
 
-CAPITALISED = r"(?:(?<=[a-z,;] )|^)([A-Z][\w'-]+)"
-"""A capitalised word after a lower-case word (or opening a short query): a one-word card name."""
-
 WEIGHTS = {
     "typed": 1.0,         # a word the judge typed
     "abbreviation": 1.0,  # an abbreviation's expansion: what the judge typed, spelt out
@@ -414,7 +411,7 @@ NAME_WORD, on text whose apostrophes strip_marks has made straight."""
 POSSESSIVE = re.compile(r"'s$", re.I)
 NAME_CONTEXT = re.compile(r"[a-z,;] $")
 """What a capitalised word follows when it is a one-word name mid-question: a lower-case word or a
-comma, and a space (CAPITALISED's look-behind)."""
+comma, and a space."""
 CASED = re.compile(r"[a-z,;] [A-Z][a-z]")
 """A capitalised word mid-sentence: a query that has one writes names capitalised."""
 

@@ -24,8 +24,8 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from kb.errors import KbBroken
-from kb.query import (LIMITS, NOT_NAMES, NameIndex, PREFIXES, QUESTION_WORDS, RULES, SUFFIXES, TOKEN, WEIGHTS, CAPITALISED,
-                      analyze_word, fold, fold_key)
+from kb.query import (LIMITS, NOT_NAMES, NameIndex, PREFIXES, QUESTION_WORDS, RULES, SUFFIXES, TOKEN, WEIGHTS, analyze_word,
+                      fold, fold_key)
 from kb.tables import load_table, words_text
 
 SPEC_VERSION = 3
@@ -220,7 +220,7 @@ def spec_items(units: Iterable[Unit], analyze: Any, sources: list[dict[str, Any]
         "version": SPEC_VERSION,
         "bm25": bm25, "candidates": CANDIDATES, "weights": weights,
         "limits": {**LIMITS, **(limits or {})},
-        "query": {"rules": RULES, "capitalised": CAPITALISED,
+        "query": {"rules": RULES,
                   "question_words": sorted(QUESTION_WORDS), "not_names": list(NOT_NAMES), "prefixes": sorted(PREFIXES), "suffixes": list(SUFFIXES), "weights": WEIGHTS,
                   "abbreviations": load_table("abbreviations"), "synonyms": load_table("synonyms")},
         "sources": sources,
