@@ -5,7 +5,6 @@ from __future__ import annotations
 import errno
 import json
 import os
-import shutil
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -16,7 +15,7 @@ import click
 
 from kb import KbError, __version__
 from kb.inputs import DEFAULT_MAX_SOURCE_MB
-from kb.terminal import Page, colour_allowed, shown, terminal_width, valid_unicode
+from kb.terminal import Page, colour_allowed, screen_lines, shown, terminal_width, valid_unicode
 
 DEFAULT_SITE = Path("build") / "site"
 
@@ -59,7 +58,7 @@ def echo_page(page: Page, pager: bool = False) -> None:
         return
     text = page.text()
     if pager and sys.stdout.isatty() and sys.stdin.isatty() and \
-            text.count("\n") + 2 >= shutil.get_terminal_size().lines:
+            text.count("\n") + 2 >= screen_lines():
         click.echo_via_pager(text + "\n")
     else:
         click.echo(text)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -94,8 +93,17 @@ def terminal_width() -> int | None:
     if columns.isdigit() and int(columns) > 0:
         return max(40, int(columns))
     if sys.stdout.isatty():
+        import shutil  # (only on a terminal: shutil costs a cold command 2 ms)
+
         return max(40, shutil.get_terminal_size().columns)
     return None
+
+
+def screen_lines() -> int:
+    """How many lines the terminal shows (LINES when set)."""
+    import shutil
+
+    return shutil.get_terminal_size().lines
 
 
 def width_of(text: str) -> int:

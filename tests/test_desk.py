@@ -109,7 +109,7 @@ def test_long_output_goes_through_the_pager_on_a_terminal_only(monkeypatch: pyte
     printed: list[str] = []
     monkeypatch.setattr(cli_module.click, "echo_via_pager", lambda text, **_: paged.append(text))
     monkeypatch.setattr(cli_module.click, "echo", lambda text="", **_: printed.append(text))
-    monkeypatch.setattr(cli_module.shutil, "get_terminal_size", lambda *a: __import__("os").terminal_size((80, 24)))
+    monkeypatch.setattr(shutil, "get_terminal_size", lambda *a: __import__("os").terminal_size((80, 24)))
     for tty, pager, lines, expect_paged in [(True, True, 30, True), (True, False, 30, False),
                                             (False, True, 30, False), (True, True, 5, False)]:
         paged.clear()
