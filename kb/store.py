@@ -410,14 +410,17 @@ _JSON_KEYS = tuple(dict.fromkeys(c for columns in JSON_COLUMNS.values() for c in
 def query(conn: sqlite3.Connection, sql: str, params: tuple[Any, ...] | dict[str, Any] = ()) -> list[dict[str, Any]]:
     """Rows as dicts, JSON columns decoded; a damaged database becomes KbBroken."""
     try:
-        rows = conn.execute(sql, params).fetchall()
+        cursor = conn.execute(sql, params)
+        rows = cursor.fetchall()
     except sqlite3.DatabaseError as exc:
         raise KbBroken(f"the knowledge base cannot be read ({exc}); run `rulings build` to rebuild it") from exc
+    names = {column[0] for column in cursor.description or ()}
+    keys = [key for key in _JSON_KEYS if key in names]  # (looked for in the columns once, not in every row)
     out = []
     for row in rows:
         d = dict(row)
-        for key in _JSON_KEYS:
-            if isinstance(d.get(key), str):
+        for key in keys:
+            if isinstance(d[key], str):
                 d[key] = json.loads(d[key])
         out.append(d)
     return out
