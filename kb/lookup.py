@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Union
 
-from kb.addresses import Addresses
 from kb.errors import NotFound, Refused
 from kb.render import MARKDOWN_PARSERS, Reading, reading
 from kb.resolve import quoted, require
@@ -21,6 +20,7 @@ from kb.snapshot import Kb, Snapshot
 from kb.store import query
 
 if TYPE_CHECKING:
+    from kb.addresses import Addresses
     from kb.cardface import CardFace
     from kb.searchspec import SearchSpec
 
@@ -269,6 +269,8 @@ def planned(conn: sqlite3.Connection) -> Addresses:
     same way), and a process that answers many questions (`rulings ask`, the tests) reads it once.
     A build is known by its database's real path and the time the database itself says it was built
     (a build swapped in between opening and asking gives a key no later lookup asks for)."""
+    from kb.addresses import Addresses  # (only here: a search's text shows no address)
+
     name = next((row["file"] for row in query(conn, "pragma database_list") if row["name"] == "main"), "")
     built = [row["value"] for row in query(conn, "select value from meta where key = 'built_at'")]
     if not name or not built:  # a database in memory, or one that does not say when it was built
