@@ -280,47 +280,126 @@ def deck_report(kb: Kb, text: str, name: str = "deck", *, mentions: bool = False
     if not text.strip():
         raise Refused(f"{name}: an empty decklist", hint=EXAMPLE)
     deck = read_deck(text, name, form)
-    lines = deck.lines
-    cards = deck.cards()
-    if not cards:
-        raise Refused(f"{name}: no card in it ({deck.line_count} lines of blanks, comments, headers, notes or "
+    no_card = Refused(f"{name}: no card in it ({deck.line_count} lines of blanks, comments, headers, notes or "
                       "overlong lines)", hint=EXAMPLE)
+    if not deck.cards():
+        raise no_card
     reader = Reader(kb)  # the rulings and the names read from one build
-    conn = reader.conn
-    spec = reader.spec
-    index = card_index(spec)
-    facts, unknown_bans, rules = rules_data(conn)
-    by_id = {f.id: f for f in facts}
-    by_name: dict[str, list[CardFacts]] = {}
-    for f in facts:
-        by_name.setdefault(f.name, []).append(f)
-    lines = expand_lists(lines, spec, by_id)
-    cards = [line for line in lines if line.kind == "card"]
-    if not cards:
-        raise Refused(f"{name}: no card in it ({deck.line_count} lines of blanks, comments, headers, notes or "
-                      "overlong lines)", hint=EXAMPLE)
-    readings = read_names([c for c in cards if c.card_id not in by_id], spec, index, {f.set_code for f in facts})
-    found: dict[tuple[str, ...], dict[str, Any]] = {}
-    missed: dict[str, dict[str, Any]] = {}
-    read: list[tuple[DeckLine, list[CardFacts]]] = []
-    unread: list[Entry] = []
-    warnings: list[str] = []
-    for line in cards:
-        names, read_as = name_of(line, readings, by_id)
+    facts, unknown_bans, rules = rules_data(reader.conn)
+    cards = Cards(reader.spec, facts)
+    lines = expand_lists(deck.lines, reader.spec, cards.by_id)
+    card_lines = [line for line in lines if line.kind == "card"]
+    if not card_lines:
+        raise no_card
+    read = cards.read(card_lines)
+    if not read.found:
+        first = next(iter(read.missed.values()))
+        raise Refused(f"{name}: no line names a card ({len(card_lines)} card lines; line {first['lines'][0]} reads "
+                      f"{quoted(first['name'])})", hint=EXAMPLE)
+    player, how = whose_deck(read.entries(""), alignment, deck.alignment)
+    entries = read.entries(player)
+    read.add_printings(entries)
+    findings = check(entries, player, game, read.unread, unknown_bans, how)
+    read.suggest()
+    said, quiet = said_and_quiet(reader, read.found, mentions)
+    copies = sum(line.count for line in card_lines)
+    warnings = read.warnings + cards.warnings(lines, read)
+    if copies > MANY_COPIES:
+        warnings.insert(0, f"{copies} copies on {deck.line_count} lines: more than a deck; every card is checked "
+                           "all the same")
+    cited = [r for r in RULES if any(f["rule"] == r for f in findings)]
+    rule_rows = {r.number: r.to_json() for r in reader.rulings([rules[n] for n in cited if n in rules])}
+    kinds = {kind: sum(1 for line in lines if line.kind == kind) for kind in ("note", "comment", "long", "header")}
+    return DeckReport(deck=name, title=deck.title or title, format=deck.format, date=time.strftime("%Y-%m-%d"),
+                      **_editions(reader.conn), verdict=verdict(findings), findings=findings,
+                      alignment={"player": player, "name": PLAYER_NAMES.get(player, ""), "how": how}, game=game,
+                      rules={n: rule_rows[n] for n in cited if n in rule_rows}, lines=deck.line_count,
+                      card_lines=len(card_lines), skipped=kinds, copies=copies, warnings=warnings,
+                      not_found=[m for m in read.missed.values() if not m["choices"]],
+                      ambiguous=[m for m in read.missed.values() if m["choices"]], cards=said, quiet=quiet)
+
+
+class Cards:
+    """The card database as a decklist is read against it: every card's facts by id and by name, the
+    build's card names (its search data) and their index for near spellings."""
+
+    def __init__(self, spec: SearchSpec, facts: list[CardFacts]) -> None:
+        self.spec = spec
+        self.facts = facts
+        self.index = card_index(spec)
+        self.by_id = {f.id: f for f in facts}
+        self.by_name: dict[str, list[CardFacts]] = {}
+        for f in facts:
+            self.by_name.setdefault(f.name, []).append(f)
+        self.readings: dict[str, CardReading] = {}
+
+    def read(self, lines: list[DeckLine]) -> ReadLines:
+        """The card lines read (read_names): each card once, with its count, sections, lines, the names
+        typed and how they were read; each name not read; each line with the printings it may mean."""
+        self.readings = read_names([c for c in lines if c.card_id not in self.by_id], self.spec, self.index,
+                                   {f.set_code for f in self.facts})
+        out = ReadLines(self)
+        for line in lines:
+            out.add(line)
+        return out
+
+    def name_of(self, line: DeckLine) -> tuple[list[str], str]:
+        """The English name(s) a card line means and how it was read (kb.deck.name_of)."""
+        return name_of(line, self.readings, self.by_id)
+
+    def warnings(self, lines: list[DeckLine], read: ReadLines) -> list[str]:
+        """What the report notes of lines read: lines too long to be a card's, names not read for near
+        spellings, a card given a set it has no printing in."""
+        out = []
+        long = [line.number for line in lines if line.kind == "long" and line.part != "notes"]
+        if long:
+            out.append(f"{lines_text(long)}: longer than {MAX_LINE} characters, read as no card")
+        skipped = sum(1 for key in read.missed if self.readings[key].read_as == NOT_NEAR)
+        if skipped:
+            out.append(f"{skipped} names were not read for near spellings (only the first {MAX_NEAR} are)")
+        for line in lines:
+            meant = tuple(sorted(self.name_of(line)[0])) if line.kind == "card" else ()
+            if line.set_code and meant:
+                printed = sorted({f.set_code for n in meant for f in self.by_name.get(n, [])})
+                if line.set_code not in printed:
+                    out.append(f"line {line.number}: {read.found[meant]['name']} has no printing in {line.set_code} "
+                               f"(printed in {', '.join(printed)})")
+        return out
+
+
+class ReadLines:
+    """A decklist's card lines as read (Cards.read)."""
+
+    def __init__(self, cards: Cards) -> None:
+        self.cards = cards
+        self.found: dict[tuple[str, ...], dict[str, Any]] = {}
+        """Each card once, by its English names: the report's entry."""
+        self.missed: dict[str, dict[str, Any]] = {}
+        """Each name not read (folded): {name, lines, count, choices, suggestions, looked_near}."""
+        self.read: list[tuple[DeckLine, list[CardFacts]]] = []
+        """Each line read, with the printings its names may mean."""
+        self.unread: list[Entry] = []
+        self.warnings: list[str] = []
+
+    def add(self, line: DeckLine) -> None:
+        """Read one card line into the card it names, or into the names not read."""
+        spec, by_id = self.cards.spec, self.cards.by_id
+        names, read_as = self.cards.name_of(line)
         if not names:
             key = fold(line.name)
-            reading = readings[key]
-            miss = missed.setdefault(key, {"name": line.name, "lines": [], "count": 0, "choices": reading.choices,
-                                           "suggestions": [], "looked_near": reading.read_as not in (NOT_NEAR, OTHER_SET)})
+            reading = self.cards.readings[key]
+            miss = self.missed.setdefault(key, {"name": line.name, "lines": [], "count": 0, "choices": reading.choices,
+                                                "suggestions": [],
+                                                "looked_near": reading.read_as not in (NOT_NEAR, OTHER_SET)})
             miss["lines"].append(line.number)
             miss["count"] += line.count
-            unread.append(Entry(line.number, line.count, line.part, line.group, [], line.name))
-            continue
+            self.unread.append(Entry(line.number, line.count, line.part, line.group, [], line.name))
+            return
         if line.card_id in by_id and line.name and fold(line.name) not in {fold(n) for n in names} and \
                 spec.card_names(fold(line.name)) and names[0] not in (spec.card_names(fold(line.name)) or []):
-            warnings.append(f"line {line.number}: {quoted(line.name)} has the card id {line.card_id}, which is "
-                            f"{names[0]}: read as {names[0]}")
-        entry = found.setdefault(tuple(sorted(names)), {
+            self.warnings.append(f"line {line.number}: {quoted(line.name)} has the card id {line.card_id}, which "
+                                 f"is {names[0]}: read as {names[0]}")
+        entry = self.found.setdefault(tuple(sorted(names)), {
             "name": " / ".join(sorted(names)), "names": sorted(names), "count": 0, "sections": [],
             "lines": [], "typed": [], "read_as": [], "set_codes": [], "printings": []})
         entry["count"] += line.count
@@ -329,28 +408,34 @@ def deck_report(kb: Kb, text: str, name: str = "deck", *, mentions: bool = False
             if value and value not in entry[field]:
                 entry[field].append(value)
         _add_section(entry["sections"], line)
-        start = [by_id[line.card_id]] if line.card_id in by_id else [f for n in names for f in by_name.get(n, [])]
-        read.append((line, start))
-    if not found:
-        first = next(iter(missed.values()))
-        raise Refused(f"{name}: no line names a card ({len(cards)} card lines; line {first['lines'][0]} reads "
-                      f"{quoted(first['name'])})", hint=EXAMPLE)
-    first_pass = [Entry(line.number, line.count, line.part, line.group, versions(start, line.set_code, line.tag,
-                                                                                 line.group, ""), line.name)
-                  for line, start in read]
-    player, how = whose_deck(first_pass, alignment, deck.alignment)
-    entries = [Entry(line.number, line.count, line.part, line.group, versions(start, line.set_code, line.tag,
-                                                                              line.group, player), line.name)
-               for line, start in read]
-    for (line, _), chosen in zip(read, entries, strict=True):
-        names_key = tuple(sorted(name_of(line, readings, by_id)[0]))
-        for f in chosen.versions:
-            if f.id not in found[names_key]["printings"]:
-                found[names_key]["printings"].append(f.id)
-    findings = check(entries, player, game, unread, unknown_bans, how)
-    for key, miss in missed.items():
-        if miss["looked_near"] and not miss["choices"]:
-            miss["suggestions"] = index.rank(miss["name"])
+        self.read.append((line, [by_id[line.card_id]] if line.card_id in by_id else
+                          [f for n in names for f in self.cards.by_name.get(n, [])]))
+
+    def suggest(self) -> None:
+        """The names nearest each name not read that was read for near spellings and could be no card."""
+        for miss in self.missed.values():
+            if miss["looked_near"] and not miss["choices"]:
+                miss["suggestions"] = self.cards.index.rank(miss["name"])
+
+    def entries(self, player: str) -> list[Entry]:
+        """Each line read as the deck rules check it: the printings it means for this player ("" unknown)."""
+        return [Entry(line.number, line.count, line.part, line.group,
+                      versions(start, line.set_code, line.tag, line.group, player), line.name)
+                for line, start in self.read]
+
+    def add_printings(self, entries: list[Entry]) -> None:
+        """Each card's printings, as the lines' entries chose them."""
+        for (line, _), chosen in zip(self.read, entries, strict=True):
+            printings = self.found[tuple(sorted(self.cards.name_of(line)[0]))]["printings"]
+            for f in chosen.versions:
+                if f.id not in printings:
+                    printings.append(f.id)
+
+
+def said_and_quiet(reader: Reader, found: dict[tuple[str, ...], dict[str, Any]],
+                   mentions: bool) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The cards read, each with its faces, errata, CRF rulings and the count of the rulings that
+    mention it (with mentions, those rulings by source): those with something said, those without."""
     said: list[dict[str, Any]] = []
     quiet: list[dict[str, Any]] = []
     for entry in found.values():
@@ -361,33 +446,7 @@ def deck_report(kb: Kb, text: str, name: str = "deck", *, mentions: bool = False
         if mentions:
             entry["mentioned_in"] = [g.to_json() for g in grouped(about.mentions)]
         (said if about.errata or about.rulings or about.mentions else quiet).append(entry)
-    copies = sum(line.count for line in cards)
-    if copies > MANY_COPIES:
-        warnings.insert(0, f"{copies} copies on {deck.line_count} lines: more than a deck; every card is checked "
-                           "all the same")
-    long = [line.number for line in lines if line.kind == "long" and line.part != "notes"]
-    if long:
-        warnings.append(f"{lines_text(long)}: longer than {MAX_LINE} characters, read as no card")
-    skipped = sum(1 for key, miss in missed.items() if readings[key].read_as == NOT_NEAR)
-    if skipped:
-        warnings.append(f"{skipped} names were not read for near spellings (only the first {MAX_NEAR} are)")
-    for line in cards:
-        meant = tuple(sorted(name_of(line, readings, by_id)[0]))
-        if line.set_code and meant:
-            printed = sorted({f.set_code for n in meant for f in by_name.get(n, [])})
-            if line.set_code not in printed:
-                warnings.append(f"line {line.number}: {found[meant]['name']} has no printing in {line.set_code} "
-                                f"(printed in {', '.join(printed)})")
-    cited = [r for r in RULES if any(f["rule"] == r for f in findings)]
-    rule_rows = {r.number: r.to_json() for r in reader.rulings([rules[n] for n in cited if n in rules])}
-    kinds = {kind: sum(1 for line in lines if line.kind == kind) for kind in ("note", "comment", "long", "header")}
-    return DeckReport(deck=name, title=deck.title or title, format=deck.format, date=time.strftime("%Y-%m-%d"),
-                      **_editions(conn), verdict=verdict(findings), findings=findings,
-                      alignment={"player": player, "name": PLAYER_NAMES.get(player, ""), "how": how}, game=game,
-                      rules={n: rule_rows[n] for n in cited if n in rule_rows}, lines=deck.line_count,
-                      card_lines=len(cards), skipped=kinds, copies=copies, warnings=warnings,
-                      not_found=[m for m in missed.values() if not m["choices"]],
-                      ambiguous=[m for m in missed.values() if m["choices"]], cards=said, quiet=quiet)
+    return said, quiet
 
 
 def _add_section(sections: list[dict[str, Any]], line: DeckLine) -> None:

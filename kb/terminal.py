@@ -524,7 +524,7 @@ def render_deck(page: Page, report: DeckReport) -> None:
     """`rulings deck`: the verdict and each finding (its rule quoted), whose deck it is, the names
     not read, then each card with its errata and CRF rulings (and with --mentions the rulings that
     mention it), the cards with nothing to say; or, for a report written as a page, one line saying so."""
-    from kb.deck import finding_text, miss_line
+    from kb.deck import miss_line
     from kb.deckrules import counted
 
     if report.written:
@@ -544,14 +544,7 @@ def render_deck(page: Page, report: DeckReport) -> None:
     player = report.alignment
     page(f"A {player['name']} deck ({player['how']}), a {report.game} game." if player["player"]
          else f"Whose deck it is is not known: {player['how']}.", "  ")
-    quoted_rules: set[str] = set()
-    for finding in report.findings:
-        page(finding_text(finding), "  ", "      ")
-        rule = report.rules.get(finding["rule"])
-        if rule and finding["rule"] not in quoted_rules:
-            quoted_rules.add(finding["rule"])
-            text = "\n".join(part.strip() for part in rule["text"].split("\n\n"))
-            page(style(f"rule {finding['rule']} ({rule['id']}): {text}", dim=True), "      ")
+    render_findings(page, report)
     for warning in report.warnings:
         page(style(f"note: {warning}", dim=True), "  ", "    ")
     misses = report.not_found + report.ambiguous
@@ -572,6 +565,20 @@ def render_deck(page: Page, report: DeckReport) -> None:
         page()
         page(f"Other rulings mention {counted(len(report.mentioned), 'of these cards', 'of these cards')} "
              f"({sum(e['mentions'] for e in report.mentioned)} mentions): --mentions lists them under each card.")
+
+
+def render_findings(page: Page, report: DeckReport) -> None:
+    """Each finding of a deck report, the rule it cites quoted (dim) the first time."""
+    from kb.deck import finding_text
+
+    quoted_rules: set[str] = set()
+    for finding in report.findings:
+        page(finding_text(finding), "  ", "      ")
+        rule = report.rules.get(finding["rule"])
+        if rule and finding["rule"] not in quoted_rules:
+            quoted_rules.add(finding["rule"])
+            text = "\n".join(part.strip() for part in rule["text"].split("\n\n"))
+            page(style(f"rule {finding['rule']} ({rule['id']}): {text}", dim=True), "      ")
 
 
 def render_deck_card(page: Page, entry: dict[str, Any]) -> None:
