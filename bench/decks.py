@@ -83,7 +83,7 @@ def main() -> int:
             lines.setdefault(line.number, []).append(line)
         given = read_deck(read_input(str(path))[1], path.name).cards() if opts.ignore_ids else []
         ids = {line.number: line.card_id for line in given}
-        for entry in report["cards"] + report["quiet"]:
+        for entry in report.cards + report.quiet:
             faces = entry["cards"]
             for number in dict.fromkeys(entry["lines"]):
                 typed = {fold(t) for t in entry["typed"]}
@@ -98,16 +98,16 @@ def main() -> int:
                     wrong.append(f"{path.name}:{number}: {line.text!r} read as {entry['name']} {entry['printings']}")
                 if verdict == "near":
                     near.append(f"{path.name}:{number}: {line.text!r} -> {entry['name']}")
-        for miss in report["not_found"] + report["ambiguous"]:
+        for miss in report.not_found + report.ambiguous:
             row["card lines"] += len(miss["lines"])
             row["not read"] += len(miss["lines"])
             near.append(f"{path.name}:{miss['lines'][0]}: {miss['name']!r} NOT READ"
                         + (f" (could be {', '.join(miss['choices'])})" if miss["choices"] else ""))
-        v = report["verdict"]
+        v = report.verdict
         row["legal" if v["legal"] else "not legal" if v["problems"] else "not checked"] += 1
         if opts.verdicts:
-            print(f"{path.name}: {v['summary']} [{report['alignment']['player'] or '?'}]")
-            for f in report["findings"]:
+            print(f"{path.name}: {v['summary']} [{report.alignment['player'] or '?'}]")
+            for f in report.findings:
                 print(f"    {f['status']} {f['rule']}: {f['message']} {f['lines'][:6]}")
     print("| format | lists | card lines | read right | read by near spelling | exact name, other set | read wrong | "
           "not read | legal | not legal | not checked |")

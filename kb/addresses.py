@@ -35,8 +35,12 @@ class Addresses:
         """The site's plan from the knowledge base: every document (and, for a long one, each
         top-level part) and every card registered in this order, so two names with the same slug get
         the same suffixes for every reader (the terminal's urls, the site's pages)."""
-        counts = {r["source"]: (r["n"], r["characters"]) for r in query(
-            conn, "select source, count(*) as n, sum(length(text)) as characters from rulings group by source")}
+        # a source's rulings are counted as it was stored; their characters are read (every text: the
+        # costly part of a cold lookup) only for a source with too few rulings to be split by number
+        counts = {r["id"]: (r["rulings"], 0) for r in query(conn, "select id, rulings from sources")}
+        counts |= {r["source"]: (counts[r["source"]][0], r["characters"]) for r in query(
+            conn, "select source, sum(length(text)) as characters from rulings where source in (select id from "
+                  "sources where rulings <= ?) group by source", (SPLIT_OVER,))}
         tops: dict[str, list[str]] = {}
         for sec in query(conn, "select source, json_extract(titles, '$[0]') as part from sections order by ord"):
             if sec["part"] not in tops.setdefault(sec["source"], []):

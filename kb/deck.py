@@ -10,24 +10,22 @@ site's deck page (site/assets/deck.js) needs to make the same report in the brow
 from __future__ import annotations
 
 import codecs
-import html
 import os
 import stat
 import sys
 import time
-from dataclasses import replace
-from collections.abc import Callable
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
 from kb.decklist import MAX_LINE, PATTERNS, DeckLine, browser_rules, read_deck
 from kb.deckrules import (BANS, FACT_FIELDS, FLAGS, GAMES, LIMITS, PLAYER_NAMES, PLAYER_OF, PLAYERS, PREFERRED, RULES,
-                          CardFacts, Entry, card_facts, check, rule_ids, verdict, versions, whose_deck)
+                          CardFacts, Entry, card_facts, check, counted, rule_ids, verdict, versions, whose_deck)
 from kb.errors import ForeignFile, ParseError, Refused, WriteFailed
 from kb.inputs import MB, kind_of, read_bytes, size_text
 from kb.lookup import KbOrReader, Reader, grouped
-from kb.query import fold
-from kb.resolve import MAX_NAME, CardReading, NameIndex, card_index, quoted, read_card
+from kb.query import MAX_NAME, NameIndex, fold
+from kb.resolve import CardReading, card_index, quoted, read_card
 from kb.searchspec import SearchSpec
 from kb.snapshot import Kb
 from kb.store import query
@@ -119,15 +117,77 @@ def decode(data: bytes, name: str) -> str:
 
 # -- the report --------------------------------------------------------------------------------------
 
+@dataclass(frozen=True, slots=True)
+class DeckReport:
+    """A decklist's report (deck_report()), verdict first; its parts are in the JSON shape of the
+    README's "Deck check" (rulings in the ruling shape), and to_json() gives them in this order."""
+
+    deck: str
+    """The list's name: its file's, or "standard input"."""
+    title: str
+    """The deck's own name (its title line or tag), else its file's (file_title)."""
+    format: str
+    """How the list was read: text, meccg, octgn or json."""
+    date: str
+    """When it was checked (YYYY-MM-DD)."""
+    crf: dict[str, Any] | None
+    """The current CRF it was checked with (id, title, edition, date), None without one."""
+    built_at: str
+    """When the knowledge base was built."""
+    verdict: dict[str, Any]
+    """{legal, problems, not_checked, summary} (kb.deckrules.verdict)."""
+    findings: list[dict[str, Any]]
+    """Each problem with its rule and lines, and each check that could not be made and why."""
+    alignment: dict[str, str]
+    """Whose deck it is: {player, name, how}."""
+    game: str
+    """The game length: short, long, campaign or starter."""
+    rules: dict[str, dict[str, Any]]
+    """Each rule a finding cites, by number, in the ruling shape."""
+    lines: int
+    card_lines: int
+    skipped: dict[str, int]
+    """Lines read as no card, by kind: note, comment, long, header."""
+    copies: int
+    warnings: list[str]
+    not_found: list[dict[str, Any]]
+    """Each name that matches no card: {name, lines, count, choices, suggestions, looked_near}."""
+    ambiguous: list[dict[str, Any]]
+    """Each name that could be several cards, in the same shape, its choices listed."""
+    cards: list[dict[str, Any]]
+    """Each card with something to say, once: its count, sections, lines, faces, errata, rulings, mentions."""
+    quiet: list[dict[str, Any]]
+    """The cards with nothing to say, in the same shape."""
+    written: str | None = None
+    """Where the printable page was written (check_deck's html_out), or None."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The report as `rulings deck --json` prints it."""
+        return {name: getattr(self, name) for name in REPORT_FIELDS}
+
+    @property
+    def mentioned(self) -> list[dict[str, Any]]:
+        """The cards other rulings mention."""
+        return [entry for entry in self.cards if entry["mentions"]]
+
+    @property
+    def mentions_listed(self) -> bool:
+        """Whether the rulings that mention each card are listed under it (deck_report's mentions)."""
+        return any("mentioned_in" in entry for entry in self.cards)
+
+
+REPORT_FIELDS = tuple(f.name for f in fields(DeckReport))
+
+
 def check_deck(kb: Kb, file: str, *, mentions: bool = False, html_out: Path | None = None, form: str = "",
-               game: str = "short", alignment: str = "") -> dict[str, Any]:
+               game: str = "short", alignment: str = "") -> DeckReport:
     """The report on the decklist in file ("-": standard input), see deck_report(); with html_out,
     also written there as one printable page (write_page), its path under "written"."""
     name, text = read_input(file)
     report = deck_report(kb, text, name, mentions=mentions, form=form, game=game, alignment=alignment,
                          title="" if file == "-" else file_title(file))
     if html_out is not None:
-        report["written"] = str(write_page(html_out, deck_page(report)))
+        report = replace(report, written=str(write_page(html_out, deck_page(report))))
     return report
 
 
@@ -209,7 +269,7 @@ def name_of(line: DeckLine, readings: dict[str, CardReading], by_id: dict[str, C
 
 
 def deck_report(kb: Kb, text: str, name: str = "deck", *, mentions: bool = False, form: str = "",
-                game: str = "short", alignment: str = "", title: str = "") -> dict[str, Any]:
+                game: str = "short", alignment: str = "", title: str = "") -> DeckReport:
     """A decklist's report, verdict first: the verdict on the CoE deck-construction rules and every
     finding (a problem with its rule and lines, or a check that could not be made and why), whose deck
     it is (alignment) and the game length; the names that match no card (with suggestions) or could be
@@ -220,47 +280,126 @@ def deck_report(kb: Kb, text: str, name: str = "deck", *, mentions: bool = False
     if not text.strip():
         raise Refused(f"{name}: an empty decklist", hint=EXAMPLE)
     deck = read_deck(text, name, form)
-    lines = deck.lines
-    cards = deck.cards()
-    if not cards:
-        raise Refused(f"{name}: no card in it ({deck.line_count} lines of blanks, comments, headers, notes or "
+    no_card = Refused(f"{name}: no card in it ({deck.line_count} lines of blanks, comments, headers, notes or "
                       "overlong lines)", hint=EXAMPLE)
+    if not deck.cards():
+        raise no_card
     reader = Reader(kb)  # the rulings and the names read from one build
-    conn = reader.conn
-    spec = reader.spec
-    index = card_index(spec)
-    facts, unknown_bans, rules = rules_data(conn)
-    by_id = {f.id: f for f in facts}
-    by_name: dict[str, list[CardFacts]] = {}
-    for f in facts:
-        by_name.setdefault(f.name, []).append(f)
-    lines = expand_lists(lines, spec, by_id)
-    cards = [line for line in lines if line.kind == "card"]
-    if not cards:
-        raise Refused(f"{name}: no card in it ({deck.line_count} lines of blanks, comments, headers, notes or "
-                      "overlong lines)", hint=EXAMPLE)
-    readings = read_names([c for c in cards if c.card_id not in by_id], spec, index, {f.set_code for f in facts})
-    found: dict[tuple[str, ...], dict[str, Any]] = {}
-    missed: dict[str, dict[str, Any]] = {}
-    read: list[tuple[DeckLine, list[CardFacts]]] = []
-    unread: list[Entry] = []
-    warnings: list[str] = []
-    for line in cards:
-        names, read_as = name_of(line, readings, by_id)
+    facts, unknown_bans, rules = rules_data(reader.conn)
+    cards = Cards(reader.spec, facts)
+    lines = expand_lists(deck.lines, reader.spec, cards.by_id)
+    card_lines = [line for line in lines if line.kind == "card"]
+    if not card_lines:
+        raise no_card
+    read = cards.read(card_lines)
+    if not read.found:
+        first = next(iter(read.missed.values()))
+        raise Refused(f"{name}: no line names a card ({len(card_lines)} card lines; line {first['lines'][0]} reads "
+                      f"{quoted(first['name'])})", hint=EXAMPLE)
+    player, how = whose_deck(read.entries(""), alignment, deck.alignment)
+    entries = read.entries(player)
+    read.add_printings(entries)
+    findings = check(entries, player, game, read.unread, unknown_bans, how)
+    read.suggest()
+    said, quiet = said_and_quiet(reader, read.found, mentions)
+    copies = sum(line.count for line in card_lines)
+    warnings = read.warnings + cards.warnings(lines, read)
+    if copies > MANY_COPIES:
+        warnings.insert(0, f"{copies} copies on {deck.line_count} lines: more than a deck; every card is checked "
+                           "all the same")
+    cited = [r for r in RULES if any(f["rule"] == r for f in findings)]
+    rule_rows = {r.number: r.to_json() for r in reader.rulings([rules[n] for n in cited if n in rules])}
+    kinds = {kind: sum(1 for line in lines if line.kind == kind) for kind in ("note", "comment", "long", "header")}
+    return DeckReport(deck=name, title=deck.title or title, format=deck.format, date=time.strftime("%Y-%m-%d"),
+                      **_editions(reader.conn), verdict=verdict(findings), findings=findings,
+                      alignment={"player": player, "name": PLAYER_NAMES.get(player, ""), "how": how}, game=game,
+                      rules={n: rule_rows[n] for n in cited if n in rule_rows}, lines=deck.line_count,
+                      card_lines=len(card_lines), skipped=kinds, copies=copies, warnings=warnings,
+                      not_found=[m for m in read.missed.values() if not m["choices"]],
+                      ambiguous=[m for m in read.missed.values() if m["choices"]], cards=said, quiet=quiet)
+
+
+class Cards:
+    """The card database as a decklist is read against it: every card's facts by id and by name, the
+    build's card names (its search data) and their index for near spellings."""
+
+    def __init__(self, spec: SearchSpec, facts: list[CardFacts]) -> None:
+        self.spec = spec
+        self.facts = facts
+        self.index = card_index(spec)
+        self.by_id = {f.id: f for f in facts}
+        self.by_name: dict[str, list[CardFacts]] = {}
+        for f in facts:
+            self.by_name.setdefault(f.name, []).append(f)
+        self.readings: dict[str, CardReading] = {}
+
+    def read(self, lines: list[DeckLine]) -> ReadLines:
+        """The card lines read (read_names): each card once, with its count, sections, lines, the names
+        typed and how they were read; each name not read; each line with the printings it may mean."""
+        self.readings = read_names([c for c in lines if c.card_id not in self.by_id], self.spec, self.index,
+                                   {f.set_code for f in self.facts})
+        out = ReadLines(self)
+        for line in lines:
+            out.add(line)
+        return out
+
+    def name_of(self, line: DeckLine) -> tuple[list[str], str]:
+        """The English name(s) a card line means and how it was read (kb.deck.name_of)."""
+        return name_of(line, self.readings, self.by_id)
+
+    def warnings(self, lines: list[DeckLine], read: ReadLines) -> list[str]:
+        """What the report notes of lines read: lines too long to be a card's, names not read for near
+        spellings, a card given a set it has no printing in."""
+        out = []
+        long = [line.number for line in lines if line.kind == "long" and line.part != "notes"]
+        if long:
+            out.append(f"{lines_text(long)}: longer than {MAX_LINE} characters, read as no card")
+        skipped = sum(1 for key in read.missed if self.readings[key].read_as == NOT_NEAR)
+        if skipped:
+            out.append(f"{skipped} names were not read for near spellings (only the first {MAX_NEAR} are)")
+        for line in lines:
+            meant = tuple(sorted(self.name_of(line)[0])) if line.kind == "card" else ()
+            if line.set_code and meant:
+                printed = sorted({f.set_code for n in meant for f in self.by_name.get(n, [])})
+                if line.set_code not in printed:
+                    out.append(f"line {line.number}: {read.found[meant]['name']} has no printing in {line.set_code} "
+                               f"(printed in {', '.join(printed)})")
+        return out
+
+
+class ReadLines:
+    """A decklist's card lines as read (Cards.read)."""
+
+    def __init__(self, cards: Cards) -> None:
+        self.cards = cards
+        self.found: dict[tuple[str, ...], dict[str, Any]] = {}
+        """Each card once, by its English names: the report's entry."""
+        self.missed: dict[str, dict[str, Any]] = {}
+        """Each name not read (folded): {name, lines, count, choices, suggestions, looked_near}."""
+        self.read: list[tuple[DeckLine, list[CardFacts]]] = []
+        """Each line read, with the printings its names may mean."""
+        self.unread: list[Entry] = []
+        self.warnings: list[str] = []
+
+    def add(self, line: DeckLine) -> None:
+        """Read one card line into the card it names, or into the names not read."""
+        spec, by_id = self.cards.spec, self.cards.by_id
+        names, read_as = self.cards.name_of(line)
         if not names:
             key = fold(line.name)
-            reading = readings[key]
-            miss = missed.setdefault(key, {"name": line.name, "lines": [], "count": 0, "choices": reading.choices,
-                                           "suggestions": [], "looked_near": reading.read_as not in (NOT_NEAR, OTHER_SET)})
+            reading = self.cards.readings[key]
+            miss = self.missed.setdefault(key, {"name": line.name, "lines": [], "count": 0, "choices": reading.choices,
+                                                "suggestions": [],
+                                                "looked_near": reading.read_as not in (NOT_NEAR, OTHER_SET)})
             miss["lines"].append(line.number)
             miss["count"] += line.count
-            unread.append(Entry(line.number, line.count, line.part, line.group, [], line.name))
-            continue
+            self.unread.append(Entry(line.number, line.count, line.part, line.group, [], line.name))
+            return
         if line.card_id in by_id and line.name and fold(line.name) not in {fold(n) for n in names} and \
                 spec.card_names(fold(line.name)) and names[0] not in (spec.card_names(fold(line.name)) or []):
-            warnings.append(f"line {line.number}: {quoted(line.name)} has the card id {line.card_id}, which is "
-                            f"{names[0]}: read as {names[0]}")
-        entry = found.setdefault(tuple(sorted(names)), {
+            self.warnings.append(f"line {line.number}: {quoted(line.name)} has the card id {line.card_id}, which "
+                                 f"is {names[0]}: read as {names[0]}")
+        entry = self.found.setdefault(tuple(sorted(names)), {
             "name": " / ".join(sorted(names)), "names": sorted(names), "count": 0, "sections": [],
             "lines": [], "typed": [], "read_as": [], "set_codes": [], "printings": []})
         entry["count"] += line.count
@@ -269,28 +408,34 @@ def deck_report(kb: Kb, text: str, name: str = "deck", *, mentions: bool = False
             if value and value not in entry[field]:
                 entry[field].append(value)
         _add_section(entry["sections"], line)
-        start = [by_id[line.card_id]] if line.card_id in by_id else [f for n in names for f in by_name.get(n, [])]
-        read.append((line, start))
-    if not found:
-        first = next(iter(missed.values()))
-        raise Refused(f"{name}: no line names a card ({len(cards)} card lines; line {first['lines'][0]} reads "
-                      f"{quoted(first['name'])})", hint=EXAMPLE)
-    first_pass = [Entry(line.number, line.count, line.part, line.group, versions(start, line.set_code, line.tag,
-                                                                                 line.group, ""), line.name)
-                  for line, start in read]
-    player, how = whose_deck(first_pass, alignment, deck.alignment)
-    entries = [Entry(line.number, line.count, line.part, line.group, versions(start, line.set_code, line.tag,
-                                                                              line.group, player), line.name)
-               for line, start in read]
-    for (line, _), chosen in zip(read, entries, strict=True):
-        names_key = tuple(sorted(name_of(line, readings, by_id)[0]))
-        for f in chosen.versions:
-            if f.id not in found[names_key]["printings"]:
-                found[names_key]["printings"].append(f.id)
-    findings = check(entries, player, game, unread, unknown_bans, how)
-    for key, miss in missed.items():
-        if miss["looked_near"] and not miss["choices"]:
-            miss["suggestions"] = index.rank(miss["name"])
+        self.read.append((line, [by_id[line.card_id]] if line.card_id in by_id else
+                          [f for n in names for f in self.cards.by_name.get(n, [])]))
+
+    def suggest(self) -> None:
+        """The names nearest each name not read that was read for near spellings and could be no card."""
+        for miss in self.missed.values():
+            if miss["looked_near"] and not miss["choices"]:
+                miss["suggestions"] = self.cards.index.rank(miss["name"])
+
+    def entries(self, player: str) -> list[Entry]:
+        """Each line read as the deck rules check it: the printings it means for this player ("" unknown)."""
+        return [Entry(line.number, line.count, line.part, line.group,
+                      versions(start, line.set_code, line.tag, line.group, player), line.name)
+                for line, start in self.read]
+
+    def add_printings(self, entries: list[Entry]) -> None:
+        """Each card's printings, as the lines' entries chose them."""
+        for (line, _), chosen in zip(self.read, entries, strict=True):
+            printings = self.found[tuple(sorted(self.cards.name_of(line)[0]))]["printings"]
+            for f in chosen.versions:
+                if f.id not in printings:
+                    printings.append(f.id)
+
+
+def said_and_quiet(reader: Reader, found: dict[tuple[str, ...], dict[str, Any]],
+                   mentions: bool) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The cards read, each with its faces, errata, CRF rulings and the count of the rulings that
+    mention it (with mentions, those rulings by source): those with something said, those without."""
     said: list[dict[str, Any]] = []
     quiet: list[dict[str, Any]] = []
     for entry in found.values():
@@ -301,34 +446,7 @@ def deck_report(kb: Kb, text: str, name: str = "deck", *, mentions: bool = False
         if mentions:
             entry["mentioned_in"] = [g.to_json() for g in grouped(about.mentions)]
         (said if about.errata or about.rulings or about.mentions else quiet).append(entry)
-    copies = sum(line.count for line in cards)
-    if copies > MANY_COPIES:
-        warnings.insert(0, f"{copies} copies on {deck.line_count} lines: more than a deck; every card is checked "
-                           "all the same")
-    long = [line.number for line in lines if line.kind == "long" and line.part != "notes"]
-    if long:
-        warnings.append(f"{lines_text(long)}: longer than {MAX_LINE} characters, read as no card")
-    skipped = sum(1 for key, miss in missed.items() if readings[key].read_as == NOT_NEAR)
-    if skipped:
-        warnings.append(f"{skipped} names were not read for near spellings (only the first {MAX_NEAR} are)")
-    for line in cards:
-        meant = tuple(sorted(name_of(line, readings, by_id)[0]))
-        if line.set_code and meant:
-            printed = sorted({f.set_code for n in meant for f in by_name.get(n, [])})
-            if line.set_code not in printed:
-                warnings.append(f"line {line.number}: {found[meant]['name']} has no printing in {line.set_code} "
-                                f"(printed in {', '.join(printed)})")
-    cited = [r for r in RULES if any(f["rule"] == r for f in findings)]
-    rule_rows = {r.number: r.to_json() for r in reader.rulings([rules[n] for n in cited if n in rules])}
-    kinds = {kind: sum(1 for line in lines if line.kind == kind) for kind in ("note", "comment", "long", "header")}
-    return {"deck": name, "title": deck.title or title, "format": deck.format, "date": time.strftime("%Y-%m-%d"),
-            **_editions(conn), "verdict": verdict(findings), "findings": findings,
-            "alignment": {"player": player, "name": PLAYER_NAMES.get(player, ""), "how": how}, "game": game,
-            "rules": {n: rule_rows[n] for n in cited if n in rule_rows}, "lines": deck.line_count,
-            "card_lines": len(cards), "skipped": kinds, "copies": copies, "warnings": warnings,
-            "not_found": [m for m in missed.values() if not m["choices"]],
-            "ambiguous": [m for m in missed.values() if m["choices"]],
-            "cards": said, "quiet": quiet, "written": None}
+    return said, quiet
 
 
 def _add_section(sections: list[dict[str, Any]], line: DeckLine) -> None:
@@ -354,11 +472,6 @@ def sections_text(entry: dict[str, Any]) -> str:
                      for s in entry["sections"])
 
 
-def counted(n: int, noun: str, plural: str = "") -> str:
-    """counted(1, "card") == "1 card", counted(2, "card") == "2 cards", counted(2, "copy", "copies") == "2 copies"."""
-    return f"{n} {noun if n == 1 else plural or noun + 's'}"
-
-
 def lines_text(lines: list[int], limit: int = 10) -> str:
     """ "line 4", "lines 4, 9", "lines 1, 2, ... (12 lines)"."""
     shown = ", ".join(map(str, lines[:limit])) + (f" ... ({len(lines)} lines)" if len(lines) > limit else "")
@@ -374,111 +487,38 @@ def finding_text(finding: dict[str, Any]) -> str:
     return f"{head}{rule}: {finding['message']}{where}"
 
 
-def exit_code(report: dict[str, Any]) -> int:
+def kinds_text(entry: dict[str, Any]) -> str:
+    """What a card entry's printings are: "Hero Character", "Minion Resource, Hero Resource"."""
+    return ", ".join(dict.fromkeys(f"{c['alignment'] or ''} {c['type'] or ''}".strip() for c in entry["cards"]))
+
+
+def exit_code(report: DeckReport) -> int:
     """0 when every name was found, EXIT_NOT_FOUND when some match no card or could be several."""
-    return EXIT_NOT_FOUND if report["not_found"] or report["ambiguous"] else 0
+    return EXIT_NOT_FOUND if report.not_found or report.ambiguous else 0
 
 
 # -- the printable page --------------------------------------------------------------------------------
 
-PRINT_CSS = """
-body { font: 11pt/1.35 Georgia, serif; max-width: 48em; margin: 1.5em auto; padding: 0 1em; color: #111; }
-h1 { font-size: 1.5em; margin-bottom: .2em; } h2 { font-size: 1.2em; border-bottom: 1px solid #999; }
-h3 { font-size: 1.05em; margin: 1em 0 .2em; } .meta, .where { color: #444; font-size: .9em; }
-.card { break-inside: avoid; page-break-inside: avoid; margin-bottom: 1em; }
-.ruling { margin: .3em 0 .3em 1em; white-space: pre-wrap; } .kind { font-weight: bold; }
-.legal { color: #1a5e20; } .not-legal { color: #8b0000; } .findings li { margin: .4em 0; }
-.rule { margin: .2em 0 .2em 1em; color: #333; font-size: .9em; border-left: 3px solid #999; padding-left: .6em; }
-section + section { break-before: page; page-break-before: always; }
-@media print { body { margin: 0; max-width: none; } a { color: inherit; text-decoration: none; } }
-"""
+def deck_page(report: DeckReport) -> str:
+    """The report as one printable HTML page (site/templates/deck_report.html), readable on a phone (a
+    viewport) and titled with the deck's own name: the verdict and each finding (its rule quoted from
+    the stored CoE rules) first, then the names not read, each card kept on one page, a page break
+    before each part. Its first line is PAGE_MARK."""
+    from kb.templates import render
 
-
-def _ruling_html(r: dict[str, Any]) -> str:
-    head = r["kind"] + (f" {r['number']}" if r["number"] else "")
-    where = f"{r['source_title']} (edition {r['edition']}), {' › '.join(r['section'][-2:])}, {r['id']}"
-    return (f'<div class="ruling"><span class="kind">[{html.escape(head)}]</span> '
-            f'<span class="where">{html.escape(where)}</span>\n{html.escape(r["text"])}</div>')
-
-
-def deck_page(report: dict[str, Any]) -> str:
-    """The report as one printable HTML page, readable on a phone (a viewport) and titled with the
-    deck's own name: the verdict and each finding (its rule quoted from the stored CoE rules) first,
-    then the names not read, each card kept on one page, a page break before each part."""
-    e = html.escape
-    crf = report["crf"]
-    edition = f"{crf['title']} (edition {crf['edition']}{', ' + crf['date'] if crf['date'] else ''})" if crf else "no CRF"
-    title = report["title"] or "Decklist"
-    verdict, player = report["verdict"], report["alignment"]
-    parts = [PAGE_MARK, "<!doctype html>", '<html lang="en"><head><meta charset="utf-8">',
-             '<meta name="viewport" content="width=device-width, initial-scale=1">',
-             f"<title>Deck check: {e(title)}</title><style>{PRINT_CSS}</style></head><body>",
-             f"<h1>Deck check: {e(title)}</h1>",
-             f'<section class="verdict"><h2 class="{"legal" if verdict["legal"] else "not-legal"}">'
-             f'{e(verdict["summary"])}</h2>',
-             f'<p class="meta">' + (f'A {e(player["name"])} deck ({e(player["how"])}), a {e(report["game"])} game.'
-                                    if player["player"] else f'Whose deck it is is not known: {e(player["how"])}.')
-             + "</p>"]
-    if report["findings"]:
-        parts.append('<ul class="findings">')
-        for finding in report["findings"]:
-            rule = report["rules"].get(finding["rule"])
-            quote = (f'<blockquote class="rule">Rule {e(finding["rule"])} ({e(rule["source_title"])}, edition '
-                     f'{e(rule["edition"])}, {e(rule["id"])}): {e(rule["text"])}</blockquote>') if rule else ""
-            parts.append(f'<li class="{e(finding["status"].replace(" ", "-"))}">{e(finding_text(finding))}{quote}</li>')
-        parts.append("</ul>")
-    parts.append(f'<p class="meta">Checked {e(report["date"])} against {e(edition)}; knowledge base built '
-                 f'{e(report["built_at"] or "at an unknown time")}. {counted(report["lines"], "line")} read as '
-                 f'{e(report["format"])}: {counted(len(report["cards"]) + len(report["quiet"]), "card")}, '
-                 f'{counted(report["copies"], "copy", "copies")}, '
-                 f'{counted(len(report["not_found"]) + len(report["ambiguous"]), "name")} not read.</p>')
-    parts += [f'<p class="meta">{e(w)}</p>' for w in report["warnings"]]
-    parts.append("</section>")
-    misses = report["not_found"] + report["ambiguous"]
-    if misses:
-        parts.append(f"<section><h2>Not read ({len(misses)})</h2><ul>")
-        for miss in misses:
-            parts.append(f"<li>{_miss_text(miss, html.escape)}</li>")
-        parts.append("</ul></section>")
-    parts.append("<section><h2>Cards with errata, rulings or mentions</h2>")
-    for entry in report["cards"]:
-        kind = " · " + ", ".join(dict.fromkeys(f"{c['alignment'] or ''} {c['type'] or ''}".strip()
-                                               for c in entry["cards"]))
-        mentioned = f" · mentioned in {entry['mentions']}" if entry["mentions"] else ""
-        parts.append(f'<div class="card"><h3>{e(entry["name"])} ×{entry["count"]}</h3>'
-                     f'<p class="where">{e(sections_text(entry))}{e(kind)}{e(mentioned)}'
-                     + "".join(f"; {e(r)}" for r in entry["read_as"]) + "</p>")
-        for heading, rulings in (("Errata", entry["errata"]), ("CRF rulings", entry["rulings"])):
-            if rulings:
-                parts.append(f"<h4>{heading} ({len(rulings)})</h4>" + "".join(_ruling_html(r) for r in rulings))
-        for group in entry.get("mentioned_in", []):
-            parts += [_ruling_html(r) for r in group["rulings"]]
-        parts.append("</div>")
-    mentioned_cards = [c for c in report["cards"] if c["mentions"]]
-    if mentioned_cards and not any("mentioned_in" in c for c in mentioned_cards):
-        parts.append(f'<p class="meta">Other rulings mention {len(mentioned_cards)} of these cards '
-                     f'({sum(c["mentions"] for c in mentioned_cards)} mentions): `rulings deck --mentions` lists them.</p>')
-    parts.append("</section>")
-    if report["quiet"]:
-        parts.append(f"<section><h2>Nothing to say ({len(report['quiet'])})</h2><p>"
-                     + ", ".join(f"{e(q['name'])} ×{q['count']}" for q in report["quiet"]) + "</p></section>")
-    parts.append("</body></html>\n")
-    return "\n".join(parts)
-
-
-def _miss_text(miss: dict[str, Any], escape: Callable[[str], str] = str) -> str:
-    lines = ", ".join(map(str, miss["lines"][:10])) + (" ..." if len(miss["lines"]) > 10 else "")
-    text = f"line{'s' if len(miss['lines']) > 1 else ''} {lines}: {escape(quoted(miss['name']))}"
-    if miss["choices"]:
-        return text + " could be " + escape(", ".join(miss["choices"]))
-    if miss["suggestions"]:
-        return text + ": did you mean " + escape(", ".join(miss["suggestions"])) + "?"
-    return text + ": no card near it"
+    return render("deck_report.html", report=report, mark=PAGE_MARK, counted=counted, finding_text=finding_text,
+                  miss_line=miss_line, sections_text=sections_text, kinds_text=kinds_text) + "\n"
 
 
 def miss_line(miss: dict[str, Any]) -> str:
     """A name not found, for people: "line 14: 'Gandalff the gray': did you mean Gandalf, ...?"."""
-    return _miss_text(miss)
+    lines = ", ".join(map(str, miss["lines"][:10])) + (" ..." if len(miss["lines"]) > 10 else "")
+    text = f"line{'s' if len(miss['lines']) > 1 else ''} {lines}: {quoted(miss['name'])}"
+    if miss["choices"]:
+        return text + " could be " + ", ".join(miss["choices"])
+    if miss["suggestions"]:
+        return text + ": did you mean " + ", ".join(miss["suggestions"]) + "?"
+    return text + ": no card near it"
 
 
 def write_page(path: Path, text: str) -> Path:

@@ -13,9 +13,9 @@ from dataclasses import dataclass, replace
 
 from kb.changes import KINDS, Change
 from kb.headings import title_key
+from kb.markers import TAG
 from kb.model import Problem, Ruling, Source
 from kb.parsers.crf import CHANGES
-from kb.parsers.document import TAG
 from kb.query import fold
 from kb.wording import word_diff
 from kb.xref import REWORDED, likeness, nearest, wording_key

@@ -13,8 +13,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Union
 
-from kb.addresses import Addresses
-from kb.cardface import CardFace
 from kb.errors import NotFound, Refused
 from kb.render import MARKDOWN_PARSERS, Reading, reading
 from kb.resolve import quoted, require
@@ -22,6 +20,8 @@ from kb.snapshot import Kb, Snapshot
 from kb.store import query
 
 if TYPE_CHECKING:
+    from kb.addresses import Addresses
+    from kb.cardface import CardFace
     from kb.searchspec import SearchSpec
 
 RULING_COLUMNS = "r.id, r.source, r.game, r.section, r.kind, r.number, r.title, r.text, r.line_start, " \
@@ -269,6 +269,8 @@ def planned(conn: sqlite3.Connection) -> Addresses:
     same way), and a process that answers many questions (`rulings ask`, the tests) reads it once.
     A build is known by its database's real path and the time the database itself says it was built
     (a build swapped in between opening and asking gives a key no later lookup asks for)."""
+    from kb.addresses import Addresses  # (only here: a search's text shows no address)
+
     name = next((row["file"] for row in query(conn, "pragma database_list") if row["name"] == "main"), "")
     built = [row["value"] for row in query(conn, "select value from meta where key = 'built_at'")]
     if not name or not built:  # a database in memory, or one that does not say when it was built
@@ -423,12 +425,17 @@ class Reader:
                           key=lambda f: (f.set_code, f.id))
         rows = query(self.conn, f"select {CARD_COLUMNS} from cards where name in ({','.join('?' * len(names))}) "
                                 "order by set_code, id", tuple(names))
+        return self._faces_of(rows)
+
+    def _faces_of(self, rows: list[dict[str, Any]]) -> list[CardFace]:
+        """The faces of rows of the cards table, each with its card's page on the site."""
+        from kb.cardface import CardFace  # (only here: most lookups show no card)
+
         return [CardFace.of(r, self.addresses.card(r["name"])) for r in rows]
 
     def every_face(self) -> list[CardFace]:
         """Every printing of every card, by set and id (kept: faces() then reads no more)."""
-        faces = [CardFace.of(r, self.addresses.card(r["name"]))
-                 for r in query(self.conn, f"select {CARD_COLUMNS} from cards order by set_code, id")]
+        faces = self._faces_of(query(self.conn, f"select {CARD_COLUMNS} from cards order by set_code, id"))
         self._faces = {}
         for face in faces:
             self._faces.setdefault(face.name, []).append(face)
@@ -595,9 +602,8 @@ class Reader:
         older = query(self.conn, "select ruling_id, how from links where kind = 'edition' and target = ?", (ruling_id,))
         if older:
             links["older_editions"] = [(r["ruling_id"], r["how"]) for r in older]
-        faces = [CardFace.of(r, self.addresses.card(r["name"])) for r in query(
-            self.conn, f"select {CARD_COLUMNS} from cards where ruling_id = ?", (ruling_id,))] \
-            if ruling.kind == "card" else []
+        faces = [] if ruling.kind != "card" else self._faces_of(
+            query(self.conn, f"select {CARD_COLUMNS} from cards where ruling_id = ?", (ruling_id,)))
         return RulingAnswer(ruling, parents[0] if parents else None,
                             tuple((kind, tuple(items)) for kind, items in links.items()), faces[0] if faces else None)
 

@@ -13,7 +13,6 @@ Where fcntl is missing (Windows) nothing is locked and clean-up removes as befor
 from __future__ import annotations
 
 import os
-import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -92,6 +91,8 @@ def remove(folder: Path, kind: str) -> bool:
     """Delete a folder if it carries the marker of this kind; returns whether it did."""
     if read_mark(folder, kind) is None:
         return False
+    import shutil
+
     shutil.rmtree(folder, ignore_errors=True)
     return True
 
@@ -157,6 +158,8 @@ def remove_unheld(folder: Path, kind: str) -> bool:
             return False  # being read: a later clean-up removes it
         except OSError:
             pass  # a file system without locks: removed as where fcntl is missing
+        import shutil
+
         shutil.rmtree(folder, ignore_errors=True)
         return True
     finally:

@@ -16,8 +16,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from kb.cardface import BRACKETED, CODE, ICONS, readable
-from kb.parsers.document import NEW_MARK
+from kb.markers import NEW_MARK
 
 if TYPE_CHECKING:
     from markdown_it import MarkdownIt
@@ -94,6 +93,8 @@ def reading(text: str, parser: str) -> Reading:
     emphasis (a source of MARKDOWN_PARSERS) read into emphasised runs, its markers gone:
     reading("@ *Card Erratum:* Remove it", "crf").text == "Card Erratum: Remove it"."""
     if parser == "cards":
+        from kb.cardface import readable  # (only here: a lookup that shows no card never reads the card database's codes)
+
         return Reading(((readable(text), False, False),))
     if parser in MARKDOWN_PARSERS:
         return markdown_reading(text)
@@ -225,6 +226,8 @@ def plain(text: str, parser: str, limit: int = 0) -> str:
 def card_html(text: str) -> str:
     """A card's text as HTML: escaped, each icon code ({H}, [{B}], {w}{b}) a glyph with its name as
     its text alternative (kb.cardface.ICONS)."""
+    from kb.cardface import BRACKETED, CODE, ICONS
+
     def glyph(code: str) -> str:
         name = ICONS.get(code)
         if name is None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import sqlite3
 import time
 from collections.abc import Iterable, Iterator
@@ -20,11 +19,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kb.errors import KbBroken, KbMissing, WriteFailed
-from kb.model import ParsedDocument, Problem, Ruling, Section, Source, Span
 from kb.owned import claim, die_at, left_over, mark, marker, read_mark, remove, remove_unheld
-from kb.query import fold
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the model's types are imported where a build makes them: a reader needs none
+    from kb.model import ParsedDocument, Problem, Ruling, Section, Source
     from kb.xref import Link
 
 SCHEMA_VERSION = 5
@@ -82,6 +80,8 @@ ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstu
 def name_keys(name: str) -> set[str]:
     """The keys card_names holds for one name, as SQL finds it from what was typed (lower(trim(:card))):
     name_keys("Khamûl the Easterling") == {"khamul the easterling", "khamûl the easterling"}."""
+    from kb.query import fold
+
     lowered = name.strip().translate(ASCII_LOWER)
     return {k for k in (fold(name), lowered, lowered.replace("’", "'")) if k}
 
@@ -161,6 +161,8 @@ class Stored:
 
     def sources(self) -> list[Source]:
         """The stored sources, in manifest order, as the manifest gave them."""
+        from kb.model import Source
+
         names = [f.name for f in fields(Source)]
         rows = self.conn.execute(f"select {', '.join(names)} from sources order by rowid")
         return [Source(**{**dict(zip(names, row)), "current": bool(row[names.index("current")])}) for row in rows]
@@ -181,6 +183,8 @@ class Stored:
 
     def rulings(self, source: str) -> list[Ruling]:
         """The rulings of one stored document, in document order."""
+        from kb.model import Ruling, Span
+
         rows = self.conn.execute(
             "select id, source, section, kind, number, text, raw, line_start, line_end, markers, ord, title, parent "
             "from rulings where source = ? order by ord", (source,))
@@ -190,6 +194,8 @@ class Stored:
 
     def sections(self, source: str) -> list[Section]:
         """The sections of one stored document, in document order."""
+        from kb.model import Section, Span
+
         rows = self.conn.execute("select id, source, titles, line_start, line_end, ord from sections "
                                  "where source = ? order by ord", (source,))
         return [Section(sid, src, tuple(json.loads(titles)), Span(start, end), order)
@@ -345,6 +351,8 @@ def new_build(kb_dir: Path) -> Iterator[Path]:
                              "the previous knowledge base still answers") from exc
     finally:
         if tmp is not None:
+            import shutil
+
             shutil.rmtree(tmp, ignore_errors=True)
             if fresh:
                 unclaim(kb_dir, made)
@@ -402,14 +410,17 @@ _JSON_KEYS = tuple(dict.fromkeys(c for columns in JSON_COLUMNS.values() for c in
 def query(conn: sqlite3.Connection, sql: str, params: tuple[Any, ...] | dict[str, Any] = ()) -> list[dict[str, Any]]:
     """Rows as dicts, JSON columns decoded; a damaged database becomes KbBroken."""
     try:
-        rows = conn.execute(sql, params).fetchall()
+        cursor = conn.execute(sql, params)
+        rows = cursor.fetchall()
     except sqlite3.DatabaseError as exc:
         raise KbBroken(f"the knowledge base cannot be read ({exc}); run `rulings build` to rebuild it") from exc
+    names = {column[0] for column in cursor.description or ()}
+    keys = [key for key in _JSON_KEYS if key in names]  # (looked for in the columns once, not in every row)
     out = []
     for row in rows:
         d = dict(row)
-        for key in _JSON_KEYS:
-            if isinstance(d.get(key), str):
+        for key in keys:
+            if isinstance(d[key], str):
                 d[key] = json.loads(d[key])
         out.append(d)
     return out

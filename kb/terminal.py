@@ -1,8 +1,29 @@
-"""Text made safe for people's terminals and for JSON: control characters shown, lone surrogates replaced."""
+"""The terminal's text: every answer the commands give (a ruling, rulings grouped by source, a card's face, search results and how the question was read, a deck report, what changed, the audits) rendered once, as lines for people, styled where colour shows and safe to print.
+
+A renderer fills a Page: each text made safe (every control character of the data shown visibly,
+shown()), styled with style() (the only escape codes that reach a terminal), wrapped to the width
+and indented. cli.py prints the page (through the pager when it is long) and the JSON; it renders
+nothing itself. The rulings here are in the one ruling shape (kb/data/schema/ruling.json), as
+--json gives them.
+"""
 
 from __future__ import annotations
 
+import os
 import re
+import sys
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from kb.check import CheckReport
+    from kb.deck import DeckReport
+    from kb.model import Source
+    from kb.lookup import CardAnswer, Found, NumberAnswer, PhaseAnswer, Ruling, RulingAnswer, TermAnswer
+    from kb.pipeline import BuildReport
+    from kb.snapshot import Snapshot
+    from kb.website import SiteReport
 
 CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 """C0 controls but tab and newline (so ESC and BEL), DEL, and C1 controls (U+0080-U+009F, CSI among them)."""
@@ -26,3 +47,661 @@ def printable(text: str) -> str:
 def valid_unicode(text: str) -> str:
     """Text every lone surrogate of which is replaced by U+FFFD, so that it encodes as UTF-8."""
     return SURROGATE.sub(REPLACEMENT, text)
+
+
+# -- styles: the only escape codes printed, marked as ours -------------------------------------------------
+
+_OURS = f"\x00{os.urandom(8).hex()}\x00"
+"""Stands for ESC in the styles style() adds: no data can hold it, so shown() restores ours only."""
+COLOURS = {"red": 31, "green": 32, "yellow": 33, "cyan": 36}
+"""The colours the commands use, as ANSI foreground codes."""
+RESET = "\x1b[0m"
+
+
+def style(text: str, *, fg: str | None = None, bold: bool | None = None, dim: bool | None = None,
+          italic: bool | None = None) -> str:
+    """Text made printable, in a colour and bold, dim or italic (the codes click.style writes for
+    these), its escape codes marked as ours for shown(): style("x", bold=True) after shown() is
+    "\\x1b[1mx\\x1b[0m". cli.py lets the codes through on a terminal where colour is wanted only."""
+    codes = [str(COLOURS[fg])] if fg else []
+    for on, off, wanted in ((1, 22, bold), (2, 22, dim), (3, 23, italic)):
+        if wanted is not None:
+            codes.append(str(on if wanted else off))
+    start = "".join(f"\x1b[{code}m" for code in codes)
+    return (start + printable(text) + RESET).replace("\x1b", _OURS)
+
+
+def shown(message: str) -> str:
+    """Text for people: any control character in it shown visibly (printable), save the styles
+    style() added."""
+    return "\x1b".join(printable(part) for part in message.split(_OURS))
+
+
+# -- the page: wrapped to the terminal, coloured only where colour shows ------------------------------------
+
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def colour_allowed() -> bool:
+    """Colour is never wanted under NO_COLOR (any value) or TERM=dumb; elsewhere it shows on a terminal."""
+    return not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
+
+
+def terminal_width() -> int | None:
+    """The width to wrap to: COLUMNS when set, else the terminal's; None (no wrapping) into a pipe."""
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isdigit() and int(columns) > 0:
+        return max(40, int(columns))
+    if sys.stdout.isatty():
+        import shutil  # (only on a terminal: shutil costs a cold command 2 ms)
+
+        return max(40, shutil.get_terminal_size().columns)
+    return None
+
+
+def screen_lines() -> int:
+    """How many lines the terminal shows (LINES when set)."""
+    import shutil
+
+    return shutil.get_terminal_size().lines
+
+
+def width_of(text: str) -> int:
+    """The columns text takes: its colour codes none."""
+    return len(ANSI.sub("", text))
+
+
+def wrap(line: str, width: int | None, indent: str = "", hang: str | None = None) -> list[str]:
+    """One line of text, indented, broken at spaces to fit width (colour codes take no room);
+    continuation lines get hang (default: indent). A line that fits is kept as it is."""
+    hang = indent if hang is None else hang
+    if width is None or width_of(indent + line) <= width:
+        return [indent + line]
+    out: list[str] = []
+    current, empty = indent, True
+    for word in line.split():
+        if not empty and width_of(current) + 1 + width_of(word) > width:
+            out.append(current)
+            current, empty = hang, True
+        current += ("" if empty else " ") + word
+        empty = False
+    out.append(current)
+    return out
+
+
+class Page:
+    """A command's text for people, gathered line by line (cli.py prints it, through the pager when
+    it is more than a screen of a terminal)."""
+
+    def __init__(self, width: int | None = None) -> None:
+        self.width = width
+        """The width to wrap to; None: no wrapping."""
+        self.lines: list[str] = []
+
+    def __call__(self, text: str = "", indent: str = "", hang: str | None = None) -> None:
+        """Add text: each of its lines made safe, wrapped and indented, continuations indented by hang."""
+        for line in shown(text).split("\n"):
+            self.lines += wrap(line, self.width, indent, hang)
+
+    def plain(self, text: str = "") -> None:
+        """Add text made safe, never wrapped (a table, an audit's lines)."""
+        self.lines += shown(text).split("\n")
+
+    def text(self) -> str:
+        """Every line added, joined."""
+        return "\n".join(self.lines)
+
+
+# -- a ruling, rulings by source, a card's face ------------------------------------------------------------
+
+LINK_LABELS = {"card": "cards", "phase": "phases", "term": "terms", "annotation": "cites annotations",
+               "rule": "cites rules", "section": "see also", "edition": "in CRF 22", "older_editions": "older editions"}
+"""What `rulings show` calls each kind of link."""
+
+
+def lines_of(r: dict[str, Any]) -> str:
+    """ "line 295", "lines 12-14"."""
+    start, end = r["lines"]
+    return f"line {start}" if start == end else f"lines {start}-{end}"
+
+
+def head(r: dict[str, Any]) -> str:
+    """ "annotation 18", "ruling"."""
+    return str(r["kind"]) + (f" {r['number']}" if r.get("number") else "")
+
+
+def marks(r: dict[str, Any]) -> str:
+    """The markers a reader is told of beside a ruling's kind: " · new or changed" (the CRF's @)."""
+    return " · new or changed" if "new" in r["markers"] else ""
+
+
+def styled(text: str, spans: Sequence[tuple[int, int]], emphasis: Sequence[tuple[int, int, bool, bool]] = ()) -> str:
+    """Text with the matched spans in bold yellow and the source's emphasis (start, end, strong,
+    em) in bold or italics."""
+    if not spans and not emphasis:
+        return text
+    marked = [[False, False, False] for _ in text]  # matched, strong, em
+    for start, end in spans:
+        for i in range(max(start, 0), min(end, len(text))):
+            marked[i][0] = True
+    for start, end, strong, em in emphasis:
+        for i in range(max(start, 0), min(end, len(text))):
+            marked[i][1] |= strong
+            marked[i][2] |= em
+    out, at = [], 0
+    for i in range(1, len(text) + 1):
+        if i == len(text) or marked[i] != marked[at]:
+            matched, strong, em = marked[at]
+            part = text[at:i]
+            if matched or strong or em:
+                part = style(part, bold=True if matched or strong else None, italic=True if em else None,
+                             fg="yellow" if matched else None)
+            out.append(part)
+            at = i
+    return "".join(out)
+
+
+def text_of(r: dict[str, Any]) -> str:
+    """A ruling's text for the terminal: the source's emphasis bold or italic where colour shows
+    (kb.render.markdown_reading of its `markdown`), its words alone otherwise."""
+    if not r.get("markdown"):
+        return str(r["text"])
+    from kb.render import markdown_reading
+
+    return styled(r["text"], [], markdown_reading(r["markdown"]).emphasis())
+
+
+def render_ruling(page: Page, r: dict[str, Any], indent: str = "  ", where: int = 2, text: str | None = None) -> None:
+    """One ruling whole: its kind and number, where it stands, its id and lines, then its text (or
+    the text given: its words marked), then its notes."""
+    path = " > ".join(r["section"][-where:])
+    page(f"[{head(r)}{marks(r)}] {path}  " + style(f"{r['id']} · {lines_of(r)}", dim=True), indent, indent + "    ")
+    page(text_of(r) if text is None else text, indent + "  ")
+    for note in r.get("notes", []):
+        page(style(f"note on the source: {note}", dim=True), indent + "  ", indent + "    ")
+
+
+def render_groups(page: Page, title: str, groups: list[dict[str, Any]]) -> None:
+    """Rulings by source under a bold title, each source with its edition and count."""
+    if not groups:
+        return
+    page(style(title, bold=True))
+    for g in groups:
+        page(style(f" {g['source_title']} (edition {g['edition']}): {len(g['rulings'])}", fg="cyan"))
+        for r in g["rulings"]:
+            render_ruling(page, r)
+
+
+def by_source(rulings: Iterable[Ruling]) -> list[dict[str, Any]]:
+    """Rulings grouped by source (kb.lookup.grouped), in the JSON shape."""
+    from kb.lookup import grouped
+
+    return [g.to_json() for g in grouped(rulings)]
+
+
+def render_face(page: Page, c: dict[str, Any]) -> None:
+    """A card's face as a judge reads it: name, set, kind, the numbers, home site and icons, then its text."""
+    from kb.cardface import CardFace
+
+    face = CardFace(**c)
+    page(style(face.name, bold=True) + f"  {face.set_name} ({face.id})")
+    page(face.kind_line(), "  ", "    ")
+    if face.stat_line():
+        page(face.stat_line(), "  ", "    ")
+    for label, value in face.detail_lines():
+        page(f"{label}: {value}", "  ", "    ")
+    page(face.text, "  ")
+
+
+def render_read_as(page: Page, result: dict[str, Any]) -> None:
+    """How a name typed was read ("'morgul knive' read as Morgul-knife"), dim; nothing for an exact name."""
+    if result.get("read_as"):
+        page(style(f"({result['read_as']})", dim=True))
+
+
+# -- the lookups ---------------------------------------------------------------------------------------------
+
+def render_ruling_answer(page: Page, answer: RulingAnswer) -> None:
+    """`rulings show`: one ruling whole, where it is (on the site too), a card's face, what it links to."""
+    r = answer.to_json()
+    page(style(head(r) + marks(r), bold=True) + f"   {r['id']}")
+    page(f"{r['source_title']} (edition {r['edition']}{'' if r['current'] else ', older edition'}), {lines_of(r)}")
+    if r["section"]:
+        page(" > ".join(r["section"]))
+    if r["markers"]:
+        page("markers: " + ", ".join(r["markers"]))
+    page(style(f"on the site: {r['url']}", dim=True))
+    page()
+    if r.get("card"):
+        render_face(page, r["card"])
+    else:
+        page(text_of(r))
+    for note in r.get("notes", []):
+        page(style(f"note on the source: {note}", dim=True))
+    if r["parent"]:
+        page()
+        page(style("part of: ", bold=True) + f"{head(r['parent'])} {r['parent']['id']}")
+    if r["links"]:
+        page()
+    for kind, items in r["links"].items():
+        told = ", ".join(f"{i['target'] or '-'}" + (f" ({i['how']})" if i["how"] and kind in ("card", "edition",
+                                                                                              "older_editions", "section")
+                                                     else "") for i in items[:30])
+        page(style(f"{LINK_LABELS.get(kind, kind)}: ", bold=True) + told, "", "  ")
+
+
+def render_card(page: Page, answer: CardAnswer) -> None:
+    """`rulings card`: each printing's face, the other cards an exact name begins, the errata, the
+    CRF rulings, every mention."""
+    result = answer.to_json()
+    render_read_as(page, result)
+    for c in result["cards"]:
+        render_face(page, c)
+        page()
+    if result["also"]:
+        from kb.resolve import describe
+
+        page(style("also: ", bold=True) + describe(result["also"]) + f" (`rulings card \"{result['also'][0]['name']}\"`)",
+             "", "  ")
+        page()
+    render_groups(page, "Errata", by_source(answer.said.errata))
+    render_groups(page, "CRF rulings", by_source(answer.said.rulings))
+    render_groups(page, "Mentioned in", result["mentioned_in"])
+
+
+def render_phase(page: Page, answer: PhaseAnswer) -> None:
+    """`rulings phase`: every ruling of the phase, by source."""
+    render_groups(page, answer.name, by_source(answer.rulings))
+
+
+def render_term(page: Page, answer: TermAnswer) -> None:
+    """`rulings term`: its definitions, its Rulings by Term section, the rulings that use it."""
+    result = answer.to_json()
+    render_read_as(page, result)
+    page(style(result["term"], bold=True))
+    for r in result["definitions"]:
+        render_ruling(page, r)
+    render_groups(page, "Rulings under its heading", by_source(answer.by_term))
+    render_groups(page, "Used in", result["used_in"])
+
+
+def render_numbered(page: Page, answer: NumberAnswer) -> None:
+    """`rulings annotation`, `rulings rule`: the rulings of the number (one per edition), its parts, its citations."""
+    result = answer.to_json()
+    for r in result["rulings"]:
+        page(style(r["source_title"], fg="cyan") + f" (edition {r['edition']})")
+        render_ruling(page, r)
+    if result["parts"]:
+        page(style(f"Parts ({len(result['parts'])})", bold=True))
+        for r in result["parts"]:
+            render_ruling(page, r)
+    render_groups(page, "Cited by", result["cited_by"])
+
+
+# -- what changed -----------------------------------------------------------------------------------------
+
+def render_changes(page: Page, found: list[dict[str, Any]], since: str | None = None) -> None:
+    """`rulings changes`: each part of kb.changes.PARTS, its rulings whole, each with why it is a change
+    and the ruling on the other side: the one a listed change names, an older wording word by word, the nearest."""
+    from kb.changes import PARTS, other_label, parts_of
+
+    if since:
+        page(style(f"Changes the sources date {since.strip()} or later", bold=True))
+    if not found:
+        page("No change matches.")
+    by_part: dict[str, list[dict[str, Any]]] = {}
+    for r in found:
+        for part in parts_of(r["change"]["kind"], r["change"]["erratum"] is not None):
+            by_part.setdefault(part, []).append(r)
+    for part, title in PARTS.items():
+        if part in by_part:
+            page(style(f"{title} ({len(by_part[part])})", bold=True))
+        year: object = None
+        for r in by_part.get(part, []):
+            c = r["change"]
+            if part == "tagged" and c["year"] != year:
+                year = c["year"]
+                page(style(f" {year or 'no year'}", fg="cyan"))
+            render_ruling(page, r, text=diff_text(c["diff"]) if c["diff"] else None)
+            if c["erratum"] and part == "errata":
+                page(f"erratum of {', '.join(c['erratum']['cards']) or 'a card'}: {c['erratum']['evidence']}"
+                     + (" (the build's reading)" if c["erratum"]["guess"] else ""), "    ", "      ")
+            page(style("why: ", bold=True) + c["evidence"], "    ", "      ")
+            other = c["other"]
+            if other and c["diff"]:
+                page(f"older wording: {other['source_title']} · {other['id']} · {lines_of(other)} (its words "
+                     + diff_text([{"op": "removed", "text": "removed"}]) + ", "
+                     + diff_text([{"op": "added", "text": "added"}]) + ")", "    ", "      ")
+            elif other:
+                alike = f" ({c['likeness']:.2f} alike)" if c["guess"] and c["likeness"] is not None else ""
+                page(f"{other_label(c['kind'], c['verdict'])}{alike}: [{head(other)}] "
+                     f"{' > '.join(other['section'][-2:])}  " + style(f"{other['id']} · {lines_of(other)}", dim=True),
+                     "    ", "      ")
+                if c["kind"] == "absent":
+                    page(other["text"], "      ")
+        if part in by_part:
+            page()
+
+
+def diff_text(diff: list[dict[str, str]]) -> str:
+    """A word diff as text: removed words [-struck-], added ones {+added+} (and red and green where colour shows)."""
+    from kb.wording import Piece, shown as pieces_shown
+
+    signs = {"removed": ("[-", "-]", "red"), "added": ("{+", "+}", "green")}
+    text = []
+    for op, words, gap in pieces_shown([Piece(p["op"], p["text"]) for p in diff]):
+        if op == "same":
+            text.append(words + gap)
+        else:
+            start, end, colour = signs[op]
+            text.append(style(f"{start}{words}{end}", fg=colour) + gap)
+    return "".join(text)
+
+
+# -- search ---------------------------------------------------------------------------------------------
+
+def render_search(page: Page, found: Found, full: bool = False, explain: bool = False) -> None:
+    """`rulings search`: how the question was read (with explain), then the results."""
+    if explain:
+        render_understanding(page, found.understanding)
+    render_results(page, found, full=full, explain=explain)
+
+
+def render_understanding(page: Page, u: Any) -> None:
+    """How a question was read (kb.query's Understanding), one labelled line each: `search --explain`."""
+    rows = [("annotations", u.annotations), ("rule numbers", u.rules), ("cards", u.cards),
+            ("near card names", [f"{a} -> {b}" for a, b in u.near_cards]),
+            ("cards in the story only", u.story_cards), ("the story told (weighs less)", u.story),
+            ("meaning asked of", u.define),
+            ("abbreviations", [f"{a} = {b}" for a, b in u.abbreviations]),
+            ("synonyms", [f"{a} -> {b}" for a, b in u.synonyms]),
+            ("spelling", [f"{a} -> {b}" for a, b in u.corrections]),
+            ("question words dropped", u.dropped), ("games", u.games or ["meccg"]),
+            ("terms", [f"{t}^{b:g}" for t, b in u.terms])]
+    for label, values in rows:
+        if values:
+            page(style(f"{label}: ", bold=True) + ", ".join(values), "", "  ")
+    page()
+
+
+def render_results(page: Page, found: Found, first: int = 1, full: bool = False, explain: bool = False) -> None:
+    """The results from the first-th on, numbered (or what to try when there are none)."""
+    if not found.results:
+        page("No ruling matches. Try fewer words, a card name, or `rulings search --explain`.")
+    for n, r in enumerate(found.results[first - 1:], first):
+        render_result(page, n, r, found, full, explain)
+
+
+def render_result(page: Page, n: int, r: Any, found: Found, full: bool = False, explain: bool = False) -> None:
+    """A numbered result: source, edition and lines; where it stands; a focused excerpt with the
+    matched words marked (the whole text when full), as a reader reads it (kb.render.reading); its id."""
+    from kb.excerpt import cut, window
+    from kb.search import highlight_spans
+
+    d = r.data
+    page(style(f"{n:>2}. ", bold=True) + style(d["source_title"], fg="cyan")
+         + f" (edition {d['edition']}{'' if d['current'] else ', older edition'}) · {lines_of(d)}", "", "    ")
+    where = " > ".join(d["section"][-3:])
+    page(f"{where}  [{head(d)}]" + (f"  {' '.join(d['markers'])}" if d["markers"] else ""), "    ", "      ")
+    reading = found.reading(r)
+    text = reading.text
+    spans = highlight_spans(text, found.understanding, found.spec)
+    text, (spans, emphasis) = cut(text, (0, len(text)) if full else window(text, spans), spans, reading.emphasis())
+    page(styled(text, spans, emphasis), "    ")
+    also = f"  (also in {', '.join(r.also_in)})" if r.also_in else ""
+    page(style(f"id {d['id']}", dim=True) + also, "    ", "      ")
+    if explain:
+        parts = ", ".join(f"{name} {value:+g}" for name, value in r.why.items())
+        page(style(f"score {r.score:.2f} = exp({parts})", dim=True), "    ", "      ")
+        page(style("matched: " + (", ".join(r.matched) or "(by reference or name only)"), dim=True), "    ", "      ")
+
+
+ASK_HELP = """Type a question, a card name, "annotation 18" or "rule 2.IV.iii"; then:
+  1, 2, ...   read that result whole
+  more        the next results
+  help, ?     this help
+  q           leave (Ctrl-D and Ctrl-C leave too)
+Arrow keys edit the line and recall earlier questions."""
+"""`rulings ask`'s help."""
+
+
+class Desk:
+    """`rulings ask` at the judge's table: each line typed answered on a page, every question from
+    the one build opened (a number reads that result whole, "more" the next results, "help" says so)."""
+
+    def __init__(self, kb: Snapshot, limit: int) -> None:
+        self.kb = kb
+        self.limit = limit
+        """Results per question."""
+        self.question = ""
+        self.found: Found | None = None
+
+    def reply(self, line: str, page: Page) -> bool:
+        """Answer a line typed (stripped) on page; False when it asks to leave. A knowledge base gone
+        or broken raises (KbMissing, KbBroken); any other KbError is answered as one line."""
+        from kb.errors import KbBroken, KbError, KbMissing
+        from kb.lookup import search
+
+        word = line.lower()
+        if word in ("q", "quit", "exit"):
+            return False
+        if not line:
+            return True
+        if word in ("help", "?", "h"):
+            page.plain(ASK_HELP)
+            return True
+        if self.found is None and (line.isdigit() or word == "more"):
+            page.plain("Ask a question first; a number then reads that result whole.")
+            return True
+        if self.found is not None and line.isdigit():
+            n, results = int(line), self.found.results
+            if 1 <= n <= len(results):
+                render_result(page, n, results[n - 1], self.found, full=True)
+            else:
+                page(f"Type a number from 1 to {len(results)}, \"more\", or a new question.")
+            return True
+        try:
+            if self.found is not None and word == "more":
+                seen = len(self.found.results)
+                self.found = search(self.kb, self.question, limit=seen + self.limit)
+                if len(self.found.results) == seen:
+                    page("No more results.")
+                render_results(page, self.found, first=seen + 1)
+            else:
+                self.question = line
+                self.found = search(self.kb, line, limit=self.limit)
+                render_results(page, self.found)
+        except (KbMissing, KbBroken):
+            raise
+        except KbError as exc:
+            page(f"Error: {exc}" + (f". {exc.hint}" if exc.hint else ""))
+        return True
+
+
+# -- the deck check -----------------------------------------------------------------------------------------
+
+def render_deck(page: Page, report: DeckReport) -> None:
+    """`rulings deck`: the verdict and each finding (its rule quoted), whose deck it is, the names
+    not read, then each card with its errata and CRF rulings (and with --mentions the rulings that
+    mention it), the cards with nothing to say; or, for a report written as a page, one line saying so."""
+    from kb.deck import miss_line
+    from kb.deckrules import counted
+
+    if report.written:
+        page.plain(f"Wrote {report.written}: {report.verdict['summary']}; "
+                   f"{counted(len(report.cards) + len(report.quiet), 'card')}, "
+                   f"{counted(len(report.not_found) + len(report.ambiguous), 'name')} not read.")
+        return
+    crf = report.crf or {"title": "no CRF", "edition": "-"}
+    page(style(f"Deck check of {report.title or report.deck}", bold=True) + f": "
+         f"{counted(len(report.cards) + len(report.quiet), 'card')} ({report.copies} copies) on "
+         f"{report.lines} lines ({report.format}"
+         + (f", {counted(report.skipped['note'], 'line')} of notes and prose skipped" if report.skipped['note'] else "")
+         + f") · {crf['title']} edition {crf['edition']} · {report.date}")
+    page()
+    verdict = report.verdict
+    page(style(verdict["summary"], bold=True, fg="green" if verdict["legal"] else "red"))
+    player = report.alignment
+    page(f"A {player['name']} deck ({player['how']}), a {report.game} game." if player["player"]
+         else f"Whose deck it is is not known: {player['how']}.", "  ")
+    render_findings(page, report)
+    for warning in report.warnings:
+        page(style(f"note: {warning}", dim=True), "  ", "    ")
+    misses = report.not_found + report.ambiguous
+    if misses:
+        page()
+        page(style(f"Not read ({len(misses)}):", bold=True))
+        for miss in misses[:50]:
+            page(miss_line(miss), "  ", "    ")
+        if len(misses) > 50:
+            page(f"... and {len(misses) - 50} more (--json lists them all)", "  ")
+    for entry in report.cards:
+        render_deck_card(page, entry)
+    if report.quiet:
+        page()
+        page(style(f"Nothing to say ({len(report.quiet)}): ", bold=True)
+             + ", ".join(f"{q['name']} ×{q['count']}" for q in report.quiet), "", "  ")
+    if report.mentioned and not report.mentions_listed:
+        page()
+        page(f"Other rulings mention {counted(len(report.mentioned), 'of these cards', 'of these cards')} "
+             f"({sum(e['mentions'] for e in report.mentioned)} mentions): --mentions lists them under each card.")
+
+
+def render_findings(page: Page, report: DeckReport) -> None:
+    """Each finding of a deck report, the rule it cites quoted (dim) the first time."""
+    from kb.deck import finding_text
+
+    quoted_rules: set[str] = set()
+    for finding in report.findings:
+        page(finding_text(finding), "  ", "      ")
+        rule = report.rules.get(finding["rule"])
+        if rule and finding["rule"] not in quoted_rules:
+            quoted_rules.add(finding["rule"])
+            text = "\n".join(part.strip() for part in rule["text"].split("\n\n"))
+            page(style(f"rule {finding['rule']} ({rule['id']}): {text}", dim=True), "      ")
+
+
+def render_deck_card(page: Page, entry: dict[str, Any]) -> None:
+    """A card of a deck report: its count, sections and kind, how its name was read, its errata and
+    CRF rulings, and (with --mentions) the rulings that mention it."""
+    from kb.deck import kinds_text, sections_text
+
+    page()
+    mentioned = f" · mentioned in {entry['mentions']}" if entry["mentions"] else ""
+    page(style(f"{entry['name']} ×{entry['count']}", bold=True)
+         + f"  {sections_text(entry)} · {kinds_text(entry)}{mentioned}", "", "  ")
+    for read_as in entry["read_as"]:
+        page(style(f"({read_as})", dim=True), "  ")
+    for title, rulings in (("Errata", entry["errata"]), ("CRF rulings", entry["rulings"])):
+        if rulings:
+            page(style(f"{title} ({len(rulings)})", fg="cyan"), " ")
+        for r in rulings:
+            page(f"[{head(r)}{marks(r)}] " + style(f"{r['source_title']} · {r['id']} · {lines_of(r)}", dim=True),
+                 "  ", "      ")
+            page(text_of(r), "    ")
+    if entry.get("mentioned_in"):
+        render_groups(page, f" Mentioned in {entry['mentions']} other rulings", entry["mentioned_in"])
+
+
+def deck_misses(report: DeckReport) -> str:
+    """What `rulings deck` says on standard error when names were not read: how many, on which lines, what to do."""
+    from kb.deckrules import counted
+
+    misses = report.not_found + report.ambiguous
+    lines = sorted(n for miss in misses for n in miss["lines"])
+    listed = ", ".join(map(str, lines[:8])) + (" ..." if len(lines) > 8 else "")
+    nf, am = len(report.not_found), len(report.ambiguous)
+    what = [f"{counted(nf, 'name')} match{'es' if nf == 1 else ''} no card"] if nf else []
+    what += [f"{counted(am, 'name')} could be several cards"] if am else []
+    return (f"Error: {' and '.join(what)} (line{'s' if len(lines) > 1 else ''} {listed}); "
+            "fix the names listed (see the suggestions) and check again")
+
+
+# -- the knowledge base: what it holds, its audit, a build, a site, a scored question file ------------------
+
+def render_stats(page: Page, info: dict[str, Any]) -> None:
+    """`rulings stats`: where the knowledge base is and when it was built; per source its edition, lines, rulings."""
+    page.plain(style("Knowledge base: ", bold=True) + f"{info['kb']} (built {info['built_at'] or 'at an unknown time'})")
+    page.plain()
+    for s in info["sources"]:
+        edition = "current" if s["current"] else "older edition"
+        page.plain(style(s["title"], bold=True) + f"  [{s['id']}, {s['game']}]")
+        page.plain(f"  edition {s['edition']} ({s['date'] or 'undated'}, {edition}); {s['line_count']} lines; "
+                   f"{s['rulings']} rulings")
+        page.plain("  " + ", ".join(f"{k} {n}" for k, n in s["rulings_by_kind"].items()))
+
+
+def render_check(page: Page, report: CheckReport) -> None:
+    """`rulings check`: per source the lines stored, skipped and unaccounted; the rulings without a
+    sentence's stop, why; every repair; every problem."""
+    echo = page.plain
+    echo(f"{'source':<10} {'lines':>6} {'stored':>6} {'skipped':>7} {'unaccounted':>11}")
+    for s in report.sources:
+        echo(f"{s.source:<10} {s.lines:>6} {s.stored:>6} {s.skipped:>7} {s.unaccounted:>11}")
+        for reason, n in sorted(s.skipped_by_reason.items(), key=lambda kv: -kv[1]):
+            echo(f"{'':<12}skipped {n:>5}: {reason}")
+    unended = report.unended
+    echo(f"\nrulings ending without a sentence's stop: {len(unended.rulings)} ("
+         + ", ".join(f"{source} {n}" for source, n in unended.by_source.items()) + "); why:")
+    why: dict[tuple[str, str], list[int]] = {}
+    for u in unended.rulings:
+        why.setdefault((u.source, u.reason.split(":")[0]), []).append(u.line)
+    for (source, reason), lines in why.items():
+        echo(f"  {source} {len(lines)}: {reason} (lines {some(lines)})")
+    by_kind: dict[tuple[str, str, str, str], list[int]] = {}
+    for r in report.repairs:
+        by_kind.setdefault((r.source, r.kind, r.before, r.after), []).append(r.line)
+    echo(f"\nrepairs: {len(report.repairs)}")
+    for (source, kind, before, after), lines in sorted(by_kind.items()):
+        echo(f"  {source} {kind}: {before!r} -> {after!r} x{len(lines)} (lines {some(lines)})")
+    echo(f"\nproblems: {len(report.problems)} ({report.warnings} warnings, {report.notes} notes on the "
+         "sources' own text)")
+    for p in report.problems:
+        echo(f"  {p.severity}: {p.path}:{p.line or ''}: {p.message}")
+
+
+def some(lines: list[int], limit: int = 8) -> str:
+    """The first line numbers: "3, 5, 9" or "1, 2, 3, 4, 5, 6, 7, 8 ..."."""
+    return ", ".join(map(str, lines[:limit])) + (" ..." if len(lines) > limit else "")
+
+
+def render_build(page: Page, report: BuildReport, kb_dir: Path) -> None:
+    """`rulings build`: where it was written, then per source its rulings, sections, lines and repairs."""
+    page.plain(f"Built {kb_dir.absolute()}:")
+    page.plain(f"  {'source':<10} {'rulings':>7} {'sections':>8} {'lines':>6} {'repairs':>7}  title")
+    for row in report.summary():
+        page.plain(f"  {row.source:<10} {row.rulings:>7} {row.sections:>8} {row.lines:>6} {row.repairs:>7}  {row.title}")
+    total = sum(r.rulings for r in report.summary())
+    page.plain(f"  {total} rulings in all. `rulings check` audits every line; `rulings stats` counts by kind.")
+
+
+def render_site(page: Page, report: SiteReport) -> None:
+    """`rulings site`: what was written, how large, the links checked (the broken ones go to standard error)."""
+    page.plain(f"Site written to {report.out}: {report.pages} pages, {report.files} files, "
+               f"{report.bytes / 1e6:.1f} MB ({report.gzip_bytes / 1e6:.1f} MB gzip) in {report.seconds:.1f} s")
+    page.plain(f"  search data {report.index_bytes / 1e6:.2f} MB ({report.index_gzip_bytes / 1e6:.2f} MB gzip); "
+               f"{report.links_checked} internal links checked, {len(report.broken)} broken")
+    page.plain(f"  open {report.out / 'index.html'}")
+
+
+def render_eval(page: Page, report: dict[str, Any], name: str) -> None:
+    """`rulings eval`: each miss, the scores by kind, then overall."""
+    for r in report["misses"]:
+        page.plain(f"miss {r['id']} [{r['kind']}] rank {r['rank'] or '-'}: {r['query']}")
+    page.plain()
+    for kind, m in report["by_kind"].items():
+        page.plain(f"  {kind:<12} n={m['cases']:<3} hit@1 {m['hit@1']:.3f}  hit@5 {m['hit@5']:.3f}  "
+                   f"MRR@10 {m['mrr@10']:.3f}")
+    m = report["overall"]
+    page.plain(f"{name}: {m['cases']} cases")
+    page.plain(f"hit@1 {m['hit@1']:.3f}  hit@5 {m['hit@5']:.3f}  MRR@10 {m['mrr@10']:.3f}")
+
+
+def render_version(page: Page, sources: list[Source], version: str) -> None:
+    """`rulings --version`: the program's version, then the edition of each bundled source."""
+    page.plain(f"rulings, version {version}")  # click's own first line
+    page.plain("bundled sources (what `rulings build` reads):")
+    wide = max(len(s.edition) for s in sources)  # a manifest has at least one entry
+    page.plain(f"  {'source':<10} {'edition':<{wide}} {'date':<10}  title")
+    for s in sources:
+        page.plain(f"  {s.id:<10} {s.edition:<{wide}} {s.date or 'undated':<10}  {s.title}")

@@ -19,9 +19,9 @@ import posixpath
 import re
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kb.browserdata import INDEX_FILE, browser_files
 from kb.bundle import site_files
@@ -32,7 +32,11 @@ from kb.lookup import Reader
 from kb.sitepages import Pages
 from kb.siteplan import SitePlan
 from kb.snapshot import Kb, Snapshot
+from kb.templates import environment
 from kb.urls import Urls
+
+if TYPE_CHECKING:
+    from kb.templates import Markup
 
 LAST = ("manifest.webmanifest", "sw.js")
 """Templates rendered after every other file, from the list of them all (the service worker keeps each)."""
@@ -75,6 +79,10 @@ class SiteReport:
     links_checked: int = 0
     broken: list[str] = field(default_factory=list)
     seconds: float = 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        """Every figure, the folder as text (`rulings site --json`)."""
+        return {**asdict(self), "out": str(self.out)}
 
 
 TAG = re.compile(r"<[a-zA-Z][^<>]*>")
@@ -143,9 +151,6 @@ def render_files(kb: Kb, templates: Path | None = None) -> Iterator[tuple[str, s
     read from one build (kb.snapshot): the pages, the search index and the deck page's data, which
     points into the search index by position, agree. templates: the folder of `templates/` and
     `assets/` (default: those rulings ships, kb.bundle)."""
-    import jinja2
-    from markupsafe import Markup
-
     templates = templates or site_files()
     if not (templates / "templates").is_dir():
         raise SiteError(f"no site templates at {templates / 'templates'}")
@@ -154,10 +159,7 @@ def render_files(kb: Kb, templates: Path | None = None) -> Iterator[tuple[str, s
     corpus = read_corpus(reader)
     plan = SitePlan(corpus, reader.addresses, [t.name for t in reader.terms().values()])
     build = snapshot.folder.name  # the knowledge base's build folder, the one every file is read from: unique to each build
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(templates / "templates"),
-                             autoescape=jinja2.select_autoescape(["html"]), undefined=jinja2.StrictUndefined,
-                             trim_blocks=True, lstrip_blocks=True)
-    env.filters["safe_html"] = Markup  # only for text that kb.render has already escaped
+    env = environment(templates / "templates")
     shown: dict[tuple[str, bool, str, bool, bool], Markup] = {}
 
     def ruling(r: dict[str, Any], show_place: bool = False) -> Markup:

@@ -20,7 +20,7 @@ from click.testing import CliRunner
 from cli import cli
 from kb import lookup
 from kb.browserdata import packed
-from kb.deck import EXIT_NOT_FOUND, MAX_NEAR, PAGE_MARK, deck_data, deck_report
+from kb.deck import EXIT_NOT_FOUND, MAX_NEAR, PAGE_MARK, DeckReport, deck_data, deck_report
 from kb.decklist import MAX_LINE, detect, read_deck, read_line, read_lines
 from kb.errors import Refused
 from kb.store import CURRENT
@@ -43,10 +43,10 @@ def run(kb: Path, *args: str, **kw: Any):  # type: ignore[no-untyped-def]
     return CliRunner().invoke(cli, ["--kb", str(kb), "deck", *args], **kw)
 
 
-def entry(report: dict[str, Any], name: str) -> dict[str, Any]:
+def entry(report: DeckReport, name: str) -> dict[str, Any]:
     """The report's entry for a card, wherever it stands (with rulings, or nothing to say)."""
-    found = [e for e in report["cards"] + report["quiet"] if e["name"] == name]
-    assert len(found) == 1, (name, [e["name"] for e in report["cards"] + report["quiet"]])
+    found = [e for e in report.cards + report.quiet if e["name"] == name]
+    assert len(found) == 1, (name, [e["name"] for e in report.cards + report.quiet])
     return found[0]
 
 
@@ -135,7 +135,7 @@ def test_a_line_is_capped_after_its_spaces_are_collapsed() -> None:
 
 def test_a_line_too_long_is_reported(real_kb: Path) -> None:
     report = deck_report(real_kb, "2 Gandalf\n" + "Glamdring " * 30 + "\nNotes:\n" + "prose " * 40 + "\n")
-    assert report["warnings"] == ["line 2: longer than 200 characters, read as no card"]  # the notes' line: prose
+    assert report.warnings == ["line 2: longer than 200 characters, read as no card"]  # the notes' line: prose
 
 
 def test_headers_give_sections_parts_and_the_sideboard() -> None:
@@ -233,16 +233,16 @@ def test_a_structured_file_that_is_no_deck_is_refused_in_one_line(real_kb: Path,
 def test_what_a_list_says_beside_a_name(real_kb: Path) -> None:
     report = deck_report(real_kb, "Sites:\nIsle of the Ulond (Valiant Sword)\nWeathertop / Bree\nGrey Havens (Elves of Lindon, "
                                   "The White Council)\nHere, There, or Yonder\n")
-    assert [e["name"] for e in report["cards"] + report["quiet"]] == sorted(
+    assert [e["name"] for e in report.cards + report.quiet] == sorted(
         ["Isle of the Ulond", "Weathertop", "Bree", "Grey Havens", "Here, There, or Yonder"],
-        key=[e["name"] for e in report["cards"] + report["quiet"]].index)
-    assert not report["not_found"] and not report["ambiguous"]
+        key=[e["name"] for e in report.cards + report.quiet].index)
+    assert not report.not_found and not report.ambiguous
     gccg = deck_report(real_kb, "####\nDeck\n####\n\n# Hazard (2)\n\n1 belegennon (gw)\n1 swan of amroth (wr)\n"
                                 "1 the pack at the door (nw)\n")
     assert entry(gccg, "Belegennon")["set_codes"] == ["GW"]  # a fan-made set: the card of that exact name, noted
-    assert "line 7: Belegennon has no printing in GW (printed in TD)" in gccg["warnings"]
+    assert "line 7: Belegennon has no printing in GW (printed in TD)" in gccg.warnings
     # names given with a set the card database does not hold are read exactly, never by near spelling
-    assert [(m["name"], m["suggestions"]) for m in gccg["not_found"]] == [("swan of amroth", []),
+    assert [(m["name"], m["suggestions"]) for m in gccg.not_found] == [("swan of amroth", []),
                                                                          ("the pack at the door", [])]
 
 
@@ -271,29 +271,29 @@ def test_hostile_structured_files_are_read_in_linear_time() -> None:
 
 def test_a_tournament_report_in_prose(real_kb: Path) -> None:
     report = deck_report(real_kb, REPORT.read_text("utf-8"), "report.txt")
-    assert report["verdict"]["legal"] and report["alignment"]["player"] == "minion"
-    assert not report["not_found"] and not report["ambiguous"]
+    assert report.verdict["legal"] and report.alignment["player"] == "minion"
+    assert not report.not_found and not report.ambiguous
     assert entry(report, "Orc-draughts")["sections"] == [{"section": "Pool", "part": "pool", "sideboard": False, "count": 1}]
     assert entry(report, "Ciryaher")["typed"] == ["Ciryaher"]  # "Asternak, Ciryaher, Layos": three cards
     assert entry(report, "Dwarven Travelers")["count"] == 3 and entry(report, "Not Slay Needlessly")["count"] == 3
     assert entry(report, "Twilight")["sections"][0]["part"] == "sideboard"  # "Sideboard: (12)"
     assert entry(report, "Barad-dûr")["sections"][0]["part"] == "sites"  # "Sites: Dol Guldur, ..., Barad-dûr, ..."
-    assert report["skipped"]["note"] == 4  # the title line, two lines of prose, the round's result
+    assert report.skipped["note"] == 4  # the title line, two lines of prose, the round's result
 
 
 # -- the real decklists -----------------------------------------------------------------------------------
 
 @pytest.fixture(scope="session")  # once per run, whatever order the tests run in
-def hero(real_kb: Path) -> dict[str, Any]:
+def hero(real_kb: Path) -> DeckReport:
     return deck_report(real_kb, HERO.read_text("utf-8"), "hero.txt")
 
 
 @pytest.fixture(scope="session")  # once per run, whatever order the tests run in
-def minion(real_kb: Path) -> dict[str, Any]:
+def minion(real_kb: Path) -> DeckReport:
     return deck_report(real_kb, MINION.read_text("utf-8"), "minion.txt", mentions=True)
 
 
-def test_hero_deck_reads_typos_plurals_languages_and_counts(hero: dict[str, Any]) -> None:
+def test_hero_deck_reads_typos_plurals_languages_and_counts(hero: DeckReport) -> None:
     assert entry(hero, "Faramir")["read_as"] == ["'Faramr' read as Faramir"]
     assert entry(hero, "Lucky Search")["typed"] == ["Luck Search"]
     assert entry(hero, "Sacrifice of Form")["typed"] == ["Sacrafice of Form"]
@@ -307,17 +307,17 @@ def test_hero_deck_reads_typos_plurals_languages_and_counts(hero: dict[str, Any]
     assert entry(hero, "Morgul-knife")["sections"] == [{"section": "Sideboard", "part": "sideboard", "sideboard": True,
                                                         "count": 1}]
     copies = sum(line.count for line in read_lines(HERO.read_text("utf-8")) if line.kind == "card")
-    assert hero["copies"] == copies == sum(e["count"] for e in hero["cards"] + hero["quiet"]) + sum(
-        m["count"] for m in hero["not_found"])
-    (miss,) = hero["not_found"]
+    assert hero.copies == copies == sum(e["count"] for e in hero.cards + hero.quiet) + sum(
+        m["count"] for m in hero.not_found)
+    (miss,) = hero.not_found
     assert miss["name"] == "Gandalf the Wizard" and "Gandalf" in miss["suggestions"]
-    assert hero["alignment"]["player"] == "hero" and hero["title"].startswith("Hero deck: Gandalf and the Fellowship")
+    assert hero.alignment["player"] == "hero" and hero.title.startswith("Hero deck: Gandalf and the Fellowship")
     # a judge's test list: two Aragorn II and two Glamdring (unique), too few resources and creatures
-    assert [(f["rule"], f["status"]) for f in hero["findings"]] == [
+    assert [(f["rule"], f["status"]) for f in hero.findings] == [
         ("1.3.1", "problem"), ("1.3.1", "problem"), ("1.5", "problem"), ("1.5.1", "problem"), ("", "not checked")]
 
 
-def test_minion_deck_reads_other_languages_and_sections(minion: dict[str, Any]) -> None:
+def test_minion_deck_reads_other_languages_and_sections(minion: DeckReport) -> None:
     twilight = entry(minion, "Twilight")  # "Crepúsculo" under Resources, "Twilight" under Hazards
     assert twilight["typed"] == ["Crepúsculo", "Twilight"] and [s["section"] for s in twilight["sections"]] == [
         "Resources", "Hazards"]
@@ -326,21 +326,21 @@ def test_minion_deck_reads_other_languages_and_sections(minion: dict[str, Any]) 
     assert entry(minion, "Palantír of Orthanc")["printings"] == ["LE-334"]  # the minion Palantír: a minion deck
     call = entry(minion, "Sudden Call")  # also "Sudden Cal" in the side-board
     assert call["count"] == 2 and [s["sideboard"] for s in call["sections"]] == [False, True]
-    assert [m["name"] for m in minion["not_found"]] == ["Nothing Such Card"]
+    assert [m["name"] for m in minion.not_found] == ["Nothing Such Card"]
 
 
 def test_the_same_deck_in_every_format_gives_one_report(real_kb: Path) -> None:
     reports = {form: deck_report(real_kb, path.read_text("utf-8-sig"), path.name) for form, path in FELLOWSHIP.items()}
     shape = {form: sorted((e["name"], e["count"], tuple(s["part"] for s in e["sections"]),
                            tuple(sorted({(c["type"], c["alignment"]) for c in e["cards"]})))
-                          for e in r["cards"] + r["quiet"]) for form, r in reports.items()}
+                          for e in r.cards + r.quiet) for form, r in reports.items()}
     assert shape["text"] == shape["meccg"] == shape["octgn"] == shape["json"]
-    assert len(shape["text"]) == 57 and {r["copies"] for r in reports.values()} == {93}
+    assert len(shape["text"]) == 57 and {r.copies for r in reports.values()} == {93}
     for form, r in reports.items():
-        assert r["format"] == form and r["verdict"]["legal"] and r["findings"] == [], (form, r["findings"])
-        assert r["alignment"]["player"] == "hero" and not r["not_found"] and not r["ambiguous"]
-    assert reports["json"]["alignment"]["how"] == "the file says so"
-    assert [r["title"] for r in reports.values()] == ["The Fellowship", "The Fellowship", "", "The Fellowship"]
+        assert r.format == form and r.verdict["legal"] and r.findings == [], (form, r.findings)
+        assert r.alignment["player"] == "hero" and not r.not_found and not r.ambiguous
+    assert reports["json"].alignment["how"] == "the file says so"
+    assert [r.title for r in reports.values()] == ["The Fellowship", "The Fellowship", "", "The Fellowship"]
 
 
 def test_a_card_id_in_the_file_names_the_card(real_kb: Path) -> None:
@@ -349,13 +349,13 @@ def test_a_card_id_in_the_file_names_the_card(real_kb: Path) -> None:
     assert [entry(report, name)["printings"] for name in ("Théoden", "Adrazar", "Dorelas")] == [
         ["TW-182"], ["TW-116"], ["LE-8"]]
     assert entry(report, "Adrazar")["typed"] == ["Balin"]  # the id wins
-    assert report["warnings"] == ["line 2: 'Balin' has the card id TW-116, which is Adrazar: read as Adrazar"]
+    assert report.warnings == ["line 2: 'Balin' has the card id TW-116, which is Adrazar: read as Adrazar"]
 
 
 def test_names_that_could_be_several_cards_are_ambiguous_not_missing(real_kb: Path) -> None:
     report = deck_report(real_kb, "Gandalf\nkhamul\nDôgrib\nQwzx Vbnm\n")
-    assert [m["name"] for m in report["ambiguous"]] == ["khamul"] and report["ambiguous"][0]["choices"]
-    assert [m["name"] for m in report["not_found"]] == ["Qwzx Vbnm"]
+    assert [m["name"] for m in report.ambiguous] == ["khamul"] and report.ambiguous[0]["choices"]
+    assert [m["name"] for m in report.not_found] == ["Qwzx Vbnm"]
     assert entry(report, "Dôgrib")["printings"] == ["LE-7"]  # one card since the German names were put back
     result = run(real_kb, "-", input=b"Gandalf\nkhamul\nQwzx Vbnm\n")
     assert result.exit_code == EXIT_NOT_FOUND
@@ -366,27 +366,27 @@ def test_names_that_could_be_several_cards_are_ambiguous_not_missing(real_kb: Pa
 @pytest.mark.parametrize("deck", ["hero", "minion"])
 def test_each_card_says_what_rulings_card_says(real_kb: Path, deck: str, request: pytest.FixtureRequest) -> None:
     report = request.getfixturevalue(deck)
-    assert report["cards"] and report["quiet"]
+    assert report.cards and report.quiet
     reader = lookup.Reader(real_kb)
-    for e in report["cards"] + report["quiet"]:
+    for e in report.cards + report.quiet:
         about = reader.card_rulings(e["names"])
         assert (e["errata"], e["rulings"], e["mentions"]) == ([r.to_json() for r in about.errata],
                                                               [r.to_json() for r in about.rulings], len(about.mentions))
-        assert (e in report["quiet"]) == (not about)
+        assert (e in report.quiet) == (not about)
     # and card_rulings is what `rulings card` shows (a few cards: each lookup reads the search data)
-    for e in [e for e in report["cards"] if e["errata"]][:3] + report["quiet"][:1]:
+    for e in [e for e in report.cards if e["errata"]][:3] + report.quiet[:1]:
         card = lookup.card(real_kb, e["names"][0]).to_json()
         mentions = sum(len(g["rulings"]) for g in card["mentioned_in"])
         assert (e["errata"], e["rulings"], e["mentions"]) == (card["errata"], card["rulings"], mentions), e["name"]
         if "mentioned_in" in e:
             assert e["mentioned_in"] == card["mentioned_in"]
-    order = [e["lines"][0] for e in report["cards"]]
+    order = [e["lines"][0] for e in report.cards]
     assert order == sorted(order)  # in the order of the list
 
 
 def test_a_set_code_the_card_was_not_printed_in_is_noted(real_kb: Path) -> None:
     report = deck_report(real_kb, "Gandalf [TW]\nGandalf [le]\n2 Crepúsculo (DM)\n")
-    assert report["warnings"] == ["line 2: Gandalf has no printing in LE (printed in TW, WH)",
+    assert report.warnings == ["line 2: Gandalf has no printing in LE (printed in TW, WH)",
                                   "line 3: Twilight has no printing in DM (printed in LE, TW)"]
     assert entry(report, "Gandalf")["set_codes"] == ["TW", "LE"]
 
@@ -487,19 +487,19 @@ def test_a_10000_line_list_completes(real_kb: Path) -> None:
     garbage = [f"Qwzx{n} Vbnm{n} plugh" for n in range(300)]
     lines = (deck * 300)[:9_700] + garbage
     report = deck_report(real_kb, "\n".join(lines), "big.txt")
-    assert report["lines"] == 10_000
-    assert len(report["not_found"]) == 300 + 1  # the garbage and "Gandalf the Wizard"
-    assert report["warnings"][0].startswith(f"{report['copies']} copies on 10000 lines: more than a deck")
-    skipped = [m for m in report["not_found"] if not m["looked_near"]]  # beyond the first MAX_NEAR
+    assert report.lines == 10_000
+    assert len(report.not_found) == 300 + 1  # the garbage and "Gandalf the Wizard"
+    assert report.warnings[0].startswith(f"{report.copies} copies on 10000 lines: more than a deck")
+    skipped = [m for m in report.not_found if not m["looked_near"]]  # beyond the first MAX_NEAR
     assert len(skipped) > 300 - MAX_NEAR and all(m["name"].startswith("Qwzx") and not m["suggestions"] for m in skipped)
-    assert report["warnings"][1] == f"{len(skipped)} names were not read for near spellings (only the first 50 are)"
+    assert report.warnings[1] == f"{len(skipped)} names were not read for near spellings (only the first 50 are)"
     assert entry(report, "Lucky Search")["count"] == len([line for line in lines if line == "Luck Search"])
 
 
 def test_a_line_too_long_is_reported_not_read(tiny: tuple[Path, Path, Path]) -> None:
     report = deck_report(tiny[1], "2 Adunaphel\n" + "x" * 250 + "\nAdunaphel" + " " * 300 + "x3\n" + "y " * 150 + "\n")
-    assert [(e["name"], e["count"], e["lines"]) for e in report["cards"] + report["quiet"]] == [("Adûnaphel", 5, [1, 3])]
-    assert report["warnings"] == ["lines 2, 4: longer than 200 characters, read as no card"]
+    assert [(e["name"], e["count"], e["lines"]) for e in report.cards + report.quiet] == [("Adûnaphel", 5, [1, 3])]
+    assert report.warnings == ["lines 2, 4: longer than 200 characters, read as no card"]
 
 
 def test_bad_input_raises_refused_in_the_library(real_kb: Path) -> None:
@@ -629,17 +629,17 @@ def test_browser_reads_every_test_list_as_the_terminal(real_kb: Path, tmp_path: 
         except Refused:
             assert "error" in js
             continue
-        several = [e for e in report["cards"] if len(e["names"]) > 1]
+        several = [e for e in report.cards if len(e["names"]) > 1]
         assert several or "Corsarios" not in text
         for part in ("cards", "quiet"):
             py = [{**{f: e[f] for f in fields}, "errata": [r["id"] for r in e["errata"]],
-                   "rulings": [r["id"] for r in e["rulings"]]} for e in report[part]]
+                   "rulings": [r["id"] for r in e["rulings"]]} for e in getattr(report, part)]
             assert py == js[part]
         for key in ("title", "format", "verdict", "findings", "alignment", "not_found", "ambiguous", "warnings", "copies",
                     "skipped"):
-            assert report[key] == js[key], key
-        assert [miss_line(m) for m in report["not_found"] + report["ambiguous"]] == js["misses"]
-        assert [finding_text(f) for f in report["findings"]] == js["findings_text"]
+            assert getattr(report, key) == js[key], key
+        assert [miss_line(m) for m in report.not_found + report.ambiguous] == js["misses"]
+        assert [finding_text(f) for f in report.findings] == js["findings_text"]
 
 
 # -- the site's deck page ---------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from kb.deck import deck_report
+from kb.deck import DeckReport, deck_report
 from kb.deckrules import LIMITS, RULES, rule_ids
 from kb.store import connect, query
 
@@ -101,54 +101,54 @@ CASES: list[tuple[str, str, dict[str, str], str, bool]] = [
 ]
 
 
-def findings(report: dict[str, Any], rule: str, status: str = "problem") -> list[dict[str, Any]]:
-    return [f for f in report["findings"] if f["rule"] == rule and f["status"] == status]
+def findings(report: DeckReport, rule: str, status: str = "problem") -> list[dict[str, Any]]:
+    return [f for f in report.findings if f["rule"] == rule and f["status"] == status]
 
 
 @pytest.mark.parametrize("what,text,options,rule,broken", CASES, ids=[c[0] for c in CASES])
 def test_each_rule_breaks_and_holds(real_kb: Path, what: str, text: str, options: dict[str, str], rule: str,
                                     broken: bool) -> None:
     report = deck_report(real_kb, text, **options)  # type: ignore[arg-type]
-    assert not report["not_found"] and not report["ambiguous"], (report["not_found"], report["ambiguous"])
+    assert not report.not_found and not report.ambiguous, (report.not_found, report.ambiguous)
     if not rule:
-        assert report["verdict"] == {"legal": True, "problems": 0, "not_checked": 0, "summary":
+        assert report.verdict == {"legal": True, "problems": 0, "not_checked": 0, "summary":
                                      "Legal: it keeps every deck-construction rule of the CoE rules"}
-        assert report["findings"] == [] and report["alignment"]["player"] == "hero"
+        assert report.findings == [] and report.alignment["player"] == "hero"
         return
     found = findings(report, rule)
-    assert bool(found) == broken, report["findings"]
+    assert bool(found) == broken, report.findings
     if broken:
-        assert not report["verdict"]["legal"] and report["verdict"]["summary"].startswith("Not legal")
-        assert found[0]["lines"] and rule in report["rules"]  # its lines, and its text quoted
-        assert report["rules"][rule]["number"] == rule and report["rules"][rule]["source"] == "coe-rules"
+        assert not report.verdict["legal"] and report.verdict["summary"].startswith("Not legal")
+        assert found[0]["lines"] and rule in report.rules  # its lines, and its text quoted
+        assert report.rules[rule]["number"] == rule and report.rules[rule]["source"] == "coe-rules"
 
 
 def test_a_finding_names_its_lines_and_cards(real_kb: Path) -> None:
     report = deck_report(real_kb, variant(add=("SB: Glamdring",)))
-    (finding,) = report["findings"]
+    (finding,) = report.findings
     lines = FELLOWSHIP.splitlines()
     assert finding == {"rule": "1.3.1", "status": "problem", "lines": [lines.index("1 Glamdring") + 1, len(lines) + 1],
                        "cards": ["Glamdring"],
                        "message": "2 copies of Glamdring, a unique card (at most 1 in the deck)"}
-    assert report["verdict"]["summary"] == "Not legal: 1 problem"
+    assert report.verdict["summary"] == "Not legal: 1 problem"
 
 
 def test_what_the_list_cannot_tell_is_not_checked(real_kb: Path) -> None:
     report = deck_report(real_kb, "Characters:\nAragorn II\nShagrat\nResources:\nTwilight\nNo Such Card Anywhere\n")
-    assert report["alignment"]["player"] == ""
-    unchecked = [f for f in report["findings"] if f["status"] == "not checked"]
+    assert report.alignment["player"] == ""
+    unchecked = [f for f in report.findings if f["status"] == "not checked"]
     assert [f["rule"] for f in unchecked] == ["", "1.2"]
     assert unchecked[0]["lines"] == [6] and "every count leaves them out" in unchecked[0]["message"]
     assert "give its alignment" in unchecked[1]["message"]
-    assert not report["verdict"]["legal"]
+    assert not report.verdict["legal"]
     forced = deck_report(real_kb, "Characters:\nAragorn II\nShagrat\n", alignment="minion")
-    assert forced["alignment"] == {"player": "minion", "name": "Ringwraith (minion)", "how": "--alignment"}
-    assert [f["rule"] for f in forced["findings"] if f["rule"].startswith("1.3.R")] == ["1.3.R2"]
+    assert forced.alignment == {"player": "minion", "name": "Ringwraith (minion)", "how": "--alignment"}
+    assert [f["rule"] for f in forced.findings if f["rule"].startswith("1.3.R")] == ["1.3.R2"]
 
 
 def test_whose_deck_it_is(real_kb: Path) -> None:
     def player(text: str) -> tuple[str, str]:
-        a = deck_report(real_kb, text)["alignment"]
+        a = deck_report(real_kb, text).alignment
         return a["player"], a["how"]
 
     assert player(FELLOWSHIP)[0] == "hero"
@@ -162,10 +162,10 @@ def test_whose_deck_it_is(real_kb: Path) -> None:
 
 def test_the_moria_of_a_balrog_deck_is_the_balrog_site(real_kb: Path) -> None:
     report = deck_report(real_kb, SMALL_BALROG)
-    moria = next(e for e in report["cards"] + report["quiet"] if e["name"] == "Moria")
+    moria = next(e for e in report.cards + report.quiet if e["name"] == "Moria")
     assert moria["printings"] == ["BA-93"] and [c["alignment"] for c in moria["cards"]] == ["Balrog"]
     tagged = deck_report(real_kb, FELLOWSHIP.replace("\nMoria\n", "\nMoria [M]\n"))
-    assert [f["rule"] for f in tagged["findings"]] == ["1.4.W1"]  # the tag asks for the minion site
+    assert [f["rule"] for f in tagged.findings] == ["1.4.W1"]  # the tag asks for the minion site
 
 
 def test_every_limit_is_the_stored_rules(real_kb: Path) -> None:

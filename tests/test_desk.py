@@ -19,6 +19,7 @@ from kb.cardface import CardFace, readable, render_icons
 from kb.errors import Ambiguous, NotFound, Refused
 from kb.excerpt import excerpt
 from kb.location import default_kb, locate
+from kb.terminal import Page, wrap
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
@@ -91,10 +92,10 @@ def test_text_wraps_to_the_terminal_width(real_kb: Path) -> None:
 
 def test_wrap_ignores_colour_codes() -> None:
     styled = "\x1b[1mbold\x1b[0m " * 30
-    for line in cli_module.wrap(styled, 40, "  "):
+    for line in wrap(styled, 40, "  "):
         assert len(ANSI.sub("", line)) <= 40
-    assert cli_module.wrap("fits", 40, "  ") == ["  fits"]
-    assert cli_module.wrap("a b", None, "  ") == ["  a b"]
+    assert wrap("fits", 40, "  ") == ["  fits"]
+    assert wrap("a b", None, "  ") == ["  a b"]
 
 
 @pytest.mark.parametrize("env", [{"NO_COLOR": "1", "TERM": "xterm"}, {"NO_COLOR": None, "TERM": "dumb"}])
@@ -108,17 +109,17 @@ def test_long_output_goes_through_the_pager_on_a_terminal_only(monkeypatch: pyte
     printed: list[str] = []
     monkeypatch.setattr(cli_module.click, "echo_via_pager", lambda text, **_: paged.append(text))
     monkeypatch.setattr(cli_module.click, "echo", lambda text="", **_: printed.append(text))
-    monkeypatch.setattr(cli_module.shutil, "get_terminal_size", lambda *a: __import__("os").terminal_size((80, 24)))
+    monkeypatch.setattr(shutil, "get_terminal_size", lambda *a: __import__("os").terminal_size((80, 24)))
     for tty, pager, lines, expect_paged in [(True, True, 30, True), (True, False, 30, False),
                                             (False, True, 30, False), (True, True, 5, False)]:
         paged.clear()
         printed.clear()
         monkeypatch.setattr(cli_module.sys.stdout, "isatty", lambda tty=tty: tty, raising=False)
         monkeypatch.setattr(cli_module.sys.stdin, "isatty", lambda tty=tty: tty, raising=False)
-        out = cli_module.Out(pager)
+        page = Page(80)
         for n in range(lines):
-            out(f"line {n}")
-        out.flush()
+            page(f"line {n}")
+        cli_module.echo_page(page, pager)
         assert bool(paged) == expect_paged and bool(printed) != expect_paged
         assert "line 4" in (paged or printed)[0]
 

@@ -101,3 +101,26 @@ def test_a_chain_without_a_loop_is_no_cycle(tmp_path: Path) -> None:
     assert graph["pkg.sub.c"] == {"pkg.d"}  # the relative import resolved
     assert graph["pkg.b"] == {"pkg.sub", "pkg.sub.c"}
     assert find_cycle(graph) is None
+
+
+LIBRARIES = {"click": {"cli"}, "jinja2": {"kb.templates"}, "markupsafe": {"kb.templates"}, "whoosh": {"kb.index"},
+             "sqlite_utils": {"kb.store"}, "markdown_it": {"kb.render"}, "datasette": {"kb.server"},
+             "ahocorasick": {"kb.phrases"}}
+"""Each third-party library and the one module that imports it (the house style: kb imports no click)."""
+
+
+def importers(library: str) -> set[str]:
+    """The modules of kb/ and cli.py that import a library anywhere in their file."""
+    files = {module_name(p, KB): p for p in sorted(KB.rglob("*.py"))} | {"cli": KB.parent / "cli.py"}
+    found = set()
+    for name, path in files.items():
+        for node in ast.walk(ast.parse(path.read_text("utf-8"), str(path))):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level else []
+            if any(n == library or n.startswith(library + ".") for n in names):
+                found.add(name)
+    return found
+
+
+def test_each_library_lives_in_one_module() -> None:
+    assert {library: importers(library) for library in LIBRARIES} == LIBRARIES

@@ -10,6 +10,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -17,7 +18,7 @@ from click.testing import CliRunner
 from cli import cli
 from kb.numbering import Numbered, check_numbering
 from kb.owned import mark
-from kb.terminal import printable, valid_unicode
+from kb.terminal import printable, shown, style, valid_unicode
 
 from .conftest import DATA, ROOT, parse_file, write_tiny_sources
 
@@ -239,11 +240,23 @@ def test_json_is_valid_utf8_whatever_the_query(hostile_kb: Path) -> None:
 
 
 def test_all_output_for_people_goes_through_say() -> None:
-    """cli.py writes with click.echo only in say() and for JSON, and styles only in style()."""
+    """cli.py writes with click.echo only in say(), echo_page() (a page kb.terminal rendered, its lines
+    made safe) and for JSON, and styles nothing itself (kb.terminal.style does)."""
     source = (ROOT / "cli.py").read_text("utf-8")
-    assert source.count("click.echo(") == 5  # say, emit_json, export, fail's JSON, Out.flush (lines made safe)
-    assert source.count("click.style(") == 1  # style
+    assert source.count("click.echo(") == 5  # say, echo_page, emit_json, export, fail's JSON
+    assert "click.style(" not in source and "style(" not in source.replace("click.style(", "")
     assert "print(" not in source
+
+
+@pytest.mark.parametrize("how", [{"bold": True}, {"dim": True}, {"fg": "cyan"}, {"fg": "red"}, {"fg": "green"},
+                                 {"bold": True, "fg": "green"}, {"bold": True, "italic": True, "fg": "yellow"},
+                                 {"italic": True}, {"bold": None, "italic": True}, {"bold": False}])
+def test_style_writes_what_click_style_writes(how: dict[str, Any]) -> None:
+    """kb.terminal.style (kb imports no click) writes the escape codes click.style writes, and data's own
+    escape codes are shown, not obeyed."""
+    import click
+
+    assert shown(style("x \x1b[2J y", **how)) == click.style("x \\x1b[2J y", **how)
 
 
 # -- 6. the sources' own numbering ------------------------------------------------------------------------

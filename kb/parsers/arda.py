@@ -15,9 +15,10 @@ from pathlib import Path
 
 from kb.errors import ParseError
 from kb.inputs import read_bytes
+from kb.markers import find_markers
 from kb.model import ParsedDocument, Ruling, Source, Span
 from kb.parsers.blocks import read_lines
-from kb.parsers.document import DocumentBuilder, ends_sentence, find_markers
+from kb.parsers.document import DocumentBuilder, ends_sentence
 
 WORD = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)*")
 LIGATURES = ("fi", "fl", "ff", "ffi", "ffl")

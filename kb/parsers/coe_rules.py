@@ -6,10 +6,11 @@ import re
 from pathlib import Path
 
 from kb.errors import ParseError
+from kb.markers import find_markers
 from kb.model import ParsedDocument, Ruling, Source
 from kb.numbering import Numbered, check_numbering
 from kb.parsers.blocks import read_lines, walk
-from kb.parsers.document import DocumentBuilder, find_markers
+from kb.parsers.document import DocumentBuilder
 
 RULE_NUMBER = re.compile(r"^\*\*((?:\d+|g)(?:\.[A-Za-z0-9]+)*)\*\*\s*")
 CAPS_HEADING = re.compile(r"^[A-Z][A-Z ]{3,}$")

@@ -8,23 +8,8 @@ import unicodedata
 from collections import Counter
 from dataclasses import replace
 
+from kb.markers import find_markers
 from kb.model import Card, ParsedDocument, Problem, Repair, Ruling, Section, Skip, Source, Span
-
-NEW_MARK = re.compile(r"^\W{0,3}@")
-"""The CRF's mark of a ruling new or changed since the last edition: "@ Change ...". The text keeps
-it (the id hashes the text); readers see the marker "new" instead (kb.render.reading)."""
-MARKER_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("new", NEW_MARK),
-    ("rules-erratum", re.compile(r"\brules\s+erratum\b", re.I)),
-    ("card-erratum", re.compile(r"\bcard\s+erratum\b", re.I)),
-    ("standard-rules-only", re.compile(r"\bstandard rules only\s*:", re.I)),
-)
-TAG = re.compile(r"\[((?:CoE|COE|ICE|Van|Ruled by)[^\[\]]*)\]")
-DATE_TAG = re.compile(r"\[(effective [^\[\]]+)\]", re.I)
-# A tag ends at the next bracket of either kind, so each "[" scans only up to the next one: with
-# [^\]]* a line of "[CoE [CoE ..." without "]" is scanned from every "[" to its end (quadratic).
-ALIGNMENT_TAG = re.compile(r"\[(HERO|MINION|FALLEN-WIZARD|BALROG)\]")
-
 
 CLOSERS = "»”\"’')]*_"
 """What may follow a sentence's stop: closing quotes and brackets, Markdown's emphasis closed."""
@@ -43,15 +28,6 @@ def untagged(text: str) -> str:
     while text.endswith("]") and (start := text.rfind("[")) > 0:
         text = text[:start].rstrip()
     return text
-
-
-def find_markers(text: str) -> tuple[str, ...]:
-    """The markers a text carries, e.g. "@ ... [CoE 2024]" -> ("new", "tag:CoE 2024")."""
-    found = [name for name, pattern in MARKER_RULES if pattern.search(text)]
-    found += [f"tag:{m}" for m in TAG.findall(text)]
-    found += [f"date:{m}" for m in DATE_TAG.findall(text)]
-    found += [f"alignment:{m}" for m in ALIGNMENT_TAG.findall(text)]
-    return tuple(dict.fromkeys(found))
 
 
 def slug(text: str) -> str:

@@ -6,9 +6,10 @@ import re
 from pathlib import Path
 
 from kb.errors import ParseError
+from kb.markers import find_markers
 from kb.model import ParsedDocument, Ruling, Source
 from kb.parsers.blocks import read_lines, walk
-from kb.parsers.document import DocumentBuilder, find_markers
+from kb.parsers.document import DocumentBuilder
 
 CAPS_HEADING = re.compile(r"^[A-Z][A-Z -]{3,}:$")
 RULE_NUMBER = re.compile(r"^\d{1,2}[A-Z]?$")

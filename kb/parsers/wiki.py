@@ -6,9 +6,10 @@ import re
 from pathlib import Path
 
 from kb.errors import ParseError
+from kb.markers import find_markers
 from kb.model import ParsedDocument, Ruling, Source, Span
 from kb.parsers.blocks import read_lines, walk
-from kb.parsers.document import DocumentBuilder, find_markers
+from kb.parsers.document import DocumentBuilder
 
 CITATION = re.compile(r"^(.{1,40}?) section$", re.I)
 NAME_RUN = re.compile(r"[\w’' -]+")
