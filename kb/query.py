@@ -83,9 +83,13 @@ RARE = 0.0005
 
 NEAR_RUN = 4
 """The most words of a run the corpus does not know that are read as one misspelt name."""
+NEAR_TRIES = 8
+"""The most words the corpus does not know that a query has read as misspelt names: each is a few
+near-spelling searches over every card name, and a pasted page of unknown words would otherwise
+take seconds (no question of the dev sets has more than 4)."""
 
 LIMITS = {"MAX_QUERY": MAX_QUERY, "MAX_NAME_WORDS": MAX_NAME_WORDS, "FIRST_WORD_NAMES": FIRST_WORD_NAMES,
-          "NEAR_RUN": NEAR_RUN,
+          "NEAR_RUN": NEAR_RUN, "NEAR_TRIES": NEAR_TRIES,
           "RARE_NAME_WORD": RARE_NAME_WORD, "RARE": RARE}
 """The numbers above, as the search data ships them to the browser."""
 
@@ -488,7 +492,7 @@ def near_spans(tokens: list[tuple[str, int, int]], keys: list[str], bare: list[s
     """Misspelt names in a question: around each word the corpus does not know, the longest run of
     at most NEAR_RUN such words and name words that reads as one card (read_name, as `rulings
     card` reads it), capitalised where the query capitalises names, and never one lower-case word
-    that misspells a common word."""
+    that misspells a common word; the first NEAR_TRIES such words only."""
     free = [not any(sp.start <= start < sp.end for sp in taken) for _, start, _ in tokens]
 
     def unknown(j: int) -> bool:
@@ -499,11 +503,12 @@ def near_spans(tokens: list[tuple[str, int, int]], keys: list[str], bare: list[s
         return free[j] and keys[j] not in QUESTION_WORDS and (unknown(j) or vocab.is_name_word(bare[j]))
 
     found: list[NameSpan] = []
-    i = 0
-    while i < len(tokens):
+    i = tries = 0
+    while i < len(tokens) and tries < NEAR_TRIES:
         if not unknown(i):
             i += 1
             continue
+        tries += 1
         lo, hi = i, i + 1
         while lo > 0 and i - lo < NEAR_RUN - 1 and namish(lo - 1):
             lo -= 1

@@ -98,6 +98,7 @@ FOCUSED = [
     "Characters left behind by Gandalf. Are they still in the company?",
     "characters left behind",
     "witch king of agnmar",
+    "can Shadowfacs " + " ".join(f"zq{a}{b}x{c}" for a in "bcdfg" for b in "hjklm" for c in "nprst"),  # NEAR_TRIES
     "I revealed Balrog at Moria [...] My opponent's Orc-raiders attacked. Is the strike cancelled?",
     "Could True Dragons be cancelled? Indur taps to cancel",
     "what is a haven?",
@@ -246,7 +247,7 @@ def test_understanding_of_hand_picked_queries(both: dict[str, Any]) -> None:
 def test_the_browser_reads_the_numbers_the_terminal_uses(both: dict[str, Any]) -> None:
     assert both["limits"] == {
         "MAX_QUERY": query.MAX_QUERY, "MAX_NAME_WORDS": query.MAX_NAME_WORDS,
-        "FIRST_WORD_NAMES": query.FIRST_WORD_NAMES, "NEAR_RUN": query.NEAR_RUN, "RARE_NAME_WORD": query.RARE_NAME_WORD,
+        "FIRST_WORD_NAMES": query.FIRST_WORD_NAMES, "NEAR_RUN": query.NEAR_RUN, "NEAR_TRIES": query.NEAR_TRIES, "RARE_NAME_WORD": query.RARE_NAME_WORD,
         "RARE": query.RARE, "COVERAGE_FLOOR": ranking.COVERAGE_FLOOR}
 
 

@@ -527,6 +527,29 @@ def test_a_misspelt_name_inside_a_question_is_read_as_rulings_card_reads_it(sear
     assert any("shadowfax" in r.data["about"] for r in results)
 
 
+def test_a_page_of_unknown_words_tries_only_a_few_as_misspelt_names(searcher: Searcher, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each unknown word is a few near-spelling searches over every card name: a pasted page of them
+    tries the first NEAR_TRIES only, and a misspelt name among those is still read."""
+    import kb.query
+    calls: list[str] = []
+    real = kb.query.read_name
+
+    def counted(typed: str, *args: object) -> tuple[list[str], bool]:
+        calls.append(typed)
+        return real(typed, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(kb.query, "read_name", counted)
+    unknown = [f"zq{a}{b}x{c}" for a in "bcdfg" for b in "hjklm" for c in "nprst"]  # 125 words no corpus has
+    page = "can Shadowfacs " + " ".join(unknown)
+    u = searcher.understand(page)
+    assert u.cards == ["Shadowfax"]
+    runs = kb.query.NEAR_RUN * (kb.query.NEAR_RUN + 1) // 2  # the runs of at most NEAR_RUN words around one word
+    assert 0 < len(calls) <= kb.query.NEAR_TRIES * runs
+    calls.clear()
+    assert not searcher.understand(" ".join(unknown[:kb.query.NEAR_TRIES]) + " Shadowfacs").cards  # past the limit
+    assert len(calls) <= kb.query.NEAR_TRIES * runs
+
+
 def test_english_words_are_never_corrected(searcher: Searcher) -> None:
     for typed in ("wherever", "followup", "scores", "useless", "talking", "released", "care"):
         u = searcher.understand(f"{typed} the company moves")

@@ -357,9 +357,10 @@
     function namish(j) {
       return free[j] && !vocab.question_words.has(keys[j]) && (unknown(j) || vocab.is_name_word(bare[j]));
     }
-    var found = [], i = 0, most = vocab.limits.NEAR_RUN;
-    while (i < tokens.length) {
+    var found = [], i = 0, tries = 0, most = vocab.limits.NEAR_RUN;
+    while (i < tokens.length && tries < vocab.limits.NEAR_TRIES) {
       if (!unknown(i)) { i += 1; continue; }
+      tries += 1;
       var lo = i, hi = i + 1;
       while (lo > 0 && i - lo < most - 1 && namish(lo - 1)) lo -= 1;
       while (hi < tokens.length && hi - i < most && namish(hi)) hi += 1;
