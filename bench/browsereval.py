@@ -1,4 +1,5 @@
-"""The browser's search scored as `rulings eval` scores the terminal's: site/assets/search.js run in node
+"""The browser's search scored as `rulings eval` scores the terminal's: site/assets/search.js (and the
+modules it loads) run in node
 over the index the site ships (kb.browserdata.packed), the top 10 of every question of each dev file.
 
     .venv/bin/python bench/browsereval.py [--kb DIR] [FILE.jsonl ...]   (default: ../shared/eval/*.jsonl)
@@ -27,8 +28,7 @@ from kb.snapshot import Snapshot  # noqa: E402
 DRIVER = """
 const fs = require("fs");
 const [searchJs, specPath, queriesPath] = process.argv.slice(1);
-const {Searcher} = require(searchJs);
-const searcher = new Searcher(JSON.parse(fs.readFileSync(specPath, "utf8")));
+const searcher = require(searchJs).of(JSON.parse(fs.readFileSync(specPath, "utf8")));
 const out = {};
 for (const q of JSON.parse(fs.readFileSync(queriesPath, "utf8"))) out[q] = searcher.search(q, 10).results.map(r => r.data.text);
 process.stdout.write(JSON.stringify(out));

@@ -1,14 +1,17 @@
 """The browser's search index: the knowledge base's own search data (kb.searchspec), made compact for
 a phone, plus where every ruling and card lives on the site; written once by `rulings site`.
 
-site/assets/search.js runs it step by step as kb.search runs search.json (tests/test_parity.py
-holds them to the same answers). What makes it quicker to load than search.json as a script:
+site/assets/searchspec.js reads it and search.js runs it step by step as kb.search runs search.json
+(tests/test_parity.py and tests/test_conformance.py hold them to the same answers). What makes it
+quicker to load than search.json as a script:
 
 - it is JSON text inside JavaScript strings (`window.RULINGS_INDEX='…'`), read with JSON.parse: a
   browser parses a JSON string faster than the same object literal, and a script tag loads it
   from file:// too, where fetch() cannot;
 - the documents (half its bytes) are a second string of JSON lines, each parsed only when a query
-  needs that document (a hundred or so candidates), not all four thousand on every visit;
+  needs that document (a hundred or so candidates), not all four thousand on every visit, each a
+  row of its fields' values under one list of their names (a sixth of the bytes of named fields:
+  kb.searchspec.Doc's, read by name in searchspec.js);
 - the tables looked up by key (postings, exact keys, vocabulary, card names) come in buckets by
   their keys' first two letters, each a JSON text parsed when a query first looks in it: a
   question reads a few dozen of the four tables' hundreds of buckets (the JSON parse of the whole
@@ -16,14 +19,14 @@ holds them to the same answers). What makes it quicker to load than search.json 
 - the postings and exact keys, the bulk of its numbers, are strings decoded only for the terms a
   query uses: document numbers as gaps from the previous one in base 36, the term frequencies as
   written ("a,2,3,0.5": document 10 twice, then document 13 with half a weight);
-- section paths are a table the documents point into, beside the index terms of each heading (so
-  no candidate's heading is analysed in the browser); the documents' sources come as runs (a
-  source and its first document), a filter's mask made a run at a time; each document carries
-  the number of its wording (the first document with the same folded words), so results are told
-  apart without folding their text in the browser; the words of card names come as one text to
-  look a word up in, and the page addresses (LATER) as a JSON text parsed when the results are
-  shown; of the English words that are never "corrected" (kb/data/english.txt), only those a
-  correction could reach in this corpus (kb.query.english_words: thousands of sixty thousand);
+- what the search data already decided of each document (kb.searchspec.Doc: its prior, its
+  section's heading as index terms, the numbers it gives, the first document with its words, ...)
+  is shipped as it is, so no candidate's heading is analysed nor its text folded in the browser;
+  the documents' sources come as runs (a source and its first document), a filter's mask made a
+  run at a time; the words of card names come as one text to look a word up in, and the page
+  addresses (LATER) as a JSON text parsed when the results are shown; of the English words that
+  are never "corrected" (kb/data/english.txt), only those a correction could reach in this corpus
+  (kb.query.english_words: thousands of sixty thousand);
 - whether every word's index terms begin with the word's own first two letters (and no others)
   ("terms_keep_prefix", terms_keep_prefix()): then, to find a query's terms in the results it
   shows, only their words that begin as one of those terms does are looked up in the vocabulary
@@ -39,22 +42,22 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
+from dataclasses import fields as dataclass_fields
 from pathlib import Path
 from typing import Any
 
 from kb.errors import SiteError
-from kb.query import COMPOUND, english_words, fold
+from kb.query import COMPOUND, english_words
 from kb.lookup import search_spec
-from kb.ranking import heading_terms
 from kb.render import reading
-from kb.searchspec import SPEC, SearchSpec
+from kb.searchspec import SPEC, Doc
 from kb.siteplan import DIVIDER, SitePlan
 from kb.snapshot import Kb, Snapshot
 from kb.tables import load_words
 from kb.urls import anchor
 
 ENCODING = "gaps36"
-"""The name of the encoding of postings and keys, checked by search.js."""
+"""The name of the encoding of postings and keys, checked by searchspec.js."""
 INDEX_FILE = "assets/search-index.js"
 """Documents per file of text."""
 
@@ -101,7 +104,7 @@ def bucket(key: str) -> str:
     the first two after its last colon (so "about:gandalf" and "about:saruman" part, and the
     numbers of "number:annotation:18" and "number:annotation:25a"): bucket("strike") == "st",
     bucket("about:gandalf") == "aga", bucket("number:annotation:18") == "n18". Small buckets: a
-    question's few words parse a few kilobytes. search.js's bucket() is the same, on code points."""
+    question's few words parse a few kilobytes. searchspec.js's bucket() is the same, on code points."""
     _, colon, rest = key.rpartition(":")
     return key[:1] + rest[:2] if colon else key[:2]
 
@@ -115,34 +118,35 @@ def buckets(table: dict[str, Any]) -> dict[str, str]:
 
 
 def packed(spec: dict[str, Any]) -> dict[str, Any]:
-    """The compact search data made quick to open: its section paths a table the documents point
-    into, beside the index terms of each one's heading (kb.ranking.heading_terms, which a query
-    compares with its own: read once here, not for every candidate on every visit); each
-    document's wording numbered (the first document with the same folded words); every word of a
-    card name (as search.js's is_name_word splits them) as one text, each word between line breaks,
-    which a word is looked up in without parsing anything; the tables of BUCKETED in buckets of
-    JSON text; and the documents as one text of JSON lines (DOC_SEPARATOR between them), each
-    parsed only when a query needs it, beside the runs of their sources ("source_runs": [source,
-    first document] each time the source changes), which filters need for every document."""
-    sections: dict[tuple[str, ...], int] = {}
-    first: dict[str, int] = {}
+    """The compact search data made quick to open: every word of a card name (the search data's
+    name_words) as one text, each word between line breaks, which a word is looked up in without
+    parsing anything; the tables of BUCKETED in buckets of JSON text; and the documents as one text
+    of JSON lines (DOC_SEPARATOR between them), each parsed only when a query needs it: each a row of
+    its fields' values in the order "doc_fields" names them (kb.searchspec.Doc's), the fields at
+    their defaults at its end left out ("doc_defaults" says what they are), beside the runs of their
+    sources ("source_runs": [source, first document] each time the source changes), which filters
+    need for every document."""
+    fields, defaults = DOC_FIELDS, spec["doc_defaults"]
     lines: list[str] = []
-    wordings: list[int] = []
     source_runs: list[list[int]] = []
     for d, doc in enumerate(spec["docs"]):
-        wordings.append(first.setdefault(fold(doc[6]).replace(" ", ""), d))
-        if not source_runs or source_runs[-1][0] != doc[1]:
-            source_runs.append([doc[1], d])
-        lines.append(json.dumps([*doc[:5], sections.setdefault(tuple(doc[5]), len(sections)), *doc[6:]],
-                                ensure_ascii=False, separators=(",", ":")))
-    name_words = "\n" + "".join(w + "\n" for w in sorted({w for key in spec["names"] for w in key.split(" ") if w}))
-    small, loaded = compact(spec), SearchSpec.of(spec)
-    heads = [sorted(heading_terms(s[-1], loaded)) if s else [] for s in sections]
+        if not source_runs or source_runs[-1][0] != doc["source"]:
+            source_runs.append([doc["source"], d])
+        row = [doc[f] if f in doc else defaults[f] for f in fields]
+        while len(row) > len(fields) - len(defaults) and row[-1] == defaults[fields[len(row) - 1]]:
+            row.pop()
+        lines.append(json.dumps(row, ensure_ascii=False, separators=(",", ":")))
+    small = compact(spec)
     return {**small, **{t: buckets(small[t]) for t in BUCKETED}, "buckets": list(BUCKETED),
-            "docs": DOC_SEPARATOR.join(lines), "source_runs": source_runs,
-            "sections": [list(s) for s in sections], "section_heads": heads, "wordings": wordings,
-            "name_words": name_words, "terms_keep_prefix": terms_keep_prefix(spec["vocab"]),
+            "doc_fields": list(fields), "docs": DOC_SEPARATOR.join(lines), "source_runs": source_runs,
+            "name_words": "\n" + "".join(w + "\n" for w in spec["name_words"]),
+            "terms_keep_prefix": terms_keep_prefix(spec["vocab"]),
             "english": english_words(load_words("english"), {k: v[0] for k, v in spec["vocab"].items()})}
+
+
+DOC_FIELDS = tuple(f.name for f in dataclass_fields(Doc))
+"""A document's fields in the order the browser's rows give them: kb.searchspec.Doc's, those that may be
+left out (at their defaults) last."""
 
 
 def terms_keep_prefix(vocab: dict[str, list[Any]]) -> bool:
@@ -202,15 +206,15 @@ def browser_index(kb: Kb, plan: SitePlan, card_names: list[str]) -> dict[str, An
     shown: dict[str, list[list[Any]]] = {}
     parsers = [s["parser"] for s in spec["sources"]]
     for n, doc in enumerate(spec["docs"]):
-        rid = doc[0]
+        rid = doc["id"]
         if rid not in plan.home:
             raise SiteError(f"{path}: ruling {rid} has no page; run `rulings build` again")
         doc_pages.append(pages.setdefault(plan.home[rid], len(pages)))
         if anchor(rid) != rid:
             anchors[str(n)] = anchor(rid)
-        text = reading(doc[6], parsers[doc[1]]).text
-        if text != doc[6]:
-            shown[str(n)] = edits(doc[6], text)
+        text = reading(doc["text"], parsers[doc["source"]]).text
+        if text != doc["text"]:
+            shown[str(n)] = edits(doc["text"], text)
     cards = {name: pages.setdefault(plan.urls.card(name), len(pages)) for name in sorted(card_names)}
     return {**spec, "site": {"pages": list(pages), "doc_pages": doc_pages, "anchors": anchors,
                                       "cards": cards, "divider": DIVIDER.pattern, "shown": shown}}

@@ -566,7 +566,7 @@ def deck_data(kb: KbOrReader) -> dict[str, Any]:
     its document's index."""
     reader = Reader.of(kb)  # the indexes point into this build's search data: the site ships the same
     conn = reader.conn
-    position = {doc[0]: n for n, doc in enumerate(reader.spec.raw["docs"])}
+    position = {doc["id"]: n for n, doc in enumerate(reader.spec.raw["docs"])}
     several = sorted({tuple(sorted(set(names))) for names in reader.spec.raw["names"].values() if len(set(names)) > 1})
     cards: dict[str, list[list[int]]] = {}
     for names in [(row["name"],) for row in query(conn, "select distinct name from cards order by name")] + several:

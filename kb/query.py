@@ -2,7 +2,7 @@
 
 This is the one specification of how a query is read. Its patterns and tables are plain data
 (`RULES`, kb/data/*.toml) that the build ships to the browser inside the search data, and
-site/assets/search.js executes the same steps over the same tables, so the terminal and the
+site/assets/query.js executes the same steps over the same tables, so the terminal and the
 phone read a question alike. Every pattern here is written to mean the same in Python (`re.ASCII`)
 and JavaScript, and runs over the query with its accents folded.
 """
@@ -46,9 +46,6 @@ RULES: dict[str, str] = {
 "number" finds a number a ruling gives, "step" the name of a rulebook step ("Movement/Hazard Phase,
 Step 3 (Set the Base Hazard Limit) - ...") that a ruling opens with."""
 
-CAPITALISED = r"(?:(?<=[a-z,;] )|^)([A-Z][\w'-]+)"
-"""A capitalised word after a lower-case word (or opening a short query): a one-word card name."""
-
 WEIGHTS = {
     "typed": 1.0,         # a word the judge typed
     "abbreviation": 1.0,  # an abbreviation's expansion: what the judge typed, spelt out
@@ -86,9 +83,13 @@ RARE = 0.0005
 
 NEAR_RUN = 4
 """The most words of a run the corpus does not know that are read as one misspelt name."""
+NEAR_TRIES = 8
+"""The most words the corpus does not know that a query has read as misspelt names: each is a few
+near-spelling searches over every card name, and a pasted page of unknown words would otherwise
+take seconds (no question of the dev sets has more than 4)."""
 
 LIMITS = {"MAX_QUERY": MAX_QUERY, "MAX_NAME_WORDS": MAX_NAME_WORDS, "FIRST_WORD_NAMES": FIRST_WORD_NAMES,
-          "NEAR_RUN": NEAR_RUN,
+          "NEAR_RUN": NEAR_RUN, "NEAR_TRIES": NEAR_TRIES,
           "RARE_NAME_WORD": RARE_NAME_WORD, "RARE": RARE}
 """The numbers above, as the search data ships them to the browser."""
 
@@ -101,7 +102,7 @@ PATTERNS = {name: compile_rule(name) for name in RULES}
 TOKEN = re.compile(r"\w+(?:[./\-]\w+)*")
 """A word as the index sees it: "on-guard", "m/h", "2.iv.iii", "25a" kept whole."""
 COMPOUND = re.compile(r"[./\-]")
-"""What joins the parts of a compound word ("M/H", "non-unique", "2.IV.iii"): search.js's COMPOUND."""
+"""What joins the parts of a compound word ("M/H", "non-unique", "2.IV.iii"): query.js's COMPOUND."""
 QUERY_WORD = re.compile(r"[^\s,;:!?()\[\]{}\"]+")
 APOSTROPHES = re.compile(r"['`\u00b4\u02b9\u2018\u2019]")
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
@@ -414,7 +415,7 @@ NAME_WORD, on text whose apostrophes strip_marks has made straight."""
 POSSESSIVE = re.compile(r"'s$", re.I)
 NAME_CONTEXT = re.compile(r"[a-z,;] $")
 """What a capitalised word follows when it is a one-word name mid-question: a lower-case word or a
-comma, and a space (CAPITALISED's look-behind)."""
+comma, and a space."""
 CASED = re.compile(r"[a-z,;] [A-Z][a-z]")
 """A capitalised word mid-sentence: a query that has one writes names capitalised."""
 
@@ -491,7 +492,7 @@ def near_spans(tokens: list[tuple[str, int, int]], keys: list[str], bare: list[s
     """Misspelt names in a question: around each word the corpus does not know, the longest run of
     at most NEAR_RUN such words and name words that reads as one card (read_name, as `rulings
     card` reads it), capitalised where the query capitalises names, and never one lower-case word
-    that misspells a common word."""
+    that misspells a common word; the first NEAR_TRIES such words only."""
     free = [not any(sp.start <= start < sp.end for sp in taken) for _, start, _ in tokens]
 
     def unknown(j: int) -> bool:
@@ -502,11 +503,12 @@ def near_spans(tokens: list[tuple[str, int, int]], keys: list[str], bare: list[s
         return free[j] and keys[j] not in QUESTION_WORDS and (unknown(j) or vocab.is_name_word(bare[j]))
 
     found: list[NameSpan] = []
-    i = 0
-    while i < len(tokens):
+    i = tries = 0
+    while i < len(tokens) and tries < NEAR_TRIES:
         if not unknown(i):
             i += 1
             continue
+        tries += 1
         lo, hi = i, i + 1
         while lo > 0 and i - lo < NEAR_RUN - 1 and namish(lo - 1):
             lo -= 1

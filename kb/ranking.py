@@ -2,7 +2,9 @@
 
 A hit's score is its BM25 score times exp(sum of weight x feature). The weights live in
 kb/data/ranking.toml; tools/tune_ranking.py fits them on question files and reports how well they
-hold on questions left out of the fitting.
+hold on questions left out of the fitting. What no query changes of a document (its prior, the terms
+it defines, ...) is decided by the build (document_fields, kb.searchspec.Doc); site/assets/ranking.js
+scores as this module does.
 """
 
 from __future__ import annotations
@@ -11,13 +13,14 @@ import functools
 import math
 import re
 import tomllib
+from collections.abc import Iterable
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
 from kb.errors import KbBroken
-from kb.query import PATTERNS, TOKEN, Understanding, analyze_word, fold
-from kb.searchspec import SearchSpec, plain_sum
+from kb.query import PATTERNS, Understanding, fold
+from kb.searchspec import SearchSpec
 
 COVERAGE_FLOOR = 0.1
 
@@ -70,13 +73,31 @@ def weights() -> dict[str, float]:
     return parse_weights(read_weights_text())
 
 
+def document_fields(kind: str, text: str, source_kind: str, current: bool) -> dict[str, Any]:
+    """What the ranking knows of a document whatever the query, decided once by the build and shipped
+    as its named fields (kb.searchspec.Doc): "prior", its constant features in the order features()
+    scores them (its source's kind, an older edition, its kind; a card's text has no kind feature:
+    whether it was asked for is the query's), only those FEATURES names; "numbers", the numbers its
+    text gives (number_answer); "step", the name of the rulebook step it opens with, folded (definition)."""
+    prior = ([f"source:{source_kind}"] if source_kind else []) + ([] if current else ["older edition"])
+    prior += [] if kind == "card" else [f"kind:{kind}"]
+    label = PATTERNS["step"].match(text)
+    return {"prior": [name for name in prior if name in KNOWN],
+            "numbers": sorted({m.group(0).lower() for m in PATTERNS["number"].finditer(text)}),
+            "step": fold(label.group(1)) if label else ""}
+
+
+VARIANT = "source:variant"
+"""The prior feature of a variant's rulings, which a query that asks for the variant (names it, or
+searches only its source) turns into "source:variant asked"."""
+
+
 @dataclass(slots=True)
 class QueryContext:
     """What every candidate of one query is compared with, computed once per query."""
 
-    term_weights: dict[str, float]
-    """Each plain query term's weight times its IDF: what coverage is measured in."""
     total: float
+    """The IDF-weighted total of the query's plain terms: what coverage is measured in (0: no words)."""
     query_stems: frozenset[str]
     phrase: re.Pattern[str] | None
     cards: frozenset[str]
@@ -93,61 +114,55 @@ class QueryContext:
     define: frozenset[str]
 
     @classmethod
-    def of(cls, u: Understanding, source: str | None, spec: SearchSpec, idf: dict[str, float]) -> QueryContext:
-        term_weights = {t: w * idf[t] for t, w in u.terms if ":" not in t and idf.get(t, 0.0) > 0}
-        return cls(term_weights, plain_sum(term_weights.values()), frozenset(u.typed), short_phrase(u),
-                   frozenset(fold(c) for c in u.cards), u.card_text, u.card_query,
-                   bool(u.annotations or u.rules), u.how_many, frozenset(u.numbers), u.arda, source, spec,
+    def of(cls, u: Understanding, source: str | None, spec: SearchSpec, total: float) -> QueryContext:
+        return cls(total, frozenset(u.typed), short_phrase(u), frozenset(fold(c) for c in u.cards), u.card_text,
+                   u.card_query, bool(u.annotations or u.rules), u.how_many, frozenset(u.numbers), u.arda, source, spec,
                    frozenset(fold(c) for c in u.story_cards), frozenset(u.define))
 
 
 def features(d: int, covered: float, q: QueryContext) -> dict[str, float]:
     """The features of candidate document d for one query (names from FEATURES; absent means 0);
-    `covered` is the IDF-weighted share of the query's terms its passage holds."""
-    data = q.spec.data(d)
+    `covered` is the IDF-weighted share of the query's terms its passage holds. What no query
+    changes is the document's own (kb.searchspec.Doc): its prior, the terms it defines, its
+    heading's terms, the numbers and the step it gives."""
+    doc = q.spec.doc(d)
     f: dict[str, float] = {}
-    kind = data["source_kind"]
-    if kind == "variant":
-        f["source:variant asked" if q.variant_asked or q.source == data["source"] else "source:variant"] = 1.0
-    elif kind:
-        f[f"source:{kind}"] = 1.0
-    if not data["current"]:
-        f["older edition"] = 1.0
-    if data["kind"] == "card":
-        named = fold(data["title"] or "") in q.cards
+    for name in q.spec.prior(d):
+        if name == VARIANT and (q.variant_asked or q.source == q.spec.raw["sources"][doc.source]["id"]):
+            name = "source:variant asked"
+        f[name] = 1.0
+    if doc.kind == "card":
+        named = not q.cards.isdisjoint(doc.about)  # a card's text is about its card alone
         if named and q.card_text:
             f["card:asked text"] = 1.0
         elif not (named and q.card_query):
             f["card:other"] = 1.0
     else:
-        f[f"kind:{data['kind']}"] = 1.0
-        if data["about"] and not q.cards.intersection(data["about"]):
+        if doc.about and q.cards.isdisjoint(doc.about):
             f["card:unnamed ruling"] = 1.0
-        elif data["about"] and not q.card_query:
-            told = q.story_cards.issuperset(q.cards.intersection(data["about"]))
+        elif doc.about and not q.card_query:
+            told = q.story_cards.issuperset(q.cards.intersection(doc.about))
             f["card:story ruling" if told else "card:named ruling"] = 1.0
-        if data["kind"] == "glossary" and data["title"]:
-            defined = heading_terms(data["title"], q.spec)
+        if doc.defines:
+            defined = frozenset(doc.defines)
             if q.define and defined == q.define:
                 f["definition asked"] = 1.0
-            elif defined and defined == q.query_stems and not q.card_query:
+            elif defined == q.query_stems and not q.card_query:
                 f["defines"] = 1.0
-    heading = data["section"][-1] if data["section"] else ""
-    if heading and (heading_terms(heading, q.spec) == q.query_stems
-                    or (q.define and heading_terms(heading, q.spec) == q.define)):
+    heading = q.spec.heading_terms(doc.section)
+    if heading is not None and (heading == q.query_stems or (q.define and heading == q.define)):
         f["heading_is_query"] = 1.0
     if q.total and not (q.reference or q.card_query):
         f["coverage"] = math.log(COVERAGE_FLOOR + (1 - COVERAGE_FLOOR) * covered)
-    if q.how_many and any(m.group(0).lower() not in q.numbers for m in PATTERNS["number"].finditer(data["text"])):
+    if q.how_many and any(n not in q.numbers for n in doc.numbers):
         f["number_answer"] = 1.0
     if q.phrase is not None:
-        folded = fold(data["text"])
+        folded = fold(doc.text)
         m = q.phrase.search(folded)
-        label = PATTERNS["step"].match(data["text"])
-        if m and (defines(folded[:m.start()].split(), m.group(0), data["text"])
-                  or (label is not None and q.phrase.search(fold(label.group(1))))):
+        if m and (defines(folded[:m.start()].split(), m.group(0), doc.text)
+                  or (doc.step and q.phrase.search(doc.step))):
             f["definition"] = 1.0
-    return {name: value for name, value in f.items() if name in KNOWN}
+    return f
 
 
 def defines(prefix: list[str], phrase: str, text: str) -> bool:
@@ -159,20 +174,15 @@ def defines(prefix: list[str], phrase: str, text: str) -> bool:
     return re.search(r"[\"\u201c\u00ab]\s*" + re.escape(phrase.split()[0]), text.lower()) is not None
 
 
-_headings: dict[tuple[int, str], frozenset[str]] = {}
-ASIDE = re.compile(r"\([^()]*\)")
-"""A heading's aside, left out of what it names: "marshalling points (MPs)" names marshalling points."""
-
-
-def heading_terms(heading: str, spec: SearchSpec) -> frozenset[str]:
-    """The index terms of a section heading or a term's title, without its number or aside ("2.III.
-    Long-event Phase" is the long-event phase); remembered, as headings repeat across candidates
-    and queries."""
-    key = (id(spec), heading)
-    if key not in _headings:
-        terms = [t for token in TOKEN.findall(ASIDE.sub(" ", heading)) for t in analyze_word(token, spec)]
-        _headings[key] = frozenset(t for t in terms if not t[0].isdigit())
-    return _headings[key]
+def plain_sum(values: Iterable[float]) -> float:
+    """A sum added left to right, as JavaScript adds: Python's sum() of floats compensates from 3.12
+    on, so a query's totals and scores would differ from the browser's in their last bits (and equal
+    scores, ordered by document, could part). Kept where the runtimes add per query; a sum made once
+    by the build (the mean passage length) is shipped instead."""
+    total = 0.0
+    for v in values:
+        total += v
+    return total
 
 
 def score(bm25: float, f: dict[str, float], weights: dict[str, float]) -> float:

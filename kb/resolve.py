@@ -114,7 +114,7 @@ def read_card(typed: str, vocab: SearchSpec, index: NameIndex | None = None) -> 
     An exact name (folded) wins; then a near spelling ("morgul knive"); then the one card whose
     name holds every word typed ("khamul easterling"). A name that begins several cards ("khamul")
     gives their choices; nothing near gives an empty reading (NameIndex.rank suggests names).
-    site/assets/search.js's read_card executes the same steps.
+    site/assets/resolve.js's read_card executes the same steps.
     """
     names, near = read_name(typed, vocab, index or card_index(vocab))
     if not near:

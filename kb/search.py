@@ -2,8 +2,10 @@
 
 The engine runs over the search data the build wrote (kb.searchspec): the query is read by
 kb.query, BM25 over the passage units' postings finds the candidates, kb.ranking scores them by
-their features, and arrange() orders them for reading. site/assets/search.js executes the same
-steps over the same data, so a question gets the same answers in the terminal and the browser.
+their features, and arrange() orders them for reading. The site executes the same steps over the
+same data, module for module (site/assets/query.js, searchspec.js, ranking.js and search.js, this
+module's), so a question gets the same answers in the terminal and the browser
+(tests/data/search/cases.json holds both to the same readings, results and scores).
 """
 
 from __future__ import annotations
@@ -17,8 +19,8 @@ from typing import Any
 
 from kb.errors import QueryError
 from kb.query import TOKEN, Understanding, analyze_word, clean, fold, understand
-from kb.ranking import QueryContext, contributions, features, score, weights
-from kb.searchspec import SPEC, SearchSpec, plain_sum
+from kb.ranking import QueryContext, contributions, features, plain_sum, score, weights
+from kb.searchspec import SPEC, SearchSpec
 from kb.snapshot import Kb, Snapshot
 from kb.store import INDEX_DIR, no_knowledge_base
 
@@ -54,6 +56,8 @@ class Candidates:
     understanding: Understanding
     docs: list[tuple[int, float, float]]
     idf: dict[str, float]
+    total: float
+    """The IDF-weighted total of the query's plain terms, which coverage is a share of."""
 
 
 class Searcher:
@@ -71,7 +75,6 @@ class Searcher:
         self.editions = {int(k): v for k, v in raw["editions"].items()}
         self._filters: dict[tuple[str, ...], set[int]] = {}
         self._index: Any = None
-        self._wordings: dict[int, str] = {}
 
     @classmethod
     def open(cls, kb: Kb) -> Searcher:
@@ -91,7 +94,7 @@ class Searcher:
         if key not in self._filters:
             sources = self.spec.raw["sources"]
             ok = {n for n, s in enumerate(sources) if s["game"] in games and (source is None or s["id"] == source)}
-            self._filters[key] = {d for d, doc in enumerate(self.spec.raw["docs"]) if doc[1] in ok}
+            self._filters[key] = {d for d, doc in enumerate(self.spec.raw["docs"]) if doc["source"] in ok}
         return self._filters[key]
 
     def idf(self, df: int) -> float:
@@ -133,7 +136,7 @@ class Searcher:
         top = heapq.nsmallest(n, scores.items(), key=lambda kv: (-kv[1], kv[0]))
         named = self.name_coverage(u, [d for d, _ in top], idf)
         return Candidates(u, [(d, s, (covered.get(d, 0.0) + named.get(d, 0.0)) / total if total else 0.0)
-                              for d, s in top], idf)
+                              for d, s in top], idf, total)
 
     def name_coverage(self, u: Understanding, docs: list[int], idf: dict[str, float]) -> dict[int, float]:
         """What the words of a card's name add to the coverage of the rulings on that card, where the
@@ -147,7 +150,7 @@ class Searcher:
                 continue
             holders = {t: set(map(int, self.postings.get(t, [])[::2])) for t in terms}
             for d in docs:
-                if key in self.spec.data(d)["about"]:
+                if key in self.spec.doc(d).about:
                     out[d] = out.get(d, 0.0) + plain_sum(weights[t] * idf[t] for t in terms if d not in holders[t])
         return out
 
@@ -165,7 +168,7 @@ class Searcher:
 
     def rank(self, found: Candidates, limit: int, source: str | None, w: dict[str, float]) -> list[Result]:
         """Score each candidate by its features (kb.ranking); keep one result per wording."""
-        context = QueryContext.of(found.understanding, source, self.spec, found.idf)
+        context = QueryContext.of(found.understanding, source, self.spec, found.total)
         scored = []
         for d, bm25, covered in found.docs:
             f = features(d, covered, context)
@@ -181,7 +184,7 @@ class Searcher:
             scored = interleave_card_results(scored, u.cards, u.card_text)
         present = {r.doc: r for r in scored}
         out: list[Result] = []
-        seen: dict[str, Result] = {}
+        seen: dict[int, Result] = {}
         for r in scored:
             key = self.wording(r.doc)
             twin = seen.get(key) or present.get(self.editions.get(r.doc, -1))
@@ -194,11 +197,11 @@ class Searcher:
                 break
         return out
 
-    def wording(self, d: int) -> str:
-        """A document's words, folded and run together: two rulings with the same key say the same."""
-        if d not in self._wordings:
-            self._wordings[d] = fold(self.spec.data(d)["text"]).replace(" ", "")
-        return self._wordings[d]
+    def wording(self, d: int) -> int:
+        """The first document with document d's words (folded, as the build found them): two rulings
+        of one wording say the same."""
+        same = self.spec.doc(d).same_words
+        return d if same is None else same
 
     def search_raw(self, query: str, *, limit: int, game: str | None, source: str | None) -> list[Result]:
         """Whoosh query syntax typed by the user (--raw); QueryError on bad syntax."""
@@ -208,7 +211,7 @@ class Searcher:
             raise QueryError("--raw needs a knowledge base's index; run `rulings build`")
         if self._index is None:
             self._index = Index(self.folder / INDEX_DIR)
-        ids = {doc[0]: n for n, doc in enumerate(self.spec.raw["docs"])}
+        ids = {doc["id"]: n for n, doc in enumerate(self.spec.raw["docs"])}
         hits = self._index.search_raw(query, limit=limit, games=[game or "meccg"], sources=[source] if source else [])
         return [Result(h.id, h.score, self.spec.data(ids[h.id]), ids[h.id]) for h in hits if h.id in ids]
 

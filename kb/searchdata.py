@@ -10,6 +10,7 @@ from typing import Any
 from kb.model import ParsedDocument, Ruling, Source
 from kb.lexicon import Lexicon, build_lexicon
 from kb.query import fold
+from kb.ranking import document_fields
 from kb.searchspec import UNIT, Unit
 
 CARD_PART = "card errata and rulings"
@@ -105,8 +106,9 @@ def document_units(s: Source, rulings: list[Ruling], lexicon: Lexicon, parent_te
                    unit: Mapping[str, float] = UNIT) -> Iterator[Unit]:
     """Every ruling of a document as a passage a judge reads: its text, with its section path, its
     lead-in (the text of the ruling it belongs to, by parent_text) and its title at their weights
-    (kb.searchspec.UNIT), and its exact keys (the card it is on, the cards it names, its number, the
-    annotations and rules it cites)."""
+    (kb.searchspec.UNIT), its exact keys (the card it is on, the cards it names, its number, the
+    annotations and rules it cites), what ranking knows of it whatever the query
+    (kb.ranking.document_fields) and, for a glossary entry, the term it defines (its title)."""
     for r in rulings:
         about: set[str] = set()
         title = r.title
@@ -137,7 +139,8 @@ def document_units(s: Source, rulings: list[Ruling], lexicon: Lexicon, parent_te
             data={"id": r.id, "source": s.id, "kind": r.kind, "number": r.number, "title": title,
                   "about": sorted(about), "section": list(r.section), "text": r.text,
                   "markers": list(r.markers), "lines": [r.span.start, r.span.end]},
-            fields=fields, keys=keys)
+            fields=fields, keys=keys, known=document_fields(r.kind, r.text, s.kind, s.current),
+            defines=title if r.kind == "glossary" and title else "")
 
 
 def index_record(u: Unit, game: str) -> dict[str, Any]:

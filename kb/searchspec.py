@@ -1,12 +1,15 @@
 """The search data: everything a search needs, built once by `rulings build` and executed as it is
-by the terminal (kb.search) and the browser (site/assets/search.js) alike.
+by the terminal (kb.search) and the browser (site/assets/searchspec.js, search.js) alike.
 
 It holds the passage units (each ruling with its section path, a card's rulings with the card),
 their analysed postings, the corpus vocabulary with each word's index terms (so neither side
-stems at query time), card names, the abbreviation and synonym tables, the query patterns
-(kb.query.RULES) and the ranking weights and parameters. Written as JSON (`search.json`) field by
-field as a build makes it (spec_items, write_spec): the docs as their units come, the postings
-gathered meanwhile in compact arrays (Postings) and written after them.
+stems at query time), card names and their words, the abbreviation and synonym tables, the query
+patterns (kb.query.RULES) and the ranking weights and parameters; and everything about a document
+that no query changes, decided here once as its named fields (Doc: its prior features, the index
+terms of the term it defines and of its section's heading, the numbers it gives, the step it names,
+the first document with its words), so that both runtimes only score. Written as JSON
+(`search.json`) field by field as a build makes it (spec_items, write_spec): the docs as their units
+come, the postings gathered meanwhile in compact arrays (Postings) and written after them.
 """
 
 from __future__ import annotations
@@ -15,18 +18,17 @@ import json
 import marshal
 import re
 from array import array
-from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import MISSING, dataclass, field, fields as dataclass_fields
 from pathlib import Path
 from typing import Any, BinaryIO
 
 from kb.errors import KbBroken
-from kb.query import (LIMITS, NOT_NAMES, NameIndex, PREFIXES, QUESTION_WORDS, RULES, SUFFIXES, TOKEN, WEIGHTS, CAPITALISED,
+from kb.query import (LIMITS, NOT_NAMES, NameIndex, PREFIXES, QUESTION_WORDS, RULES, SUFFIXES, TOKEN, WEIGHTS, analyze_word,
                       fold, fold_key)
 from kb.tables import load_table, words_text
 
-SPEC_VERSION = 2
+SPEC_VERSION = 3
 SPEC = "search.json"
 SPEC_CACHE = "search.marshal"
 """The same data in Python's own marshal format, which the terminal reads in half the time."""
@@ -41,13 +43,69 @@ CANDIDATES = 120
 
 @dataclass(slots=True)
 class Unit:
-    """One ruling as search reads it: its display data and the words it is found by."""
+    """One ruling as search reads it: its display data, the words it is found by, and what ranking
+    knows of it whatever the query."""
 
     data: dict[str, Any]
     fields: list[tuple[str, float]]
     """(text, weight): the ruling's text at 1, its section path, lead-in and title at their weights."""
     keys: list[str]
     """Its exact keys: "about:<card>", "mention:<card>", "number:...", "cites:..."."""
+    known: dict[str, Any] = field(default_factory=dict)
+    """What kb.ranking.document_fields decides from the ruling alone: its prior features (a list), the
+    numbers it gives, the step it names (Doc's fields)."""
+    defines: str = ""
+    """The term it defines (a glossary entry's title), which the search data ships as index terms."""
+
+
+@dataclass(frozen=True, slots=True)
+class Doc:
+    """One document of the search data, read by its fields' names: a ruling as search shows and ranks
+    it. The search data leaves out a field that holds its default here (most rulings have no number,
+    title, card or prior), and ships these defaults ("doc_defaults") for the browser to read alike."""
+
+    id: str
+    source: int
+    """Its source: an index into the search data's sources."""
+    kind: str
+    section: int
+    """Its section path: an index into the search data's sections (and their heading_terms)."""
+    text: str
+    lines: list[int]
+    """Its first and last line in its source."""
+    number: str = ""
+    title: str = ""
+    markers: list[str] = field(default_factory=list)
+    about: list[str] = field(default_factory=list)
+    """The cards (folded names) it is on: a card's text, a ruling under a card's heading."""
+    prior: int = 0
+    """Its constant ranking features (its source's, its edition's, its kind's): an index into the
+    search data's priors, each a list of kb.ranking.FEATURES' names in the order they are scored
+    (the first, 0, is none)."""
+    defines: list[str] = field(default_factory=list)
+    """The index terms of the term it defines, a glossary entry's (its title without number or aside)."""
+    numbers: list[str] = field(default_factory=list)
+    """The numbers its text gives (kb.query.RULES "number", lower case, each once): a "how many" answer."""
+    step: str = ""
+    """The name of the rulebook step it opens with ("set the base hazard limit"), folded."""
+    same_words: int | None = None
+    """The first document with the same words (folded), where an earlier one has them: the two are one result."""
+
+
+DOC_DEFAULTS: dict[str, Any] = {f.name: f.default if f.default_factory is MISSING else f.default_factory()
+                                for f in dataclass_fields(Doc) if f.default is not MISSING or f.default_factory is not MISSING}
+"""The fields a document of the search data may leave out, and what each then is."""
+
+ASIDE = re.compile(r"\([^()]*\)")
+"""A heading's aside, left out of what it names: "marshalling points (MPs)" names marshalling points."""
+
+
+def heading_terms(heading: str, vocab: SearchSpec) -> list[str]:
+    """The index terms of a section heading or a term's title, without its number or aside ("2.III.
+    Long-event Phase" is the long-event phase), read from the vocabulary as a query's words are
+    (kb.query.analyze_word); each once, sorted."""
+    terms = [t for token in TOKEN.findall(ASIDE.sub(" ", heading)) for t in analyze_word(token, vocab)]
+    return sorted({t for t in terms if not t[0].isdigit()})
 
 
 class Items:
@@ -68,8 +126,8 @@ class Postings:
 
     def __init__(self, analyze: Any) -> None:
         self.analyze = analyze
-        self.vocab: dict[str, list[str]] = {}
-        self.counts: Counter[str] = Counter()
+        self.vocab: dict[str, list[Any]] = {}
+        """Each folded word seen: [how many times, its index terms...], as the search data ships it."""
         self.postings: dict[str, tuple[array[int], array[float]]] = {}
         self.keys: dict[str, array[int]] = {}
         self.lengths: array[float] = array("d")
@@ -82,10 +140,11 @@ class Postings:
         for text, weight in unit.fields:
             for token in TOKEN.findall(text):
                 key = fold_key(token)
-                self.counts[key] += 1
-                if key not in self.vocab:
-                    self.vocab[key] = self.analyze(token)
-                for term in self.vocab[key]:
+                entry = self.vocab.get(key)
+                if entry is None:
+                    entry = self.vocab[key] = [0, *self.analyze(token)]
+                entry[0] += 1
+                for term in entry[1:]:
                     tf[term] = tf.get(term, 0.0) + weight
                     length += weight
         for term, value in tf.items():
@@ -107,11 +166,38 @@ class Postings:
             yield term, flat
 
 
-def doc_row(unit: Unit, source_index: dict[str, int]) -> list[Any]:
-    """A unit's display data as the search data's docs list holds it."""
-    d = unit.data
-    return [d["id"], source_index[d["source"]], d["kind"], d["number"] or "", d["title"] or "",
-            d["section"], d["text"], d["lines"], d["markers"], d["about"]]
+class Docs:
+    """The documents as the search data writes them, a unit at a time (row), with what they point
+    into: the section paths, each heading's index terms read once every word is in the vocabulary."""
+
+    def __init__(self, postings: Postings, sources: list[dict[str, Any]]) -> None:
+        self.postings = postings
+        self.vocab = SearchSpec({"vocab": postings.vocab})
+        """The vocabulary gathered so far, read as the runtimes read theirs (heading_terms)."""
+        self.source_index = {s["id"]: n for n, s in enumerate(sources)}
+        self.sections: dict[tuple[str, ...], int] = {}
+        self.priors: dict[tuple[str, ...], int] = {(): 0}
+        self.words: dict[str, int] = {}
+
+    def row(self, unit: Unit) -> dict[str, Any]:
+        """The document of the unit just counted (so every word of the term it defines, one of its
+        fields, is in the vocabulary), without the fields that hold their defaults (DOC_DEFAULTS)."""
+        d, n = unit.data, len(self.postings.lengths) - 1
+        first = self.words.setdefault(fold(d["text"]).replace(" ", ""), n)
+        known = unit.known
+        doc = {"id": d["id"], "source": self.source_index[d["source"]], "kind": d["kind"], "number": d["number"] or "",
+               "title": d["title"] or "", "section": self.sections.setdefault(tuple(d["section"]), len(self.sections)),
+               "text": d["text"], "lines": d["lines"], "markers": d["markers"], "about": d["about"],
+               "prior": self.priors.setdefault(tuple(known.get("prior", ())), len(self.priors)),
+               "defines": heading_terms(unit.defines, self.vocab) if unit.defines else [],
+               "numbers": known.get("numbers", []), "step": known.get("step", ""),
+               "same_words": first if first != n else None}
+        return {k: v for k, v in doc.items() if k not in DOC_DEFAULTS or v != DOC_DEFAULTS[k]}
+
+    def heading_terms(self) -> Iterator[list[str] | None]:
+        """Each section's heading as index terms (heading_terms), None for a section without one."""
+        for path in self.sections:
+            yield heading_terms(path[-1], self.vocab) if path and path[-1] else None
 
 
 def spec_items(units: Iterable[Unit], analyze: Any, sources: list[dict[str, Any]],
@@ -120,34 +206,40 @@ def spec_items(units: Iterable[Unit], analyze: Any, sources: list[dict[str, Any]
                game_words: Iterable[str] = (), bm25: dict[str, float] = BM25) -> Iterator[tuple[str, Any]]:
     """The search data for these units, field by field in the order it is written: `analyze` is the
     build's analyzer (text -> index terms); the units are taken as the docs list is written, their
-    postings written after it; editions gives (older unit, current unit) pairs once the units are seen;
-    bm25 the parameters BM25 scores with (k1, b)."""
+    sections, postings and the rest written after it; editions gives (older unit, current unit)
+    pairs once the units are seen; bm25 the parameters BM25 scores with (k1, b)."""
     postings = Postings(analyze)
-    source_index = {s["id"]: n for n, s in enumerate(sources)}
+    docs = Docs(postings, sources)
 
-    def docs() -> Iterator[list[Any]]:
+    def rows() -> Iterator[dict[str, Any]]:
         for unit in units:
             postings.add(unit)
-            yield doc_row(unit, source_index)
+            yield docs.row(unit)
 
     yield from {
         "version": SPEC_VERSION,
         "bm25": bm25, "candidates": CANDIDATES, "weights": weights,
         "limits": {**LIMITS, **(limits or {})},
-        "query": {"rules": RULES, "capitalised": CAPITALISED,
+        "query": {"rules": RULES,
                   "question_words": sorted(QUESTION_WORDS), "not_names": list(NOT_NAMES), "prefixes": sorted(PREFIXES), "suffixes": list(SUFFIXES), "weights": WEIGHTS,
                   "abbreviations": load_table("abbreviations"), "synonyms": load_table("synonyms")},
         "sources": sources,
+        "doc_defaults": DOC_DEFAULTS,
     }.items()
-    yield "docs", Items(docs())
+    yield "docs", Items(rows())
+    count = len(postings.lengths)
+    yield "sections", [list(path) for path in docs.sections]
+    yield "heading_terms", list(docs.heading_terms())
+    yield "priors", [list(prior) for prior in docs.priors]
     yield "lengths", Items(postings.lengths)
+    yield "avg_length", sum(postings.lengths) / count if count else 1.0
     yield "postings", Items(postings.posting_items(), table=True)
     yield "keys", Items(((key, units.tolist()) for key, units in postings.keys.items()), table=True)
-    yield "vocab", {k: [postings.counts[k], *v] for k, v in sorted(postings.vocab.items())}
+    yield "vocab", dict(sorted(postings.vocab.items()))
     yield "names", names
+    yield "name_words", sorted({w for key in names for w in key.split(" ") if w})
     yield "common", sorted(common & names.keys())  # read once the docs are written: the phrases too
     yield "game_words", sorted(game_words)
-    count = len(postings.lengths)
     yield "editions", Items(((str(old), new) for old, new in editions() if 0 <= old < count and 0 <= new < count),
                             table=True)
 
@@ -156,14 +248,6 @@ def gather(fields: Iterable[tuple[str, Any]]) -> dict[str, Any]:
     """The search data whole, from its fields in order (spec_items): what write_spec would write, held
     in memory (SearchSpec.of reads it)."""
     return {key: value.whole() if isinstance(value, Items) else value for key, value in fields}
-
-
-def plain_sum(values: Any) -> float:
-    """A sum added left to right, as the browser adds (Python 3.12's sum() compensates)."""
-    total = 0.0
-    for v in values:
-        total += v
-    return total
 
 
 CHUNK = 5000
@@ -279,7 +363,9 @@ class SearchSpec:
     _name_words: set[str] = field(default_factory=set)
     _common: set[str] = field(default_factory=set)
     _phrases: dict[str, re.Pattern[str]] = field(default_factory=dict)
+    _docs: dict[int, Doc] = field(default_factory=dict)
     _data: dict[int, dict[str, Any]] = field(default_factory=dict)
+    _heads: dict[int, frozenset[str] | None] = field(default_factory=dict)
     _tables: dict[str, dict[str, str]] = field(default_factory=dict)
     _name_index: NameIndex | None = None
 
@@ -302,14 +388,14 @@ class SearchSpec:
 
     @classmethod
     def of(cls, raw: Any, where: str = "search data") -> SearchSpec:
-        needed = ("version", "docs", "lengths", "postings", "keys", "vocab", "names", "common", "game_words", "sources",
-                  "query", "weights", "limits")
+        needed = ("version", "docs", "sections", "heading_terms", "priors", "lengths", "avg_length", "postings", "keys", "vocab",
+                  "names", "name_words", "common", "game_words", "sources", "query", "weights", "limits")
         if not isinstance(raw, dict) or any(k not in raw for k in needed) or raw["version"] != SPEC_VERSION:
             raise KbBroken(f"the search data at {where} is incomplete or of another version; "
                            "run `rulings build` to rebuild it")
         spec = cls(raw)
         spec.docs_count = len(raw["docs"])
-        spec.avg_length = (plain_sum(raw["lengths"]) / spec.docs_count) if spec.docs_count else 1.0
+        spec.avg_length = float(raw["avg_length"])
         spec._tables = {name: {k.lower(): v for k, v in raw["query"][name].items()}
                         for name in ("abbreviations", "synonyms")}
         return spec
@@ -345,8 +431,9 @@ class SearchSpec:
         return self._names_by_first.get(first[:1], [])
 
     def is_name_word(self, word: str) -> bool:
+        """A word of a card's name (the search data's name_words)."""
         if not self._name_words:
-            self._name_words = {w for key in self.raw["names"] for w in key.split()}
+            self._name_words = set(self.raw["name_words"])
         return word in self._name_words
 
     def is_common_word(self, word: str) -> bool:
@@ -378,15 +465,35 @@ class SearchSpec:
 
     # -- documents -------------------------------------------------------------------------------
 
+    def doc(self, d: int) -> Doc:
+        """Document d, its fields by name (those the search data leaves out at their defaults)."""
+        if d not in self._docs:
+            self._docs[d] = Doc(**self.raw["docs"][d])
+        return self._docs[d]
+
+    def prior(self, d: int) -> list[str]:
+        """Document d's constant ranking features (its prior: kb.ranking.document_fields)."""
+        names: list[str] = self.raw["priors"][self.doc(d).prior]
+        return names
+
+    def heading_terms(self, section: int) -> frozenset[str] | None:
+        """The index terms of a section's heading, as the build read them (kb.searchspec.heading_terms);
+        None for a section without a heading."""
+        if section not in self._heads:
+            terms = self.raw["heading_terms"][section]
+            self._heads[section] = None if terms is None else frozenset(terms)
+        return self._heads[section]
+
     def data(self, d: int) -> dict[str, Any]:
         """The display data of document d, as every command shows a ruling."""
         if d not in self._data:
-            rid, si, kind, number, title, section, text, lines, markers, about = self.raw["docs"][d]
-            s = self.raw["sources"][si]
-            self._data[d] = {"id": rid, "source": s["id"], "source_title": s["title"], "source_kind": s["kind"],
-                             "edition": s["edition"], "current": s["current"], "game": s["game"], "kind": kind,
-                             "number": number, "title": title, "about": about, "section": section, "text": text,
-                             "markers": markers, "lines": lines, "path": s["path"]}
+            doc = self.doc(d)
+            s = self.raw["sources"][doc.source]
+            self._data[d] = {"id": doc.id, "source": s["id"], "source_title": s["title"], "source_kind": s["kind"],
+                             "edition": s["edition"], "current": s["current"], "game": s["game"], "kind": doc.kind,
+                             "number": doc.number, "title": doc.title, "about": doc.about,
+                             "section": self.raw["sections"][doc.section], "text": doc.text, "markers": doc.markers,
+                             "lines": doc.lines, "path": s["path"]}
         return self._data[d]
 
 

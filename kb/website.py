@@ -3,7 +3,7 @@ adds the assets, the browser's search index (kb.browserdata), a web app manifest
 worker, checks every internal link and anchor, then swaps the finished site into place.
 
 Pages: home, one per document (long ones split by top-level section), card, term, phase,
-annotation and rule, the indexes of each, search (offline: site/assets/search.js runs the
+annotation and rule, the indexes of each, search (offline: site/assets/search.js and its modules run the
 knowledge base's own search data) and credits. Every ruling sits on exactly one page (its home)
 under an anchor that is its id.
 """
@@ -42,7 +42,7 @@ LAST = ("manifest.webmanifest", "sw.js")
 """Templates rendered after every other file, from the list of them all (the service worker keeps each)."""
 DATA = (INDEX_FILE, "assets/deck-data.js")
 """The data files of the site: each says which build it is of (stamp()), and the page that loads one,
-naming that build in its script tag's data-build, checks it (site/assets/search.js fresh())."""
+naming that build in its script tag's data-build, checks it (site/assets/searchspec.js fresh())."""
 
 __all__ = ["SiteError", "SiteReport", "build_site", "check_links", "render_files", "stamp", "unstamp"]
 

@@ -19,6 +19,7 @@ from click.testing import CliRunner
 
 from cli import cli
 from kb import lookup
+from kb.browserdata import packed
 from kb.deck import EXIT_NOT_FOUND, MAX_NEAR, PAGE_MARK, DeckReport, deck_data, deck_report
 from kb.decklist import MAX_LINE, detect, read_deck, read_line, read_lines
 from kb.errors import Refused
@@ -35,7 +36,7 @@ REPORT = DECKS / "report.txt"
 FELLOWSHIP = {form: DECKS / f"fellowship.{ext}" for form, ext in (("text", "txt"), ("meccg", "meccg"),
                                                                    ("octgn", "o8d"), ("json", "json"))}
 DECK_JS = ROOT / "site" / "assets" / "deck.js"
-SEARCH_JS = ROOT / "site" / "assets" / "search.js"
+SPEC_JS = ROOT / "site" / "assets" / "searchspec.js"
 
 
 def run(kb: Path, *args: str, **kw: Any):  # type: ignore[no-untyped-def]
@@ -545,16 +546,16 @@ def test_html_page_is_printable_and_written_safely(real_kb: Path, tmp_path: Path
 
 DRIVER = """
 const fs = require("fs");
-const [searchJs, deckJs, specPath, deckPath, listsPath] = process.argv.slice(2);
-const {Searcher} = require(searchJs);
+const [specJs, deckJs, specPath, deckPath, listsPath] = process.argv.slice(2);
+const {SearchSpec} = require(specJs);
 const D = require(deckJs);
-const searcher = new Searcher(JSON.parse(fs.readFileSync(specPath, "utf8")));
+const spec = new SearchSpec(JSON.parse(fs.readFileSync(specPath, "utf8")));
 const deck = JSON.parse(fs.readFileSync(deckPath, "utf8"));
-const ids = ds => ds.map(d => searcher.docs[d][0]);
+const ids = ds => ds.map(d => spec.doc(d).id);
 const out = JSON.parse(fs.readFileSync(listsPath, "utf8")).map(([text, options]) => {
   let lines;
   try { lines = D.read_deck(text, "deck", options.form || "", deck).lines; } catch (e) { lines = null; }
-  const r = D.deck_report(text, searcher, deck, options);
+  const r = D.deck_report(text, spec, deck, options);
   if (r.error) return {lines, error: r.error};
   const entry = e => ({name: e.name, count: e.count, sections: e.sections, lines: e.lines, typed: e.typed,
     read_as: e.read_as, set_codes: e.set_codes, printings: e.printings, errata: ids(e.errata), rulings: ids(e.rulings),
@@ -609,8 +610,11 @@ def test_browser_reads_every_test_list_as_the_terminal(real_kb: Path, tmp_path: 
     (tmp_path / "driver.js").write_text(DRIVER, "utf-8")
     (tmp_path / "deck.json").write_text(json.dumps(deck_data(real_kb)), "utf-8")
     (tmp_path / "lists.json").write_text(json.dumps(lists), "utf-8")
-    done = subprocess.run([node, str(tmp_path / "driver.js"), str(SEARCH_JS), str(DECK_JS),
-                           str(real_kb / CURRENT / "search.json"), str(tmp_path / "deck.json"),
+    # the search data as the site ships it (kb.browserdata.packed), which the page reads
+    spec = json.loads((real_kb / CURRENT / "search.json").read_text("utf-8"))
+    (tmp_path / "spec.json").write_text(json.dumps(packed(spec), ensure_ascii=False), "utf-8")
+    done = subprocess.run([node, str(tmp_path / "driver.js"), str(SPEC_JS), str(DECK_JS),
+                           str(tmp_path / "spec.json"), str(tmp_path / "deck.json"),
                            str(tmp_path / "lists.json")], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     fields = ("name", "count", "sections", "lines", "typed", "read_as", "set_codes", "printings", "mentions")
@@ -642,12 +646,12 @@ def test_browser_reads_every_test_list_as_the_terminal(real_kb: Path, tmp_path: 
 
 def test_site_has_the_deck_page_and_its_data(real_kb: Path, real_site: Path) -> None:
     page = (real_site / "deck.html").read_text("utf-8")
-    for script in ("search-index.js", "deck-data.js", "search.js", "deck.js"):
+    for script in ("search-index.js", "deck-data.js", "query.js", "searchspec.js", "resolve.js", "deck.js"):
         assert f'src="assets/{script}"' in page
     build, data = unstamp((real_site / "assets" / "deck-data.js").read_text("utf-8"))
     assert build == (real_kb / CURRENT).resolve().name  # the knowledge base's build, as every data file says
     assert build == unstamp((real_site / "assets" / "search-index.js").read_text("utf-8"))[0]
-    assert page.count(f'data-build="{build}"') == 2  # the page checks both (search.js fresh())
+    assert page.count(f'data-build="{build}"') == 2  # the page checks both (searchspec.js fresh())
     assert data.startswith("window.RULINGS_DECK=")
     shipped = json.loads(data.removeprefix("window.RULINGS_DECK=").rstrip().rstrip(";"))
     assert shipped == json.loads(json.dumps(deck_data(real_kb)))

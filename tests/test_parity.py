@@ -1,5 +1,6 @@
-"""One search, specified once: site/assets/search.js run in node over the knowledge base's search.json,
-in the compact form the site ships it, reads and ranks every question as kb.search does."""
+"""One search, specified once: site/assets/search.js (with query.js, searchspec.js and ranking.js) run in
+node over the knowledge base's search.json, in the compact form the site ships it, reads and ranks every
+question as kb.search does."""
 
 from __future__ import annotations
 
@@ -22,13 +23,15 @@ from kb.store import CURRENT
 from .conftest import ROOT, eval_questions, made_once
 
 SEARCH_JS = ROOT / "site" / "assets" / "search.js"
+QUERY_JS = ROOT / "site" / "assets" / "query.js"
+SPEC_JS = ROOT / "site" / "assets" / "searchspec.js"
 LIMIT = 5
 
 DRIVER = """
 const fs = require("fs");
 const [searchJs, specPath, queriesPath] = process.argv.slice(2);
-const {Searcher} = require(searchJs);
-const searcher = new Searcher(JSON.parse(fs.readFileSync(specPath, "utf8")));
+const {of} = require(searchJs);
+const searcher = of(JSON.parse(fs.readFileSync(specPath, "utf8")));
 const {queries, filtered, focused, limit} = JSON.parse(fs.readFileSync(queriesPath, "utf8"));
 const out = queries.map(q => {
   const found = searcher.search(q, limit);
@@ -44,10 +47,10 @@ const allowed = filtered.map(([q, options]) => {
 });
 // the words found in each result, every word of it read (as where the build does not vouch that a
 // word's terms begin as the word does: terms_keep_prefix)
-const everyWord = new Searcher(Object.assign(JSON.parse(fs.readFileSync(specPath, "utf8")), {terms_keep_prefix: false}));
+const everyWord = of(Object.assign(JSON.parse(fs.readFileSync(specPath, "utf8")), {terms_keep_prefix: false}));
 const matched = focused.map(q => everyWord.search(q, limit).results.map(r => r.matched));
-process.stdout.write(JSON.stringify({limits: searcher.spec.limits, results: out, filtered: narrowed, allowed,
-                                     keeps_prefix: searcher.spec.terms_keep_prefix, every_word: matched}));
+process.stdout.write(JSON.stringify({limits: searcher.spec.raw.limits, results: out, filtered: narrowed, allowed,
+                                     keeps_prefix: searcher.spec.raw.terms_keep_prefix, every_word: matched}));
 """
 
 # Questions searched with a filter: one source (a few of its documents among thousands), the other game
@@ -95,6 +98,7 @@ FOCUSED = [
     "Characters left behind by Gandalf. Are they still in the company?",
     "characters left behind",
     "witch king of agnmar",
+    "can Shadowfacs " + " ".join(f"zq{a}{b}x{c}" for a in "bcdfg" for b in "hjklm" for c in "nprst"),  # NEAR_TRIES
     "I revealed Balrog at Moria [...] My opponent's Orc-raiders attacked. Is the strike cancelled?",
     "Could True Dragons be cancelled? Indur taps to cancel",
     "what is a haven?",
@@ -243,7 +247,7 @@ def test_understanding_of_hand_picked_queries(both: dict[str, Any]) -> None:
 def test_the_browser_reads_the_numbers_the_terminal_uses(both: dict[str, Any]) -> None:
     assert both["limits"] == {
         "MAX_QUERY": query.MAX_QUERY, "MAX_NAME_WORDS": query.MAX_NAME_WORDS,
-        "FIRST_WORD_NAMES": query.FIRST_WORD_NAMES, "NEAR_RUN": query.NEAR_RUN, "RARE_NAME_WORD": query.RARE_NAME_WORD,
+        "FIRST_WORD_NAMES": query.FIRST_WORD_NAMES, "NEAR_RUN": query.NEAR_RUN, "NEAR_TRIES": query.NEAR_TRIES, "RARE_NAME_WORD": query.RARE_NAME_WORD,
         "RARE": query.RARE, "COVERAGE_FLOOR": ranking.COVERAGE_FLOOR}
 
 
@@ -255,18 +259,18 @@ def test_text_helpers_agree(tmp_path: Path) -> None:
     pairs = [("movment", "movement"), ("cancled", "canceled"), ("ab", "ba"), ("abcdef", "badcfe"), ("", "abc"),
              ("kitten", "sitting"), ("🐉a", "a🐉"), ("morgul knive", "morgul knife")]
     script = """
-const m = require(process.argv[2]);
-const {texts, pairs, limit, keys} = JSON.parse(require("fs").readFileSync(process.argv[3], "utf8"));
+const m = require(process.argv[2]), {bucket} = require(process.argv[3]);
+const {texts, pairs, limit, keys} = JSON.parse(require("fs").readFileSync(process.argv[4], "utf8"));
 process.stdout.write(JSON.stringify({
   clean: texts.map(t => m.clean(t, limit)), strip: texts.map(m.strip_marks), fold: texts.map(m.fold), key: texts.map(m.fold_key),
-  distance: pairs.map(([a, b]) => [1, 2, 3].map(l => m.distance(a, b, l))), bucket: keys.map(m.bucket)}));
+  distance: pairs.map(([a, b]) => [1, 2, 3].map(l => m.distance(a, b, l))), bucket: keys.map(bucket)}));
 """
     (tmp_path / "helpers.js").write_text(script, "utf-8")
     keys = ["about:gandalf", "strike", "", ":x", "a:", "🐉x", "🐉🐉x", "x:🐉y", "x:y:🐉🐉", "número:1", "number:annotation:25a",
             "ß", "s"]
     (tmp_path / "in.json").write_text(json.dumps({"texts": texts, "pairs": pairs, "limit": query.MAX_QUERY,
                                                   "keys": keys}), "utf-8")
-    run = subprocess.run([node, str(tmp_path / "helpers.js"), str(SEARCH_JS), str(tmp_path / "in.json")],
+    run = subprocess.run([node, str(tmp_path / "helpers.js"), str(QUERY_JS), str(SPEC_JS), str(tmp_path / "in.json")],
                          capture_output=True, text=True, timeout=60)
     assert run.returncode == 0, run.stderr
     js = json.loads(run.stdout)

@@ -20,8 +20,9 @@ from kb.evaluation import evaluate, norm, read_cases, score
 from kb.index import analyze
 from kb import ranking
 from kb.query import MAX_QUERY, analyze_word, clean, distance, fold
-from kb.ranking import QueryContext, features, heading_terms, parse_weights, weights
+from kb.ranking import QueryContext, features, parse_weights, weights
 from kb.search import Searcher
+from kb.searchspec import DOC_DEFAULTS, Doc, heading_terms
 
 from .conftest import EVAL, EXAMPLES, ROOT
 
@@ -195,7 +196,7 @@ def test_dev_questions_meet_the_bar(eval_answers: dict[str, dict[str, list[str]]
 
 def context_of(searcher: Searcher, query: str):
     found = searcher.candidates(query, 120)
-    return found, QueryContext.of(found.understanding, None, searcher.spec, found.idf)
+    return found, QueryContext.of(found.understanding, None, searcher.spec, found.total)
 
 
 def test_ranking_features_on_real_rulings(searcher: Searcher) -> None:
@@ -225,10 +226,55 @@ def test_a_number_answers_a_how_many_question_unless_the_question_gave_it(search
 
 def test_a_numbered_heading_still_names_its_topic(searcher: Searcher) -> None:
     spec = searcher.spec
-    assert heading_terms("2.III. Long-event Phase", spec) == heading_terms("Long-event Phase", spec) == set(analyze("long-event phase"))
+    assert heading_terms("2.III. Long-event Phase", spec) == heading_terms("Long-event Phase", spec) \
+        == sorted(set(analyze("long-event phase")))
     results = searcher.search("long-event phase", limit=10)
     coe = [r for r in results if r.data["source"] == "coe-rules"]
     assert coe and coe[0].data["number"] == "2.III.1" and coe[0].why.get("heading_is_query")
+
+
+def test_the_search_data_decides_once_what_no_query_changes(searcher: Searcher) -> None:
+    """What the ranking reads of a document that no query changes is the build's, shipped as named
+    fields (kb.searchspec.Doc): its prior features, its section's heading as index terms, the terms
+    a glossary entry defines, the numbers and the rulebook step it gives, the first document with
+    its words; a field at its default is left out."""
+    spec = searcher.spec
+    docs = [spec.doc(d) for d in range(spec.docs_count)]
+    sections = spec.raw["sections"]
+    heads = {p[-1]: spec.heading_terms(n) for n, p in enumerate(sections) if p}
+    assert heads["2.III. Long-event Phase"] == heads["Long-event Phase"] == {"event", "long", "long-ev", "phase"}
+    assert heads["The Hazard Limit"] == {"hazard", "limit"} and heads["Mûmak (Oliphant)"] == {"mumak"}  # the aside left out
+    assert all(spec.heading_terms(n) is None for n, p in enumerate(sections) if not p or not p[-1])
+    assert all(spec.heading_terms(n) == frozenset(heading_terms(p[-1], spec)) for n, p in enumerate(sections) if p and p[-1])
+    # the prior: the source's kind, an older edition, the document's kind, in that order, as weights name them
+    prior = {(spec.raw["sources"][doc.source]["id"], doc.kind): spec.prior(d) for d, doc in enumerate(docs)}
+    assert prior["crf-22", "ruling"] == [] and prior["crf-22", "note"] == ["kind:note"]
+    assert prior["crf-older", "ruling"] == ["older edition"] and prior["crf-older", "see-also"] == ["older edition", "kind:see-also"]
+    assert prior["coe-rules", "glossary"] == ["source:official rules", "kind:glossary"]
+    assert prior["arda", "note"] == ["source:variant", "kind:note"] and prior["cards", "card"] == []
+    assert prior["timing", "rule"] == ["source:timing guide"] and spec.raw["priors"][0] == []
+    # a glossary entry's term, read as a heading is; the numbers a text gives; the step a rulebook ruling names
+    glossary = [doc for doc in docs if doc.kind == "glossary" and doc.title]
+    assert glossary and all(doc.defines == heading_terms(doc.title, spec) for doc in glossary)
+    assert not any(doc.defines for doc in docs if doc.kind != "glossary")
+    haven = next(doc for doc in glossary if doc.title.lower() == "haven")
+    assert haven.defines == ["haven"]
+    assert all(doc.numbers == sorted({m.group(0).lower() for m in ranking.PATTERNS["number"].finditer(doc.text)})
+               for doc in docs)
+    steps = {doc.step for doc in docs if doc.step}
+    assert "set the base hazard limit" in steps and all(doc.kind in ("step", "rule", "ruling") for doc in docs if doc.step)
+    # one wording: the first document with the same folded words
+    first: dict[str, int] = {}
+    for d, doc in enumerate(docs):
+        same = first.setdefault(fold(doc.text).replace(" ", ""), d)
+        assert doc.same_words == (same if same != d else None)
+    assert sum(doc.same_words is not None for doc in docs) > 100
+    # a field at its default is left out of the search data's document
+    raw = spec.raw["docs"]
+    assert DOC_DEFAULTS == {"number": "", "title": "", "markers": [], "about": [], "prior": 0, "defines": [],
+                            "numbers": [], "step": "", "same_words": None} == spec.raw["doc_defaults"]
+    assert all(all(v != DOC_DEFAULTS[k] for k, v in doc.items() if k in DOC_DEFAULTS) for doc in raw)
+    assert all(Doc(**doc) == docs[d] for d, doc in enumerate(raw))
 
 
 def test_explain_shows_each_features_share_of_the_score(real_kb: Path) -> None:
@@ -381,10 +427,10 @@ def test_the_tuner_tries_other_weights_on_the_knowledge_base_s_own_search_data(t
     shipped = tuner.searcher_for(kb, dict(UNIT), {})
     tried = tuner.searcher_for(kb, {**UNIT, "section": 0.25}, {"b": 0.3})
     assert (shipped.spec.raw["bm25"], tried.spec.raw["bm25"]) == (BM25, {**BM25, "b": 0.3})
-    assert [d[0] for d in tried.spec.raw["docs"]] == [d[0] for d in shipped.spec.raw["docs"]]  # the same rulings
+    assert [d["id"] for d in tried.spec.raw["docs"]] == [d["id"] for d in shipped.spec.raw["docs"]]  # the same rulings
 
     def weight(s: Searcher, term: str, text: str) -> float:
-        d = next(n for n, doc in enumerate(s.spec.raw["docs"]) if text in doc[6])
+        d = next(n for n, doc in enumerate(s.spec.raw["docs"]) if text in doc["text"])
         flat = s.spec.raw["postings"][term]
         return dict(zip(flat[0::2], flat[1::2]))[d]
 
@@ -479,6 +525,29 @@ def test_a_misspelt_name_inside_a_question_is_read_as_rulings_card_reads_it(sear
     assert not searcher.understand("my company got bounced back to where it started - does it count for cards that care").cards
     results = searcher.search("Can Shadowfacs carry a character out of the company?", limit=5)
     assert any("shadowfax" in r.data["about"] for r in results)
+
+
+def test_a_page_of_unknown_words_tries_only_a_few_as_misspelt_names(searcher: Searcher, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each unknown word is a few near-spelling searches over every card name: a pasted page of them
+    tries the first NEAR_TRIES only, and a misspelt name among those is still read."""
+    import kb.query
+    calls: list[str] = []
+    real = kb.query.read_name
+
+    def counted(typed: str, *args: object) -> tuple[list[str], bool]:
+        calls.append(typed)
+        return real(typed, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(kb.query, "read_name", counted)
+    unknown = [f"zq{a}{b}x{c}" for a in "bcdfg" for b in "hjklm" for c in "nprst"]  # 125 words no corpus has
+    page = "can Shadowfacs " + " ".join(unknown)
+    u = searcher.understand(page)
+    assert u.cards == ["Shadowfax"]
+    runs = kb.query.NEAR_RUN * (kb.query.NEAR_RUN + 1) // 2  # the runs of at most NEAR_RUN words around one word
+    assert 0 < len(calls) <= kb.query.NEAR_TRIES * runs
+    calls.clear()
+    assert not searcher.understand(" ".join(unknown[:kb.query.NEAR_TRIES]) + " Shadowfacs").cards  # past the limit
+    assert len(calls) <= kb.query.NEAR_TRIES * runs
 
 
 def test_english_words_are_never_corrected(searcher: Searcher) -> None:

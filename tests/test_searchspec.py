@@ -12,8 +12,11 @@ from kb.searchspec import SPEC, SPEC_CACHE, _read_cache, write_spec
 
 SPEC_LIKE = {
     "version": 1, "bm25": {"k1": 1.2, "b": 0.6},
-    "docs": [["crf-22.1", 0, "ruling", "", "", ["Turn Sequence"], "Ünïcode “text”", [1, 2], [], []],
-             ["crf-22.2", 0, "note", "3", "T", [], "b", [3, 3], ["@"], ["x"]], ["c", 1, "card", "", "", [], "", [], [], []]],
+    "docs": [{"id": "crf-22.1", "source": 0, "kind": "ruling", "section": 0, "text": "Ünïcode “text”", "lines": [1, 2]},
+             {"id": "crf-22.2", "source": 0, "kind": "note", "section": 1, "text": "b", "lines": [3, 3], "number": "3",
+              "title": "T", "markers": ["@"], "about": ["x"], "prior": 1, "numbers": ["3"]},
+             {"id": "c", "source": 1, "kind": "card", "section": 1, "text": "", "lines": [], "same_words": 0}],
+    "sections": [["Turn Sequence"], []], "heading_terms": [["sequenc", "turn"], None],
     "postings": {"strike": [0, 1.0, 2, 0.5], "tap": [1, 2.0], "on-guard": [0, 1.5], "élan": [2, 1.0]},
     "lengths": [1.0, 2.5, 3.0, 4.0, 5.5], "common": [], "editions": {"0": 1},
 }

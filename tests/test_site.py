@@ -25,9 +25,7 @@ from kb.browserdata import bucket
 from kb.errors import KbError
 from kb.evaluation import norm, read_cases
 from kb.query import fold
-from kb.ranking import heading_terms
 from kb.render import TextRenderer, card_html, linked
-from kb.searchspec import SearchSpec
 from kb.tables import load_words
 from kb.urls import Urls, slug
 from kb.website import build_site, check_links, render_files, unstamp
@@ -147,7 +145,11 @@ def _index(real_site: Path) -> dict:  # type: ignore[type-arg]
             entries = json.loads(entries)
             assert entries and {bucket(key) for key in entries} == {b}
             index[table].update(entries)
-    index["docs"] = [json.loads(line) for line in docs.split("\n")]
+    # each document a row of its fields' values, in doc_fields' order, those at their defaults at its end left out
+    names, defaults = index["doc_fields"], index["doc_defaults"]
+    rows = [json.loads(line) for line in docs.split("\n")]
+    assert all(len(names) - len(defaults) <= len(row) <= len(names) for row in rows)
+    index["docs"] = [{name: row[i] if i < len(row) else defaults[name] for i, name in enumerate(names)} for row in rows]
     return index  # type: ignore[no-any-return]
 
 
@@ -170,20 +172,15 @@ def test_browser_search_index_is_the_knowledge_bases_own(real_kb: Path, real_sit
     site = data.pop("site")
     own = json.loads((real_kb / "current" / "search.json").read_text("utf-8"))
     docs = own["docs"]
-    loaded = SearchSpec.of(dict(own))
     assert data.pop("encoding") == "gaps36" and data.pop("buckets")
     assert {t: _ungap(p, 2) for t, p in data.pop("postings").items()} == own.pop("postings")
     assert {k: _ungap(p, 1) for k, p in data.pop("keys").items()} == own.pop("keys")
-    sections, wordings = data.pop("sections"), data.pop("wordings")
-    # each section's heading as index terms, its number left out, as the ranking compares them with a query's
-    heads = dict(zip((s[-1] if s else "" for s in sections), data.pop("section_heads")))
-    assert heads["2.III. Long-event Phase"] == heads["Long-event Phase"] == ["event", "long", "long-ev", "phase"]
-    assert heads["The Hazard Limit"] == ["hazard", "limit"] and heads[""] == []
-    assert all(terms == sorted(heading_terms(h, loaded)) for h, terms in heads.items() if h)
+    assert data.pop("doc_fields") == ["id", "source", "kind", "section", "text", "lines", "number", "title", "markers",
+                                      "about", "prior", "defines", "numbers", "step", "same_words"]
     # every word of a card name, each between line breaks, looked up as text
     words = data.pop("name_words")
     assert words.startswith("\n") and words.endswith("\n") and "\n\n" not in words
-    assert set(words.strip("\n").split("\n")) == {w for key in own["names"] for w in key.split(" ")} > {"adunaphel"}
+    assert words.strip("\n").split("\n") == own.pop("name_words") and "adunaphel" in words.split("\n")
     # every word's index terms begin with its first two letters (search.js reads fewer words for it)
     assert data.pop("terms_keep_prefix") is True
     # of the English words, those a correction could reach in this corpus, and each English
@@ -193,19 +190,18 @@ def test_browser_search_index_is_the_knowledge_bases_own(real_kb: Path, real_sit
     # each document's source, as runs: [source, first document] where the source changes
     runs = data.pop("source_runs")
     starts = [first for _, first in runs] + [len(docs)]
-    assert [s for (s, _), a, b in zip(runs, starts, starts[1:]) for _ in range(a, b)] == [d[1] for d in docs]
+    assert [s for (s, _), a, b in zip(runs, starts, starts[1:]) for _ in range(a, b)] == [d["source"] for d in docs]
     assert all(a < b for a, b in zip(starts, starts[1:])) and all(x[0] != y[0] for x, y in zip(runs, runs[1:]))
-    assert [[*d[:5], sections[d[5]], *d[6:]] for d in data.pop("docs")] == own.pop("docs")
+    defaults = own["doc_defaults"]
+    assert [{k: v for k, v in d.items() if v != defaults.get(k, ...)} for d in data.pop("docs")] == own.pop("docs")
     assert data == own
-    assert len(wordings) == len(docs) == len(site["doc_pages"]) > 3800 and site["anchors"] == {}
-    words = [fold(doc[6]).replace(" ", "") for doc in docs]  # a document's wording: the first with its words
-    assert wordings == [words.index(w) for w in words]
+    assert len(docs) == len(site["doc_pages"]) > 3800 and site["anchors"] == {}
     ids: dict[str, set[str]] = {}
     for d, doc in enumerate(docs):  # every result's link lands on its ruling
         page = site["pages"][site["doc_pages"][d]]
         if page not in ids:
             ids[page] = set(re.findall(r'\bid="([^"]+)"', (real_site / page).read_text("utf-8")))
-        assert doc[0] in ids[page], (doc[0], page)
+        assert doc["id"] in ids[page], (doc["id"], page)
     assert site["pages"][site["cards"]["The Arkenstone"]] == "card/the-arkenstone.html"
 
 

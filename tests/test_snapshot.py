@@ -70,14 +70,14 @@ def test_a_site_made_while_two_builds_swap_current_is_wholly_one_build(
         page = pages[index["site"]["doc_pages"][n]]
         if page not in anchored:
             anchored[page] = set(re.findall(r'\bid="([^"]+)"', (site / page).read_text("utf-8")))
-        assert doc[0] in anchored[page], (doc[0], page)
+        assert doc["id"] in anchored[page], (doc["id"], page)
     everything = "".join(p.read_text("utf-8") for p in site.rglob("*") if p.suffix in (".html", ".js"))
     assert INSERTED not in everything  # nothing of the later builds
     built, data = website.unstamp((site / "assets" / "deck-data.js").read_text("utf-8"))
     assert built == first.name  # the data files say they are the first build's, and are
     deck = json.loads(data.removeprefix("window.RULINGS_DECK=").rstrip().rstrip(";"))
     errata = deck["cards"]["Adûnaphel"][0]  # the deck page's Adûnaphel: her erratum, by its place in the search index
-    assert [docs[d][6] for d in errata] == [ERRATUM]
+    assert [docs[d]["text"] for d in errata] == [ERRATUM]
     # once the site is made, the first build is let go: the next build's clean-up removes it
     assert first.is_dir()
     build(other, kb)
@@ -93,9 +93,9 @@ def test_a_held_build_outlives_two_rebuilds_and_goes_once_let_go(kb_and_other: t
         build(other, kb)
         build(other, kb)  # three builds later, still there, whole, and read from
         assert (kb / CURRENT).resolve() != first and first.is_dir()
-        assert [d[0] for d in search_spec(snapshot).raw["docs"]] == \
+        assert [d["id"] for d in search_spec(snapshot).raw["docs"]] == \
                [row[0] for row in snapshot.connect().execute("select id from rulings order by rowid")]
-        assert not any(INSERTED in d[6] for d in search_spec(snapshot).raw["docs"])
+        assert not any(INSERTED in d["text"] for d in search_spec(snapshot).raw["docs"])
     build(other, kb)
     assert not first.exists()
     kept = [p for p in kb.iterdir() if p.name.startswith("build-")]

@@ -60,7 +60,7 @@ def prepare(searcher: Searcher, path: Path) -> list[Case]:
     for c in read_cases(path):
         gold = [norm(g) for g in c["gold"]]
         found = searcher.candidates(c["query"], searcher.candidate_count)
-        context = QueryContext.of(found.understanding, None, searcher.spec, found.idf)
+        context = QueryContext.of(found.understanding, None, searcher.spec, found.total)
         rows = [(d, s, features(d, cov, context), any(g in norm(searcher.spec.data(d)["text"]) for g in gold))
                 for d, s, cov in found.docs]
         cases.append(Case(path.name, c.get("id", "?"), c.get("kind", "?"), found.understanding, rows))

@@ -3,8 +3,8 @@
  * with the same report made from the site's data, offline.
  *
  * Reading executes kb/decklist.py (the patterns, section names, tags and JSON fields it ships in
- * deck-data.js, window.RULINGS_DECK, made by kb.deck.deck_data); the names are read by search.js's
- * read_card (kb.resolve.read_card over the search data's card names); the rules execute
+ * deck-data.js, window.RULINGS_DECK, made by kb.deck.deck_data); the names are read by resolve.js's
+ * read_card (kb.resolve.read_card over the search data's card names, searchspec.js); the rules execute
  * kb/deckrules.py over the card facts and limits deck-data.js carries; the report executes
  * kb.deck.deck_report, each card's errata, rulings and mentions given as indexes into the search
  * data. Each function below carries the name of the Python function it executes; tests/test_deck.py
@@ -13,7 +13,10 @@
 (function (root) {
   "use strict";
 
-  var S = typeof module === "object" && module.exports ? require("./search.js") : root.RulingsSearch;
+  var node = typeof module === "object" && module.exports && typeof require === "function";
+  var Q = node ? require("./query.js") : root.RulingsQuery;         // kb.query: fold, clean, NameIndex
+  var P = node ? require("./searchspec.js") : root.RulingsSpec;     // kb.searchspec: the site's search data
+  var R = node ? require("./resolve.js") : root.RulingsResolve;     // kb.resolve: read_card, quoted
 
   function own(obj, key) { return Object.prototype.hasOwnProperty.call(obj, key) ? obj[key] : undefined; }
   function cmpStr(a, b) { return a < b ? -1 : a > b ? 1 : 0; }
@@ -47,11 +50,11 @@
     return lines.length > 1 && lines[lines.length - 1] === "" ? lines.slice(0, -1) : lines;
   }
 
-  function cleaned(raw) { return S.clean(raw, raw.length + 1); }
+  function cleaned(raw) { return Q.clean(raw, raw.length + 1); }
 
   /* kb.decklist.section_of */
   function section_of(name, part, deck, P) {
-    var key = S.fold(name), known = own(deck.sections, key);
+    var key = Q.fold(name), known = own(deck.sections, key);
     if (known !== undefined) {
       var starts = known[1];
       if (!starts) starts = SIDEBOARDS.indexOf(part) >= 0 ? part : "play";
@@ -76,7 +79,7 @@
     if (m && !P.set_code.test(rest)) { set_code = m[1].toUpperCase(); rest = rest.slice(0, m.index); }
     for (var i = 0; i < 3; i++) {
       m = P.tag.exec(rest);
-      if (m && !tag) { tag = deck.tags[S.fold(m[1])]; rest = rest.slice(0, m.index); continue; }
+      if (m && !tag) { tag = deck.tags[Q.fold(m[1])]; rest = rest.slice(0, m.index); continue; }
       m = P.set_code.exec(rest);
       if (m && !set_code) { set_code = m[1].toUpperCase(); rest = rest.slice(0, m.index); continue; }
       m = P.trailing_note.exec(rest);
@@ -93,7 +96,7 @@
       if (m) { count = parseInt(m[1], 10); rest = m[2]; }
     }
     m = P.tag_before.exec(rest);
-    if (m && !tag) { tag = deck.tags[S.fold(m[1])]; rest = rest.slice(m[0].length); }
+    if (m && !tag) { tag = deck.tags[Q.fold(m[1])]; rest = rest.slice(m[0].length); }
     return [rest.replace(/^[ ,;.]+|[ ,;.]+$/g, ""), set_code, tag, count, carried];
   }
 
@@ -106,7 +109,7 @@
 
   /* kb.decklist.sideboard_words */
   function sideboard_words(name, P) {
-    var key = S.fold(name);
+    var key = Q.fold(name);
     return key.split(" ").filter(Boolean).length <= 4 && (P.sideboard.test(key) || P.fw_sideboard.test(key));
   }
 
@@ -128,11 +131,11 @@
     var header = P.header.exec(text);
     if (mode === "framed") {
       if (part === "notes") return [placed(number, "note", text, section, part, group)];
-      if (header && text.charAt(0) === "#" && own(deck.sections, S.fold(header[1])) !== undefined) {
+      if (header && text.charAt(0) === "#" && own(deck.sections, Q.fold(header[1])) !== undefined) {
         s = section_of(header[1], part, deck, P);
         return [placed(number, "header", text, s[0], part, s[2] || group)];
       }
-    } else if (header && (header[2] || own(deck.sections, S.fold(header[1])) !== undefined || sideboard_words(header[1], P))) {
+    } else if (header && (header[2] || own(deck.sections, Q.fold(header[1])) !== undefined || sideboard_words(header[1], P))) {
       s = section_of(header[1], part, deck, P);
       return [placed(number, "header", text, s[0], s[1], s[2])];
     } else if (part === "notes") {
@@ -143,7 +146,7 @@
     var label = prefix || mode !== "text" ? null : P.label.exec(rest);
     if (prefix) { rest = rest.slice(prefix[0].length); part = "sideboard"; }
     else if (label) {
-      var key = S.fold(label[1]);
+      var key = Q.fold(label[1]);
       if (!(own(deck.sections, key) !== undefined || P.sideboard.test(key) || P.fw_sideboard.test(key))) {
         return [placed(number, "note", text, section, part, group)];
       }
@@ -199,7 +202,7 @@
       if (l.kind === "blank") continue;
       if (l.kind !== "comment" || P.frame.test(l.text)) break;
       var words = l.text.replace(P.comment_marks, "").replace(/^ +| +$/g, "");
-      if (words && !P.banner.test(S.fold(words))) return cpSlice(words, deck.max_title);
+      if (words && !P.banner.test(Q.fold(words))) return cpSlice(words, deck.max_title);
     }
     return "";
   }
@@ -327,7 +330,7 @@
     var keys = Object.keys(entry), names = deck.json_fields[kind];
     for (var i = 0; i < keys.length; i++) {
       var value = entry[keys[i]];
-      if (names.indexOf(S.fold(keys[i])) < 0) continue;
+      if (names.indexOf(Q.fold(keys[i])) < 0) continue;
       var trimmed = typeof value === "string" ? value.replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, "") : "";
       if (kind === "id" && !(typeof value === "string" && P.card_id.test(trimmed))) continue;
       if (kind === "name" && (typeof value !== "string" || P.card_id.test(trimmed))) continue;
@@ -377,7 +380,7 @@
       return;
     }
     Object.keys(value).forEach(function (key) {
-      var item = value[key], folded = S.fold(key);
+      var item = value[key], folded = Q.fold(key);
       if (deck.json_fields.notes.indexOf(folded) >= 0 && typeof item === "string") {
         self.lines.push(placed(self.locate(key), "note", folded, "Notes", "notes", ""));
       } else if (top && (deck.json_fields.title.indexOf(folded) >= 0 || deck.json_fields.alignment.indexOf(folded) >= 0) &&
@@ -416,13 +419,13 @@
     if (isDict(data)) {
       var keys = Object.keys(data), i;
       for (i = 0; i < keys.length; i++) {
-        if (deck.json_fields.title.indexOf(S.fold(keys[i])) >= 0 && typeof data[keys[i]] === "string") {
-          title = cpSlice(S.clean(data[keys[i]], deck.max_title * 2), deck.max_title); break;
+        if (deck.json_fields.title.indexOf(Q.fold(keys[i])) >= 0 && typeof data[keys[i]] === "string") {
+          title = cpSlice(Q.clean(data[keys[i]], deck.max_title * 2), deck.max_title); break;
         }
       }
       for (i = 0; i < keys.length; i++) {
-        if (deck.json_fields.alignment.indexOf(S.fold(keys[i])) >= 0 && typeof data[keys[i]] === "string") {
-          alignment = own(deck.alignments, S.fold(data[keys[i]])) || ""; break;
+        if (deck.json_fields.alignment.indexOf(Q.fold(keys[i])) >= 0 && typeof data[keys[i]] === "string") {
+          alignment = own(deck.alignments, Q.fold(data[keys[i]])) || ""; break;
         }
       }
     }
@@ -791,12 +794,12 @@
 
   /* kb.deckrules._site_allowed */
   function site_allowed(card, player, balrog_sites, needs_balrog) {
-    if (card.alignment === "Balrog" && balrog_sites.indexOf(S.fold(card.name)) >= 0) return true;
+    if (card.alignment === "Balrog" && balrog_sites.indexOf(Q.fold(card.name)) >= 0) return true;
     if (player === "hero") return card.alignment === "Hero";
     if (player === "minion") return card.alignment === "Minion";
     if (player === "fallen-wizard") return ["Hero", "Minion", "Fallen-wizard"].indexOf(card.alignment) >= 0;
     if (card.alignment === "Balrog") return true;
-    return card.alignment === "Minion" && needs_balrog.indexOf(S.fold(card.name)) < 0 && !has(card, "xk");
+    return card.alignment === "Minion" && needs_balrog.indexOf(Q.fold(card.name)) < 0 && !has(card, "xk");
   }
 
   /* kb.deckrules._specific */
@@ -818,7 +821,7 @@
     var rules = PLAYER_RULES[player], avatar_rule = rules[0], character_rule = rules[1], resource_rule = rules[2],
       site_rule = rules[3], own_alignment = OWN[player], own_resources = own(OWN_RESOURCES, player) || [];
     var who = deck.player_names[player], b4 = deck.limits.balrog_characters, bans = deck.bans;
-    var balrog_sites = deck.limits.balrog_sites.names.map(S.fold), needs_balrog = deck.limits.balrog_versions.names.map(S.fold);
+    var balrog_sites = deck.limits.balrog_sites.names.map(Q.fold), needs_balrog = deck.limits.balrog_versions.names.map(Q.fold);
     var bad = [], by_rule = {};
     entries.forEach(function (e) {
       var cards = e.versions, part = part_of(e.part, cards[0]), rule = "", ok;
@@ -889,30 +892,30 @@
   var OTHER_SET = "of a set the card database does not hold: read by its exact name only";
 
   /* kb.deck.read_names: each different name read exactly, or (the first max_near) by near spellings */
-  function read_names(lines, searcher, deck, index, sets) {
+  function read_names(lines, spec, deck, index, sets) {
     var readings = new Map(), near = 0;
     lines.forEach(function (l) {
-      var key = S.fold(l.name);
+      var key = Q.fold(l.name);
       if (readings.has(key)) return;
-      var exact = key && key.length <= deck.max_name ? searcher.card_names(key) : null;
+      var exact = key && key.length <= deck.max_name ? spec.card_names(key) : null;
       if (exact) readings.set(key, {names: exact.slice(), read_as: "", choices: []});
       else if (l.set_code && !own(sets, l.set_code)) readings.set(key, {names: [], read_as: OTHER_SET, choices: []});
-      else if (near < deck.max_near) { near += 1; readings.set(key, S.read_card(searcher, l.name, index)); }
+      else if (near < deck.max_near) { near += 1; readings.set(key, R.read_card(spec, l.name, index)); }
       else readings.set(key, {names: [], read_as: NOT_NEAR, choices: []});
     });
     return readings;
   }
 
   /* kb.deck.expand_lists */
-  function expand_lists(lines, searcher, by_id, deck) {
+  function expand_lists(lines, spec, by_id, deck) {
     var out = [], P = patterns(deck), sep = new RegExp(P.list_separator.source, "gi");
     lines.forEach(function (l) {
       if (l.kind !== "card" && l.kind !== "list") { out.push(l); return; }
       var bracketed = P.bracketed.exec(l.name);
-      if (bracketed && !own(by_id, l.card_id) && !searcher.card_names(S.fold(l.name))) { l = Object.assign({}, l); l.name = bracketed[1]; }
+      if (bracketed && !own(by_id, l.card_id) && !spec.card_names(Q.fold(l.name))) { l = Object.assign({}, l); l.name = bracketed[1]; }
       var parts = l.name.split(sep).map(function (p) { return p.replace(/^[ ,;.]+|[ ,;.]+$/g, ""); });
-      if (parts.length > 1 && !own(by_id, l.card_id) && !searcher.card_names(S.fold(l.name)) &&
-          parts.every(function (p) { return searcher.card_names(S.fold(p)); })) {
+      if (parts.length > 1 && !own(by_id, l.card_id) && !spec.card_names(Q.fold(l.name)) &&
+          parts.every(function (p) { return spec.card_names(Q.fold(p)); })) {
         parts.forEach(function (p) { var c = Object.assign({}, l); c.kind = "card"; c.name = p; out.push(c); });
       } else if (l.kind === "card") out.push(l);
       else { var n = Object.assign({}, l); n.kind = "note"; n.name = ""; out.push(n); }
@@ -923,7 +926,7 @@
   /* kb.deck.name_of: [names, read_as] */
   function name_of(l, readings, by_id) {
     if (own(by_id, l.card_id)) return [[by_id[l.card_id].name], ""];
-    var reading = readings.get(S.fold(l.name));
+    var reading = readings.get(Q.fold(l.name));
     return [reading.names.slice(), reading.read_as];
   }
 
@@ -950,26 +953,26 @@
   /* kb.deck.deck_report: the verdict and findings, whose deck it is, each card once, the quiet ones
    * apart, the names not read with suggestions; {error} where `rulings deck` refuses the list.
    * options: {name, form, game, alignment, title} */
-  function deck_report(text, searcher, deck, options) {
+  function deck_report(text, spec, deck, options) {
     options = options || {};
     var name = options.name || "deck", game = options.game || "short";
-    if (!S.clean(text, 1e9)) return {error: "An empty decklist."};
+    if (!Q.clean(text, 1e9)) return {error: "An empty decklist."};
     var read_list;
     try { read_list = read_deck(text, name, options.form || "", deck); } catch (e) { return read_error(e); }
     var lines = read_list.lines, none = {error: "No card in it (" + read_list.line_count +
       " lines of blanks, comments, headers, notes or overlong lines)."};
     if (!lines.some(function (l) { return l.kind === "card" || l.kind === "list"; })) return none;
     var F = facts_of(deck), by_id = F.by_id, by_name = F.by_name;
-    var index = new S.NameIndex(searcher.table("names"));
-    lines = expand_lists(lines, searcher, by_id, deck);
+    var index = new Q.NameIndex(spec.table("names"));
+    lines = expand_lists(lines, spec, by_id, deck);
     var cards = lines.filter(function (l) { return l.kind === "card"; });
     if (!cards.length) return none;
-    var readings = read_names(cards.filter(function (l) { return !own(by_id, l.card_id); }), searcher, deck, index, F.sets);
+    var readings = read_names(cards.filter(function (l) { return !own(by_id, l.card_id); }), spec, deck, index, F.sets);
     var found = new Map(), missed = new Map(), read = [], unread = [], warnings = [];
     cards.forEach(function (l) {
       var got = name_of(l, readings, by_id), names = got[0], read_as = got[1];
       if (!names.length) {
-        var key = S.fold(l.name), reading = readings.get(key);
+        var key = Q.fold(l.name), reading = readings.get(key);
         if (!missed.has(key)) missed.set(key, {name: l.name, lines: [], count: 0, choices: reading.choices, suggestions: [],
           looked_near: reading.read_as !== NOT_NEAR && reading.read_as !== OTHER_SET});
         var miss = missed.get(key);
@@ -979,9 +982,9 @@
         return;
       }
       if (own(by_id, l.card_id) && l.name) {
-        var exact = searcher.card_names(S.fold(l.name));
-        if (names.map(S.fold).indexOf(S.fold(l.name)) < 0 && exact && exact.indexOf(names[0]) < 0) {
-          warnings.push("line " + l.number + ": " + S.quoted(l.name) + " has the card id " + l.card_id + ", which is " +
+        var exact = spec.card_names(Q.fold(l.name));
+        if (names.map(Q.fold).indexOf(Q.fold(l.name)) < 0 && exact && exact.indexOf(names[0]) < 0) {
+          warnings.push("line " + l.number + ": " + R.quoted(l.name) + " has the card id " + l.card_id + ", which is " +
             names[0] + ": read as " + names[0]);
         }
       }
@@ -1001,7 +1004,7 @@
     if (!found.size) {
       var first = missed.values().next().value;
       return {error: "No line names a card (" + cards.length + " card lines; line " + first.lines[0] + " reads " +
-        S.quoted(first.name) + ")."};
+        R.quoted(first.name) + ")."};
     }
     var first_pass = read.map(function (r) {
       return entry(r[0].number, r[0].count, r[0].part, r[0].group, versions(r[1], r[0].set_code, r[0].tag, r[0].group, "", deck), r[0].name);
@@ -1082,7 +1085,7 @@
   /* kb.deck._miss_text */
   function miss_text(miss) {
     var shown = miss.lines.slice(0, 10).join(", ") + (miss.lines.length > 10 ? " ..." : "");
-    var text = "line" + (miss.lines.length > 1 ? "s" : "") + " " + shown + ": " + S.quoted(miss.name);
+    var text = "line" + (miss.lines.length > 1 ? "s" : "") + " " + shown + ": " + R.quoted(miss.name);
     if (miss.choices.length) return text + " could be " + miss.choices.join(", ");
     if (miss.suggestions.length) return text + ": did you mean " + miss.suggestions.join(", ") + "?";
     return text + ": no card near it";
@@ -1101,19 +1104,19 @@
     return a;
   }
 
-  function ruling(searcher, d) {
-    var r = searcher.data(d), li = el("li", "ruling");
+  function ruling(spec, d) {
+    var r = spec.data(d), li = el("li", "ruling");
     li.appendChild(link(r.url, "[" + r.kind + (r.number ? " " + r.number : "") + "]"));
     li.appendChild(el("span", "where", " " + r.source_title + (r.current ? "" : " (older edition)") + " · " + r.id));
-    li.appendChild(el("div", "text", searcher.shown(d)));  // as a reader reads it (search.js shown)
+    li.appendChild(el("div", "text", spec.shown(d)));  // as a reader reads it (searchspec.js shown)
     return li;
   }
 
-  function rulings(searcher, title, ids) {
+  function rulings(spec, title, ids) {
     var box = el("div", "deck-rulings");
     box.appendChild(el("h4", "", title + " (" + ids.length + ")"));
     var list = el("ul", "results");
-    ids.forEach(function (d) { list.appendChild(ruling(searcher, d)); });
+    ids.forEach(function (d) { list.appendChild(ruling(spec, d)); });
     box.appendChild(list);
     return box;
   }
@@ -1122,7 +1125,7 @@
     "a meccg-online or GCCG .meccg file, an OCTGN .o8d file or a deck builder's JSON.";
 
   /* the verdict first: each finding with its rule, linked to the rule's page and quoted */
-  function render_verdict(searcher, deck, report, out) {
+  function render_verdict(spec, deck, report, out) {
     var box = el("section", "deck-verdict " + (report.verdict.legal ? "legal" : "not-legal"));
     box.appendChild(el("h2", "", report.verdict.summary));
     var a = report.alignment;
@@ -1136,11 +1139,11 @@
         li.appendChild(el("strong", "", finding.status === "problem" ? "Problem" : "Not checked"));
         if (d !== undefined) {
           li.appendChild(document_text(" (rule "));
-          li.appendChild(link(searcher.data(d).url, finding.rule));
+          li.appendChild(link(spec.data(d).url, finding.rule));
           li.appendChild(document_text(")"));
         }
         li.appendChild(document_text(": " + finding.message + (finding.lines.length ? "; " + lines_text(finding.lines) : "")));
-        if (d !== undefined) li.appendChild(el("blockquote", "rule", searcher.data(d).text));
+        if (d !== undefined) li.appendChild(el("blockquote", "rule", spec.data(d).text));
         list.appendChild(li);
       });
       box.appendChild(list);
@@ -1150,16 +1153,16 @@
 
   function document_text(text) { return root.document.createTextNode(text); }
 
-  function render(searcher, deck, text, options, out, status) {
+  function render(spec, deck, text, options, out, status) {
     out.textContent = "";
     if (!text.trim()) { status.textContent = HELP; return; }
-    var report = deck_report(text, searcher, deck, options);
+    var report = deck_report(text, spec, deck, options);
     if (report.error) { status.textContent = report.error + " " + HELP; return; }
     var n = report.cards.length + report.quiet.length, misses = report.not_found.concat(report.ambiguous);
     status.textContent = (report.title ? report.title + ": " : "") + counted(n, "card") + " (" + counted(report.copies, "copy", "copies") +
       ") on " + counted(report.lines, "line") + " · " + report.format + (deck.crf ? " · " + deck.crf.title + " edition " + deck.crf.edition : "") +
       " · " + (misses.length ? counted(misses.length, "name") + " not read." : "every name is a card.");
-    render_verdict(searcher, deck, report, out);
+    render_verdict(spec, deck, report, out);
     report.warnings.forEach(function (w) { out.appendChild(el("p", "where", "note: " + w)); });
     if (misses.length) {
       var nf = el("section", "deck-missing"), ul = el("ul");
@@ -1170,19 +1173,19 @@
     }
     report.cards.forEach(function (e) {
       var sec = el("section", "deck-card"), h = el("h3");
-      var url = searcher.card_url(e.names[0]);
+      var url = spec.card_url(e.names[0]);
       h.appendChild(url ? link(url, e.name) : el("span", "", e.name));
       h.appendChild(el("span", "count", " ×" + e.count));
       sec.appendChild(h);
       sec.appendChild(el("p", "where", sections_text(e) + e.read_as.map(function (r) { return "; " + r; }).join("")));
-      if (e.errata.length) sec.appendChild(rulings(searcher, "Errata", e.errata));
-      if (e.rulings.length) sec.appendChild(rulings(searcher, "CRF rulings", e.rulings));
+      if (e.errata.length) sec.appendChild(rulings(spec, "Errata", e.errata));
+      if (e.rulings.length) sec.appendChild(rulings(spec, "CRF rulings", e.rulings));
       if (e.mentions) {
         var more = el("details", "mentions");
         more.appendChild(el("summary", "", "Mentioned in " + counted(e.mentions, "other ruling")));
         var list = el("ul", "results");
         more.addEventListener("toggle", function () {
-          if (more.open && !list.childNodes.length) e.mentioned_in.forEach(function (d) { list.appendChild(ruling(searcher, d)); });
+          if (more.open && !list.childNodes.length) e.mentioned_in.forEach(function (d) { list.appendChild(ruling(spec, d)); });
         });
         more.appendChild(list);
         sec.appendChild(more);
@@ -1215,9 +1218,9 @@
     var doc = root.document, form = doc.getElementById("deck-form"), input = doc.getElementById("decklist");
     var out = doc.getElementById("deck-report"), status = doc.getElementById("deck-status");
     if (!form) return;
-    if (!(root.RULINGS_DATA || root.RULINGS_INDEX) || !root.RULINGS_DECK || !S) { status.textContent = "The deck data did not load."; return; }
-    if (!S.fresh(status, start)) return;
-    var searcher = S.open(), deck = root.RULINGS_DECK, file = doc.getElementById("deck-file");
+    if (!root.RULINGS_INDEX || !root.RULINGS_DECK || !P || !R) { status.textContent = "The deck data did not load."; return; }
+    if (!P.fresh(status, start)) return;
+    var spec = P.open(), deck = root.RULINGS_DECK, file = doc.getElementById("deck-file");
     var choices = {game: doc.getElementById("deck-game"), alignment: doc.getElementById("deck-alignment"),
       form: doc.getElementById("deck-format")};
     var params = new URLSearchParams(root.location.search), title = "";
@@ -1233,7 +1236,7 @@
         var address = (query.toString() ? "?" + query.toString() : root.location.pathname.split("/").pop()) + "#" + encodeURIComponent(input.value);
         try { root.history.replaceState(null, "", address); } catch (e) { root.location.hash = "#" + encodeURIComponent(input.value); }
       }
-      render(searcher, deck, input.value, options(), out, status);
+      render(spec, deck, input.value, options(), out, status);
     }
     function load(f) {
       if (!f) return;
@@ -1259,7 +1262,7 @@
 
   var api = {read_deck: read_deck, read_lines: read_lines, read_names: read_names, deck_report: deck_report,
     miss_text: miss_text, finding_text: finding_text, detect: function (text, deck) { return detect(text, patterns(deck)); }};
-  if (typeof module === "object" && module.exports) {
+  if (node) {
     module.exports = api;
   } else if (root.document) {
     root.RulingsDeck = api;

@@ -67,7 +67,7 @@
   var status = document.getElementById("offline");
   var away = !navigator.onLine, saved = null;
   function show() {
-    // a page whose data came from the network because its saved copy mixed two builds (search.js
+    // a page whose data came from the network because its saved copy mixed two builds (searchspec.js
     // fresh()) makes no claim for the saved copy
     var mixed = document.documentElement.hasAttribute("data-mixed");
     var text = "";

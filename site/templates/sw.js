@@ -7,7 +7,7 @@
  * One version's copy is one build's files: each is saved from the server itself, never from the
  * browser's HTTP cache, which may still hold an earlier build's (a host's `Cache-Control: max-age`);
  * the data files and the pages that load them also say which build they are of, and the page checks
- * (search.js fresh()). The copy is named after the site's scope and a new version deletes only this
+ * (searchspec.js fresh()). The copy is named after the site's scope and a new version deletes only this
  * site's older copies: two rulings sites on one origin (/a/ and /b/) keep each their own. */
 "use strict";
 var VERSION = {{ version|tojson }};
@@ -17,7 +17,8 @@ var PREFIX = "rulings " + SCOPE + " ";
 var CACHE = PREFIX + VERSION;
 var LISTED = new Set(FILES);
 /* saved at install, in one go: the pages that load data, their scripts and the data */
-var FIRST = ["index.html", "search.html", "deck.html", "assets/style.css", "assets/site.js", "assets/search.js",
+var FIRST = ["index.html", "search.html", "deck.html", "assets/style.css", "assets/site.js", "assets/query.js",
+             "assets/searchspec.js", "assets/ranking.js", "assets/search.js", "assets/ui.js", "assets/resolve.js",
              "assets/deck.js", "assets/search-index.js", "assets/deck-data.js"];
 
 /* a file of the site asked of the server itself, past the browser's HTTP cache */
