@@ -1,8 +1,11 @@
-"""The kb/ package imports without a cycle: every import counted, those inside functions included."""
+"""The kb/ package imports without a cycle (every import counted, those inside functions included),
+each library in one module, and a cold lookup imports only what it shows."""
 
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 KB = Path(__file__).resolve().parent.parent / "kb"
@@ -124,3 +127,21 @@ def importers(library: str) -> set[str]:
 
 def test_each_library_lives_in_one_module() -> None:
     assert {library: importers(library) for library in LIBRARIES} == LIBRARIES
+
+
+COLD_LOOKUP_SKIPS = {"kb.addresses"}
+"""What a cold `rulings annotation 18` never imports: the site's plan (the build stored each address)."""
+
+
+def test_a_cold_annotation_lookup_imports_only_what_it_shows(real_kb: Path) -> None:
+    """`rulings annotation 18` in a fresh interpreter answers without importing COLD_LOOKUP_SKIPS."""
+    code = ("import sys\nimport cli\ncode = 0\nsys.argv = ['rulings', '--kb', sys.argv[1], 'annotation', '18']\n"
+            "try:\n    cli.main()\nexcept SystemExit as exc:\n    code = exc.code\n"
+            "print('\\x1e', sorted(m for m in sys.modules if m.startswith('kb.')), code)")
+    run = subprocess.run([sys.executable, "-c", code, str(real_kb)], capture_output=True, text=True,
+                         cwd=KB.parent)
+    assert run.returncode == 0, run.stderr
+    answer, _, imported = run.stdout.rpartition("\x1e")
+    assert "Annotation 18" in answer and imported.strip().endswith("0"), run.stdout[-300:]
+    modules = set(imported.split("]")[0].strip(" [").replace("'", "").split(", "))
+    assert "kb.lookup" in modules and not modules & COLD_LOOKUP_SKIPS, sorted(modules & COLD_LOOKUP_SKIPS)
