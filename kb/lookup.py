@@ -13,9 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Union
 
-from kb.errors import KbBroken, NotFound, Refused
+from kb.errors import KbBroken, NotFound, Refused, quoted, require
 from kb.render import MARKDOWN_PARSERS, Reading, reading
-from kb.resolve import quoted, require
 from kb.snapshot import Kb, Snapshot
 from kb.store import query
 
@@ -561,8 +560,6 @@ class Reader:
     def numbered(self, kind: str, number: str) -> NumberAnswer:
         """An annotation or a rule by number ("25a", "2.IV.iii"), its parts, and every ruling citing
         it. "2.IV" lists 2.IV.i onward; "25" is not "25a". NotFound with the nearest numbers."""
-        from kb.resolve import number_hint
-
         example = "rulings annotation 18" if kind == "annotation" else "rulings rule 2.IV.iii"
         number = require(number, f"{kind} number", example)
         wanted = number.strip().lower().removeprefix("annotation").removeprefix("anno").removeprefix("rule").strip()
@@ -573,6 +570,8 @@ class Reader:
         rows = [rid for key, _, rid in numbers if key == wanted]
         parts = [rid for key, _, rid in numbers if key.startswith(wanted + ".")] if kind == "rule" and wanted else []
         if not rows and not parts:
+            from kb.resolve import number_hint  # (only here: a number found reads no name)
+
             raise NotFound(f"no {kind} {quoted(number)}",
                            hint=number_hint(kind, wanted, list(dict.fromkeys(n for _, n, _ in numbers))))
         found = self.rulings(rows)
