@@ -756,13 +756,14 @@ class Found:
 def search(kb: Kb, text: str, *, limit: int = 10, game: str | None = None, source: str | None = None,
            raw: bool = False) -> Found:
     """The rulings that answer a question (kb.search); an empty question or an unknown source is Refused."""
-    from kb import resolve
     from kb.search import open_searcher
 
     text = require(text, "question", 'rulings search "can a strike be cancelled after the roll"')
     snapshot = Snapshot.of(kb)
     searcher = open_searcher(snapshot)
     if source is not None:
+        from kb import resolve  # (only here: a question reads its names with kb.query)
+
         known = {s["id"]: s["title"] for s in searcher.spec.raw["sources"]}
         source = resolve.source(source, known)
     understanding = searcher.understand(text)
