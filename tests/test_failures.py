@@ -178,14 +178,13 @@ def data_file(name: str, text: str) -> Cause:
     """kb/data/NAME.toml holds text (the shipped files are left alone: the package's data is read
     from a copy)."""
     def cause(env: Env) -> None:
-        import importlib.resources
-
         import kb.ranking
+        import kb.tables
 
         copy = env.tmp / "package"
-        shutil.copytree(Path(kb.ranking.__file__).parent / "data", copy / "data")
+        shutil.copytree(kb.tables.DATA, copy / "data")
         (copy / "data" / f"{name}.toml").write_text(text, "utf-8")
-        env.monkeypatch.setattr(importlib.resources, "files", lambda package: copy)
+        env.monkeypatch.setattr(kb.tables, "DATA", copy / "data")
         kb.ranking.weights.cache_clear()
         env.monkeypatch.setattr(kb.ranking, "weights", kb.ranking.weights)  # cleared again when undone
     return cause

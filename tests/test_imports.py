@@ -136,8 +136,9 @@ COLD_SKIPS = {
     "search": {"kb.addresses", "kb.urls", "kb.resolve", "importlib.resources", "tempfile", "html"},
 }
 """What a cold command never imports: the site's plan (the build stored each address); for a lookup by
-number, the reading of names; for either, HTML escaping (html.entities: the terminal writes no HTML); for a search, the reading of a typed source's name, and importlib.resources
-(kb/data is read as files: its import brought tempfile, shutil, bz2 and lzma)."""
+number, the reading of names; for either, HTML escaping (html.entities: the terminal writes no HTML);
+for a search, the reading of a typed source's name, and importlib.resources (kb/data is read as files:
+its import brought tempfile, shutil, bz2 and lzma)."""
 
 
 @pytest.mark.parametrize("args, shown", [(["annotation", "18"], "Annotation 18"),
