@@ -1,9 +1,10 @@
-"""Where each ruling and card lives on the static site, read from the knowledge base: the one plan the
-lookups' urls and the site's pages are both made on."""
+"""Where each ruling and card lives on the static site: the one plan the lookups' urls and the site's
+pages are both made on, decided once by the build (read, rows) and stored (kb.store's addresses table)."""
 
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from kb.store import query
@@ -68,10 +69,34 @@ class Addresses:
         self.pending = []
         return self
 
-    def copy(self) -> Addresses:
-        """The same plan, apart: a page the copy registers later (a name the plan lacks) is not the original's."""
-        return Addresses(self.urls.copy(), dict(self.split), set(self.cards_source), dict(self.card_of),
-                         list(self.pending))
+    def rows(self, conn: sqlite3.Connection) -> Iterator[dict[str, str]]:
+        """The plan as the build stores it (kb.store's addresses table): every document's (part's) and
+        card's page in the order they were registered, then every stored ruling's page and anchor."""
+        self.complete()
+        for kind, key, path in self.urls.registered():
+            source, _, part = key.partition("\x00")
+            yield {"kind": kind, "key": source if kind == "document" else key,
+                   "part": part if kind == "document" else "", "page": path, "anchor": ""}
+        for r in query(conn, "select id, source, section from rulings order by rowid"):
+            yield {"kind": "ruling", "key": r["id"], "part": "", "page": self.page(r["id"], r["source"], r["section"]),
+                   "anchor": anchor(r["id"])}
+
+    @classmethod
+    def stored(cls, conn: sqlite3.Connection) -> Addresses:
+        """The plan as the build stored it (rows), registered in the same order: nothing derived again."""
+        a = cls()
+        for row in query(conn, "select kind, key, part, page from addresses where kind in ('document', 'card') "
+                               "order by rowid"):
+            if row["kind"] == "document":
+                a.urls.take("document", f"{row['key']}\x00{row['part']}", row["page"])
+                a.split[row["key"]] = a.split.get(row["key"], False) or bool(row["part"])
+            else:
+                a.urls.take("card", row["key"], row["page"])
+        a.cards_source = {s["id"] for s in query(conn, "select id from sources where parser = 'cards'")}
+        for s in a.cards_source:
+            a.split.pop(s, None)
+        a.card_of = {c["ruling_id"]: c["name"] for c in query(conn, "select ruling_id, name from cards")}
+        return a
 
     def page(self, ruling_id: str, source: str, section: tuple[str, ...] | list[str]) -> str:
         """The page a ruling lives on: its card's page, or its document's (part's) page."""

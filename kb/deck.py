@@ -226,7 +226,7 @@ _facts: dict[tuple[str, str], tuple[list[CardFacts], dict[str, list[str]], dict[
 
 def rules_data(conn: Any) -> tuple[list[CardFacts], dict[str, list[str]], dict[str, str]]:
     """Every card's facts, the ban entries that name no card, and each cited rule's ruling id, read once
-    per process and build (kb.lookup.planned keeps the site plan the same way)."""
+    per process and build (kb.lookup.search_spec keeps the search data the same way)."""
     name = next((row["file"] for row in query(conn, "pragma database_list") if row["name"] == "main"), "")
     built = [row["value"] for row in query(conn, "select value from meta where key = 'built_at'")]
     key = (str(Path(name).resolve()) if name else "", str(built[0]) if built else "")

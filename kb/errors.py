@@ -53,6 +53,12 @@ def quote(text: str, limit: int = QUOTED) -> str:
     return repr(line if len(line) <= limit else line[:limit] + "…")
 
 
+def quoted(text: str, limit: int = 40) -> str:
+    """User text for a message: one line, quoted, cut short: quoted("khamul") == "'khamul'"."""
+    flat = " ".join(text.split())
+    return repr(flat if len(flat) <= limit else flat[:limit] + "...")
+
+
 class KbMissing(KbError):
     """No knowledge base where one was looked for."""
 
@@ -132,3 +138,10 @@ class BundleMissing(KbError):
 
 class MissingExtra(KbError):
     """An optional part of rulings is not installed (Datasette, for `rulings serve`); the message says what to install."""
+
+
+def require(text: str, what: str, example: str) -> str:
+    """The text, stripped; Refused saying what to give when it is empty."""
+    if not text.strip():
+        raise Refused(f"no {what} given", hint=f"Give one, e.g. `{example}`.")
+    return text.strip()

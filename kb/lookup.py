@@ -13,9 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Union
 
-from kb.errors import NotFound, Refused
+from kb.errors import KbBroken, NotFound, Refused, quoted, require
 from kb.render import MARKDOWN_PARSERS, Reading, reading
-from kb.resolve import quoted, require
 from kb.snapshot import Kb, Snapshot
 from kb.store import query
 
@@ -25,11 +24,14 @@ if TYPE_CHECKING:
     from kb.searchspec import SearchSpec
 
 RULING_COLUMNS = "r.id, r.source, r.game, r.section, r.kind, r.number, r.title, r.text, r.line_start, " \
-                 "r.line_end, r.markers, r.ord"
+                 "r.line_end, r.markers, r.ord, (select page || '#' || anchor from addresses where kind = 'ruling' " \
+                 "and key = r.id and part = '') as url"
 RULING_FIELDS = ("id", "source", "source_title", "edition", "current", "game", "section", "kind", "number", "title",
                  "text", "markdown", "lines", "markers", "url")
 """The fields of a ruling in every command's JSON (kb/data/schema/ruling.json), in this order."""
-CARD_COLUMNS = "ruling_id, id, set_code, set_name, name, names, type, alignment, text, attributes"
+CARD_COLUMNS = "ruling_id, id, set_code, set_name, name, names, type, alignment, text, attributes, (select page from " \
+               "addresses a where a.kind = 'card' and a.key = cards.name and a.part = '') as page"
+"""A card's columns and its page on the site (as the build stored it: kb.addresses)."""
 
 MAX_ID = 80
 """Longer input is no ruling id or number (and would make too long a LIKE pattern)."""
@@ -260,27 +262,6 @@ class SourceInfo:
     """Its place in the manifest."""
 
 
-_plans: dict[tuple[Path, str], Addresses] = {}
-
-
-def planned(conn: sqlite3.Connection) -> Addresses:
-    """The site plan of conn's build (Addresses.read), read once per process and build, a copy each
-    time: a build never changes once in place (search_spec and kb.search's searchers are kept the
-    same way), and a process that answers many questions (`rulings ask`, the tests) reads it once.
-    A build is known by its database's real path and the time the database itself says it was built
-    (a build swapped in between opening and asking gives a key no later lookup asks for)."""
-    from kb.addresses import Addresses  # (only here: a search's text shows no address)
-
-    name = next((row["file"] for row in query(conn, "pragma database_list") if row["name"] == "main"), "")
-    built = [row["value"] for row in query(conn, "select value from meta where key = 'built_at'")]
-    if not name or not built:  # a database in memory, or one that does not say when it was built
-        return Addresses.read(conn)
-    key = (Path(name).resolve(), str(built[0]))
-    if key not in _plans:
-        _plans[key] = Addresses.read(conn)
-    return _plans[key].copy()
-
-
 _specs: dict[Path, SearchSpec] = {}
 
 
@@ -346,10 +327,25 @@ class Reader:
 
     @property
     def addresses(self) -> Addresses:
-        """Where everything lives on the site (kb.addresses, read once per process and build)."""
+        """Where everything lives on the site, as the build stored it (kb.addresses: the site's plan is
+        made on it; a lookup reads only the addresses of what it shows, with their rows)."""
+        from kb.addresses import Addresses
+
         if self._addresses is None:
-            self._addresses = planned(self.conn)
+            self._addresses = Addresses.stored(self.conn)
         return self._addresses
+
+    def url(self, row: dict[str, Any], what: str) -> str:
+        """The stored address of a row read with RULING_COLUMNS ("url") or CARD_COLUMNS ("page"), or of
+        a search document's ruling (read by its id)."""
+        if what not in row:
+            found = query(self.conn, "select page || '#' || anchor as url from addresses where kind = 'ruling' "
+                                     "and key = ? and part = ''", (row["id"],))
+            row = {"url": found[0]["url"] if found else None}
+        if row[what] is None:
+            raise KbBroken("the knowledge base stores no site address of a ruling or card it holds; run "
+                           "`rulings build` to rebuild it")
+        return str(row[what])
 
     @property
     def spec(self) -> SearchSpec:
@@ -386,7 +382,7 @@ class Reader:
             current=bool(row["current"] if "current" in row else source and source.current),
             game=row["game"], section=section, kind=row["kind"], number=row["number"] or None,
             title=row["title"] or None, stored=row["text"], parser=parser, lines=(int(lines[0]), int(lines[1])),
-            markers=tuple(row["markers"]), url=self.addresses.ruling(row["id"], row["source"], section),
+            markers=tuple(row["markers"]), url=self.url(row, "url"),
             ord=int(row.get("ord") or 0), notes=self.notes().get(row["id"], ()))
 
     def _order(self, r: Ruling) -> tuple[bool, int, int]:
@@ -431,7 +427,7 @@ class Reader:
         """The faces of rows of the cards table, each with its card's page on the site."""
         from kb.cardface import CardFace  # (only here: most lookups show no card)
 
-        return [CardFace.of(r, self.addresses.card(r["name"])) for r in rows]
+        return [CardFace.of(r, self.url(r, "page")) for r in rows]
 
     def every_face(self) -> list[CardFace]:
         """Every printing of every card, by set and id (kept: faces() then reads no more)."""
@@ -564,8 +560,6 @@ class Reader:
     def numbered(self, kind: str, number: str) -> NumberAnswer:
         """An annotation or a rule by number ("25a", "2.IV.iii"), its parts, and every ruling citing
         it. "2.IV" lists 2.IV.i onward; "25" is not "25a". NotFound with the nearest numbers."""
-        from kb.resolve import number_hint
-
         example = "rulings annotation 18" if kind == "annotation" else "rulings rule 2.IV.iii"
         number = require(number, f"{kind} number", example)
         wanted = number.strip().lower().removeprefix("annotation").removeprefix("anno").removeprefix("rule").strip()
@@ -576,6 +570,8 @@ class Reader:
         rows = [rid for key, _, rid in numbers if key == wanted]
         parts = [rid for key, _, rid in numbers if key.startswith(wanted + ".")] if kind == "rule" and wanted else []
         if not rows and not parts:
+            from kb.resolve import number_hint  # (only here: a number found reads no name)
+
             raise NotFound(f"no {kind} {quoted(number)}",
                            hint=number_hint(kind, wanted, list(dict.fromkeys(n for _, n, _ in numbers))))
         found = self.rulings(rows)
@@ -760,13 +756,14 @@ class Found:
 def search(kb: Kb, text: str, *, limit: int = 10, game: str | None = None, source: str | None = None,
            raw: bool = False) -> Found:
     """The rulings that answer a question (kb.search); an empty question or an unknown source is Refused."""
-    from kb import resolve
     from kb.search import open_searcher
 
     text = require(text, "question", 'rulings search "can a strike be cancelled after the roll"')
     snapshot = Snapshot.of(kb)
     searcher = open_searcher(snapshot)
     if source is not None:
+        from kb import resolve  # (only here: a question reads its names with kb.query)
+
         known = {s["id"]: s["title"] for s in searcher.spec.raw["sources"]}
         source = resolve.source(source, known)
     understanding = searcher.understand(text)

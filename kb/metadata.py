@@ -74,6 +74,8 @@ TABLES: dict[str, dict[str, Any]] = {
     "terms": {"description": "Game terms: the ruling that defines each, and its Rulings by Term section.",
               "label_column": "name"},
     "card_headings": {"description": "Every CRF card heading and the card name or names it stands for."},
+    "addresses": {"description": "Where each document (part), card and ruling lives on the static site, as the build "
+                                 "decided it: the page, and a ruling's anchor on it.", "facets": ["kind"]},
     "changes": {"description": "What changed in the current CRF (`rulings changes`): kind listed (in its \"Changes from "
                                "...\" section), marked (@), reworded (since the older edition, word by word), tagged "
                                "(an origin tag), absent (an older ruling no longer in it); each with its evidence, and "

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from kb import __version__
+from kb.addresses import Addresses
 from kb.changes import to_row
 from kb.editions import Editions, find_changes
 from kb.errors import KbBroken
@@ -109,6 +110,7 @@ def build(sources_dir: Path, kb_dir: Path, progress: Progress | None = None,
         terms = targets.terms()
         store_links(db, sources, lexicon, targets, terms)
         store_changes(db, sources)
+        store_addresses(db)
         with index_writer(folder / INDEX_DIR) as add_record:
             write_spec(folder, search_data(db, lexicon, index=add_record))
         (folder / LEXICON).write_text(json.dumps(lexicon.to_json(), ensure_ascii=False), "utf-8")
@@ -142,6 +144,12 @@ def store_changes(db: Draft, sources: list[Source]) -> None:
     changes, problems = find_changes(Editions(sources, db.rulings, editions, db.cards_about, db.card_texts))
     db.add_changes(to_row(c, n) for n, c in enumerate(changes))
     db.add_problems(problems)
+
+
+def store_addresses(db: Draft) -> None:
+    """Where each document, card and ruling lives on the site (kb.addresses, the one plan), decided
+    once from the stored database and stored, so that no reader derives it again."""
+    db.add_addresses(Addresses.read(db.conn).rows(db.conn))
 
 
 def search_data(db: Stored, lexicon: Lexicon, unit: Mapping[str, float] = UNIT, bm25: dict[str, float] = BM25,

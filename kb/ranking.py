@@ -15,12 +15,12 @@ import re
 import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any
 
 from kb.errors import KbBroken
 from kb.query import PATTERNS, Understanding, fold
 from kb.searchspec import SearchSpec
+from kb.tables import data_file
 
 COVERAGE_FLOOR = 0.1
 
@@ -63,7 +63,7 @@ def parse_weights(text: str, where: str = "kb/data/ranking.toml") -> dict[str, f
 
 
 def read_weights_text() -> str:
-    return resources.files("kb").joinpath("data/ranking.toml").read_text("utf-8")
+    return data_file("ranking.toml").read_text("utf-8")
 
 
 @functools.lru_cache(maxsize=1)

@@ -9,7 +9,6 @@ Markdown are disabled (they show as the text they are), and every text run is es
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -31,6 +30,8 @@ SpanFinder = Callable[[str], Sequence[Span]]
 
 def linked(text: str, spans: Sequence[Span]) -> str:
     """Escaped text with each span wrapped in a link; overlapping spans: the first one wins."""
+    import html  # (only here and in card_html: the terminal writes no HTML, and html.entities weighs 1 ms)
+
     out: list[str] = []
     at = 0
     for start, end, href in sorted(spans, key=lambda s: (s[0], -s[1])):
@@ -226,6 +227,8 @@ def plain(text: str, parser: str, limit: int = 0) -> str:
 def card_html(text: str) -> str:
     """A card's text as HTML: escaped, each icon code ({H}, [{B}], {w}{b}) a glyph with its name as
     its text alternative (kb.cardface.ICONS)."""
+    import html
+
     from kb.cardface import BRACKETED, CODE, ICONS
 
     def glyph(code: str) -> str:

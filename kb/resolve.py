@@ -7,7 +7,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from kb.errors import Ambiguous, NotFound, Refused
+from kb.errors import Ambiguous, NotFound, Refused, require
+from kb.errors import quoted as quoted  # kb.deck quotes names with it
 from kb.query import MAX_NAME as MAX_NAME, NameIndex as NameIndex  # kb.deck reads names with them
 from kb.query import SUGGESTIONS, distance, fold, read_name
 
@@ -16,19 +17,6 @@ if TYPE_CHECKING:  # the search data is handed in: an annotation's lookup never 
 
 MAX_CHOICES = 8
 """An ambiguous name lists at most this many cards; more is a miss with suggestions."""
-
-
-def quoted(text: str, limit: int = 40) -> str:
-    """User text for a message: one line, quoted, cut short: quoted("khamul") == "'khamul'"."""
-    flat = " ".join(text.split())
-    return repr(flat if len(flat) <= limit else flat[:limit] + "...")
-
-
-def require(text: str, what: str, example: str) -> str:
-    """The text, stripped; Refused saying what to give when it is empty."""
-    if not text.strip():
-        raise Refused(f"no {what} given", hint=f"Give one, e.g. `{example}`.")
-    return text.strip()
 
 
 def listed(names: list[str], conjunction: str = "or") -> str:

@@ -25,7 +25,7 @@ if TYPE_CHECKING:  # the model's types are imported where a build makes them: a 
     from kb.model import ParsedDocument, Problem, Ruling, Section, Source
     from kb.xref import Link
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 DB_NAME = "rulings.db"
 INDEX_DIR = "index"
 LEXICON = "lexicon.json"
@@ -54,6 +54,11 @@ changes(ruling_id, kind, year, evidence, tag, other_id, likeness, guess, verdict
 card_names(key, name)                  every card's name in every language as a name may be asked for,
                                        -> its English name: folded (kb.query.fold: no accents, case or
                                        apostrophes) and as SQLite's lower() lowers it (ASCII letters)
+addresses(kind, key, part, page, anchor)  where each thing lives on the site (kb/addresses.py), decided
+                                       by the build: kind document (key its source, part its top-level
+                                       part on a page of its own, or ""), card (key its English name),
+                                       ruling (key its id; page and anchor); documents and cards in the
+                                       order their pages were registered
 rulings_fts, cards_fts                 FTS5 full-text tables over rulings and cards (see FULL_TEXT)
 """
 
@@ -233,6 +238,8 @@ class Draft(Stored):
         db["terms"].create({"key": str, "name": str, "definition": str, "section_id": str}, pk="key")  # type: ignore[union-attr]
         db["card_headings"].create({"section_id": str, "heading": str, "card": str})  # type: ignore[union-attr]
         db["changes"].create(CHANGE_COLUMNS)  # type: ignore[union-attr]
+        db["addresses"].create({"kind": str, "key": str, "part": str, "page": str, "anchor": str},  # type: ignore[union-attr]
+                               pk=("kind", "key", "part"))
         for name, columns in INDEXES:
             db[name].create_index(columns)  # type: ignore[union-attr]
 
@@ -259,6 +266,9 @@ class Draft(Stored):
 
     def add_changes(self, rows: Iterable[dict[str, Any]]) -> None:
         self._db["changes"].insert_all(rows)  # type: ignore[union-attr]
+
+    def add_addresses(self, rows: Iterable[dict[str, str]]) -> None:
+        self._db["addresses"].insert_all(rows, batch_size=5000)  # type: ignore[union-attr]
 
     def finish(self, version: str, terms: Iterable[dict[str, str]]) -> None:
         """The terms, the meta table and the full-text tables; committed."""
@@ -414,11 +424,11 @@ def query(conn: sqlite3.Connection, sql: str, params: tuple[Any, ...] | dict[str
         rows = cursor.fetchall()
     except sqlite3.DatabaseError as exc:
         raise KbBroken(f"the knowledge base cannot be read ({exc}); run `rulings build` to rebuild it") from exc
-    names = {column[0] for column in cursor.description or ()}
+    names = [column[0] for column in cursor.description or ()]
     keys = [key for key in _JSON_KEYS if key in names]  # (looked for in the columns once, not in every row)
     out = []
     for row in rows:
-        d = dict(row)
+        d = dict(zip(names, row))  # (a build's connection gives tuples, a reader's sqlite3.Row)
         for key in keys:
             if isinstance(d[key], str):
                 d[key] = json.loads(d[key])

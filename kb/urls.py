@@ -57,11 +57,14 @@ class Urls:
         self._paths[(kind, key)] = path
         return path
 
-    def copy(self) -> Urls:
-        """The same pages, registered apart: pages the copy makes later are not the original's."""
-        other = Urls()
-        other._taken, other._paths = dict(self._taken), dict(self._paths)
-        return other
+    def registered(self) -> list[tuple[str, str, str]]:
+        """Every page made so far as (kind, key, path), in the order they were made."""
+        return [(kind, key, path) for (kind, key), path in self._paths.items()]
+
+    def take(self, kind: str, key: str, path: str) -> None:
+        """Register a page made earlier (registered(), as a build stored it) at its path."""
+        self._taken[path] = key
+        self._paths[(kind, key)] = path
 
     def document(self, source: str, part: str = "") -> str:
         key = f"{source}\x00{part}"

@@ -178,14 +178,13 @@ def data_file(name: str, text: str) -> Cause:
     """kb/data/NAME.toml holds text (the shipped files are left alone: the package's data is read
     from a copy)."""
     def cause(env: Env) -> None:
-        import importlib.resources
-
         import kb.ranking
+        import kb.tables
 
         copy = env.tmp / "package"
-        shutil.copytree(Path(kb.ranking.__file__).parent / "data", copy / "data")
+        shutil.copytree(kb.tables.DATA, copy / "data")
         (copy / "data" / f"{name}.toml").write_text(text, "utf-8")
-        env.monkeypatch.setattr(importlib.resources, "files", lambda package: copy)
+        env.monkeypatch.setattr(kb.tables, "DATA", copy / "data")
         kb.ranking.weights.cache_clear()
         env.monkeypatch.setattr(kb.ranking, "weights", kb.ranking.weights)  # cleared again when undone
     return cause
@@ -327,7 +326,7 @@ CASES: list[tuple[str, str, Cause, str]] = [
     ("stats: database truncated", "--kb {kb} stats", damage_kb("rulings.db", b"SQLite format 3\x00"),
      "the knowledge base at {kb} is damaged (file is not a database); run `rulings build` to rebuild it"),
     ("stats: another schema version", "--kb {kb} stats", schema_version,
-     "the knowledge base at {kb} has schema version 1, this rulings needs 5; run `rulings build` to rebuild it"),
+     "the knowledge base at {kb} has schema version 1, this rulings needs 6; run `rulings build` to rebuild it"),
     ("serve: no metadata", "--kb {kb} serve --get /", damage_kb("datasette.json", None),
      "the knowledge base at {kb} has no datasette.json; run `rulings build` to rebuild it"),
     ("stats: current build gone", "--kb {kb} stats", dangling_current,

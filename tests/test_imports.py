@@ -1,9 +1,14 @@
-"""The kb/ package imports without a cycle: every import counted, those inside functions included."""
+"""The kb/ package imports without a cycle (every import counted, those inside functions included),
+each library in one module, and a cold command imports only what it needs."""
 
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
+
+import pytest
 
 KB = Path(__file__).resolve().parent.parent / "kb"
 
@@ -124,3 +129,30 @@ def importers(library: str) -> set[str]:
 
 def test_each_library_lives_in_one_module() -> None:
     assert {library: importers(library) for library in LIBRARIES} == LIBRARIES
+
+
+COLD_SKIPS = {
+    "annotation": {"kb.addresses", "kb.urls", "kb.resolve", "kb.query", "html"},
+    "search": {"kb.addresses", "kb.urls", "kb.resolve", "importlib.resources", "tempfile", "html"},
+}
+"""What a cold command never imports: the site's plan (the build stored each address); for a lookup by
+number, the reading of names; for either, HTML escaping (html.entities: the terminal writes no HTML);
+for a search, the reading of a typed source's name, and importlib.resources (kb/data is read as files:
+its import brought tempfile, shutil, bz2 and lzma)."""
+
+
+@pytest.mark.parametrize("args, shown", [(["annotation", "18"], "Annotation 18"),
+                                         (["search", "can a strike be cancelled after the roll?"], "Annotation 13")])
+def test_a_cold_command_imports_only_what_it_needs(real_kb: Path, args: list[str], shown: str) -> None:
+    """The command in a fresh interpreter answers without importing its COLD_SKIPS."""
+    code = ("import sys\nimport cli\ncode = 0\nsys.argv = ['rulings', '--kb', *sys.argv[1:]]\n"
+            "try:\n    cli.main()\nexcept SystemExit as exc:\n    code = exc.code\n"
+            "print('\\x1e', sorted(sys.modules), code)")
+    run = subprocess.run([sys.executable, "-c", code, str(real_kb), *args], capture_output=True, text=True,
+                         cwd=KB.parent)
+    assert run.returncode == 0, run.stderr
+    answer, _, imported = run.stdout.rpartition("\x1e")
+    assert shown in answer and imported.strip().endswith("0"), run.stdout[-300:]
+    modules = set(imported.split("]")[0].strip(" [").replace("'", "").split(", "))
+    skips = COLD_SKIPS[args[0]]
+    assert "kb.lookup" in modules and not modules & skips, sorted(modules & skips)

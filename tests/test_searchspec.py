@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import gc
 import json
+import marshal
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -39,6 +42,30 @@ def test_a_marshal_copy_cut_short_is_damaged(tmp_path: Path, monkeypatch: pytest
     (tmp_path / SPEC_CACHE).write_bytes(whole[:-3])
     with pytest.raises(EOFError):
         _read_cache(tmp_path / SPEC_CACHE)
+
+
+@pytest.mark.parametrize("collecting", [True, False])
+def test_the_marshal_copy_is_read_without_a_collection(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                       collecting: bool) -> None:
+    """The copy (its many lists, no cycle) is read with the garbage collector paused, and the collector
+    is left as it was found."""
+    monkeypatch.setattr(searchspec, "CHUNK", 2)
+    write_spec(tmp_path, SPEC_LIKE)
+    paused: list[bool] = []
+
+    def loads(data: bytes) -> object:
+        paused.append(not gc.isenabled())
+        return marshal.loads(data)
+
+    monkeypatch.setattr(searchspec, "marshal", SimpleNamespace(loads=loads, dumps=marshal.dumps))
+    was = gc.isenabled()
+    (gc.enable if collecting else gc.disable)()
+    try:
+        read = _read_cache(tmp_path / SPEC_CACHE)
+        after = gc.isenabled()
+    finally:
+        (gc.enable if was else gc.disable)()
+    assert read == SPEC_LIKE and len(paused) > 5 and all(paused) and after == collecting
 
 
 @pytest.mark.parametrize("chunk, size", [(2, 3), (2, 100_000), (5000, 1)])

@@ -205,6 +205,33 @@ def test_browser_search_index_is_the_knowledge_bases_own(real_kb: Path, real_sit
     assert site["pages"][site["cards"]["The Arkenstone"]] == "card/the-arkenstone.html"
 
 
+def test_the_stored_addresses_are_where_the_site_puts_everything(real_kb: Path, real_site: Path) -> None:
+    """The build decides the site's addresses once (kb.addresses) and stores them: every document's,
+    card's and ruling's stored page is a page of the built site, each ruling under its anchor there, and
+    the stored plan is the one kb.addresses derives, so no reader derives it again."""
+    from kb.addresses import Addresses
+    from kb.store import connect, query
+
+    with closing(connect(real_kb)) as conn:
+        stored = query(conn, "select kind, key, part, page, anchor from addresses order by rowid")
+        assert stored == list(Addresses.read(conn).rows(conn))
+        rulings = {r["id"] for r in query(conn, "select id from rulings")}
+        cards = {r["name"] for r in query(conn, "select name from cards")}
+    kinds = Counter(row["kind"] for row in stored)
+    assert {row["key"] for row in stored if row["kind"] == "ruling"} == rulings and kinds["ruling"] == len(rulings)
+    assert {row["key"] for row in stored if row["kind"] == "card"} == cards and kinds["document"] > 8
+    ids: dict[str, set[str]] = {}
+    for row in stored:
+        if row["page"] not in ids:
+            ids[row["page"]] = set(re.findall(r'\sid="([^"]+)"', (real_site / row["page"]).read_text("utf-8")))
+        assert row["anchor"] in ids[row["page"]] or (row["kind"] != "ruling" and not row["anchor"]), row
+    turn = [row for row in stored if row["kind"] == "ruling" and row["key"] == "crf-22.454d048a6d"]
+    assert [(row["page"], row["anchor"]) for row in turn] == [("doc/crf-22-turn-sequence-rulings.html",
+                                                              "crf-22.454d048a6d")]
+    shown = json.loads(CliRunner().invoke(cli, ["--kb", str(real_kb), "show", "crf-22.454d048a6d", "--json"]).stdout)
+    assert shown["url"] == "doc/crf-22-turn-sequence-rulings.html#crf-22.454d048a6d"
+
+
 def test_the_site_needs_no_whoosh(tiny: tuple[Path, Path, Path], tmp_path: Path) -> None:
     """A whole site build (tiny corpus) in a fresh interpreter never imports whoosh."""
     code = ("import sys\nfrom pathlib import Path\nfrom kb.website import build_site\n"
