@@ -19,7 +19,7 @@ from typing import Any
 
 from kb.errors import QueryError
 from kb.query import TOKEN, Understanding, analyze_word, clean, fold, understand
-from kb.ranking import QueryContext, contributions, features, plain_sum, score, weights
+from kb.ranking import QueryContext, contributions, features, plain_sum, score
 from kb.searchspec import SPEC, SearchSpec
 from kb.snapshot import Kb, Snapshot
 from kb.store import INDEX_DIR, no_knowledge_base
@@ -161,7 +161,7 @@ class Searcher:
         if raw:  # capped as any query is: whoosh's parser slows with length (100 KB took 75 s)
             return self.search_raw(clean(query), limit=limit, game=game, source=source)
         found = self.candidates(query, max(self.candidate_count, limit * 4 + 20), game=game, source=source)
-        results = self.rank(found, limit, source, weights())
+        results = self.rank(found, limit, source, self.spec.raw["weights"])  # the build's, as the browser's
         for r in results:
             r.matched = matched_terms(r, found.understanding, self.spec)
         return results

@@ -344,7 +344,7 @@ CASES: list[tuple[str, str, Cause, str]] = [
      "{build}/lexicon.json: cannot read the card lexicon (FileNotFoundError: [Errno 2] No such file or directory: "
      "'{build}/lexicon.json'); run `rulings build`"),
     # the data files shipped in kb/data
-    ("search: ranking.toml damaged", "--kb {kb} search strike", data_file("ranking", "[weights\n"),
+    ("build: ranking.toml damaged", BUILD, data_file("ranking", "[weights\n"),
      "kb/data/ranking.toml: not valid TOML (Expected ']' at the end of a table declaration (at line 1, column 9))"),
     ("build: synonyms.toml damaged", BUILD, data_file("synonyms", 'cancel = "negate"\ntap =\n'),
      "kb/data/synonyms.toml: not valid TOML (Invalid value (at line 2, column 6)); fix the line it names"),
