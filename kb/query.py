@@ -644,10 +644,19 @@ class Focus:
 
 def understand(query: str, vocab: Vocabulary) -> Understanding:
     """Read a query: references, cards, abbreviations, synonyms, typos, question words -> weighted
-    index terms."""
+    index terms, in four steps (search.js's understand takes the same)."""
     q = clean(query)
     u = Understanding(q)
-    a = strip_marks(q)
+    rest = read_references(u, strip_marks(q), vocab)
+    rest = read_cards(u, rest, vocab)
+    u.terms = weigh_references(u, read_words(u, rest, vocab))
+    u.question = "?" in q or len(u.dropped) >= 2 or len(q.split()) >= 6
+    return u
+
+
+def read_references(u: Understanding, a: str, vocab: Vocabulary) -> str:
+    """What a query points at by its form: another game, Arda, "how many", the numbers it gives, the
+    annotations and rules it cites (taken out of the text returned), the term a "what is X" asks."""
     if PATTERNS["other_game"].search(a):
         u.games.append("lotr-tcg")
     u.arda = bool(PATTERNS["arda"].search(a))
@@ -666,6 +675,12 @@ def understand(query: str, vocab: Vocabulary) -> Understanding:
     if meaning:
         subject = meaning.group(1) or meaning.group(2) or ""
         u.define = [t for token in TOKEN.findall(subject) for t in analyze_word(token, vocab) if not t[0].isdigit()]
+    return rest
+
+
+def read_cards(u: Understanding, rest: str, vocab: Vocabulary) -> str:
+    """The cards a query names (name_spans), those named only in its story, whether it asks for a
+    card's text or is nothing but names; the text returned without its filler phrases."""
     focus = Focus.of(rest)
     spans, near = name_spans(rest, vocab) if rest.strip() else ([], False)
     for sp in spans:
@@ -680,7 +695,12 @@ def understand(query: str, vocab: Vocabulary) -> Understanding:
     u.card_query = bool(u.cards) and (near or bool(vocab.card_names(bare)) or all(
         w in named or vocab.count_of(w) == 0 for w in bare.split()))
     u.dropped += [m.group(0) for m in PATTERNS["filler"].finditer(rest)]
-    rest = PATTERNS["filler"].sub(" ", rest)
+    return PATTERNS["filler"].sub(" ", rest)
+
+
+def read_words(u: Understanding, rest: str, vocab: Vocabulary) -> dict[str, float]:
+    """The index terms of a query's words, each at its best weight: synonyms' rules words, the
+    abbreviations spelt out, the words typed (corrected where misspelt), the story's at half."""
     weights: dict[str, float] = {}
 
     def add(terms: list[str], weight: float) -> None:
@@ -688,14 +708,7 @@ def understand(query: str, vocab: Vocabulary) -> Understanding:
             weights[t] = max(weights.get(t, 0.0), weight)
 
     focus = Focus.of(rest)
-    synonyms: list[tuple[str, float]] = []
-    said_spans: list[tuple[int, int]] = []
-    for m in vocab.phrases("synonyms").finditer(rest):
-        said = m.group(0)
-        rules_words = vocab.expansion("synonyms", said.lower()) or ""
-        u.synonyms.append((said, rules_words))
-        synonyms.append((rules_words, focus.weight(m.start())))
-        said_spans.append((m.start(), m.end()))
+    synonyms, said_spans = read_synonyms(u, rest, focus, vocab)
     expanded: list[tuple[str, float]] = []
     typed: list[tuple[list[str], float]] = []
     for m in QUERY_WORD.finditer(rest):
@@ -732,6 +745,27 @@ def understand(query: str, vocab: Vocabulary) -> Understanding:
     for terms, weight in typed:
         u.typed += terms
         add(terms, weight)
+    return weights
+
+
+def read_synonyms(u: Understanding, rest: str, focus: Focus,
+                  vocab: Vocabulary) -> tuple[list[tuple[str, float]], list[tuple[int, int]]]:
+    """The players' phrases a query says (kb/data/synonyms.toml): the rules' words each stands for,
+    at its sentence's weight, and where each was said."""
+    synonyms: list[tuple[str, float]] = []
+    said_spans: list[tuple[int, int]] = []
+    for m in vocab.phrases("synonyms").finditer(rest):
+        said = m.group(0)
+        rules_words = vocab.expansion("synonyms", said.lower()) or ""
+        u.synonyms.append((said, rules_words))
+        synonyms.append((rules_words, focus.weight(m.start())))
+        said_spans.append((m.start(), m.end()))
+    return synonyms, said_spans
+
+
+def weigh_references(u: Understanding, weights: dict[str, float]) -> list[tuple[str, float]]:
+    """The weighted terms: the words', then each card's (about and mention; a story's card at its
+    weight), each annotation's and rule's (its number and the rulings citing it)."""
     weighted = list(weights.items())
     for name in u.cards:
         key = fold(name)
@@ -742,6 +776,4 @@ def understand(query: str, vocab: Vocabulary) -> Understanding:
         weighted += [(f"number:annotation:{n}", WEIGHTS["number"]), (f"cites:annotation:{n}", WEIGHTS["cites_annotation"])]
     for n in u.rules:
         weighted += [(f"number:{n}", WEIGHTS["number"]), (f"cites:rule:{n}", WEIGHTS["cites_rule"])]
-    u.terms = weighted
-    u.question = "?" in q or len(u.dropped) >= 2 or len(q.split()) >= 6
-    return u
+    return weighted

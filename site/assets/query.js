@@ -477,9 +477,25 @@
   }
 
   /* understand: references, cards, abbreviations, synonyms, typos, question words -> weighted terms */
+  /* understand: a query read, in the four steps kb.query.understand takes */
   function understand(query, vocab) {
-    var R = vocab.rules, W = vocab.weights, m;
-    var q = clean(query, vocab.limits.MAX_QUERY), u = Understanding(q), a = strip_marks(q);
+    var q = clean(query, vocab.limits.MAX_QUERY), u = Understanding(q);
+    var rest = read_references(u, strip_marks(q), vocab);
+    rest = read_cards(u, rest, vocab);
+    u.terms = weigh_references(u, read_words(u, rest, vocab), vocab);
+    u.question = q.indexOf("?") >= 0 || u.dropped.length >= 2 || (q ? q.split(" ").length : 0) >= 6;
+    return u;
+  }
+
+  function analyzed(text, vocab, u) {
+    var out = [];
+    tokens(text).forEach(function (token) { analyze_word(token, vocab, u).forEach(function (t) { out.push(t); }); });
+    return out;
+  }
+
+  /* read_references: another game, Arda, how many, numbers, annotations and rules (taken out), the term defined */
+  function read_references(u, a, vocab) {
+    var R = vocab.rules, m;
     if (R.other_game.one.test(a)) u.games.push("lotr-tcg");
     u.arda = R.arda.one.test(a);
     u.how_many = R.how_many.one.test(a);
@@ -501,7 +517,13 @@
       var subject = meaning[1] || meaning[2] || "";
       u.define = analyze_text(subject, vocab).filter(function (t) { return !/^\p{Nd}/u.test(t); });
     }
-    var focus = Focus(rest, R.sentence_end.all, W.story);
+    return rest;
+  }
+
+  /* read_cards: the cards named, those only in the story, card text asked, names alone; the text without filler */
+  function read_cards(u, rest, vocab) {
+    var R = vocab.rules, m;
+    var focus = Focus(rest, R.sentence_end.all, vocab.weights.story);
     var read = /[^ ]/.test(rest) ? name_spans(rest, vocab) : [[], false], spans = read[0], asked = new Set();
     spans.forEach(function (sp) {
       extendNew(u.cards, sp.names);
@@ -515,24 +537,29 @@
     u.card_query = u.cards.length > 0 && (read[1] || !!(bareNames && bareNames.length) ||
       bare.split(" ").filter(Boolean).every(function (w) { return named.has(w) || vocab.count_of(w) === 0; }));
     for (m of rest.matchAll(R.filler.all)) u.dropped.push(m[0]);
-    rest = rest.replace(R.filler.all, " ");
-    var weights = new Map();
-    function add(terms, weight) {
-      terms.forEach(function (t) { weights.set(t, Math.max(weights.has(t) ? weights.get(t) : 0.0, weight)); });
-    }
-    function analyzed(text, u) {
-      var out = [];
-      tokens(text).forEach(function (token) { analyze_word(token, vocab, u).forEach(function (t) { out.push(t); }); });
-      return out;
-    }
-    focus = Focus(rest, R.sentence_end.all, W.story);
-    var synonyms = [], saidSpans = [];
+    return rest.replace(R.filler.all, " ");
+  }
+
+  /* read_synonyms: [the rules' words of each players' phrase said, its weight] and where each was said */
+  function read_synonyms(u, rest, focus, vocab) {
+    var synonyms = [], saidSpans = [], m;
     for (m of rest.matchAll(vocab.phrases("synonyms"))) {
       var said = m[0], rulesWords = vocab.expansion("synonyms", said.toLowerCase()) || "";
       u.synonyms.push([said, rulesWords]);
       synonyms.push([rulesWords, focus.weight(m.index)]);
       saidSpans.push([m.index, m.index + said.length]);
     }
+    return [synonyms, saidSpans];
+  }
+
+  /* read_words: each index term of the query's words at its best weight (a Map, in insertion order) */
+  function read_words(u, rest, vocab) {
+    var W = vocab.weights, m, weights = new Map();
+    function add(terms, weight) {
+      terms.forEach(function (t) { weights.set(t, Math.max(weights.has(t) ? weights.get(t) : 0.0, weight)); });
+    }
+    var focus = Focus(rest, vocab.rules.sentence_end.all, W.story);
+    var said = read_synonyms(u, rest, focus, vocab), synonyms = said[0], saidSpans = said[1];
     var expanded = [], typed = [];
     for (m of rest.matchAll(QUERY_WORD)) {
       var word = m[0].replace(EDGE_MARKS, "");
@@ -545,7 +572,7 @@
         u.abbreviations.push([word, expansion]);
         expanded.push([expansion, focus.weight(at)]);
         u.content.push(word);
-        typed.push([analyzed(word, null), weight]);
+        typed.push([analyzed(word, vocab, null), weight]);
         continue;
       }
       var key = fold(word);
@@ -553,7 +580,7 @@
         u.dropped.push(word);
         continue;
       }
-      var before = u.corrections.length, terms = analyzed(word, u);
+      var before = u.corrections.length, terms = analyzed(word, vocab, u);
       u.content.push(u.corrections.slice(before).map(function (c) { return c[1]; }).join(" ") || word);
       if (!focus.asks(at)) u.story.push(u.content[u.content.length - 1]);
       typed.push([terms, weight]);
@@ -563,13 +590,18 @@
         synonyms.push([vocab.expansion("synonyms", s[0].toLowerCase()) || "", entry[1]]);
       }
     });
-    synonyms.forEach(function (entry) { add(analyzed(entry[0], null), W.synonym * entry[1]); });
-    expanded.forEach(function (entry) { add(analyzed(entry[0], null), W.abbreviation * entry[1]); });
+    synonyms.forEach(function (entry) { add(analyzed(entry[0], vocab, null), W.synonym * entry[1]); });
+    expanded.forEach(function (entry) { add(analyzed(entry[0], vocab, null), W.abbreviation * entry[1]); });
     typed.forEach(function (entry) {
       entry[0].forEach(function (t) { u.typed.push(t); });
       add(entry[0], entry[1]);
     });
-    var out = Array.from(weights.entries()), story = new Set(u.story_cards);
+    return weights;
+  }
+
+  /* weigh_references: the words' terms, then each card's, annotation's and rule's */
+  function weigh_references(u, weights, vocab) {
+    var W = vocab.weights, out = Array.from(weights.entries()), story = new Set(u.story_cards);
     u.cards.forEach(function (name) {
       var k = fold(name), told = story.has(name) ? W.story : 1.0;
       out.push(["about:" + k, (u.card_query ? W.about : W.about_named) * told]);
@@ -579,9 +611,7 @@
       out.push(["number:annotation:" + n, W.number], ["cites:annotation:" + n, W.cites_annotation]);
     });
     u.rules.forEach(function (n) { out.push(["number:" + n, W.number], ["cites:rule:" + n, W.cites_rule]); });
-    u.terms = out;
-    u.question = q.indexOf("?") >= 0 || u.dropped.length >= 2 || (q ? q.split(" ").length : 0) >= 6;
-    return u;
+    return out;
   }
 
   var api = {clean: clean, strip_marks: strip_marks, fold_key: fold_key, fold: fold, distance: distance,
