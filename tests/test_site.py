@@ -762,15 +762,13 @@ def test_the_length_estimate_holds_in_a_browser(tab, real_site: Path) -> None:  
     sample = sorted((real_site / "doc").glob("*.html")) + [real_site / "credits.html"] + others[::20]
     short = [path for path in sample if not long_page(path.read_text("utf-8"))]
     page, errors = tab((real_site / "credits.html").as_uri(), width=390, height=844)
-    page.route("**/search-index.js", lambda route: route.abort())  # not needed to lay a page out
-    missed = []
+    missed = []  # (no page of the sample loads the search data: only search.html and deck.html do)
     for path in short:
         page.goto(path.as_uri(), wait_until="domcontentloaded")
         high = page.evaluate("""() => { for (const e of document.querySelectorAll("main *")) e.style.contentVisibility = "visible";
             return document.documentElement.scrollHeight; }""")
         if high > SCREENS:
             missed.append((path.relative_to(real_site).as_posix(), high))
-    page.unroute("**/search-index.js")
     assert missed == [] and len(sample) > 120 and len(short) > 60
     assert errors == []
 
