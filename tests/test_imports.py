@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import subprocess
 import sys
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,14 @@ def module_name(path: Path, root: Path) -> str:
     return ".".join(parts)
 
 
+@cache
+def imports_of(path: Path) -> tuple[ast.Import | ast.ImportFrom, ...]:
+    """Every import statement of a file, anywhere in it, in the order ast.walk meets them: each file
+    of kb/ parsed once for all the tests of this file."""
+    return tuple(node for node in ast.walk(ast.parse(path.read_text("utf-8"), str(path)))
+                 if isinstance(node, (ast.Import, ast.ImportFrom)))
+
+
 def import_graph(root: Path) -> dict[str, set[str]]:
     """Each module of the package at root -> the package's modules it imports anywhere in its file
     (top level, inside functions, under `if TYPE_CHECKING`), relative imports resolved."""
@@ -29,18 +38,16 @@ def import_graph(root: Path) -> dict[str, set[str]]:
     for name, path in files.items():
         package = name if path.name == "__init__.py" else name.rpartition(".")[0]
         edges: set[str] = set()
-        for node in ast.walk(ast.parse(path.read_text("utf-8"), str(path))):
+        for node in imports_of(path):
             if isinstance(node, ast.Import):
                 targets = [alias.name for alias in node.names]
-            elif isinstance(node, ast.ImportFrom):
+            else:
                 base = node.module or ""
                 if node.level:
                     anchor = package.split(".")[:len(package.split(".")) - node.level + 1]
                     base = ".".join(anchor + ([base] if base else []))
                 # "from kb.parsers import crf" imports the module kb.parsers.crf
                 targets = [base] + [f"{base}.{alias.name}" for alias in node.names]
-            else:
-                continue
             edges.update(t for t in targets if t in files and t != name)
         graph[name] = edges
     return graph
@@ -119,7 +126,7 @@ def importers(library: str) -> set[str]:
     files = {module_name(p, KB): p for p in sorted(KB.rglob("*.py"))} | {"cli": KB.parent / "cli.py"}
     found = set()
     for name, path in files.items():
-        for node in ast.walk(ast.parse(path.read_text("utf-8"), str(path))):
+        for node in imports_of(path):
             names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
                 [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level else []
             if any(n == library or n.startswith(library + ".") for n in names):
