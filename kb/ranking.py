@@ -12,7 +12,6 @@ from __future__ import annotations
 import functools
 import math
 import re
-import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -47,6 +46,8 @@ KNOWN = frozenset(FEATURES)
 
 def parse_weights(text: str, where: str = "kb/data/ranking.toml") -> dict[str, float]:
     """Feature weights from TOML text (a [weights] table); a feature not listed weighs nothing."""
+    import tomllib  # (here: a search scores with the weights its search data ships)
+
     try:
         table = tomllib.loads(text).get("weights")
     except tomllib.TOMLDecodeError as exc:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import tomllib
 from pathlib import Path
 
 from kb.errors import KbBroken
@@ -21,6 +20,8 @@ def data_file(name: str) -> Path:
 
 def load_table(name: str) -> dict[str, str]:
     """A word table from kb/data, keys lower-cased; KbBroken naming the file when it is damaged."""
+    import tomllib  # (here: a search reads its tables from its search data)
+
     where = f"kb/data/{name}.toml"
     try:
         data = tomllib.loads(data_file(f"{name}.toml").read_text("utf-8"))
