@@ -249,6 +249,11 @@ def analyze_word(word: str, vocab: Vocabulary, u: Understanding | None = None) -
     return [key] if key.isalnum() else []
 
 
+def analyze_text(text: str, vocab: Vocabulary, u: Understanding | None = None) -> list[str]:
+    """The index terms of each word of a text (analyze_word; its corrections recorded in u)."""
+    return [t for token in TOKEN.findall(text) for t in analyze_word(token, vocab, u)]
+
+
 def english_words(english: list[str], counts: Mapping[str, int]) -> list[str]:
     """The English words whose being English changes what correct() does over a corpus whose words
     are used `counts` times: those the corpus uses at most twice, within correct()'s reach of a word
@@ -674,7 +679,7 @@ def read_references(u: Understanding, a: str, vocab: Vocabulary) -> str:
     meaning = PATTERNS["define"].match(rest)
     if meaning:
         subject = meaning.group(1) or meaning.group(2) or ""
-        u.define = [t for token in TOKEN.findall(subject) for t in analyze_word(token, vocab) if not t[0].isdigit()]
+        u.define = [t for t in analyze_text(subject, vocab) if not t[0].isdigit()]
     return rest
 
 
@@ -721,7 +726,7 @@ def read_words(u: Understanding, rest: str, vocab: Vocabulary) -> dict[str, floa
         if expansion:
             u.abbreviations.append((word, expansion))
             expanded.append((expansion, focus.weight(m.start())))
-            terms = [t for token in TOKEN.findall(word) for t in analyze_word(token, vocab)]
+            terms = analyze_text(word, vocab)
             u.content.append(word)
             typed.append((terms, weight))
             continue
@@ -730,7 +735,7 @@ def read_words(u: Understanding, rest: str, vocab: Vocabulary) -> dict[str, floa
             u.dropped.append(word)
             continue
         before = len(u.corrections)
-        terms = [t for token in TOKEN.findall(word) for t in analyze_word(token, vocab, u)]
+        terms = analyze_text(word, vocab, u)
         u.content.append(" ".join(c for _, c in u.corrections[before:]) or word)
         if not focus.asks(m.start()):
             u.story.append(u.content[-1])
@@ -739,9 +744,9 @@ def read_words(u: Understanding, rest: str, vocab: Vocabulary) -> dict[str, floa
         for m in vocab.phrases("synonyms").finditer(expansion):
             synonyms.append((vocab.expansion("synonyms", m.group(0).lower()) or "", weight))
     for text, weight in synonyms:
-        add([t for token in TOKEN.findall(text) for t in analyze_word(token, vocab)], WEIGHTS["synonym"] * weight)
+        add(analyze_text(text, vocab), WEIGHTS["synonym"] * weight)
     for text, weight in expanded:
-        add([t for token in TOKEN.findall(text) for t in analyze_word(token, vocab)], WEIGHTS["abbreviation"] * weight)
+        add(analyze_text(text, vocab), WEIGHTS["abbreviation"] * weight)
     for terms, weight in typed:
         u.typed += terms
         add(terms, weight)

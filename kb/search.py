@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from kb.errors import QueryError
-from kb.query import TOKEN, Understanding, analyze_word, clean, fold, understand
+from kb.query import Understanding, analyze_text, analyze_word, clean, fold, understand
 from kb.ranking import QueryContext, contributions, features, plain_sum, score
 from kb.searchspec import SPEC, SearchSpec
 from kb.snapshot import Kb, Snapshot
@@ -228,11 +228,6 @@ def matched_terms(r: Result, u: Understanding, spec: SearchSpec) -> list[str]:
     text = set(analyze_text(r.data["text"], spec))
     path = set(analyze_text(" ".join(r.data["section"]), spec))
     return [t for t in wanted if t in text] + [f"section:{t}" for t in wanted if t in path and t not in text]
-
-
-def analyze_text(text: str, spec: SearchSpec) -> list[str]:
-    """The index terms of corpus text, from the vocabulary the build wrote."""
-    return [t for token in TOKEN.findall(text) for t in analyze_word(token, spec)]
 
 
 def interleave_card_results(results: list[Result], cards: list[str], text_first: bool) -> list[Result]:

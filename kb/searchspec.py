@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from kb.errors import KbBroken
-from kb.query import (LIMITS, NOT_NAMES, NameIndex, PREFIXES, QUESTION_WORDS, RULES, SUFFIXES, TOKEN, WEIGHTS, analyze_word,
+from kb.query import (LIMITS, NOT_NAMES, NameIndex, PREFIXES, QUESTION_WORDS, RULES, SUFFIXES, TOKEN, WEIGHTS, analyze_text,
                       fold, fold_key)
 from kb.tables import load_table, words_text
 
@@ -105,7 +105,7 @@ def heading_terms(heading: str, vocab: SearchSpec) -> list[str]:
     """The index terms of a section heading or a term's title, without its number or aside ("2.III.
     Long-event Phase" is the long-event phase), read from the vocabulary as a query's words are
     (kb.query.analyze_word); each once, sorted."""
-    terms = [t for token in TOKEN.findall(ASIDE.sub(" ", heading)) for t in analyze_word(token, vocab)]
+    terms = analyze_text(ASIDE.sub(" ", heading), vocab)
     return sorted({t for t in terms if not t[0].isdigit()})
 
 

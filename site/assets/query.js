@@ -177,10 +177,10 @@
     return isAlnum(key) ? [key] : [];
   }
 
-  /* analyze_text: the index terms of text's words (each read as corpus text is) */
-  function analyze_text(text, vocab) {
+  /* analyze_text: the index terms of each word of a text (analyze_word; its corrections recorded in u) */
+  function analyze_text(text, vocab, u) {
     var out = [];
-    tokens(text).forEach(function (token) { analyze_word(token, vocab, null).forEach(function (t) { out.push(t); }); });
+    tokens(text).forEach(function (token) { analyze_word(token, vocab, u || null).forEach(function (t) { out.push(t); }); });
     return out;
   }
 
@@ -487,12 +487,6 @@
     return u;
   }
 
-  function analyzed(text, vocab, u) {
-    var out = [];
-    tokens(text).forEach(function (token) { analyze_word(token, vocab, u).forEach(function (t) { out.push(t); }); });
-    return out;
-  }
-
   /* read_references: another game, Arda, how many, numbers, annotations and rules (taken out), the term defined */
   function read_references(u, a, vocab) {
     var R = vocab.rules, m;
@@ -572,7 +566,7 @@
         u.abbreviations.push([word, expansion]);
         expanded.push([expansion, focus.weight(at)]);
         u.content.push(word);
-        typed.push([analyzed(word, vocab, null), weight]);
+        typed.push([analyze_text(word, vocab), weight]);
         continue;
       }
       var key = fold(word);
@@ -580,7 +574,7 @@
         u.dropped.push(word);
         continue;
       }
-      var before = u.corrections.length, terms = analyzed(word, vocab, u);
+      var before = u.corrections.length, terms = analyze_text(word, vocab, u);
       u.content.push(u.corrections.slice(before).map(function (c) { return c[1]; }).join(" ") || word);
       if (!focus.asks(at)) u.story.push(u.content[u.content.length - 1]);
       typed.push([terms, weight]);
@@ -590,8 +584,8 @@
         synonyms.push([vocab.expansion("synonyms", s[0].toLowerCase()) || "", entry[1]]);
       }
     });
-    synonyms.forEach(function (entry) { add(analyzed(entry[0], vocab, null), W.synonym * entry[1]); });
-    expanded.forEach(function (entry) { add(analyzed(entry[0], vocab, null), W.abbreviation * entry[1]); });
+    synonyms.forEach(function (entry) { add(analyze_text(entry[0], vocab), W.synonym * entry[1]); });
+    expanded.forEach(function (entry) { add(analyze_text(entry[0], vocab), W.abbreviation * entry[1]); });
     typed.forEach(function (entry) {
       entry[0].forEach(function (t) { u.typed.push(t); });
       add(entry[0], entry[1]);
