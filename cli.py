@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import functools
 import json
 import os
 import sys
@@ -15,6 +16,7 @@ import click
 
 from kb import KbError, __version__
 from kb.inputs import DEFAULT_MAX_SOURCE_MB
+from kb.memory import collector_paused
 from kb.terminal import Page, colour_allowed, screen_lines, shown, terminal_width, valid_unicode
 
 DEFAULT_SITE = Path("build") / "site"
@@ -115,6 +117,16 @@ class Commands(click.Group):
             fail(exc.format_message(), f"Try '{path} --help' for help.", as_json=True, code=exc.exit_code)
 
 
+def brief(f: Callable[..., Any]) -> Callable[..., Any]:
+    """A read command, which answers and ends: it runs with the cyclic garbage collector paused
+    (kb.memory), the lookups and searches making many objects and no cycles."""
+    @functools.wraps(f)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        with collector_paused():
+            return f(*args, **kwargs)
+    return run
+
+
 def pager_option(f: Callable[..., Any]) -> Callable[..., Any]:
     """--no-pager, for every command that can print more than a screen."""
     return click.option("--no-pager", "no_pager", is_flag=True,
@@ -188,6 +200,7 @@ def build(kb_dir: Path, sources: Path | None, max_source_mb: float) -> None:
 @cli.command()
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.pass_obj
+@brief
 def stats(kb_dir: Path, as_json: bool) -> None:
     """Where the knowledge base is and when it was built; per source: title, game, edition, date,
     lines and rulings by kind."""
@@ -205,6 +218,7 @@ def stats(kb_dir: Path, as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @pager_option
 @click.pass_obj
+@brief
 def show(kb_dir: Path, ruling_id: str, as_json: bool, no_pager: bool) -> None:
     """Show one ruling whole: text, source, edition, section, number, markers, lines, links."""
     from kb.lookup import show_ruling
@@ -219,6 +233,7 @@ def show(kb_dir: Path, ruling_id: str, as_json: bool, no_pager: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @pager_option
 @click.pass_obj
+@brief
 def card(kb_dir: Path, name: tuple[str, ...], as_json: bool, no_pager: bool) -> None:
     """A card by name in any language (typos, accents, plurals forgiven): its face (type, race,
     skills, prowess/body, mind, influence, points, home site), its errata and CRF rulings, every mention."""
@@ -243,6 +258,7 @@ def card(kb_dir: Path, name: tuple[str, ...], as_json: bool, no_pager: bool) -> 
               help="Whose deck it is (default: read from its avatars, its tags, its cards).")
 @pager_option
 @click.pass_obj
+@brief
 def deck(kb_dir: Path, file: str, as_json: bool, mentions: bool, html_out: Path | None, form: str | None, game: str,
          alignment: str | None, no_pager: bool) -> None:
     """Check a decklist (FILE, or - for standard input) against the CoE deck-construction rules, then
@@ -266,6 +282,7 @@ def deck(kb_dir: Path, file: str, as_json: bool, mentions: bool, html_out: Path 
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @pager_option
 @click.pass_obj
+@brief
 def phase(kb_dir: Path, name: tuple[str, ...], as_json: bool, no_pager: bool) -> None:
     """Every ruling of a turn phase, by source in document order ("M/H", "mh", "site", "eot", "org")."""
     from kb.lookup import phase as look_up
@@ -280,6 +297,7 @@ def phase(kb_dir: Path, name: tuple[str, ...], as_json: bool, no_pager: bool) ->
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @pager_option
 @click.pass_obj
+@brief
 def term(kb_dir: Path, name: tuple[str, ...], as_json: bool, no_pager: bool) -> None:
     """A game term: its definition(s), its "Rulings by Term" section, every ruling that uses it."""
     from kb.lookup import term as look_up
@@ -294,6 +312,7 @@ def term(kb_dir: Path, name: tuple[str, ...], as_json: bool, no_pager: bool) -> 
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @pager_option
 @click.pass_obj
+@brief
 def annotation(kb_dir: Path, number: str, as_json: bool, no_pager: bool) -> None:
     """An annotation by number ("18", "25a") in every CRF edition, and every ruling citing it."""
     from kb.lookup import numbered
@@ -308,6 +327,7 @@ def annotation(kb_dir: Path, number: str, as_json: bool, no_pager: bool) -> None
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @pager_option
 @click.pass_obj
+@brief
 def rule(kb_dir: Path, number: str, as_json: bool, no_pager: bool) -> None:
     """A CoE rule by number ("2.IV.iii", "g.hav.3"), its parts ("2.IV" lists 2.IV.i on), its citations."""
     from kb.lookup import numbered
@@ -324,6 +344,7 @@ def rule(kb_dir: Path, number: str, as_json: bool, no_pager: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON array of rulings (the ruling shape), each with its change.")
 @pager_option
 @click.pass_obj
+@brief
 def changes(kb_dir: Path, since: str | None, source: str | None, phase: str | None, as_json: bool,
             no_pager: bool) -> None:
     """What changed in the current CRF: its own list of changes, the rulings marked @, card errata,
@@ -378,6 +399,7 @@ GAMES = click.Choice(["meccg", "lotr-tcg"])
 @click.option("--raw", is_flag=True, help="Treat the query as whoosh query syntax (AND, OR, \"phrases\", field:term).")
 @pager_option
 @click.pass_obj
+@brief
 def search(kb_dir: Path, query: tuple[str, ...], limit: int, full: bool, as_json: bool, explain: bool,
            game: str | None, source: str | None, raw: bool, no_pager: bool) -> None:
     """Find the rulings that answer a question, a card name, a term, "annotation 18" or "rule 2.IV.iii"."""

@@ -20,7 +20,7 @@ from typing import Any
 from kb.errors import QueryError
 from kb.query import Understanding, analyze_text, analyze_word, clean, fold, understand
 from kb.ranking import QueryContext, contributions, features, plain_sum, score
-from kb.searchspec import SPEC, SearchSpec
+from kb.searchspec import SPEC, SearchSpec, column
 from kb.snapshot import Kb, Snapshot
 from kb.store import INDEX_DIR, no_knowledge_base
 
@@ -94,7 +94,7 @@ class Searcher:
         if key not in self._filters:
             sources = self.spec.raw["sources"]
             ok = {n for n, s in enumerate(sources) if s["game"] in games and (source is None or s["id"] == source)}
-            self._filters[key] = {d for d, doc in enumerate(self.spec.raw["docs"]) if doc["source"] in ok}
+            self._filters[key] = {d for d, s in enumerate(column(self.spec.raw["docs"], "source")) if s in ok}
         return self._filters[key]
 
     def idf(self, df: int) -> float:
@@ -211,7 +211,7 @@ class Searcher:
             raise QueryError("--raw needs a knowledge base's index; run `rulings build`")
         if self._index is None:
             self._index = Index(self.folder / INDEX_DIR)
-        ids = {doc["id"]: n for n, doc in enumerate(self.spec.raw["docs"])}
+        ids = {doc_id: n for n, doc_id in enumerate(column(self.spec.raw["docs"], "id"))}
         hits = self._index.search_raw(query, limit=limit, games=[game or "meccg"], sources=[source] if source else [])
         return [Result(h.id, h.score, self.spec.data(ids[h.id]), ids[h.id]) for h in hits if h.id in ids]
 

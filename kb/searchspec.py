@@ -14,17 +14,17 @@ come, the postings gathered meanwhile in compact arrays (Postings) and written a
 
 from __future__ import annotations
 
-import gc
 import json
 import marshal
 import re
 from array import array
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import MISSING, dataclass, field, fields as dataclass_fields
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, overload
 
 from kb.errors import KbBroken
+from kb.memory import collector_paused
 from kb.query import (LIMITS, NOT_NAMES, NameIndex, PREFIXES, QUESTION_WORDS, RULES, SUFFIXES, TOKEN, WEIGHTS, analyze_text,
                       fold, fold_key)
 from kb.tables import load_table, words_text
@@ -32,7 +32,8 @@ from kb.tables import load_table, words_text
 SPEC_VERSION = 3
 SPEC = "search.json"
 SPEC_CACHE = "search.marshal"
-"""The same data in Python's own marshal format, which the terminal reads in half the time."""
+"""The same data in Python's own marshal format, which the terminal reads in half the time (the
+documents and postings item by item as a search asks for them: LAZY)."""
 BM25 = {"k1": 1.2, "b": 0.6}
 UNIT = {"section": 0.5, "parent": 0.3, "title": 1.0}
 """Weights of what travels with a ruling's own words: its section path (headings count toward every
@@ -302,6 +303,8 @@ def write_spec(folder: Path, spec: dict[str, Any] | Iterable[tuple[str, Any]]) -
         for n, (key, value) in enumerate(fields):
             out.write(("," if n else "") + _json(key) + ":")
             cut = _pieces(value)
+            if cut is None and key in LAZY and isinstance(value, (dict, list)):
+                cut = ("table", iter([list(value.items())])) if isinstance(value, dict) else ("list", iter([value]))
             if cut is None:
                 out.write(_json(value))
                 _write_record(cache, (key, "whole", value))
@@ -312,7 +315,10 @@ def write_spec(folder: Path, spec: dict[str, Any] | Iterable[tuple[str, Any]]) -
             for i, piece in enumerate(pieces):
                 items = (f"{_json(k)}:{_json(v)}" for k, v in piece) if table else (_json(v) for v in piece)
                 out.write(("," if i else "") + ",".join(items))
-                _write_record(cache, (key, kind, piece))
+                if key in LAZY:
+                    _write_lazy(cache, key, table, piece)
+                else:
+                    _write_record(cache, (key, kind, piece))
             out.write("}" if table else "]")
         out.write("}")
         _write_record(cache, None)  # the end: a copy cut short is damaged
@@ -324,17 +330,123 @@ def _write_record(cache: BinaryIO, value: Any) -> None:
     cache.write(len(data).to_bytes(8, "little") + data)
 
 
+def _write_lazy(cache: BinaryIO, key: str, table: bool, piece: list[Any]) -> None:
+    """A piece of a field read item by item (LAZY): a record saying its items (a table's keys, or a
+    list's count), each item's size and the columns of a list's items read at once, then the items,
+    each marshalled alone."""
+    values = [v for _, v in piece] if table else piece
+    blobs = [marshal.dumps(v) for v in values]
+    names: list[str] | int = [k for k, _ in piece] if table else len(piece)
+    columns = {} if table else {c: [item[c] for item in piece] for c in LAZY[key]}
+    _write_record(cache, (key, "table*" if table else "list*", (names, [len(b) for b in blobs], columns)))
+    cache.write(b"".join(blobs))
+
+
+LAZY: dict[str, tuple[str, ...]] = {"docs": ("source", "id"), "postings": (), "keys": ()}
+"""The fields the marshal copy holds item by item, each item read when first asked for: a search
+reads some hundred of the 3,898 documents and the postings of its dozen words, not all of them (a
+third of a cold search's loading). A list's columns named here are read at once (every document's
+source chooses what a search may find; its id finds it)."""
+
+
+class LazyList(Sequence[Any]):
+    """A list field of the marshal copy (LAZY), its items read when first asked for."""
+
+    def __init__(self) -> None:
+        self._data = memoryview(b"")
+        self._spans: list[tuple[int, int]] = []
+        self._items: list[Any] = []
+        self._columns: dict[str, list[Any]] = {}
+
+    def add(self, data: memoryview, at: int, count: int, sizes: list[int], columns: dict[str, list[Any]]) -> None:
+        """A piece's items, which start at `at` in data (the whole copy)."""
+        if count != len(sizes) or any(len(v) != count for v in columns.values()):
+            raise ValueError("a piece's count, sizes and columns disagree")
+        self._data = data
+        for size in sizes:
+            self._spans.append((at, at + size))
+            at += size
+        self._items += [_UNREAD] * count
+        for name, values in columns.items():
+            self._columns.setdefault(name, []).extend(values)
+
+    def column(self, name: str) -> list[Any]:
+        """Every item's value of a column LAZY names, without reading the items."""
+        return self._columns[name]
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    @overload
+    def __getitem__(self, i: int) -> Any: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[Any]: ...
+    def __getitem__(self, i: int | slice) -> Any:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        item = self._items[i]
+        if item is _UNREAD:
+            start, end = self._spans[i]
+            item = self._items[i] = marshal.loads(self._data[start:end])
+        return item
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, (list, LazyList)) and len(self) == len(other) and list(self) == list(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+class LazyTable(Mapping[str, Any]):
+    """A table field of the marshal copy (LAZY), its values read when first asked for."""
+
+    def __init__(self) -> None:
+        self._data = memoryview(b"")
+        self._at: dict[str, int] = {}
+        self._spans: list[tuple[int, int]] = []
+        self._values: list[Any] = []
+
+    def add(self, data: memoryview, at: int, names: list[str], sizes: list[int], columns: dict[str, list[Any]]) -> None:
+        """A piece's keys and values, which start at `at` in data (the whole copy)."""
+        if len(names) != len(sizes) or columns:
+            raise ValueError("a piece's keys and sizes disagree")
+        self._data = data
+        for name, size in zip(names, sizes):
+            self._at[name] = len(self._spans)
+            self._spans.append((at, at + size))
+            at += size
+        self._values += [_UNREAD] * len(names)
+
+    def __getitem__(self, key: str) -> Any:
+        i = self._at[key]
+        value = self._values[i]
+        if value is _UNREAD:
+            start, end = self._spans[i]
+            value = self._values[i] = marshal.loads(self._data[start:end])
+        return value
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._at
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._at)
+
+    def __len__(self) -> int:
+        return len(self._at)
+
+
+_UNREAD = object()
+
+
+def column(items: Sequence[Any], name: str) -> list[Any]:
+    """Every item's value of a column, read at once where the items are a LazyList."""
+    return items.column(name) if isinstance(items, LazyList) else [item[name] for item in items]
+
+
 def _read_cache(path: Path) -> dict[str, Any]:
     """The search data from its marshal copy (write_spec's pieces put together again), read with the
-    cyclic garbage collector paused: the load makes some hundred thousand lists and tuples and no cycle,
-    so a collection would only walk them again (6 of a cold search's 26 ms of loading)."""
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
+    cyclic garbage collector paused: the load makes some ten thousand lists and tuples and no cycle."""
+    with collector_paused():
         return _read_records(path)
-    finally:
-        if collecting:
-            gc.enable()
 
 
 def _read_records(path: Path) -> dict[str, Any]:
@@ -350,7 +462,15 @@ def _read_records(path: Path) -> dict[str, Any]:
         if record is None:
             return raw
         key, kind, piece = record
-        if kind == "whole":
+        if kind in ("list*", "table*"):
+            names, sizes, columns = piece
+            end = at + sum(sizes)
+            if end > len(data):
+                raise EOFError(f"{path} is cut short")
+            lazy = raw.setdefault(key, LazyTable() if kind == "table*" else LazyList())
+            lazy.add(data, at, names, sizes, columns)
+            at = end
+        elif kind == "whole":
             raw[key] = piece
         elif kind == "table":
             raw.setdefault(key, {}).update(piece)

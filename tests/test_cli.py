@@ -7,6 +7,7 @@ import os
 import shutil
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -192,3 +193,31 @@ def test_searches_during_a_build_get_complete_answers(tmp_path: Path, built: tup
         assert json.loads(result.output) == expected
         answers += 1
     assert proc.returncode == 0 and (kb_dir / "current").resolve().name != first
+
+
+def test_a_read_command_runs_with_the_collector_paused_and_restores_it(real_kb: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """A lookup or search answers and ends: it runs with the cyclic garbage collector paused (its many
+    objects make no cycles), and leaves the collector as it found it; a long command (check) does not."""
+    import gc
+
+    import cli as cli_module
+
+    seen: list[bool] = []
+    original = cli_module.output
+
+    def watched(*args: Any, **kwargs: Any) -> None:
+        seen.append(gc.isenabled())
+        original(*args, **kwargs)
+
+    monkeypatch.setattr(cli_module, "output", watched)
+    was = gc.isenabled()
+    gc.enable()
+    try:
+        for command in (["annotation", "18"], ["search", "strike", "cancelled"], ["card", "Gandalf"], ["check"]):
+            result = CliRunner().invoke(cli, ["--kb", str(real_kb), *command])
+            assert result.exit_code == 0, result.output
+            assert gc.isenabled()
+    finally:
+        (gc.enable if was else gc.disable)()
+    assert seen == [False, False, False, True]

@@ -63,9 +63,10 @@ def test_the_marshal_copy_is_read_without_a_collection(tmp_path: Path, monkeypat
     try:
         read = _read_cache(tmp_path / SPEC_CACHE)
         after = gc.isenabled()
+        during = list(paused)
     finally:
         (gc.enable if was else gc.disable)()
-    assert read == SPEC_LIKE and len(paused) > 5 and all(paused) and after == collecting
+    assert read == SPEC_LIKE and len(during) > 5 and all(during) and after == collecting
 
 
 @pytest.mark.parametrize("chunk, size", [(2, 3), (2, 100_000), (5000, 1)])
@@ -81,3 +82,40 @@ def test_values_made_as_they_are_written_give_the_same_files(tmp_path: Path, mon
     assert (tmp_path / SPEC).read_text("utf-8") == json.dumps(SPEC_LIKE, ensure_ascii=False, separators=(",", ":"))
     read = _read_cache(tmp_path / SPEC_CACHE)
     assert read == SPEC_LIKE and list(read) == list(SPEC_LIKE)
+
+
+def test_documents_and_postings_are_read_as_a_search_asks_for_them(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """The marshal copy's documents and postings (LAZY) are read item by item: a search that reads
+    one document and one word's postings unmarshals those two, and every document's source and id
+    without reading a document."""
+    monkeypatch.setattr(searchspec, "CHUNK", 2)
+    write_spec(tmp_path, SPEC_LIKE)
+    read = _read_cache(tmp_path / SPEC_CACHE)
+    loaded: list[object] = []
+
+    def loads(data: bytes) -> object:
+        loaded.append(marshal.loads(data))
+        return loaded[-1]
+
+    monkeypatch.setattr(searchspec, "marshal", SimpleNamespace(loads=loads, dumps=marshal.dumps))
+    docs, postings = read["docs"], read["postings"]
+    assert len(docs) == 3 and "tap" in postings and "untap" not in postings and len(postings) == 4
+    assert searchspec.column(docs, "source") == [0, 0, 1] and searchspec.column(docs, "id") == ["crf-22.1", "crf-22.2", "c"]
+    assert loaded == []
+    assert docs[-1] == SPEC_LIKE["docs"][-1] and postings["tap"] == [1, 2.0] and postings.get("untap") is None
+    assert loaded == [SPEC_LIKE["docs"][-1], [1, 2.0]]
+    assert docs[1] is docs[1] and postings["tap"] is postings["tap"] and len(loaded) == 3  # each read once
+    assert docs[0:2] == SPEC_LIKE["docs"][0:2] and dict(postings) == SPEC_LIKE["postings"]
+    assert searchspec.column(SPEC_LIKE["docs"], "id") == ["crf-22.1", "crf-22.2", "c"]  # the JSON's plain list
+
+
+def test_a_lazy_piece_cut_short_is_damaged(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A copy whose last documents are missing is refused when read, not when a search reaches them."""
+    spec = {"version": 1, "docs": SPEC_LIKE["docs"]}
+    write_spec(tmp_path, spec)
+    whole = (tmp_path / SPEC_CACHE).read_bytes()
+    end = len(marshal.dumps(None)) + 8
+    (tmp_path / SPEC_CACHE).write_bytes(whole[:-end - 2])
+    with pytest.raises(EOFError):
+        _read_cache(tmp_path / SPEC_CACHE)
