@@ -349,24 +349,41 @@ third of a cold search's loading). A list's columns named here are read at once 
 source chooses what a search may find; its id finds it)."""
 
 
-class LazyList(Sequence[Any]):
-    """A list field of the marshal copy (LAZY), its items read when first asked for."""
+class _Items:
+    """Items of the marshal copy, each read when first asked for (LazyList, LazyTable)."""
 
     def __init__(self) -> None:
         self._data = memoryview(b"")
         self._spans: list[tuple[int, int]] = []
         self._items: list[Any] = []
-        self._columns: dict[str, list[Any]] = {}
 
-    def add(self, data: memoryview, at: int, count: int, sizes: list[int], columns: dict[str, list[Any]]) -> None:
-        """A piece's items, which start at `at` in data (the whole copy)."""
-        if count != len(sizes) or any(len(v) != count for v in columns.values()):
-            raise ValueError("a piece's count, sizes and columns disagree")
+    def _append(self, data: memoryview, at: int, sizes: list[int]) -> None:
+        """A piece's items, marshalled one after another from `at` in data (the whole copy)."""
         self._data = data
         for size in sizes:
             self._spans.append((at, at + size))
             at += size
-        self._items += [_UNREAD] * count
+        self._items += [_UNREAD] * len(sizes)
+
+    def _item(self, i: int) -> Any:
+        item = self._items[i]
+        if item is _UNREAD:
+            start, end = self._spans[i]
+            item = self._items[i] = marshal.loads(self._data[start:end])
+        return item
+
+
+class LazyList(_Items, Sequence[Any]):
+    """A list field of the marshal copy (LAZY)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._columns: dict[str, list[Any]] = {}
+
+    def add(self, data: memoryview, at: int, count: int, sizes: list[int], columns: dict[str, list[Any]]) -> None:
+        if count != len(sizes) or any(len(v) != count for v in columns.values()):
+            raise ValueError("a piece's count, sizes and columns disagree")
+        self._append(data, at, sizes)
         for name, values in columns.items():
             self._columns.setdefault(name, []).extend(values)
 
@@ -383,12 +400,8 @@ class LazyList(Sequence[Any]):
     def __getitem__(self, i: slice) -> list[Any]: ...
     def __getitem__(self, i: int | slice) -> Any:
         if isinstance(i, slice):
-            return [self[j] for j in range(*i.indices(len(self)))]
-        item = self._items[i]
-        if item is _UNREAD:
-            start, end = self._spans[i]
-            item = self._items[i] = marshal.loads(self._data[start:end])
-        return item
+            return [self._item(j) for j in range(*i.indices(len(self)))]
+        return self._item(i)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, (list, LazyList)) and len(self) == len(other) and list(self) == list(other)
@@ -396,33 +409,22 @@ class LazyList(Sequence[Any]):
     __hash__ = None  # type: ignore[assignment]
 
 
-class LazyTable(Mapping[str, Any]):
-    """A table field of the marshal copy (LAZY), its values read when first asked for."""
+class LazyTable(_Items, Mapping[str, Any]):
+    """A table field of the marshal copy (LAZY)."""
 
     def __init__(self) -> None:
-        self._data = memoryview(b"")
+        super().__init__()
         self._at: dict[str, int] = {}
-        self._spans: list[tuple[int, int]] = []
-        self._values: list[Any] = []
 
     def add(self, data: memoryview, at: int, names: list[str], sizes: list[int], columns: dict[str, list[Any]]) -> None:
-        """A piece's keys and values, which start at `at` in data (the whole copy)."""
         if len(names) != len(sizes) or columns:
             raise ValueError("a piece's keys and sizes disagree")
-        self._data = data
-        for name, size in zip(names, sizes):
-            self._at[name] = len(self._spans)
-            self._spans.append((at, at + size))
-            at += size
-        self._values += [_UNREAD] * len(names)
+        for name in names:
+            self._at[name] = len(self._at)
+        self._append(data, at, sizes)
 
     def __getitem__(self, key: str) -> Any:
-        i = self._at[key]
-        value = self._values[i]
-        if value is _UNREAD:
-            start, end = self._spans[i]
-            value = self._values[i] = marshal.loads(self._data[start:end])
-        return value
+        return self._item(self._at[key])
 
     def __contains__(self, key: object) -> bool:
         return key in self._at
