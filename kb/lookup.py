@@ -191,9 +191,11 @@ class TermAnswer:
     definitions: tuple[Ruling, ...]
     by_term: tuple[Ruling, ...]
     used_in: tuple[Ruling, ...]
+    url: str
+    """Its page on the site ("term/hazard-limit.html"), as the build stored it (kb.addresses)."""
 
     def to_json(self) -> dict[str, Any]:
-        return {"query": self.query, "read_as": self.read_as, "term": self.name,
+        return {"query": self.query, "read_as": self.read_as, "term": self.name, "url": self.url,
                 "definitions": _json(self.definitions), "rulings_by_term": _json(self.by_term),
                 "used_in": _groups_json(self.used_in)}
 
@@ -208,9 +210,12 @@ class PhaseAnswer:
     rulings: tuple[Ruling, ...]
     under_headings: frozenset[str]
     """The ids of those under a heading of the phase (the others name it in their text)."""
+    url: str
+    """Its page on the site ("phase/site.html")."""
 
     def to_json(self) -> dict[str, Any]:
-        return {"query": self.query, "phase": self.phase, "name": self.name, "sources": _groups_json(self.rulings)}
+        return {"query": self.query, "phase": self.phase, "name": self.name, "url": self.url,
+                "sources": _groups_json(self.rulings)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,9 +228,12 @@ class NumberAnswer:
     rulings: tuple[Ruling, ...]
     parts: tuple[Ruling, ...]
     cited_by: tuple[Ruling, ...]
+    url: str | None
+    """Its page on the site ("annotation/18.html"); None for a number only its parts have ("2.IV")."""
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "number": self.number, "rulings": _json(self.rulings), "parts": _json(self.parts),
+        return {"kind": self.kind, "number": self.number, "url": self.url, "rulings": _json(self.rulings),
+                "parts": _json(self.parts),
                 "cited_by": _groups_json(self.cited_by)}
 
 
@@ -346,6 +354,16 @@ class Reader:
             raise KbBroken("the knowledge base stores no site address of a ruling or card it holds; run "
                            "`rulings build` to rebuild it")
         return str(row[what])
+
+    def page(self, kind: str, key: str) -> str | None:
+        """The stored page of a term (by name), a phase (by id), an annotation or a rule (by number): where
+        the site puts it (kb.addresses); None for a number with no page of its own."""
+        found = query(self.conn, "select page from addresses where kind = ? and key = ? and part = ''",
+                      (kind, key if kind == "phase" else key.lower()))
+        if not found and kind in ("term", "phase"):
+            raise KbBroken("the knowledge base stores no site address of a term or phase it holds; run "
+                           "`rulings build` to rebuild it")
+        return str(found[0]["page"]) if found else None
 
     @property
     def spec(self) -> SearchSpec:
@@ -520,7 +538,8 @@ class Reader:
                        "where s.id = ?", (t.section_id,))) if t.section_id else []
         shown = {r.id for r in definitions + section}
         users = self.rulings(r["ruling_id"] for r in self._linked("term", t.name) if r["ruling_id"] not in shown)
-        return TermAnswer(typed, read_as, t.name, t.section_id, tuple(definitions), tuple(section), tuple(users))
+        return TermAnswer(typed, read_as, t.name, t.section_id, tuple(definitions), tuple(section), tuple(users),
+                          str(self.page("term", t.name)))
 
     def _heading_hint(self, typed: str) -> str:
         """Where a heading of the current CRF that is no term leads: "'Gandalf' is a card of the CRF's
@@ -555,7 +574,8 @@ class Reader:
         links = self._linked("phase", phase_id)
         return PhaseAnswer(typed or phase_id, phase_id, PHASE_NAMES[phase_id],
                            tuple(self.rulings(r["ruling_id"] for r in links)),
-                           frozenset(r["ruling_id"] for r in links if r["how"] == "section"))
+                           frozenset(r["ruling_id"] for r in links if r["how"] == "section"),
+                           str(self.page("phase", phase_id)))
 
     def numbered(self, kind: str, number: str) -> NumberAnswer:
         """An annotation or a rule by number ("25a", "2.IV.iii"), its parts, and every ruling citing
@@ -576,7 +596,8 @@ class Reader:
                            hint=number_hint(kind, wanted, list(dict.fromkeys(n for _, n, _ in numbers))))
         found = self.rulings(rows)
         return NumberAnswer(kind, found[0].number or number if found else number, tuple(found),
-                            tuple(self.rulings(parts)), tuple(self.rulings(r["ruling_id"] for r in self._linked(kind, wanted))))
+                            tuple(self.rulings(parts)), tuple(self.rulings(r["ruling_id"] for r in self._linked(kind, wanted))),
+                            self.page(kind, wanted) if rows else None)
 
     def ruling(self, ruling_id: str) -> RulingAnswer:
         """One ruling whole; NotFound, with the ids it may have meant, if unknown."""
