@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Union
 
 from kb.errors import KbBroken, NotFound, Refused, quoted, require
+from kb.model import Source
 from kb.render import MARKDOWN_PARSERS, Reading, reading
 from kb.snapshot import Kb, Snapshot
 from kb.store import query
@@ -21,6 +22,7 @@ from kb.store import query
 if TYPE_CHECKING:
     from kb.addresses import Addresses
     from kb.cardface import CardFace
+    from kb.changes import Change
     from kb.searchspec import SearchSpec
 
 RULING_COLUMNS = "r.id, r.source, r.game, r.section, r.kind, r.number, r.title, r.text, r.line_start, " \
@@ -256,6 +258,73 @@ class RulingAnswer:
         return out
 
 
+# -- the documents, the cards and the editions, whole (the site, the deck check) ----------------------
+
+@dataclass(frozen=True, slots=True)
+class SourceRow(Source):
+    """One document of the manifest as stored: its entry, and what the build counted in it."""
+
+    line_count: int = 0
+    rulings: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class SectionRow:
+    """One heading of a document and where it stands."""
+
+    id: str
+    source: str
+    titles: tuple[str, ...]
+    """The heading's path from the top of the document, itself last."""
+    depth: int
+    line_start: int
+    line_end: int
+    ord: int
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    """A document as the site writes it whole: its source (manifest entry and counts) and its headings in
+    order (its rulings are Reader.every()'s)."""
+
+    source: SourceRow
+    sections: tuple[SectionRow, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class LinkRow:
+    """One cross-reference of a ruling (kb.store SCHEMA: links)."""
+
+    ruling_id: str
+    kind: str
+    target: str
+    how: str
+
+
+@dataclass(frozen=True, slots=True)
+class CardRecord:
+    """One printing as the card database stores it, what the deck rules read of it (kb.deckrules)."""
+
+    id: str
+    set_code: str
+    name: str
+    type: str
+    alignment: str
+    text: str | None
+    attributes: Any
+    """The card database's attributes, decoded."""
+
+
+@dataclass(frozen=True, slots=True)
+class Edition:
+    """A source's edition as a report names it (the CRF a deck was checked with)."""
+
+    id: str
+    title: str
+    edition: str
+    date: str
+
+
 # -- the reader -------------------------------------------------------------------------------------------
 
 @dataclass(frozen=True, slots=True)
@@ -454,6 +523,60 @@ class Reader:
         for face in faces:
             self._faces.setdefault(face.name, []).append(face)
         return faces
+
+    # -- the documents, the cards and the rules whole ----------------------------------------------------
+
+    def documents(self) -> list[Document]:
+        """Every document in manifest order, each with its headings in order."""
+        names = [f.name for f in fields(SourceRow)]
+        sections: dict[str, list[SectionRow]] = {}
+        for s in query(self.conn, "select * from sections order by ord"):
+            sections.setdefault(s["source"], []).append(SectionRow(
+                s["id"], s["source"], tuple(s["titles"]), s["depth"], s["line_start"], s["line_end"], s["ord"]))
+        return [Document(SourceRow(**{**{n: s[n] if s.get(n) is not None else "" for n in names},
+                                      "current": bool(s["current"]), "line_count": s["line_count"],
+                                      "rulings": s["rulings"]}), tuple(sections.get(s["id"], ())))
+                for s in query(self.conn, "select * from sources order by rowid")]
+
+    def links(self) -> list[LinkRow]:
+        """Every cross-reference, as the build stored them."""
+        return [LinkRow(k["ruling_id"], k["kind"], k["target"], k["how"])
+                for k in query(self.conn, "select ruling_id, kind, target, how from links order by rowid")]
+
+    def every_change(self) -> list[Change]:
+        """What changed in the current CRF (kb.changes), in the order shown."""
+        from kb.changes import from_row
+
+        return [from_row(row) for row in query(self.conn, "select * from changes order by ord")]
+
+    def card_records(self) -> list[CardRecord]:
+        """Every printing as the card database stores it, by set and id."""
+        return [CardRecord(r["id"], r["set_code"], r["name"], r["type"], r["alignment"], r["text"], r["attributes"])
+                for r in query(self.conn, "select id, set_code, name, type, alignment, text, attributes from cards "
+                                          "order by set_code, id")]
+
+    def coe_rules(self, numbers: Iterable[str]) -> dict[str, Ruling]:
+        """The stored rule of each of these numbers in the current CoE rules (the first so numbered, in
+        document order); a number not stored is left out."""
+        numbers = tuple(numbers)
+        first: dict[str, str] = {}
+        for r in query(self.conn, f"select r.number, r.id from rulings r join sources s on s.id = r.source where "
+                                  f"s.parser = 'coe_rules' and s.current = 1 and r.kind = 'rule' and r.number in "
+                                  f"({','.join('?' * len(numbers))}) order by s.rowid, r.ord", numbers):
+            first.setdefault(r["number"], r["id"])
+        found = {r.id: r for r in self.rulings(first.values())}
+        return {number: found[rid] for number, rid in first.items()}
+
+    def current_crf(self) -> Edition | None:
+        """The current CRF's edition (the first current one, in manifest order), None without one."""
+        crf = query(self.conn, "select id, title, edition, date from sources where parser = 'crf' and current = 1 "
+                               "order by rowid limit 1")
+        return Edition(crf[0]["id"], crf[0]["title"], crf[0]["edition"], crf[0]["date"]) if crf else None
+
+    def built_at(self) -> str:
+        """When the build was made ("" if it does not say)."""
+        built = query(self.conn, "select value from meta where key = 'built_at'")
+        return str(built[0]["value"]) if built else ""
 
     def _linked(self, kind: str, target: str) -> list[dict[str, Any]]:
         return query(self.conn, "select ruling_id, how from links where kind = ? and target = ? order by rowid",
@@ -701,7 +824,7 @@ def changes(kb: KbOrReader, since: str | None = None, source: str | None = None,
     date from then on), of a source (a change a ruling of it takes part in), of a phase. A
     `since` that is not a year, an unknown source or phase, is Refused."""
     from kb import resolve
-    from kb.changes import from_row, since_year
+    from kb.changes import since_year
 
     year = since_year(since) if since is not None else None
     reader = Reader.of(kb)
@@ -709,7 +832,7 @@ def changes(kb: KbOrReader, since: str | None = None, source: str | None = None,
     if source is not None:
         source = resolve.source(source, {s["id"]: s["title"] for s in query(conn, "select id, title from sources "
                                                                                   "order by rowid")})
-    found = [from_row(row) for row in query(conn, "select * from changes order by ord")]
+    found = reader.every_change()
     if year is not None:
         found = [c for c in found if c.year is not None and c.year >= year]
     if phase is not None:
