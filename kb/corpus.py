@@ -9,9 +9,10 @@ from dataclasses import dataclass, field
 
 from kb.cardface import CardFace
 from kb.changes import Change
+from kb.documents import LinkRow, SectionRow, SourceRow
 from kb.errors import SiteError
 from kb.lexicon import Lexicon
-from kb.lookup import LinkRow, Reader, Ruling, SectionRow, SourceRow
+from kb.lookup import Reader, Ruling
 
 
 @dataclass(slots=True)

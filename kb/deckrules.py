@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from kb.query import distance, fold
 
 if TYPE_CHECKING:
-    from kb.lookup import CardRecord
+    from kb.documents import CardRecord
 
 LIMITS: dict[str, Any] = {
     "copies": {"rule": "1.3.1", "unique": 1, "other": 3},

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Union
 
 from kb.errors import KbBroken, NotFound, Refused, quoted, require
-from kb.model import Source
 from kb.render import MARKDOWN_PARSERS, Reading, reading
 from kb.snapshot import Kb, Snapshot
 from kb.store import query
@@ -23,6 +22,7 @@ if TYPE_CHECKING:
     from kb.addresses import Addresses
     from kb.cardface import CardFace
     from kb.changes import Change
+    from kb.documents import CardRecord, Document, Edition, LinkRow
     from kb.searchspec import SearchSpec
 
 RULING_COLUMNS = "r.id, r.source, r.game, r.section, r.kind, r.number, r.title, r.text, r.line_start, " \
@@ -258,73 +258,6 @@ class RulingAnswer:
         return out
 
 
-# -- the documents, the cards and the editions, whole (the site, the deck check) ----------------------
-
-@dataclass(frozen=True, slots=True)
-class SourceRow(Source):
-    """One document of the manifest as stored: its entry, and what the build counted in it."""
-
-    line_count: int = 0
-    rulings: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class SectionRow:
-    """One heading of a document and where it stands."""
-
-    id: str
-    source: str
-    titles: tuple[str, ...]
-    """The heading's path from the top of the document, itself last."""
-    depth: int
-    line_start: int
-    line_end: int
-    ord: int
-
-
-@dataclass(frozen=True, slots=True)
-class Document:
-    """A document as the site writes it whole: its source (manifest entry and counts) and its headings in
-    order (its rulings are Reader.every()'s)."""
-
-    source: SourceRow
-    sections: tuple[SectionRow, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class LinkRow:
-    """One cross-reference of a ruling (kb.store SCHEMA: links)."""
-
-    ruling_id: str
-    kind: str
-    target: str
-    how: str
-
-
-@dataclass(frozen=True, slots=True)
-class CardRecord:
-    """One printing as the card database stores it, what the deck rules read of it (kb.deckrules)."""
-
-    id: str
-    set_code: str
-    name: str
-    type: str
-    alignment: str
-    text: str | None
-    attributes: Any
-    """The card database's attributes, decoded."""
-
-
-@dataclass(frozen=True, slots=True)
-class Edition:
-    """A source's edition as a report names it (the CRF a deck was checked with)."""
-
-    id: str
-    title: str
-    edition: str
-    date: str
-
-
 # -- the reader -------------------------------------------------------------------------------------------
 
 @dataclass(frozen=True, slots=True)
@@ -528,6 +461,10 @@ class Reader:
 
     def documents(self) -> list[Document]:
         """Every document in manifest order, each with its headings in order."""
+        from dataclasses import fields
+
+        from kb.documents import Document, SectionRow, SourceRow
+
         names = [f.name for f in fields(SourceRow)]
         sections: dict[str, list[SectionRow]] = {}
         for s in query(self.conn, "select * from sections order by ord"):
@@ -540,6 +477,8 @@ class Reader:
 
     def links(self) -> list[LinkRow]:
         """Every cross-reference, as the build stored them."""
+        from kb.documents import LinkRow
+
         return [LinkRow(k["ruling_id"], k["kind"], k["target"], k["how"])
                 for k in query(self.conn, "select ruling_id, kind, target, how from links order by rowid")]
 
@@ -551,6 +490,8 @@ class Reader:
 
     def card_records(self) -> list[CardRecord]:
         """Every printing as the card database stores it, by set and id."""
+        from kb.documents import CardRecord
+
         return [CardRecord(r["id"], r["set_code"], r["name"], r["type"], r["alignment"], r["text"], r["attributes"])
                 for r in query(self.conn, "select id, set_code, name, type, alignment, text, attributes from cards "
                                           "order by set_code, id")]
@@ -569,6 +510,8 @@ class Reader:
 
     def current_crf(self) -> Edition | None:
         """The current CRF's edition (the first current one, in manifest order), None without one."""
+        from kb.documents import Edition
+
         crf = query(self.conn, "select id, title, edition, date from sources where parser = 'crf' and current = 1 "
                                "order by rowid limit 1")
         return Edition(crf[0]["id"], crf[0]["title"], crf[0]["edition"], crf[0]["date"]) if crf else None

@@ -13,8 +13,9 @@ from typing import Any
 from kb.addresses import number_key
 from kb.changes import PARTS, Change, other_label, parts_of
 from kb.corpus import Corpus
+from kb.documents import SourceRow
 from kb.excerpt import SLACK, excerpt
-from kb.lookup import Reader, Ruling, SourceRow, grouped
+from kb.lookup import Reader, Ruling, grouped
 from kb.phases import PHASE_NAMES
 from kb.query import fold
 from kb.render import Span, SpanFinder, TextRenderer, card_html, plain
