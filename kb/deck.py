@@ -14,13 +14,13 @@ import os
 import stat
 import sys
 import time
-from dataclasses import dataclass, fields, replace
+from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
 from kb.decklist import MAX_LINE, PATTERNS, DeckLine, browser_rules, read_deck
 from kb.deckrules import (BANS, FACT_FIELDS, FLAGS, GAMES, LIMITS, PLAYER_NAMES, PLAYER_OF, PLAYERS, PREFERRED, RULES,
-                          CardFacts, Entry, card_facts, check, counted, rule_ids, verdict, versions, whose_deck)
+                          CardFacts, Entry, card_facts, check, counted, verdict, versions, whose_deck)
 from kb.errors import ForeignFile, ParseError, Refused, WriteFailed
 from kb.inputs import MB, kind_of, read_bytes, size_text
 from kb.lookup import KbOrReader, Reader, grouped
@@ -28,7 +28,6 @@ from kb.query import MAX_NAME, NameIndex, fold
 from kb.resolve import CardReading, card_index, quoted, read_card
 from kb.searchspec import SearchSpec
 from kb.snapshot import Kb
-from kb.store import query
 
 LIST_SEPARATOR = PATTERNS["list_separator"]
 BRACKETED = PATTERNS["bracketed"]
@@ -224,15 +223,15 @@ def read_names(lines: list[DeckLine], spec: SearchSpec, index: NameIndex, sets: 
 _facts: dict[tuple[str, str], tuple[list[CardFacts], dict[str, list[str]], dict[str, str]]] = {}
 
 
-def rules_data(conn: Any) -> tuple[list[CardFacts], dict[str, list[str]], dict[str, str]]:
-    """Every card's facts, the ban entries that name no card, and each cited rule's ruling id, read once
-    per process and build (kb.lookup.search_spec keeps the search data the same way)."""
-    name = next((row["file"] for row in query(conn, "pragma database_list") if row["name"] == "main"), "")
-    built = [row["value"] for row in query(conn, "select value from meta where key = 'built_at'")]
-    key = (str(Path(name).resolve()) if name else "", str(built[0]) if built else "")
+def rules_data(reader: Reader) -> tuple[list[CardFacts], dict[str, list[str]], dict[str, str]]:
+    """Every card's facts, the ban entries that name no card, and each cited rule's ruling id (RULES, in
+    the current CoE rules), read from the reader's answers once per process and build
+    (kb.lookup.search_spec keeps the search data the same way)."""
+    key = (str(reader.snapshot.folder.resolve()), reader.built_at())
     if key not in _facts or not all(key):
-        facts, unknown = card_facts(conn)
-        _facts[key] = (facts, unknown, rule_ids(conn))
+        rules = reader.coe_rules(RULES)
+        facts, unknown = card_facts(reader.card_records(), {n: r.stored for n, r in rules.items()})
+        _facts[key] = (facts, unknown, {n: r.id for n, r in rules.items()})
     return _facts[key]
 
 
@@ -285,7 +284,7 @@ def deck_report(kb: Kb, text: str, name: str = "deck", *, mentions: bool = False
     if not deck.cards():
         raise no_card
     reader = Reader(kb)  # the rulings and the names read from one build
-    facts, unknown_bans, rules = rules_data(reader.conn)
+    facts, unknown_bans, rules = rules_data(reader)
     cards = Cards(reader.spec, facts)
     lines = expand_lists(deck.lines, reader.spec, cards.by_id)
     card_lines = [line for line in lines if line.kind == "card"]
@@ -311,7 +310,7 @@ def deck_report(kb: Kb, text: str, name: str = "deck", *, mentions: bool = False
     rule_rows = {r.number: r.to_json() for r in reader.rulings([rules[n] for n in cited if n in rules])}
     kinds = {kind: sum(1 for line in lines if line.kind == kind) for kind in ("note", "comment", "long", "header")}
     return DeckReport(deck=name, title=deck.title or title, format=deck.format, date=time.strftime("%Y-%m-%d"),
-                      **_editions(reader.conn), verdict=verdict(findings), findings=findings,
+                      **_editions(reader), verdict=verdict(findings), findings=findings,
                       alignment={"player": player, "name": PLAYER_NAMES.get(player, ""), "how": how}, game=game,
                       rules={n: rule_rows[n] for n in cited if n in rule_rows}, lines=deck.line_count,
                       card_lines=len(card_lines), skipped=kinds, copies=copies, warnings=warnings,
@@ -457,12 +456,10 @@ def _add_section(sections: list[dict[str, Any]], line: DeckLine) -> None:
     sections.append({"section": line.section, "part": line.part, "sideboard": line.sideboard, "count": line.count})
 
 
-def _editions(conn: Any) -> dict[str, Any]:
-    """The current CRF (title, edition, date) and when the knowledge base was built."""
-    crf = query(conn, "select id, title, edition, date from sources where parser = 'crf' and current = 1 "
-                      "order by rowid limit 1")
-    built = query(conn, "select value from meta where key = 'built_at'")
-    return {"crf": crf[0] if crf else None, "built_at": built[0]["value"] if built else ""}
+def _editions(reader: Reader) -> dict[str, Any]:
+    """The current CRF (id, title, edition, date) and when the knowledge base was built."""
+    crf = reader.current_crf()
+    return {"crf": asdict(crf) if crf else None, "built_at": reader.built_at()}
 
 
 def sections_text(entry: dict[str, Any]) -> str:
@@ -565,20 +562,19 @@ def deck_data(kb: KbOrReader) -> dict[str, Any]:
     every card's facts and the deck rules' limits (kb.deckrules), and each rule a finding may cite as
     its document's index."""
     reader = Reader.of(kb)  # the indexes point into this build's search data: the site ships the same
-    conn = reader.conn
     position = {doc["id"]: n for n, doc in enumerate(reader.spec.raw["docs"])}
     several = sorted({tuple(sorted(set(names))) for names in reader.spec.raw["names"].values() if len(set(names)) > 1})
     cards: dict[str, list[list[int]]] = {}
-    for names in [(row["name"],) for row in query(conn, "select distinct name from cards order by name")] + several:
+    for names in [(name,) for name in sorted({c.name for c in reader.card_records()})] + several:
         about = reader.card_rulings(names)
         lists = [[position[r.id] for r in rulings if r.id in position]
                  for rulings in (about.errata, about.rulings, about.mentions)]
         if any(lists):
             cards[" / ".join(names)] = lists
-    facts, unknown_bans, rules = rules_data(conn)
+    facts, unknown_bans, rules = rules_data(reader)  # (rules_docs last rule first, as the page's data always had them)
     return {**browser_rules(), "max_near": MAX_NEAR, "max_name": MAX_NAME, "many_copies": MANY_COPIES,
             "max_bytes": MAX_DECK_BYTES, "exit_not_found": EXIT_NOT_FOUND, "cards": cards,
             "fact_fields": list(FACT_FIELDS), "facts": [f.row() for f in facts], "flags": FLAGS, "limits": LIMITS,
             "games": list(GAMES), "players": list(PLAYERS), "player_names": PLAYER_NAMES, "player_of": PLAYER_OF,
             "preferred": PREFERRED, "bans": BANS, "unknown_bans": unknown_bans, "rule_order": list(RULES),
-            "rules_docs": {n: position[i] for n, i in rules.items() if i in position}, **_editions(conn)}
+            "rules_docs": {n: position[i] for n, i in reversed(rules.items()) if i in position}, **_editions(reader)}

@@ -1,6 +1,7 @@
 """The Council of Elrond's deck-construction rules (CoE rules, section 1) checked on a decklist, each finding citing its rule.
 
-card_facts() reads once what the rules need to know of every card: from the card database (unique,
+card_facts() reads once what the rules need to know of every card (the card database as kb.lookup's
+Reader gives it, card_records, with the stored rules, coe_rules): from the card database (unique,
 type, alignment, avatar, agent, mind, race, a creature or half of one, a haven, a minor or hoard item,
 stage points, the player it is specific to), the cards whose text makes them manifestations of one
 another, and the cards rules 1.5.F6 and 1.3.B5 ban, read from those rules' stored text. Then, for a
@@ -18,13 +19,14 @@ from __future__ import annotations
 
 import json
 import re
-import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kb.query import distance, fold
-from kb.store import query
+
+if TYPE_CHECKING:
+    from kb.documents import CardRecord
 
 LIMITS: dict[str, Any] = {
     "copies": {"rule": "1.3.1", "unique": 1, "other": 3},
@@ -130,15 +132,15 @@ def _number(text: str) -> int:
     return int(m.group(0)) if m else 0
 
 
-def _flags(row: dict[str, Any], a: dict[str, Any]) -> str:
+def _flags(row: CardRecord, a: dict[str, Any]) -> str:
     subtype = _value(a, "subtype")
-    kind = row["type"]
+    kind = row.type
     keywords: list[Any] = a["keywords"] if isinstance(a.get("keywords"), list) else []
     tests = {
         "u": bool(a.get("unique")), "a": a.get("avatar") is True, "g": a.get("agent") is True,
         "c": kind == "Hazard" and subtype == "Creature",
         "e": kind == "Hazard" and "Creature" in subtype and subtype != "Creature",
-        "d": kind == "Hazard" and bool(DRAGON_MANIFESTATION.search(row["name"])),
+        "d": kind == "Hazard" and bool(DRAGON_MANIFESTATION.search(row.name)),
         "w": kind == "Hazard" and a.get("spawn") is True and subtype == "Permanent-event",
         "h": kind == "Site" and _value(a, "siteType") == "{H}", "y": kind == "Region",
         "i": "Item" in subtype, "n": subtype == "Minor Item" or a.get("playableAsStartingMinorItem") is True,
@@ -176,18 +178,16 @@ def manifestations(texts: dict[str, str], names: Iterable[str]) -> dict[str, str
     return {n: root(n) for n in parent}
 
 
-def banned_cards(conn: sqlite3.Connection, names: dict[str, list[str]]) -> tuple[dict[str, set[str]], dict[str, list[str]]]:
+def banned_cards(rules: dict[str, str], names: dict[str, list[str]]) -> tuple[dict[str, set[str]], dict[str, list[str]]]:
     """For each player a rule bans cards for (BANS), the ids of the cards its stored text lists, one a
     paragraph after the first ("The Balrog (Ally)": the Balrog that is an ally; a family of cards by
-    BAN_FAMILIES), and the entries that name no card. names: each folded English name -> its cards'
-    "id<TAB>subtype"."""
+    BAN_FAMILIES), and the entries that name no card. rules: each rule's stored text by number; names:
+    each folded English name -> its cards' "id<TAB>subtype"."""
     banned: dict[str, set[str]] = {}
     unknown: dict[str, list[str]] = {}
     for player, number in BANS.items():
-        rows = query(conn, "select r.text from rulings r join sources s on s.id = r.source where s.parser = "
-                           "'coe_rules' and s.current = 1 and r.number = ? order by s.rowid limit 1", (number,))
         banned[player], unknown[player] = set(), []
-        for entry in (rows[0]["text"].split("\n\n")[1:] if rows else []):
+        for entry in (rules[number].split("\n\n")[1:] if number in rules else []):
             entry = entry.strip()
             m = re.match(r"^(.*?) \((\w+)\)$", entry)
             name, kind = (m.group(1), m.group(2)) if m else (entry, "")
@@ -206,27 +206,26 @@ def banned_cards(conn: sqlite3.Connection, names: dict[str, list[str]]) -> tuple
     return banned, unknown
 
 
-def card_facts(conn: sqlite3.Connection) -> tuple[list[CardFacts], dict[str, list[str]]]:
-    """Every card's facts (by set and id), and for each player whose banned cards a rule lists, the
-    entries that name no card."""
-    rows = query(conn, "select id, set_code, name, type, alignment, text, attributes from cards order by set_code, id")
+def card_facts(rows: list[CardRecord], rules: dict[str, str]) -> tuple[list[CardFacts], dict[str, list[str]]]:
+    """Every card's facts (rows: every printing, by set and id), and for each player whose banned cards a
+    rule lists (rules: the stored text of each rule by number), the entries that name no card."""
     attrs: dict[str, dict[str, Any]] = {}
     for r in rows:
-        extra = r["attributes"] if isinstance(r["attributes"], dict) else json.loads(r["attributes"] or "{}")
-        attrs[r["id"]] = extra.get("attributes", {}) if isinstance(extra, dict) else {}
+        extra = r.attributes if isinstance(r.attributes, dict) else json.loads(r.attributes or "{}")
+        attrs[r.id] = extra.get("attributes", {}) if isinstance(extra, dict) else {}
     by_name: dict[str, list[str]] = {}
     for r in rows:
-        by_name.setdefault(fold(r["name"]), []).append(f"{r['id']}\t{_value(attrs[r['id']], 'subtype')}")
-    banned, unknown = banned_cards(conn, by_name)
-    same = manifestations({r["name"]: r["text"] or "" for r in rows}, sorted({r["name"] for r in rows}))
+        by_name.setdefault(fold(r.name), []).append(f"{r.id}\t{_value(attrs[r.id], 'subtype')}")
+    banned, unknown = banned_cards(rules, by_name)
+    same = manifestations({r.name: r.text or "" for r in rows}, sorted({r.name for r in rows}))
     facts = []
     for r in rows:
-        a = attrs[r["id"]]
+        a = attrs[r.id]
         flags = _flags(r, a) + "".join(letter for letter, player in (("F", "fallen-wizard"), ("B", "balrog"))
-                                       if r["id"] in banned[player])
-        facts.append(CardFacts(r["id"], r["name"], r["set_code"], r["type"], r["alignment"], flags,
+                                       if r.id in banned[player])
+        facts.append(CardFacts(r.id, r.name, r.set_code, r.type, r.alignment, flags,
                                _number(_value(a, "mind")), _value(a, "race"), _number(_value(a, "stagePoints")),
-                               _value(a, "specific"), same[r["name"]]))
+                               _value(a, "specific"), same[r.name]))
     return facts, unknown
 
 
@@ -639,15 +638,6 @@ def _specific(cards: list[CardFacts], player: str, entries: list[Entry]) -> str:
         return "" if player == "balrog" else "1.3.4"
     avatars = {c.name for e in entries for c in e.versions[:1] if c.has("a") and c.type == "Character"}
     return "" if player == "fallen-wizard" and specific in avatars else "1.3.4"
-
-
-def rule_ids(conn: sqlite3.Connection) -> dict[str, str]:
-    """The stored ruling of each rule a finding may cite (RULES), in the current CoE rules."""
-    marks = ",".join("?" * len(RULES))
-    rows = query(conn, f"select r.number, r.id from rulings r join sources s on s.id = r.source where s.parser = "
-                       f"'coe_rules' and s.current = 1 and r.kind = 'rule' and r.number in ({marks}) "
-                       "order by s.rowid desc, r.ord desc", RULES)
-    return {r["number"]: r["id"] for r in rows}
 
 
 def verdict(findings: list[dict[str, Any]]) -> dict[str, Any]:

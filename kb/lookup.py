@@ -21,6 +21,8 @@ from kb.store import query
 if TYPE_CHECKING:
     from kb.addresses import Addresses
     from kb.cardface import CardFace
+    from kb.changes import Change
+    from kb.documents import CardRecord, Document, Edition, LinkRow
     from kb.searchspec import SearchSpec
 
 RULING_COLUMNS = "r.id, r.source, r.game, r.section, r.kind, r.number, r.title, r.text, r.line_start, " \
@@ -191,9 +193,11 @@ class TermAnswer:
     definitions: tuple[Ruling, ...]
     by_term: tuple[Ruling, ...]
     used_in: tuple[Ruling, ...]
+    url: str
+    """Its page on the site ("term/hazard-limit.html"), as the build stored it (kb.addresses)."""
 
     def to_json(self) -> dict[str, Any]:
-        return {"query": self.query, "read_as": self.read_as, "term": self.name,
+        return {"query": self.query, "read_as": self.read_as, "term": self.name, "url": self.url,
                 "definitions": _json(self.definitions), "rulings_by_term": _json(self.by_term),
                 "used_in": _groups_json(self.used_in)}
 
@@ -208,9 +212,12 @@ class PhaseAnswer:
     rulings: tuple[Ruling, ...]
     under_headings: frozenset[str]
     """The ids of those under a heading of the phase (the others name it in their text)."""
+    url: str
+    """Its page on the site ("phase/site.html")."""
 
     def to_json(self) -> dict[str, Any]:
-        return {"query": self.query, "phase": self.phase, "name": self.name, "sources": _groups_json(self.rulings)}
+        return {"query": self.query, "phase": self.phase, "name": self.name, "url": self.url,
+                "sources": _groups_json(self.rulings)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,9 +230,12 @@ class NumberAnswer:
     rulings: tuple[Ruling, ...]
     parts: tuple[Ruling, ...]
     cited_by: tuple[Ruling, ...]
+    url: str | None
+    """Its page on the site ("annotation/18.html"); None for a number only its parts have ("2.IV")."""
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "number": self.number, "rulings": _json(self.rulings), "parts": _json(self.parts),
+        return {"kind": self.kind, "number": self.number, "url": self.url, "rulings": _json(self.rulings),
+                "parts": _json(self.parts),
                 "cited_by": _groups_json(self.cited_by)}
 
 
@@ -347,6 +357,16 @@ class Reader:
                            "`rulings build` to rebuild it")
         return str(row[what])
 
+    def page(self, kind: str, key: str) -> str | None:
+        """The stored page of a term (by name), a phase (by id), an annotation or a rule (by number): where
+        the site puts it (kb.addresses); None for a number with no page of its own."""
+        found = query(self.conn, "select page from addresses where kind = ? and key = ? and part = ''",
+                      (kind, key if kind == "phase" else key.lower()))
+        if not found and kind in ("term", "phase"):
+            raise KbBroken("the knowledge base stores no site address of a term or phase it holds; run "
+                           "`rulings build` to rebuild it")
+        return str(found[0]["page"]) if found else None
+
     @property
     def spec(self) -> SearchSpec:
         """The build's search data (its card names read names for the lookups)."""
@@ -437,6 +457,70 @@ class Reader:
             self._faces.setdefault(face.name, []).append(face)
         return faces
 
+    # -- the documents, the cards and the rules whole ----------------------------------------------------
+
+    def documents(self) -> list[Document]:
+        """Every document in manifest order, each with its headings in order."""
+        from dataclasses import fields
+
+        from kb.documents import Document, SectionRow, SourceRow
+
+        names = [f.name for f in fields(SourceRow)]
+        sections: dict[str, list[SectionRow]] = {}
+        for s in query(self.conn, "select * from sections order by ord"):
+            sections.setdefault(s["source"], []).append(SectionRow(
+                s["id"], s["source"], tuple(s["titles"]), s["depth"], s["line_start"], s["line_end"], s["ord"]))
+        return [Document(SourceRow(**{**{n: s[n] if s.get(n) is not None else "" for n in names},
+                                      "current": bool(s["current"]), "line_count": s["line_count"],
+                                      "rulings": s["rulings"]}), tuple(sections.get(s["id"], ())))
+                for s in query(self.conn, "select * from sources order by rowid")]
+
+    def links(self) -> list[LinkRow]:
+        """Every cross-reference, as the build stored them."""
+        from kb.documents import LinkRow
+
+        return [LinkRow(k["ruling_id"], k["kind"], k["target"], k["how"])
+                for k in query(self.conn, "select ruling_id, kind, target, how from links order by rowid")]
+
+    def every_change(self) -> list[Change]:
+        """What changed in the current CRF (kb.changes), in the order shown."""
+        from kb.changes import from_row
+
+        return [from_row(row) for row in query(self.conn, "select * from changes order by ord")]
+
+    def card_records(self) -> list[CardRecord]:
+        """Every printing as the card database stores it, by set and id."""
+        from kb.documents import CardRecord
+
+        return [CardRecord(r["id"], r["set_code"], r["name"], r["type"], r["alignment"], r["text"], r["attributes"])
+                for r in query(self.conn, "select id, set_code, name, type, alignment, text, attributes from cards "
+                                          "order by set_code, id")]
+
+    def coe_rules(self, numbers: Iterable[str]) -> dict[str, Ruling]:
+        """The stored rule of each of these numbers in the current CoE rules (the first so numbered, in
+        document order); a number not stored is left out."""
+        numbers = tuple(numbers)
+        first: dict[str, str] = {}
+        for r in query(self.conn, f"select r.number, r.id from rulings r join sources s on s.id = r.source where "
+                                  f"s.parser = 'coe_rules' and s.current = 1 and r.kind = 'rule' and r.number in "
+                                  f"({','.join('?' * len(numbers))}) order by s.rowid, r.ord", numbers):
+            first.setdefault(r["number"], r["id"])
+        found = {r.id: r for r in self.rulings(first.values())}
+        return {number: found[rid] for number, rid in first.items()}
+
+    def current_crf(self) -> Edition | None:
+        """The current CRF's edition (the first current one, in manifest order), None without one."""
+        from kb.documents import Edition
+
+        crf = query(self.conn, "select id, title, edition, date from sources where parser = 'crf' and current = 1 "
+                               "order by rowid limit 1")
+        return Edition(crf[0]["id"], crf[0]["title"], crf[0]["edition"], crf[0]["date"]) if crf else None
+
+    def built_at(self) -> str:
+        """When the build was made ("" if it does not say)."""
+        built = query(self.conn, "select value from meta where key = 'built_at'")
+        return str(built[0]["value"]) if built else ""
+
     def _linked(self, kind: str, target: str) -> list[dict[str, Any]]:
         return query(self.conn, "select ruling_id, how from links where kind = ? and target = ? order by rowid",
                      (kind, target))
@@ -520,7 +604,8 @@ class Reader:
                        "where s.id = ?", (t.section_id,))) if t.section_id else []
         shown = {r.id for r in definitions + section}
         users = self.rulings(r["ruling_id"] for r in self._linked("term", t.name) if r["ruling_id"] not in shown)
-        return TermAnswer(typed, read_as, t.name, t.section_id, tuple(definitions), tuple(section), tuple(users))
+        return TermAnswer(typed, read_as, t.name, t.section_id, tuple(definitions), tuple(section), tuple(users),
+                          str(self.page("term", t.name)))
 
     def _heading_hint(self, typed: str) -> str:
         """Where a heading of the current CRF that is no term leads: "'Gandalf' is a card of the CRF's
@@ -555,7 +640,8 @@ class Reader:
         links = self._linked("phase", phase_id)
         return PhaseAnswer(typed or phase_id, phase_id, PHASE_NAMES[phase_id],
                            tuple(self.rulings(r["ruling_id"] for r in links)),
-                           frozenset(r["ruling_id"] for r in links if r["how"] == "section"))
+                           frozenset(r["ruling_id"] for r in links if r["how"] == "section"),
+                           str(self.page("phase", phase_id)))
 
     def numbered(self, kind: str, number: str) -> NumberAnswer:
         """An annotation or a rule by number ("25a", "2.IV.iii"), its parts, and every ruling citing
@@ -576,7 +662,8 @@ class Reader:
                            hint=number_hint(kind, wanted, list(dict.fromkeys(n for _, n, _ in numbers))))
         found = self.rulings(rows)
         return NumberAnswer(kind, found[0].number or number if found else number, tuple(found),
-                            tuple(self.rulings(parts)), tuple(self.rulings(r["ruling_id"] for r in self._linked(kind, wanted))))
+                            tuple(self.rulings(parts)), tuple(self.rulings(r["ruling_id"] for r in self._linked(kind, wanted))),
+                            self.page(kind, wanted) if rows else None)
 
     def ruling(self, ruling_id: str) -> RulingAnswer:
         """One ruling whole; NotFound, with the ids it may have meant, if unknown."""
@@ -680,7 +767,7 @@ def changes(kb: KbOrReader, since: str | None = None, source: str | None = None,
     date from then on), of a source (a change a ruling of it takes part in), of a phase. A
     `since` that is not a year, an unknown source or phase, is Refused."""
     from kb import resolve
-    from kb.changes import from_row, since_year
+    from kb.changes import since_year
 
     year = since_year(since) if since is not None else None
     reader = Reader.of(kb)
@@ -688,7 +775,7 @@ def changes(kb: KbOrReader, since: str | None = None, source: str | None = None,
     if source is not None:
         source = resolve.source(source, {s["id"]: s["title"] for s in query(conn, "select id, title from sources "
                                                                                   "order by rowid")})
-    found = [from_row(row) for row in query(conn, "select * from changes order by ord")]
+    found = reader.every_change()
     if year is not None:
         found = [c for c in found if c.year is not None and c.year >= year]
     if phase is not None:

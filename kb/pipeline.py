@@ -110,7 +110,7 @@ def build(sources_dir: Path, kb_dir: Path, progress: Progress | None = None,
         terms = targets.terms()
         store_links(db, sources, lexicon, targets, terms)
         store_changes(db, sources)
-        store_addresses(db)
+        store_addresses(db, [t["name"] for t in terms])
         with index_writer(folder / INDEX_DIR) as add_record:
             write_spec(folder, search_data(db, lexicon, index=add_record))
         (folder / LEXICON).write_text(json.dumps(lexicon.to_json(), ensure_ascii=False), "utf-8")
@@ -146,10 +146,11 @@ def store_changes(db: Draft, sources: list[Source]) -> None:
     db.add_problems(problems)
 
 
-def store_addresses(db: Draft) -> None:
-    """Where each document, card and ruling lives on the site (kb.addresses, the one plan), decided
-    once from the stored database and stored, so that no reader derives it again."""
-    db.add_addresses(Addresses.read(db.conn).rows(db.conn))
+def store_addresses(db: Draft, terms: list[str]) -> None:
+    """Where each page of the site is (a document's, card's, term's, phase's, annotation's, rule's) and
+    each ruling lives on it (kb.addresses, the one plan), decided once from the stored database and the
+    terms (stored last, with the build's meta) and stored, so that no reader derives it again."""
+    db.add_addresses(Addresses.read(db.conn, terms).rows(db.conn))
 
 
 def search_data(db: Stored, lexicon: Lexicon, unit: Mapping[str, float] = UNIT, bm25: dict[str, float] = BM25,

@@ -10,15 +10,17 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from kb.addresses import number_key
 from kb.changes import PARTS, Change, other_label, parts_of
-from kb.corpus import Corpus, SourceRow
+from kb.corpus import Corpus
+from kb.documents import SourceRow
 from kb.excerpt import SLACK, excerpt
 from kb.lookup import Reader, Ruling, grouped
 from kb.phases import PHASE_NAMES
 from kb.query import fold
 from kb.render import Span, SpanFinder, TextRenderer, card_html, plain
 from kb.searchdata import reference_spans
-from kb.siteplan import SitePlan, clean_heading, divider_letter, number_key
+from kb.siteplan import SitePlan, clean_heading, divider_letter
 from kb.urls import Urls, anchor
 from kb.wording import shown
 
@@ -424,7 +426,7 @@ class Pages:
     def term_page(self, key: str) -> Page:
         """A term's page: the answer `rulings term` gives (kb.lookup)."""
         answer = self.reader.term_named(key)
-        page = self.urls.term(answer.name)
+        page = answer.url  # (where the build put it: kb.addresses)
         section_link = (Urls.href(page, self.plan.section_home[answer.section_id], "s:" + answer.section_id)
                         if answer.section_id in self.plan.section_home else "")
         return self._lookup(page, answer.name, "Term", [
@@ -434,8 +436,8 @@ class Pages:
 
     def phase_page(self, phase_id: str) -> Page:
         """A phase's page: the answer `rulings phase` gives (kb.lookup), those under its headings first."""
-        page = self.urls.phase(phase_id)
         answer = self.reader.phase_named(phase_id)
+        page = answer.url
         return self._lookup(page, answer.name, "Phase", [
             ("Rulings under this phase's headings", "headings", self.grouped(
                 page, [r for r in answer.rulings if r.id in answer.under_headings], True, "headings")),
@@ -444,8 +446,8 @@ class Pages:
 
     def number_page(self, kind: str, number: str) -> Page:
         """An annotation's or a rule's page: the answer `rulings annotation` or `rulings rule` gives (kb.lookup)."""
-        page = self.urls.annotation(number) if kind == "annotation" else self.urls.rule(number)
         answer = self.reader.numbered(kind, number)
+        page = answer.url or self.urls.known(kind, number) or ""
         label = f"Annotation {answer.number}" if kind == "annotation" else f"Rule {answer.number}"
         return self._lookup(page, label, kind.title(), [
             (label if kind == "rule" else "In every CRF edition", "text", self.grouped(page, answer.rulings, True, "text")),

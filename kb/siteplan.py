@@ -1,16 +1,14 @@
-"""Where everything lives on the static site, decided before any page is made: every page path,
-every ruling's home page, and the tables of annotations and rules the pages link to."""
+"""Where everything lives on the static site, as the build stored it (kb.addresses) before any page is
+made: every page path, every ruling's home page, and the tables of annotations and rules the pages link to."""
 
 from __future__ import annotations
 
-import functools
 import re
 from collections import defaultdict
 
-from kb.addresses import Addresses
+from kb.addresses import NUMBERED, Addresses
 from kb.corpus import Corpus
 from kb.lookup import Ruling
-from kb.phases import PHASE_NAMES
 from kb.urls import Urls
 
 DIVIDER = re.compile(r"^-=\s*(.+?)\s*=-$")
@@ -28,18 +26,11 @@ def clean_heading(title: str) -> str:
     return divider_letter(title) or title
 
 
-@functools.lru_cache(maxsize=4096)
-def number_key(number: str) -> tuple[tuple[int, str], ...]:
-    """Natural order for "9", "9a", "10" and "2.IV.iii"."""
-    return tuple((int(m.group(1)), m.group(2)) if (m := re.match(r"(\d+)(.*)", p)) else (10**6, p)
-                 for p in number.lower().split("."))
-
-
 class SitePlan:
-    """Every page path of one corpus: the documents and cards where kb.addresses (the one plan the
-    lookups' urls use) puts them, then the terms, phases, annotations and rules; and what links into each."""
+    """Every page path of one corpus where kb.addresses (the one plan the lookups' urls use) put them: the
+    documents, cards, terms, phases, annotations and rules; and what links into each."""
 
-    def __init__(self, c: Corpus, addresses: Addresses, terms: list[str]) -> None:
+    def __init__(self, c: Corpus, addresses: Addresses) -> None:
         self.by_source: dict[str, list[Ruling]] = defaultdict(list)
         for r in c.rulings.values():
             self.by_source[r.source].append(r)
@@ -56,10 +47,6 @@ class SitePlan:
                 self.section_home[sec.id] = self.urls.document(s.id, sec.titles[0] if split else "")
         self.home = {r.id: r.page for r in c.rulings.values()}
         """ruling id -> the page it lives on."""
-        for name in terms:
-            self.urls.term(name)
-        for p in PHASE_NAMES:
-            self.urls.phase(p)
         self.annotations: dict[str, list[str]] = defaultdict(list)
         """annotation number (lower case) -> its rulings, one per CRF edition."""
         self.rules: dict[str, list[str]] = defaultdict(list)
@@ -69,13 +56,8 @@ class SitePlan:
                 self.annotations[r.number.lower()].append(r.id)
             elif r.number and r.kind == "rule":
                 self.rules[r.number.lower()].append(r.id)
-        self.numbers = {"annotation": sorted(self.annotations, key=number_key),
-                        "rule": sorted(self.rules, key=number_key)}
-        """Each kind's numbers in natural order."""
-        for n in self.numbers["annotation"]:
-            self.urls.annotation(n)
-        for n in self.numbers["rule"]:
-            self.urls.rule(n)
+        self.numbers = {kind: [key for k, key, _ in self.urls.registered() if k == kind] for kind in NUMBERED}
+        """Each kind's numbers (lower case) in natural order, as their pages were registered."""
 
     def ruling_href(self, page: str, ruling_id: str) -> str:
         """A link from page to a ruling at its home."""

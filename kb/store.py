@@ -25,7 +25,7 @@ if TYPE_CHECKING:  # the model's types are imported where a build makes them: a 
     from kb.model import ParsedDocument, Problem, Ruling, Section, Source
     from kb.xref import Link
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 DB_NAME = "rulings.db"
 INDEX_DIR = "index"
 LEXICON = "lexicon.json"
@@ -57,8 +57,9 @@ card_names(key, name)                  every card's name in every language as a 
 addresses(kind, key, part, page, anchor)  where each thing lives on the site (kb/addresses.py), decided
                                        by the build: kind document (key its source, part its top-level
                                        part on a page of its own, or ""), card (key its English name),
-                                       ruling (key its id; page and anchor); documents and cards in the
-                                       order their pages were registered
+                                       term (key its name, lower case), phase (key its id), annotation
+                                       and rule (key the number, lower case), ruling (key its id; page
+                                       and anchor); pages in the order they were registered
 rulings_fts, cards_fts                 FTS5 full-text tables over rulings and cards (see FULL_TEXT)
 """
 

@@ -318,7 +318,7 @@ def _rulings_in(data: Any) -> list[dict[str, Any]]:
         return [r for item in data for r in _rulings_in(item)]
     if not isinstance(data, dict):
         return []
-    if "url" in data and "kind" in data:
+    if "url" in data and "kind" in data and "id" in data:  # (an annotation's or rule's answer has its url too)
         return [data]
     return [r for value in data.values() for r in _rulings_in(value)]
 

@@ -21,6 +21,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli import cli
+from kb.store import SCHEMA_VERSION
 
 from .conftest import ROOT
 
@@ -326,7 +327,8 @@ CASES: list[tuple[str, str, Cause, str]] = [
     ("stats: database truncated", "--kb {kb} stats", damage_kb("rulings.db", b"SQLite format 3\x00"),
      "the knowledge base at {kb} is damaged (file is not a database); run `rulings build` to rebuild it"),
     ("stats: another schema version", "--kb {kb} stats", schema_version,
-     "the knowledge base at {kb} has schema version 1, this rulings needs 6; run `rulings build` to rebuild it"),
+     f"the knowledge base at {{kb}} has schema version 1, this rulings needs {SCHEMA_VERSION}; run `rulings build` "
+     "to rebuild it"),
     ("serve: no metadata", "--kb {kb} serve --get /", damage_kb("datasette.json", None),
      "the knowledge base at {kb} has no datasette.json; run `rulings build` to rebuild it"),
     ("stats: current build gone", "--kb {kb} stats", dangling_current,

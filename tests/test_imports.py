@@ -139,12 +139,12 @@ def test_each_library_lives_in_one_module() -> None:
 
 
 COLD_SKIPS = {
-    "annotation": {"kb.addresses", "kb.urls", "kb.resolve", "kb.query", "html"},
+    "annotation": {"kb.addresses", "kb.urls", "kb.resolve", "kb.query", "html", "kb.documents"},
     "search": {"kb.addresses", "kb.urls", "kb.resolve", "importlib.resources", "tempfile", "html", "tomllib"},
 }
 """What a cold command never imports: the site's plan (the build stored each address); for a lookup by
-number, the reading of names; for either, HTML escaping (html.entities: the terminal writes no HTML);
-for a search, the reading of a typed source's name, importlib.resources (kb/data is read as files:
+number, the reading of names and the answers read whole (kb.documents, the site's and the deck check's);
+for either, HTML escaping (html.entities: the terminal writes no HTML); for a search, the reading of a typed source's name, importlib.resources (kb/data is read as files:
 its import brought tempfile, shutil, bz2 and lzma) and tomllib (its weights and tables are the search
 data's)."""
 
@@ -164,3 +164,12 @@ def test_a_cold_command_imports_only_what_it_needs(real_kb: Path, args: list[str
     modules = set(imported.split("]")[0].strip(" [").replace("'", "").split(", "))
     skips = COLD_SKIPS[args[0]]
     assert "kb.lookup" in modules and not modules & skips, sorted(modules & skips)
+
+
+def test_the_site_and_the_deck_check_read_the_database_only_through_the_read_model() -> None:
+    """kb.lookup's Reader answers every question of the site, the terminal and the deck check, each as
+    a typed answer (a document with its headings, a card's record, a rule's text): those modules import
+    neither sqlite3 nor kb.store, so they hold no SQL of their own."""
+    readers = importers("sqlite3") | importers("kb.store")
+    consumers = {"kb.corpus", "kb.deck", "kb.deckrules", "kb.sitepages", "kb.siteplan", "kb.terminal", "cli"}
+    assert "kb.lookup" in readers and not readers & consumers, sorted(readers & consumers)

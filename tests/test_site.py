@@ -207,8 +207,10 @@ def test_browser_search_index_is_the_knowledge_bases_own(real_kb: Path, real_sit
 
 def test_the_stored_addresses_are_where_the_site_puts_everything(real_kb: Path, real_site: Path) -> None:
     """The build decides the site's addresses once (kb.addresses) and stores them: every document's,
-    card's and ruling's stored page is a page of the built site, each ruling under its anchor there, and
-    the stored plan is the one kb.addresses derives, so no reader derives it again."""
+    card's, term's, phase's, annotation's, rule's and ruling's stored page is a page of the built site
+    (and every term, phase, annotation and rule page of the site is stored), each ruling under its anchor
+    there, and the stored plan is the one kb.addresses derives, so no reader derives it again; the
+    lookups give the stored page as their "url"."""
     from kb.addresses import Addresses
     from kb.store import connect, query
 
@@ -230,6 +232,15 @@ def test_the_stored_addresses_are_where_the_site_puts_everything(real_kb: Path, 
                                                               "crf-22.454d048a6d")]
     shown = json.loads(CliRunner().invoke(cli, ["--kb", str(real_kb), "show", "crf-22.454d048a6d", "--json"]).stdout)
     assert shown["url"] == "doc/crf-22-turn-sequence-rulings.html#crf-22.454d048a6d"
+    for kind in ("term", "phase", "annotation", "rule"):
+        made = {p.relative_to(real_site).as_posix() for p in (real_site / kind).glob("*.html")}
+        assert {row["page"] for row in stored if row["kind"] == kind} == made and len(made) > 10, kind
+    asked = {("term", "hazard limit"): "term/hazard-limit.html", ("term", "GI"): "term/general-influence.html",
+             ("phase", "eot"): "phase/end-of-turn.html", ("annotation", "25a"): "annotation/25a.html",
+             ("rule", "2.IV.iii"): "rule/2-iv-iii.html", ("rule", "g.hav.3"): "rule/g-hav-3.html"}
+    for (kind, name), page in asked.items():
+        answer = json.loads(CliRunner().invoke(cli, ["--kb", str(real_kb), kind, name, "--json"]).stdout)
+        assert answer["url"] == page and [row for row in stored if row["page"] == page and row["kind"] == kind]
 
 
 def test_the_site_needs_no_whoosh(tiny: tuple[Path, Path, Path], tmp_path: Path) -> None:
