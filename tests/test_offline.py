@@ -50,6 +50,17 @@ def two_builds(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     return base / "a" / "kb", base / "b" / "kb"
 
 
+@pytest.fixture(scope="session")
+def two_sites(two_builds: tuple[Path, Path], tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """The sites of `two_builds`, built once: (first, second), to copy before serving or rebuilding."""
+    def make(base: Path) -> None:
+        for name, kb in zip("ab", two_builds):
+            build_site(kb, base / name)
+
+    base = made_once(tmp_path_factory, "two-sites", make)
+    return base / "a", base / "b"
+
+
 class Server:
     """A static http server on 127.0.0.1 over a folder, every answer with `Cache-Control: max-age=600`
     (a common static host's default) or what `cache` says, that answers 404 for the paths in `refused`."""
@@ -106,14 +117,14 @@ def deck_ruling(page: Any, base: str) -> str:
 
 
 def test_a_rebuilt_site_is_never_mixed_with_the_previous_one(window, two_builds: tuple[Path, Path],  # type: ignore[no-untyped-def]
-                                                              tmp_path: Path) -> None:
+                                                              two_sites: tuple[Path, Path], tmp_path: Path) -> None:
     """Served with max-age=600: a first visit (the home and search pages) cut short before its service
     worker is installed, the site rebuilt from another knowledge base, a second visit: the service
     worker's copy is the new build's alone, and the deck page shows Adûnaphel's own ruling (on main,
     the new worker took the search data from the browser's HTTP cache, the first build's, and the
     deck data from the network: the deck page showed Alatar's erratum as Adûnaphel's ruling)."""
     site = tmp_path / "site"
-    build_site(two_builds[0], site)
+    shutil.copytree(two_sites[0], site)
     server = Server(tmp_path)
     try:
         base = server.base + "site/"
@@ -144,14 +155,14 @@ def saved_copies(page: Any) -> list[str]:
     return sorted(page.evaluate("caches.keys()"))
 
 
-def test_a_saved_copy_mixing_two_builds_is_never_read(window, two_builds: tuple[Path, Path],  # type: ignore[no-untyped-def]
+def test_a_saved_copy_mixing_two_builds_is_never_read(window, two_sites: tuple[Path, Path],  # type: ignore[no-untyped-def]
                                                        tmp_path: Path) -> None:
     """A saved copy whose search data is another build's (as one filled from a stale HTTP cache was)
     is never read with the page's deck data: the page takes its build's search data from the server
     and the footer does not claim the saved copy; offline (the HTTP cache emptied), it says so and
     shows no ruling at all (on main it showed Alatar's erratum as Adûnaphel's ruling, and "Saved on this device")."""
-    build_site(two_builds[0], tmp_path / "a")
-    build_site(two_builds[1], tmp_path / "site")
+    shutil.copytree(two_sites[0], tmp_path / "a")
+    shutil.copytree(two_sites[1], tmp_path / "site")
     server = Server(tmp_path)
     try:
         base = server.base + "site/"
@@ -223,12 +234,12 @@ once the old copy has gone set window.replaced to the copies left (or to the upd
 
 
 def test_two_sites_on_one_origin_keep_each_their_copy(window, two_builds: tuple[Path, Path],  # type: ignore[no-untyped-def]
-                                                       tmp_path: Path) -> None:
+                                                       two_sites: tuple[Path, Path], tmp_path: Path) -> None:
     """Two rulings sites of different builds at /a/ and /b/ of one origin: each keeps its own copy, a
     new build of one replaces only its own, and both work offline (on main, /b/'s service worker
     deleted /a/'s copy)."""
-    build_site(two_builds[0], tmp_path / "a")
-    build_site(two_builds[1], tmp_path / "b")
+    shutil.copytree(two_sites[0], tmp_path / "a")
+    shutil.copytree(two_sites[1], tmp_path / "b")
     server = Server(tmp_path, cache="no-store")  # offline, nothing from the browser's HTTP cache
 
     def both_offline() -> None:
