@@ -12,7 +12,8 @@ from kb.changes import Change
 from kb.documents import LinkRow, SectionRow, SourceRow
 from kb.errors import SiteError
 from kb.lexicon import Lexicon
-from kb.lookup import Reader, Ruling
+from kb.lookup import Reader
+from kb.ruling import Ruling
 
 
 @dataclass(slots=True)

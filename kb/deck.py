@@ -23,7 +23,8 @@ from kb.deckrules import (BANS, FACT_FIELDS, FLAGS, GAMES, LIMITS, PLAYER_NAMES,
                           CardFacts, Entry, card_facts, check, counted, verdict, versions, whose_deck)
 from kb.errors import ForeignFile, ParseError, Refused, WriteFailed
 from kb.inputs import MB, kind_of, read_bytes, size_text
-from kb.lookup import KbOrReader, Reader, grouped
+from kb.lookup import KbOrReader, Reader
+from kb.ruling import grouped
 from kb.query import MAX_NAME, NameIndex, fold
 from kb.resolve import CardReading, card_index, quoted, read_card
 from kb.searchspec import SearchSpec

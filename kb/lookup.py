@@ -14,12 +14,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Union
 
 from kb.errors import KbBroken, NotFound, Refused, quoted, require
-from kb.render import MARKDOWN_PARSERS, Reading, reading
+from kb.render import Reading
+from kb.ruling import Ruling, groups_json, rulings_json
 from kb.snapshot import Kb, Snapshot
 from kb.store import query
 
 if TYPE_CHECKING:
     from kb.addresses import Addresses
+    from kb.answers import CardAnswer, CardRulings, PhaseAnswer, RulingAnswer, Term, TermAnswer
     from kb.cardface import CardFace
     from kb.changes import Change
     from kb.documents import CardRecord, Document, Edition, LinkRow
@@ -44,181 +46,7 @@ def _like_prefix(text: str) -> str:
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
 
 
-# -- the answers ------------------------------------------------------------------------------------------
-
-@dataclass(frozen=True, slots=True)
-class Ruling:
-    """One ruling as every reader shows it: as stored, with its source's title and edition, the
-    notes `rulings check` makes on its lines, and its place on the site."""
-
-    id: str
-    source: str
-    source_title: str
-    edition: str
-    current: bool
-    """Whether its source is a current edition."""
-    game: str
-    section: tuple[str, ...]
-    """The headings it sits under, outermost first."""
-    kind: str
-    number: str | None
-    title: str | None
-    stored: str
-    """Its text as stored: the source's own markup (reading() reads it)."""
-    parser: str
-    """Its source's parser, which says how the text is written (kb.render.reading)."""
-    lines: tuple[int, int]
-    markers: tuple[str, ...]
-    url: str
-    """Its place on the site: its page and anchor ("doc/crf-22-turn-sequence-rulings.html#crf-22.454d048a6d")."""
-    ord: int = 0
-    """Its place in its document."""
-    notes: tuple[str, ...] = ()
-    """What `rulings check` notes on the source's own text at its lines (a rule numbered under the wrong parent)."""
-
-    @property
-    def page(self) -> str:
-        """The page it lives on ("doc/crf-22-turn-sequence-rulings.html")."""
-        return self.url.partition("#")[0]
-
-    def reading(self) -> Reading:
-        """Its text as a reader reads it (kb.render.reading)."""
-        return reading(self.stored, self.parser)
-
-    def to_json(self) -> dict[str, Any]:
-        """The one ruling shape: its text as a reader reads it, and, from a source written in
-        Markdown, its text so written ("markdown"); "notes" when it has some."""
-        out = {"id": self.id, "source": self.source, "source_title": self.source_title, "edition": self.edition,
-               "current": self.current, "game": self.game, "section": list(self.section), "kind": self.kind,
-               "number": self.number, "title": self.title, "text": self.reading().text,
-               "markdown": self.stored if self.parser in MARKDOWN_PARSERS else None,
-               "lines": list(self.lines), "markers": list(self.markers), "url": self.url}
-        if self.notes:
-            out["notes"] = list(self.notes)
-        return out
-
-
-@dataclass(frozen=True, slots=True)
-class Group:
-    """Rulings of one source, in the order given."""
-
-    source: str
-    source_title: str
-    edition: str
-    rulings: tuple[Ruling, ...]
-
-    def to_json(self) -> dict[str, Any]:
-        return {"source": self.source, "source_title": self.source_title, "edition": self.edition,
-                "rulings": [r.to_json() for r in self.rulings]}
-
-
-def grouped(rulings: Iterable[Ruling]) -> list[Group]:
-    """Rulings grouped by source, in the order given (each source where its first ruling is)."""
-    groups: dict[str, list[Ruling]] = {}
-    for r in rulings:
-        groups.setdefault(r.source, []).append(r)
-    return [Group(s, rs[0].source_title, rs[0].edition, tuple(rs)) for s, rs in groups.items()]
-
-
-def _json(rulings: Iterable[Ruling]) -> list[dict[str, Any]]:
-    return [r.to_json() for r in rulings]
-
-
-def _groups_json(rulings: Iterable[Ruling]) -> list[dict[str, Any]]:
-    return [g.to_json() for g in grouped(rulings)]
-
-
-@dataclass(frozen=True, slots=True)
-class CardRulings:
-    """What the knowledge base says about a card: its errata and its own rulings (its CRF rulings),
-    then the other rulings that mention it, each in reading order (current editions first, then
-    source and document order). `rulings card`, `rulings deck`, the site's card page and the deck
-    page's data all give these."""
-
-    errata: tuple[Ruling, ...]
-    rulings: tuple[Ruling, ...]
-    mentions: tuple[Ruling, ...]
-
-    def __bool__(self) -> bool:
-        return bool(self.errata or self.rulings or self.mentions)
-
-
-@dataclass(frozen=True, slots=True)
-class CardAnswer:
-    """A card: every printing's face, the other cards its name begins, and what is said about it."""
-
-    query: str
-    read_as: str
-    """"" for an exact name; else how the name typed was read ("'morgul knive' read as Morgul-knife")."""
-    names: tuple[str, ...]
-    """The English names it stands for (one card, or the versions a name stands for)."""
-    faces: tuple[CardFace, ...]
-    """Every printing of those names, by set."""
-    also: tuple[CardFace, ...]
-    """Every printing of the other cards an exact name begins ("Adûnaphel": Adûnaphel the Ringwraith, ...)."""
-    said: CardRulings
-
-    def to_json(self) -> dict[str, Any]:
-        return {"query": self.query, "read_as": self.read_as, "names": list(self.names),
-                "also": [{"name": f.name, "id": f.id, "set_name": f.set_name, "type": f.type,
-                          "alignment": f.alignment} for f in self.also],
-                "cards": [f.to_json() for f in self.faces],
-                "errata": _json(self.said.errata), "rulings": _json(self.said.rulings),
-                "mentioned_in": _groups_json(self.said.mentions)}
-
-
-@dataclass(frozen=True, slots=True)
-class Term:
-    """A game term as stored: the CoE glossary's, the CRF's "Rulings by Term", or both."""
-
-    key: str
-    """Its name reduced for matching (kb.headings.title_key)."""
-    name: str
-    definition: str
-    """Its glossary entry's ruling id ("" when it has none)."""
-    section_id: str
-    """Its "Rulings by Term" heading ("" when it has none)."""
-
-
-@dataclass(frozen=True, slots=True)
-class TermAnswer:
-    """A game term (the CoE glossary, the CRF's "Rulings by Term"): its definition, its Rulings by
-    Term section, and every other ruling that uses it."""
-
-    query: str
-    read_as: str
-    name: str
-    section_id: str
-    """Its "Rulings by Term" heading ("" when it has none)."""
-    definitions: tuple[Ruling, ...]
-    by_term: tuple[Ruling, ...]
-    used_in: tuple[Ruling, ...]
-    url: str
-    """Its page on the site ("term/hazard-limit.html"), as the build stored it (kb.addresses)."""
-
-    def to_json(self) -> dict[str, Any]:
-        return {"query": self.query, "read_as": self.read_as, "term": self.name, "url": self.url,
-                "definitions": _json(self.definitions), "rulings_by_term": _json(self.by_term),
-                "used_in": _groups_json(self.used_in)}
-
-
-@dataclass(frozen=True, slots=True)
-class PhaseAnswer:
-    """Every ruling of a turn phase: those under its headings, and those that speak of it elsewhere."""
-
-    query: str
-    phase: str
-    name: str
-    rulings: tuple[Ruling, ...]
-    under_headings: frozenset[str]
-    """The ids of those under a heading of the phase (the others name it in their text)."""
-    url: str
-    """Its page on the site ("phase/site.html")."""
-
-    def to_json(self) -> dict[str, Any]:
-        return {"query": self.query, "phase": self.phase, "name": self.name, "url": self.url,
-                "sources": _groups_json(self.rulings)}
-
+# -- the answer to a number (the others: kb.answers) ------------------------------------------------------
 
 @dataclass(frozen=True, slots=True)
 class NumberAnswer:
@@ -234,28 +62,9 @@ class NumberAnswer:
     """Its page on the site ("annotation/18.html"); None for a number only its parts have ("2.IV")."""
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "number": self.number, "url": self.url, "rulings": _json(self.rulings),
-                "parts": _json(self.parts),
-                "cited_by": _groups_json(self.cited_by)}
-
-
-@dataclass(frozen=True, slots=True)
-class RulingAnswer:
-    """One ruling whole: what it links to (and what links to it), the ruling it belongs to, a card's face."""
-
-    ruling: Ruling
-    parent: Ruling | None
-    links: tuple[tuple[str, tuple[tuple[str, str], ...]], ...]
-    """(kind, ((target, how), ...)) by kind, then "older_editions": the older rulings linked to it."""
-    card: CardFace | None
-
-    def to_json(self) -> dict[str, Any]:
-        out = self.ruling.to_json()
-        out["parent"] = self.parent.to_json() if self.parent else None
-        out["links"] = {kind: [{"target": t, "how": h} for t, h in items] for kind, items in self.links}
-        if self.card is not None:
-            out["card"] = self.card.to_json()
-        return out
+        return {"kind": self.kind, "number": self.number, "url": self.url, "rulings": rulings_json(self.rulings),
+                "parts": rulings_json(self.parts),
+                "cited_by": groups_json(self.cited_by)}
 
 
 # -- the reader -------------------------------------------------------------------------------------------
@@ -548,6 +357,7 @@ class Reader:
         return self._card(name, "", [name], begun_by(fold(name), self.spec, [name]))
 
     def _card(self, typed: str, read_as: str, names: list[str], also: list[str]) -> CardAnswer:
+        from kb.answers import CardAnswer
         faces = self.faces(also)
         return CardAnswer(typed, read_as, tuple(names), tuple(self.faces(names)),
                           tuple(f for name in also for f in faces if f.name == name), self.card_rulings(names))
@@ -556,6 +366,7 @@ class Reader:
         """What is said about the cards of these English names (CardRulings), from the links to
         them: its own rulings (how "about"), errata apart, and the other rulings that mention it,
         its own card text aside (how "card": the face shows it). Kept per names."""
+        from kb.answers import CardRulings
         key = tuple(names)
         if key not in self._said:
             links = query(self.conn, f"select ruling_id, how from links where kind = 'card' and target in "
@@ -573,6 +384,7 @@ class Reader:
 
     def terms(self) -> dict[str, Term]:
         """Every game term by key, by name: the terms `rulings term` accepts, each with its page on the site."""
+        from kb.answers import Term
         if self._terms is None:
             self._terms = {t["key"]: Term(t["key"], t["name"], t["definition"] or "", t["section_id"] or "")
                            for t in query(self.conn, "select key, name, definition, section_id from terms "
@@ -597,6 +409,7 @@ class Reader:
         return self._term(self.terms()[key].name, "", key)
 
     def _term(self, typed: str, read_as: str, key: str) -> TermAnswer:
+        from kb.answers import TermAnswer
         t = self.terms()[key]
         definitions = self.rulings([t.definition] if t.definition else [])
         section = self.rulings(r["id"] for r in query(
@@ -635,6 +448,7 @@ class Reader:
 
     def phase_named(self, phase_id: str, typed: str = "") -> PhaseAnswer:
         """The phase of this id (its page on the site), as phase() answers it."""
+        from kb.answers import PhaseAnswer
         from kb.phases import PHASE_NAMES
 
         links = self._linked("phase", phase_id)
@@ -667,6 +481,7 @@ class Reader:
 
     def ruling(self, ruling_id: str) -> RulingAnswer:
         """One ruling whole; NotFound, with the ids it may have meant, if unknown."""
+        from kb.answers import RulingAnswer
         ruling_id = require(ruling_id, "ruling id", "rulings show crf-22.454d048a6d")
         found = self.rulings([ruling_id])
         if not found:
@@ -822,6 +637,7 @@ class Found:
 
     def reading(self, result: Any) -> Reading:
         """A result's text as a reader reads it (kb.render.reading)."""
+        from kb.render import reading
         source = self.reader.sources.get(result.data["source"])
         return reading(result.data["text"], source.parser if source else "")
 

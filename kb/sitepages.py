@@ -15,7 +15,8 @@ from kb.changes import PARTS, Change, other_label, parts_of
 from kb.corpus import Corpus
 from kb.documents import SourceRow
 from kb.excerpt import SLACK, excerpt
-from kb.lookup import Reader, Ruling, grouped
+from kb.lookup import Reader
+from kb.ruling import Ruling, grouped
 from kb.phases import PHASE_NAMES
 from kb.query import fold
 from kb.render import Span, SpanFinder, TextRenderer, card_html, plain
@@ -202,7 +203,7 @@ class Pages:
 
     def grouped(self, page: str, rulings: Sequence[Ruling], full: bool, block: str = "",
                 focus: str = "") -> list[dict[str, Any]]:
-        """An answer's rulings by source, in its order (kb.lookup.grouped: current editions first,
+        """An answer's rulings by source, in its order (kb.ruling.grouped: current editions first,
         each source in document order); each group's anchor is the block's name and its source;
         excerpts around where they name the card `focus`, if given."""
         return [{"source": self.source_of[g.source], "anchor": anchor(f"{block}-{g.source}") if block else "",

@@ -8,7 +8,7 @@ from collections import defaultdict
 
 from kb.addresses import NUMBERED, Addresses
 from kb.corpus import Corpus
-from kb.lookup import Ruling
+from kb.ruling import Ruling
 from kb.urls import Urls
 
 DIVIDER = re.compile(r"^-=\s*(.+?)\s*=-$")

@@ -20,7 +20,9 @@ if TYPE_CHECKING:
     from kb.check import CheckReport
     from kb.deck import DeckReport
     from kb.model import Source
-    from kb.lookup import CardAnswer, Found, NumberAnswer, PhaseAnswer, Ruling, RulingAnswer, TermAnswer
+    from kb.answers import CardAnswer, PhaseAnswer, RulingAnswer, TermAnswer
+    from kb.lookup import Found, NumberAnswer
+    from kb.ruling import Ruling
     from kb.pipeline import BuildReport
     from kb.snapshot import Snapshot
     from kb.website import SiteReport
@@ -233,8 +235,8 @@ def render_groups(page: Page, title: str, groups: list[dict[str, Any]]) -> None:
 
 
 def by_source(rulings: Iterable[Ruling]) -> list[dict[str, Any]]:
-    """Rulings grouped by source (kb.lookup.grouped), in the JSON shape."""
-    from kb.lookup import grouped
+    """Rulings grouped by source (kb.ruling.grouped), in the JSON shape."""
+    from kb.ruling import grouped
 
     return [g.to_json() for g in grouped(rulings)]
 

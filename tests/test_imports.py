@@ -139,11 +139,12 @@ def test_each_library_lives_in_one_module() -> None:
 
 
 COLD_SKIPS = {
-    "annotation": {"kb.addresses", "kb.urls", "kb.resolve", "kb.query", "html", "kb.documents"},
+    "annotation": {"kb.addresses", "kb.urls", "kb.resolve", "kb.query", "html", "kb.documents", "kb.answers"},
     "search": {"kb.addresses", "kb.urls", "kb.resolve", "importlib.resources", "tempfile", "html", "tomllib"},
 }
 """What a cold command never imports: the site's plan (the build stored each address); for a lookup by
-number, the reading of names and the answers read whole (kb.documents, the site's and the deck check's);
+number, the reading of names, the other lookups' answers (kb.answers) and the answers read whole
+(kb.documents, the site's and the deck check's);
 for either, HTML escaping (html.entities: the terminal writes no HTML); for a search, the reading of a typed source's name, importlib.resources (kb/data is read as files:
 its import brought tempfile, shutil, bz2 and lzma) and tomllib (its weights and tables are the search
 data's)."""
