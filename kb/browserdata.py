@@ -176,10 +176,11 @@ def terms_keep_prefix(vocab: dict[str, list[Any]]) -> bool:
                for term in entry[1:])
 
 
-LATER = ("english", "site")
+LATER = ("english", "site", "site_cards")
 """Parts of the index a query may not read (the English words, read only for a word the corpus lacks;
-every page address), shipped as JSON texts apart (RULINGS_PARTS "later") and parsed when first read:
-the results a page shows need the addresses of twenty rulings, not of four thousand."""
+every ruling's page; every card's page), shipped as JSON texts apart (RULINGS_PARTS "later") and
+parsed when first read: the results a page shows need the addresses of twenty rulings, not of four
+thousand, and the cards' only for a card named."""
 
 DOC_SEPARATOR = "\n"
 """Between two documents' JSON lines (JSON text never holds a raw newline)."""
@@ -208,12 +209,13 @@ def js_object(parts: dict[str, dict[str, str]]) -> str:
 
 
 def browser_index(kb: Kb, plan: SitePlan, card_names: list[str]) -> dict[str, Any]:
-    """The search data plus, under "site", what only the site knows: "pages" (each page path
-    once), "doc_pages" (parallel to the documents: an index into pages), "anchors" (a document's
-    anchor where it is not its id), "cards" (English name -> an index into pages), "divider"
-    (the pattern of a section divider, shown as its letter) and "shown" (how a document's text
-    as a reader reads it, kb.render.reading, differs from its stored text, as edits(): its
-    emphasis, icon codes or "@" read; the search itself reads the stored text)."""
+    """The search data plus, under "site", what only the site knows of the documents: "pages" (each
+    page path once), "doc_pages" (parallel to the documents: an index into pages), "anchors" (a
+    document's anchor where it is not its id), "divider" (the pattern of a section divider, shown as
+    its letter) and "shown" (how a document's text as a reader reads it, kb.render.reading, differs
+    from its stored text, as edits(): its emphasis, icon codes or "@" read; the search itself reads
+    the stored text); and under "site_cards" each card's page (English name -> its path), apart: a
+    question's results need the cards' pages only when it names a card."""
     snapshot = Snapshot.of(kb)
     path = snapshot.file(SPEC)
     spec = search_spec(snapshot).raw  # read once: the deck page's data reads the same
@@ -232,9 +234,9 @@ def browser_index(kb: Kb, plan: SitePlan, card_names: list[str]) -> dict[str, An
         text = reading(doc["text"], parsers[doc["source"]]).text
         if text != doc["text"]:
             shown[str(n)] = edits(doc["text"], text)
-    cards = {name: pages.setdefault(plan.urls.card(name), len(pages)) for name in sorted(card_names)}
+    cards = {name: plan.urls.card(name) for name in sorted(card_names)}
     return {**spec, "site": {"pages": list(pages), "doc_pages": doc_pages, "anchors": anchors,
-                                      "cards": cards, "divider": DIVIDER.pattern, "shown": shown}}
+                             "divider": DIVIDER.pattern, "shown": shown}, "site_cards": cards}
 
 
 PIECE = re.compile(r"\w+|\s+|.", re.S)

@@ -278,9 +278,10 @@
     changes.forEach(function (c) { out += text.slice(at, c[0]) + c[2]; at = c[0] + c[1]; });
     return out + text.slice(at);
   };
+  /* card_url: the page of a card (by its English name), or null (outside the site) */
   SearchSpec.prototype.card_url = function (name) {
-    var n = this.site ? own(this.site.cards, name) : undefined;
-    return n === undefined ? null : this.site.pages[n];
+    var cards = this.later("site_cards"), url = cards ? own(cards, name) : undefined;
+    return url === undefined ? null : url;
   };
 
   // -- the page's own search data: one build's (kb.snapshot: every file read from one build) --------
