@@ -42,8 +42,8 @@ process.stdout.write(JSON.stringify({load: t1 - t0, open: t2 - t1, search: t3 - 
 
 
 def page_scripts(site: Path) -> list[str]:
-    """The scripts the site's search page loads for its search, in its order: its data (search-index.js)
-    first; not site.js, every page's."""
+    """The scripts the site's search page loads for its search, in its order (its data, search-index.js,
+    last); not site.js, every page's."""
     found = re.findall(r'<script src="([^"]+)"', (site / "search.html").read_text("utf-8"))
     return [script for script in found if script != "assets/site.js"]
 

@@ -26,7 +26,10 @@ quicker to load than search.json as a script:
   run at a time; the words of card names come as one text to look a word up in, and the page
   addresses (LATER) as a JSON text parsed when the results are shown; of the English words that
   are never "corrected" (kb/data/english.txt), only those a correction could reach in this corpus
-  (kb.query.english_words: thousands of sixty thousand);
+  (kb.query.english_words: thousands of sixty thousand), parsed only when a word the corpus lacks
+  is read (LATER);
+- the sections' paths and their headings' terms (a third of the rest) are JSON lines, each parsed
+  when a candidate of that section is ranked (LINES), so opening the index parses a tenth of it;
 - whether every word's index terms begin with the word's own first two letters (and no others)
   ("terms_keep_prefix", terms_keep_prefix()): then, to find a query's terms in the results it
   shows, only their words that begin as one of those terms does are looked up in the vocabulary
@@ -125,7 +128,7 @@ def packed(spec: dict[str, Any]) -> dict[str, Any]:
     its fields' values in the order "doc_fields" names them (kb.searchspec.Doc's), the fields at
     their defaults at its end left out ("doc_defaults" says what they are), beside the runs of their
     sources ("source_runs": [source, first document] each time the source changes), which filters
-    need for every document."""
+    need for every document; the lists of LINES as JSON lines too."""
     fields, defaults = DOC_FIELDS, spec["doc_defaults"]
     lines: list[str] = []
     source_runs: list[list[int]] = []
@@ -138,10 +141,23 @@ def packed(spec: dict[str, Any]) -> dict[str, Any]:
         lines.append(json.dumps(row, ensure_ascii=False, separators=(",", ":")))
     small = compact(spec)
     return {**small, **{t: buckets(small[t]) for t in BUCKETED}, "buckets": list(BUCKETED),
+            **{t: json_lines(spec[t]) for t in LINES},
             "doc_fields": list(fields), "docs": DOC_SEPARATOR.join(lines), "source_runs": source_runs,
             "name_words": "\n" + "".join(w + "\n" for w in spec["name_words"]),
             "terms_keep_prefix": terms_keep_prefix(spec["vocab"]),
             "english": english_words(load_words("english"), {k: v[0] for k, v in spec["vocab"].items()})}
+
+
+LINES = ("sections", "heading_terms")
+"""The lists read an entry at a time (a candidate's section path and its heading's terms), shipped as
+one text of JSON lines each (json_lines), an entry parsed when a query first reads it: a question
+reads a hundred of their thousands of entries."""
+
+
+def json_lines(values: list[Any]) -> str:
+    """A list as one text, each value's JSON on a line of its own (DOC_SEPARATOR between them):
+    json_lines([["Turn"], None]) == '["Turn"]\nnull'."""
+    return DOC_SEPARATOR.join(json.dumps(v, ensure_ascii=False, separators=(",", ":")) for v in values)
 
 
 DOC_FIELDS = tuple(f.name for f in dataclass_fields(Doc))
@@ -160,10 +176,11 @@ def terms_keep_prefix(vocab: dict[str, list[Any]]) -> bool:
                for term in entry[1:])
 
 
-LATER = ("site",)
-"""Parts of the index a query may not read (every page address), shipped as JSON texts apart
-(RULINGS_PARTS "later") and parsed when first read: the results a page shows need the addresses
-of twenty rulings, not of four thousand."""
+LATER = ("english", "site", "site_cards")
+"""Parts of the index a query may not read (the English words, read only for a word the corpus lacks;
+every ruling's page; every card's page), shipped as JSON texts apart (RULINGS_PARTS "later") and
+parsed when first read: the results a page shows need the addresses of twenty rulings, not of four
+thousand, and the cards' only for a card named."""
 
 DOC_SEPARATOR = "\n"
 """Between two documents' JSON lines (JSON text never holds a raw newline)."""
@@ -171,12 +188,13 @@ DOC_SEPARATOR = "\n"
 
 def browser_files(kb: Kb, plan: SitePlan, card_names: list[str]) -> Iterator[tuple[str, str]]:
     """The browser's search index as one script: the search data as a JSON text (RULINGS_INDEX); apart,
-    so that nothing is escaped twice, the buckets of its big tables and the parts of LATER
-    (RULINGS_PARTS, an object of JSON texts) and its documents' JSON lines (RULINGS_DOCS). Opening
-    it parses none of them."""
+    so that nothing is escaped twice, the buckets of its big tables, the JSON lines of LINES and the
+    parts of LATER (RULINGS_PARTS, an object of texts) and its documents' JSON lines (RULINGS_DOCS).
+    Opening it parses none of them."""
     data = packed(browser_index(kb, plan, card_names))
     docs = data.pop("docs")
     parts = {t: data.pop(t) for t in BUCKETED}
+    parts["lines"] = {name: data.pop(name) for name in LINES}
     parts["later"] = {name: json.dumps(data.pop(name), ensure_ascii=False, separators=(",", ":")) for name in LATER}
     yield INDEX_FILE, ("window.RULINGS_INDEX=" + js_string(data) + ";\nwindow.RULINGS_PARTS=" + js_object(parts)
                        + ";\nwindow.RULINGS_DOCS=" + js_literal(docs) + ";\n")
@@ -191,12 +209,13 @@ def js_object(parts: dict[str, dict[str, str]]) -> str:
 
 
 def browser_index(kb: Kb, plan: SitePlan, card_names: list[str]) -> dict[str, Any]:
-    """The search data plus, under "site", what only the site knows: "pages" (each page path
-    once), "doc_pages" (parallel to the documents: an index into pages), "anchors" (a document's
-    anchor where it is not its id), "cards" (English name -> an index into pages), "divider"
-    (the pattern of a section divider, shown as its letter) and "shown" (how a document's text
-    as a reader reads it, kb.render.reading, differs from its stored text, as edits(): its
-    emphasis, icon codes or "@" read; the search itself reads the stored text)."""
+    """The search data plus, under "site", what only the site knows of the documents: "pages" (each
+    page path once), "doc_pages" (parallel to the documents: an index into pages), "anchors" (a
+    document's anchor where it is not its id), "divider" (the pattern of a section divider, shown as
+    its letter) and "shown" (how a document's text as a reader reads it, kb.render.reading, differs
+    from its stored text, as edits(): its emphasis, icon codes or "@" read; the search itself reads
+    the stored text); and under "site_cards" each card's page (English name -> its path), apart: a
+    question's results need the cards' pages only when it names a card."""
     snapshot = Snapshot.of(kb)
     path = snapshot.file(SPEC)
     spec = search_spec(snapshot).raw  # read once: the deck page's data reads the same
@@ -215,9 +234,9 @@ def browser_index(kb: Kb, plan: SitePlan, card_names: list[str]) -> dict[str, An
         text = reading(doc["text"], parsers[doc["source"]]).text
         if text != doc["text"]:
             shown[str(n)] = edits(doc["text"], text)
-    cards = {name: pages.setdefault(plan.urls.card(name), len(pages)) for name in sorted(card_names)}
+    cards = {name: plan.urls.card(name) for name in sorted(card_names)}
     return {**spec, "site": {"pages": list(pages), "doc_pages": doc_pages, "anchors": anchors,
-                                      "cards": cards, "divider": DIVIDER.pattern, "shown": shown}}
+                             "divider": DIVIDER.pattern, "shown": shown}, "site_cards": cards}
 
 
 PIECE = re.compile(r"\w+|\s+|.", re.S)

@@ -135,9 +135,12 @@ def _index(real_site: Path) -> dict:  # type: ignore[type-arg]
     # the escapes written (\\ \' \n \r \u2028 \u2029) mean the same in Python's literals
     data, parts, docs = (ast.literal_eval(("'" + body + "'") if n != 1 else body) for n, body in enumerate(found.groups()))
     index = json.loads(data)
-    later = parts.pop("later")  # parts parsed when first read: every page address
-    assert sorted(later) == ["site"] and not set(later) & set(index)
+    later = parts.pop("later")  # parts parsed when first read: the English words, every page address
+    assert sorted(later) == ["english", "site", "site_cards"] and not set(later) & set(index)
     index.update({name: json.loads(text) for name, text in later.items()})
+    lines = parts.pop("lines")  # lists read an entry at a time: each entry a JSON line
+    assert sorted(lines) == ["heading_terms", "sections"] and not set(lines) & set(index)
+    index.update({name: [json.loads(line) for line in text.split("\n")] for name, text in lines.items()})
     assert index["buckets"] == list(parts) == ["postings", "keys", "vocab", "names"]
     for table, buckets in parts.items():
         index[table] = {}
@@ -169,7 +172,7 @@ def test_browser_search_index_is_the_knowledge_bases_own(real_kb: Path, real_sit
     """search-index.js is search.json as the build wrote it, made compact (kb.browserdata), plus where
     every ruling and card lives: unpacked, it is search.json again."""
     data = _index(real_site)
-    site = data.pop("site")
+    site, cards = data.pop("site"), data.pop("site_cards")
     own = json.loads((real_kb / "current" / "search.json").read_text("utf-8"))
     docs = own["docs"]
     assert data.pop("encoding") == "gaps36" and data.pop("buckets")
@@ -202,7 +205,7 @@ def test_browser_search_index_is_the_knowledge_bases_own(real_kb: Path, real_sit
         if page not in ids:
             ids[page] = set(re.findall(r'\bid="([^"]+)"', (real_site / page).read_text("utf-8")))
         assert doc["id"] in ids[page], (doc["id"], page)
-    assert site["pages"][site["cards"]["The Arkenstone"]] == "card/the-arkenstone.html"
+    assert cards["The Arkenstone"] == "card/the-arkenstone.html" and len(cards) > 1400
 
 
 def test_the_stored_addresses_are_where_the_site_puts_everything(real_kb: Path, real_site: Path) -> None:
@@ -398,6 +401,61 @@ def test_browser_search_quality_on_the_dev_questions(search_page) -> None:  # ty
         print(f"\nbrowser search, {name}: n={len(ranks)} hit@1 {hit1:.3f} hit@5 {hit5:.3f} MRR@10 {mrr:.3f}")
         assert hit5 >= floor, (name, hit5)
     assert errors == []
+
+
+OPENED = """
+const fs = require("fs"), vm = require("vm");
+const [site, scripts, query] = process.argv.slice(1);
+const page = {}; page.window = page; vm.createContext(page);
+for (const s of JSON.parse(scripts)) vm.runInContext(fs.readFileSync(site + "/" + s, "utf8"), page);
+const searcher = page.RulingsSearch.open(), spec = searcher.spec;
+const found = searcher.search(query, 20, {});
+found.results.forEach(r => searcher.highlight_spans(spec.shown(r.doc), found.understanding) && spec.url(r.doc));
+process.stdout.write(JSON.stringify({index: page.RULINGS_INDEX.length, results: found.results.length,
+  sections: spec._lines.sections.length, read: spec._sections.size, heads: spec._heads.size, english: "english" in spec.raw,
+  pages: !!spec.raw.site, cards: "site_cards" in spec.raw || !!spec.raw.site.cards}));
+"""
+
+
+def test_opening_the_search_index_parses_little_of_it(real_site: Path) -> None:
+    """What the search page parses before its first question is a small part of its index: the sections'
+    paths and their headings' terms are JSON lines, an entry parsed when a candidate of that section is
+    ranked; the English words are parsed only for a word the corpus lacks (on main the page parsed all
+    three at open, 0.3 MB of JSON, a quarter of its script time on a phone), the cards' pages only
+    for a question naming a card (on main with every ruling's page, when the results were shown)."""
+    scripts = re.findall(r'<script src="([^"]+)"', (real_site / "search.html").read_text("utf-8"))
+    scripts = [s for s in scripts if s != "assets/site.js"]
+    run = subprocess.run(["node", "-e", OPENED, str(real_site), json.dumps(scripts), "can a strike be cancelled after the roll?"],
+                         capture_output=True, text=True, check=True)
+    got = json.loads(run.stdout)
+    whole = (real_site / "assets" / "search-index.js").stat().st_size
+    assert got["results"] == 20 and got["index"] < whole / 20
+    assert 0 < got["read"] <= got["heads"] < got["sections"] / 5 and got["english"] is False
+    assert got["pages"] is True and got["cards"] is False
+
+
+def test_the_search_page_compiles_its_engine_while_its_data_downloads(tab, real_site: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """The search page asks for its data (search-index.js, 2.6 MB) first and runs it last, after its
+    engine's scripts, so the engine is compiled while the data still downloads; the search starts once the data has run,
+    and a page whose data does not load says so (on main the data came first and the engine's
+    scripts waited for it)."""
+    html = (real_site / "search.html").read_text("utf-8")
+    scripts = re.findall(r'<script src="([^"]+)"', html)
+    assert scripts[-2:] == ["assets/search-index.js", "assets/site.js"] and "assets/ui.js" in scripts
+    # yet asked of the server first (a preload in its head), before the engine's scripts take the
+    # browser's six connections to a host over HTTP/1.1
+    assert html.index('<link rel="preload" href="assets/search-index.js" as="script">') < html.index("<script")
+    page, errors = tab((real_site / "search.html").as_uri() + "?q=annotation+18", width=390)
+    page.wait_for_selector("#results li")
+    assert "annotation 18" in page.inner_text("#status")
+    (tmp_path / "assets").mkdir()
+    shutil.copy(real_site / "search.html", tmp_path)
+    for script in scripts:
+        if script != "assets/search-index.js":
+            shutil.copy(real_site / script, tmp_path / script)
+    page.goto((tmp_path / "search.html").as_uri() + "?q=annotation+18")
+    page.wait_for_function("document.getElementById('status').textContent === 'The search data did not load.'")
+    assert page.locator("#results li").count() == 0 and errors == []
 
 
 def test_shareable_query_link_opens_with_results_from_any_folder(tab, real_site: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

@@ -13,12 +13,17 @@
 
   /* data: the site's index (kb.browserdata.packed), with (on the site) a "site" entry giving page addresses */
   function SearchSpec(data) {
-    if (!data || typeof data.docs !== "string" || !data.query || !data.doc_fields) throw new Error("no search data");
+    if (!data || typeof data.docs !== "string" || typeof data.sections !== "string" || !data.query || !data.doc_fields) {
+      throw new Error("no search data");
+    }
     if (data.encoding !== "gaps36") throw new Error("unknown search data encoding");
     var q = data.query, self = this;
     this.raw = data;
     this.lines = data.docs.split("\n");  // the documents as JSON lines, each parsed when first needed
     this.docs_count = this.lines.length;
+    // each section's path and its heading's terms, JSON lines too (kb.browserdata.LINES)
+    this._lines = {sections: data.sections.split("\n"), heading_terms: data.heading_terms.split("\n")};
+    this._sections = new Map();
     this.limits = data.limits;  // kb/query.py's and kb/ranking.py's numbers
     // kb.query's patterns (written to mean the same here: no "u" flag, so \w, \b, \d are ASCII as
     // Python's re.ASCII), question words, endings, prefixes, weights; each phrase that names no card
@@ -167,7 +172,7 @@
     return this._game_words.has(word);
   };
   SearchSpec.prototype.is_english = function (word) {
-    if (this._english === null) this._english = new Set(this.raw.english);
+    if (this._english === null) this._english = new Set(this.later("english"));
     return this._english.has(word);
   };
   SearchSpec.prototype.name_index = function () {
@@ -210,10 +215,16 @@
    * section without a heading */
   SearchSpec.prototype.heading_terms = function (section) {
     if (!this._heads.has(section)) {
-      var terms = this.raw.heading_terms[section];
+      var terms = JSON.parse(this._lines.heading_terms[section]);
       this._heads.set(section, terms === null ? null : new Set(terms));
     }
     return this._heads.get(section);
+  };
+
+  /* section: the path of section n (its titles, outermost first), parsed when first read */
+  SearchSpec.prototype.section = function (n) {
+    if (!this._sections.has(n)) this._sections.set(n, JSON.parse(this._lines.sections[n]));
+    return this._sections.get(n);
   };
 
   /* data: the display data of document d, as every command shows a ruling (plus its page address) */
@@ -222,7 +233,7 @@
       var doc = this.doc(d), s = this.raw.sources[doc.source];
       var data = {id: doc.id, source: s.id, source_title: s.title, source_kind: s.kind, edition: s.edition,
         current: s.current, game: s.game, kind: doc.kind, number: doc.number, title: doc.title, about: doc.about,
-        section: this.raw.sections[doc.section], text: doc.text, markers: doc.markers, lines: doc.lines,
+        section: this.section(doc.section), text: doc.text, markers: doc.markers, lines: doc.lines,
         path: s.path, parser: s.parser};
       // its page address only when shown: a query ranks a hundred documents and shows twenty
       Object.defineProperty(data, "url", {enumerable: true, get: this.url.bind(this, d)});
@@ -267,9 +278,10 @@
     changes.forEach(function (c) { out += text.slice(at, c[0]) + c[2]; at = c[0] + c[1]; });
     return out + text.slice(at);
   };
+  /* card_url: the page of a card (by its English name), or null (outside the site) */
   SearchSpec.prototype.card_url = function (name) {
-    var n = this.site ? own(this.site.cards, name) : undefined;
-    return n === undefined ? null : this.site.pages[n];
+    var cards = this.later("site_cards"), url = cards ? own(cards, name) : undefined;
+    return url === undefined ? null : url;
   };
 
   // -- the page's own search data: one build's (kb.snapshot: every file read from one build) --------
@@ -309,13 +321,14 @@
     return false;
   }
 
-  /* open: the page's own search data (search-index.js: its data a JSON text, its documents JSON
-   * lines and its tables buckets of JSON text, each parsed when a query needs it) */
+  /* open: the page's own search data (search-index.js: its data a JSON text, its documents, sections
+   * and headings' terms JSON lines and its tables buckets of JSON text, each parsed when a query needs it) */
   function open() {
     var data = JSON.parse(root.RULINGS_INDEX);
     data.docs = root.RULINGS_DOCS;
-    var parts = root.RULINGS_PARTS || {};
-    Object.keys(parts).forEach(function (table) { data[table] = parts[table]; });
+    var parts = root.RULINGS_PARTS || {}, lines = parts.lines || {};
+    Object.keys(parts).forEach(function (table) { if (table !== "lines") data[table] = parts[table]; });
+    Object.keys(lines).forEach(function (name) { data[name] = lines[name]; });  // kb.browserdata.LINES
     return new SearchSpec(data);
   }
 

@@ -3,7 +3,7 @@
  * reader reads it with the words it matched marked and named, 20 results and 20 more on request;
  * Back to the page returns to the same results at the same place. The page's part of the search,
  * with no Python counterpart (the terminal's is cli.py's `rulings search`).
- * Loads by a script tag, after search-index.js, query.js, searchspec.js, ranking.js and search.js. */
+ * Loads by a script tag, after query.js, searchspec.js, ranking.js and search.js, before search-index.js. */
 (function (root) {
   "use strict";
 
@@ -205,13 +205,29 @@
     root.addEventListener("pagehide", leaving);
   }
 
-  // the search page's script comes after its form and results list: it starts at once, without
+  // the search page's script comes after its form and results list and before its search data
+  // (search-index.js, the page's last and largest file, so that the engine's scripts are compiled
+  // while it still downloads): it starts the moment the data has run (or failed to load), without
   // waiting for the rest of the page; elsewhere (or before they are parsed) once the page is read
+  function boot() {
+    var doc = root.document;
+    if (root.RULINGS_INDEX || doc.readyState !== "loading") { start(); return; }
+    // the data's script element is not parsed yet: its load (or error: start says the data did not
+    // load) is caught on its way down to it, once
+    function loaded(ev) {
+      if (!ev.target || !ev.target.dataset || !ev.target.dataset.build) return;
+      doc.removeEventListener("load", loaded, true);
+      doc.removeEventListener("error", loaded, true);
+      start();
+    }
+    doc.addEventListener("load", loaded, true);
+    doc.addEventListener("error", loaded, true);
+  }
   if (root.document) {
     if (root.document.readyState === "loading" && !root.document.getElementById("more")) {
-      root.document.addEventListener("DOMContentLoaded", start);
+      root.document.addEventListener("DOMContentLoaded", boot);
     } else {
-      start();
+      boot();
     }
   }
 })(typeof window !== "undefined" ? window : this);
