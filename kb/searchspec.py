@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import marshal
 import re
+from itertools import accumulate
 from array import array
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import MISSING, dataclass, field, fields as dataclass_fields
@@ -354,22 +355,22 @@ class _Items:
 
     def __init__(self) -> None:
         self._data = memoryview(b"")
-        self._spans: list[tuple[int, int]] = []
+        self._starts: list[int] = []
+        self._ends: list[int] = []
         self._items: list[Any] = []
 
     def _append(self, data: memoryview, at: int, sizes: list[int]) -> None:
         """A piece's items, marshalled one after another from `at` in data (the whole copy)."""
         self._data = data
-        for size in sizes:
-            self._spans.append((at, at + size))
-            at += size
+        bounds = list(accumulate(sizes, initial=at))
+        self._starts += bounds[:-1]
+        self._ends += bounds[1:]
         self._items += [_UNREAD] * len(sizes)
 
     def _item(self, i: int) -> Any:
         item = self._items[i]
         if item is _UNREAD:
-            start, end = self._spans[i]
-            item = self._items[i] = marshal.loads(self._data[start:end])
+            item = self._items[i] = marshal.loads(self._data[self._starts[i]:self._ends[i]])
         return item
 
 
@@ -419,8 +420,7 @@ class LazyTable(_Items, Mapping[str, Any]):
     def add(self, data: memoryview, at: int, names: list[str], sizes: list[int], columns: dict[str, list[Any]]) -> None:
         if len(names) != len(sizes) or columns:
             raise ValueError("a piece's keys and sizes disagree")
-        for name in names:
-            self._at[name] = len(self._at)
+        self._at.update(zip(names, range(len(self._at), len(self._at) + len(names))))
         self._append(data, at, sizes)
 
     def __getitem__(self, key: str) -> Any:
