@@ -24,10 +24,10 @@ from kb.deckrules import (BANS, FACT_FIELDS, FLAGS, GAMES, LIMITS, PLAYER_NAMES,
 from kb.errors import ForeignFile, ParseError, Refused, WriteFailed
 from kb.inputs import MB, kind_of, read_bytes, size_text
 from kb.lookup import KbOrReader, Reader
-from kb.ruling import grouped
 from kb.query import MAX_NAME, NameIndex, fold
 from kb.resolve import CardReading, card_index, quoted, read_card
-from kb.searchspec import SearchSpec
+from kb.ruling import grouped
+from kb.searchspec import SearchSpec, column
 from kb.snapshot import Kb
 
 LIST_SEPARATOR = PATTERNS["list_separator"]
@@ -563,7 +563,7 @@ def deck_data(kb: KbOrReader) -> dict[str, Any]:
     every card's facts and the deck rules' limits (kb.deckrules), and each rule a finding may cite as
     its document's index."""
     reader = Reader.of(kb)  # the indexes point into this build's search data: the site ships the same
-    position = {doc["id"]: n for n, doc in enumerate(reader.spec.raw["docs"])}
+    position = {doc_id: n for n, doc_id in enumerate(column(reader.spec.raw["docs"], "id"))}
     several = sorted({tuple(sorted(set(names))) for names in reader.spec.raw["names"].values() if len(set(names)) > 1})
     cards: dict[str, list[list[int]]] = {}
     for names in [(name,) for name in sorted({c.name for c in reader.card_records()})] + several:
@@ -572,10 +572,10 @@ def deck_data(kb: KbOrReader) -> dict[str, Any]:
                  for rulings in (about.errata, about.rulings, about.mentions)]
         if any(lists):
             cards[" / ".join(names)] = lists
-    facts, unknown_bans, rules = rules_data(reader)  # (rules_docs last rule first, as the page's data always had them)
+    facts, unknown_bans, rules = rules_data(reader)
     return {**browser_rules(), "max_near": MAX_NEAR, "max_name": MAX_NAME, "many_copies": MANY_COPIES,
             "max_bytes": MAX_DECK_BYTES, "exit_not_found": EXIT_NOT_FOUND, "cards": cards,
             "fact_fields": list(FACT_FIELDS), "facts": [f.row() for f in facts], "flags": FLAGS, "limits": LIMITS,
             "games": list(GAMES), "players": list(PLAYERS), "player_names": PLAYER_NAMES, "player_of": PLAYER_OF,
             "preferred": PREFERRED, "bans": BANS, "unknown_bans": unknown_bans, "rule_order": list(RULES),
-            "rules_docs": {n: position[i] for n, i in reversed(rules.items()) if i in position}, **_editions(reader)}
+            "rules_docs": {n: position[i] for n, i in rules.items() if i in position}, **_editions(reader)}

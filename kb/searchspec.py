@@ -353,7 +353,8 @@ source chooses what a search may find; its id finds it)."""
 class _Items:
     """Items of the marshal copy, each read when first asked for (LazyList, LazyTable)."""
 
-    def __init__(self) -> None:
+    def __init__(self, path: Path) -> None:
+        self._path = path
         self._data = memoryview(b"")
         self._starts: list[int] = []
         self._ends: list[int] = []
@@ -370,15 +371,19 @@ class _Items:
     def _item(self, i: int) -> Any:
         item = self._items[i]
         if item is _UNREAD:
-            item = self._items[i] = marshal.loads(self._data[self._starts[i]:self._ends[i]])
+            try:
+                item = self._items[i] = marshal.loads(self._data[self._starts[i]:self._ends[i]])
+            except (ValueError, EOFError, TypeError) as exc:  # read as a search reaches it: damaged since the build
+                raise KbBroken(f"the search data at {self._path} is damaged ({exc.__class__.__name__}); "
+                               "run `rulings build` to rebuild it") from exc
         return item
 
 
 class LazyList(_Items, Sequence[Any]):
     """A list field of the marshal copy (LAZY)."""
 
-    def __init__(self) -> None:
-        super().__init__()
+    def __init__(self, path: Path) -> None:
+        super().__init__(path)
         self._columns: dict[str, list[Any]] = {}
 
     def add(self, data: memoryview, at: int, count: int, sizes: list[int], columns: dict[str, list[Any]]) -> None:
@@ -413,8 +418,8 @@ class LazyList(_Items, Sequence[Any]):
 class LazyTable(_Items, Mapping[str, Any]):
     """A table field of the marshal copy (LAZY)."""
 
-    def __init__(self) -> None:
-        super().__init__()
+    def __init__(self, path: Path) -> None:
+        super().__init__(path)
         self._at: dict[str, int] = {}
 
     def add(self, data: memoryview, at: int, names: list[str], sizes: list[int], columns: dict[str, list[Any]]) -> None:
@@ -469,7 +474,7 @@ def _read_records(path: Path) -> dict[str, Any]:
             end = at + sum(sizes)
             if end > len(data):
                 raise EOFError(f"{path} is cut short")
-            lazy = raw.setdefault(key, LazyTable() if kind == "table*" else LazyList())
+            lazy = raw.setdefault(key, LazyTable(path) if kind == "table*" else LazyList(path))
             lazy.add(data, at, names, sizes, columns)
             at = end
         elif kind == "whole":

@@ -492,6 +492,26 @@ def test_a_damaged_marshal_copy_falls_back_to_the_json(real_kb: Path, tmp_path: 
     assert result.exit_code == 1 and "run `rulings build`" in result.stderr and "Traceback" not in result.output
 
 
+def test_a_copy_damaged_where_a_search_reads_it_is_one_line_to_rebuild(real_kb: Path, tmp_path: Path) -> None:
+    """The marshal copy's documents are read as a search reaches them (kb.searchspec.LAZY): one damaged
+    after the build is the one-line "damaged, run `rulings build`" error, exit 1, not an internal error."""
+    import shutil
+
+    from kb.searchspec import SPEC_CACHE, _read_cache
+
+    kb_dir = tmp_path / "kb"
+    shutil.copytree(real_kb, kb_dir, symlinks=True)
+    cache = (kb_dir / "current").resolve() / SPEC_CACHE
+    docs = _read_cache(cache)["docs"]
+    data = bytearray(cache.read_bytes())
+    for start, end in zip(docs._starts, docs._ends):
+        data[start:end] = b"\xff" * (end - start)  # no marshal type
+    cache.write_bytes(bytes(data))
+    result = CliRunner().invoke(cli, ["--kb", str(kb_dir), "search", "annotation 13"])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert result.stderr.count("\n") == 1 and "is damaged" in result.stderr and "run `rulings build`" in result.stderr
+
+
 def test_the_tuner_names_an_unknown_setting(real_kb: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     for setting, message in (("heading=0.3", "unknown setting 'heading'; known: section, parent, title"),
                              ("section=lots", "'section=lots': expected NAME=NUMBER, e.g. section=0.5")):
