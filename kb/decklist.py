@@ -316,31 +316,45 @@ def read_line(number: int, raw: str, section: str, part: str, group: str, mode: 
     "text", or for a GCCG file "framed" (headers only in frames and "# Group" lines, its Notes part all
     prose) or "frame" (the line between two frames, naming a part)."""
     text = clean(raw, len(raw) + 1)  # spaces collapsed first, then the line capped
+    whole = whole_line(number, text, section, part, group, mode)
+    return [whole] if whole is not None else labelled_line(number, text, section, part, group, mode)
+
+
+def whole_line(number: int, text: str, section: str, part: str, group: str, mode: str) -> DeckLine | None:
+    """A line that names no card, read whole: too long, blank, a frame's name, a frame, a header, a
+    note of the Notes part or a comment; None for a line that may name cards (read_line's modes)."""
     if len(text) > MAX_LINE:
-        return [placed(number, "long", "", section, part, group)]
+        return placed(number, "long", "", section, part, group)
     if not text:
-        return [placed(number, "blank", text, section, part, group)]
+        return placed(number, "blank", text, section, part, group)
     if mode == "frame":
-        return [placed(number, "header", text, *framed_section(text))]
+        return placed(number, "header", text, *framed_section(text))
     if PATTERNS["frame"].match(text):
-        return [placed(number, "comment", text, section, part, group)]
+        return placed(number, "comment", text, section, part, group)
     header = PATTERNS["header"].match(text)
     if mode == "framed":
         if part == "notes":
-            return [placed(number, "note", text, section, part, group)]
+            return placed(number, "note", text, section, part, group)
         if header and text.startswith("#") and fold(header.group(1)) in SECTIONS:
             named, _, grouped = section_of(header.group(1), part)
-            return [placed(number, "header", text, named, part, grouped or group)]
+            return placed(number, "header", text, named, part, grouped or group)
     elif header and (header.group(2) or fold(header.group(1)) in SECTIONS or sideboard_words(header.group(1))):
-        return [placed(number, "header", text, *section_of(header.group(1), part))]
+        return placed(number, "header", text, *section_of(header.group(1), part))
     elif part == "notes":
-        return [placed(number, "note", text, section, part, group)]
+        return placed(number, "note", text, section, part, group)
     if PATTERNS["comment"].match(text):
-        return [placed(number, "comment", text, section, part, group)]
-    out: list[DeckLine] = []
+        return placed(number, "comment", text, section, part, group)
+    return None
+
+
+def labelled_line(number: int, text: str, section: str, part: str, group: str, mode: str) -> list[DeckLine]:
+    """A line that may name cards, after its bullet: a "Sideboard:" prefix moves it to the sideboard,
+    a label naming a section ("Sites: Moria") is a header line first, any other label makes it a note
+    ("Round 1: we won"); then what it names (named_cards)."""
     rest = PATTERNS["bullet"].sub("", text)
     prefix = PATTERNS["sideboard_prefix"].match(rest)
     label = None if prefix or mode != "text" else PATTERNS["label"].match(rest)
+    header: list[DeckLine] = []
     if prefix:
         rest, part = rest[prefix.end():], "sideboard"
     elif label:
@@ -348,24 +362,30 @@ def read_line(number: int, raw: str, section: str, part: str, group: str, mode: 
         if not (key in SECTIONS or PATTERNS["sideboard"].search(key) or PATTERNS["fw_sideboard"].search(key)):
             return [placed(number, "note", text, section, part, group)]
         section, part, group = section_of(label.group(1), part)
-        out.append(placed(number, "header", text, section, part, group))
+        header.append(placed(number, "header", text, section, part, group))
         rest = label.group(2)
+    return header + named_cards(number, text, rest, section, part, group, mode == "framed")
+
+
+def named_cards(number: int, text: str, rest: str, section: str, part: str, group: str, framed: bool) -> list[DeckLine]:
+    """What the rest of a line names: a card with its count, set code and tag (and the card it
+    carries), else a note (a placeholder, an aside, a sentence), a list of short names or a comment."""
     rest = PATTERNS["trailing_comment"].sub("", rest)
     if PATTERNS["placeholder"].match(rest) or PATTERNS["aside"].match(rest):
-        return out + [placed(number, "note", text, section, part, group)]
-    name, set_code, tag, count, carried = read_name(rest, mode == "framed")
+        return [placed(number, "note", text, section, part, group)]
+    name, set_code, tag, count, carried = read_name(rest, framed)
     if PATTERNS["decoration"].match(name) or count == 0:
-        return out + [placed(number, "comment", text, section, part, group)]
+        return [placed(number, "comment", text, section, part, group)]
     if count is None and PATTERNS["sentence"].match(rest):
-        return out + [placed(number, "note", text, section, part, group)]
+        return [placed(number, "note", text, section, part, group)]
     if count is None and not short_name(name):
         parts = PATTERNS["list_separator"].split(name)
         kind = "list" if len(parts) > 1 and all(short_name(p) for p in parts) else "note"
-        return out + [placed(number, kind, text, section, part, group, name if kind == "list" else "")]
-    out.append(placed(number, "card", text, section, part, group, name, 1 if count is None else count, set_code, tag))
+        return [placed(number, kind, text, section, part, group, name if kind == "list" else "")]
+    card = placed(number, "card", text, section, part, group, name, 1 if count is None else count, set_code, tag)
     if carried and not PATTERNS["decoration"].match(carried):
-        out.append(placed(number, "card", text, section, part, group, carried))
-    return out
+        return [card, placed(number, "card", text, section, part, group, carried)]
+    return [card]
 
 
 def read_lines(text: str, framed: bool = False) -> list[DeckLine]:

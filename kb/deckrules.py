@@ -559,62 +559,95 @@ def _locations(f: Findings, entries: list[Entry], player: str) -> None:
             f.problem(rule, f"{total(group)} copies of the site {card.name}: one of each non-haven site", group)
 
 
+PLAYER_RULES = {"hero": ("1.3.W1", "1.3.W2", "1.3.W3", "1.4.W1"), "minion": ("1.3.R1", "1.3.R2", "1.3.R3", "1.4.R1"),
+                "fallen-wizard": ("1.3.F3", "1.3.F4", "", "1.4.F1"), "balrog": ("1.3.B1", "1.3.B2", "1.3.B3", "1.4.B1")}
+"""The rules a player's avatars, characters, resources and sites keep to (a Fallen-wizard's resources: none)."""
+OWN = {"hero": "Hero", "minion": "Minion", "fallen-wizard": "Fallen-wizard", "balrog": "Balrog"}
+"""The alignment of a player's avatars."""
+OWN_RESOURCES = {"hero": ("Hero", "Dual"), "minion": ("Minion", "Dual"), "balrog": ("Minion", "Dual")}
+"""The alignments of a player's own resources."""
+
+
 def _alignment(f: Findings, entries: list[Entry], player: str, unknown_bans: list[str]) -> None:
-    rules = {"hero": ("1.3.W1", "1.3.W2", "1.3.W3", "1.4.W1"), "minion": ("1.3.R1", "1.3.R2", "1.3.R3", "1.4.R1"),
-             "fallen-wizard": ("1.3.F3", "1.3.F4", "", "1.4.F1"), "balrog": ("1.3.B1", "1.3.B2", "1.3.B3", "1.4.B1")}
-    avatar_rule, character_rule, resource_rule, site_rule = rules[player]
-    own = {"hero": "Hero", "minion": "Minion", "fallen-wizard": "Fallen-wizard", "balrog": "Balrog"}[player]
-    own_resources = {"hero": ("Hero", "Dual"), "minion": ("Minion", "Dual"), "balrog": ("Minion", "Dual")}.get(player, ())
-    who = PLAYER_NAMES[player]
+    """A problem for each alignment rule the deck's cards break (_alignment_rule), listing them; the ban
+    rule not checked for the banned names that name no card."""
     balrog_sites = {fold(n) for n in LIMITS["balrog_sites"]["names"]}
     needs_balrog = {fold(n) for n in LIMITS["balrog_versions"]["names"]}
     bad: dict[str, list[Entry]] = {}
     for e in entries:
-        cards = e.versions
-        part = part_of(e.part, cards[0])
-        rule = ""
-        if cards[0].type == "Character" and cards[0].has("a"):
-            rule = "" if any(c.alignment == own for c in cards) else avatar_rule
-        elif cards[0].type == "Character":
-            if player == "hero":
-                ok = any(c.alignment == "Hero" or c.has("g") for c in cards)
-            elif player == "fallen-wizard":
-                ok = any(c.alignment in ("Hero", "Minion") for c in cards)
-            else:
-                ok = any(c.alignment == "Minion" for c in cards)
-            rule = "" if ok else character_rule
-            if ok and player == "balrog":
-                b4 = LIMITS["balrog_characters"]
-                if not any(any(r in c.race for r in b4["races"]) and (c.mind < b4["mind_below"] or c.specific == "Balrog")
-                           for c in cards):
-                    rule = b4["rule"]
-        elif cards[0].type == "Resource" and resource_rule:
-            other = {"hero": "Minion", "minion": "Hero"}.get(player, "")
-            ok = any(c.alignment in own_resources or (other and c.alignment == other and c.has("i")) for c in cards)
-            rule = "" if ok else resource_rule
-            if ok and player == "balrog" and cards[0].has("f"):
-                races = LIMITS["balrog_characters"]["faction_races"]
-                if not any(c.race in races for c in cards):
-                    rule = LIMITS["balrog_characters"]["rule"]
-        elif cards[0].type == "Site" and part == "sites":
-            rule = "" if any(_site_allowed(c, player, balrog_sites, needs_balrog) for c in cards) else site_rule
-        if not rule and player in BANS and all(c.has("F" if player == "fallen-wizard" else "B") for c in cards):
-            rule = BANS[player]
-        if not rule and any(c.specific for c in cards):
-            rule = _specific(cards, player, entries)
-        if rule:
+        if rule := _alignment_rule(e, player, entries, balrog_sites, needs_balrog):
             bad.setdefault(rule, []).append(e)
-    texts = {avatar_rule: f"a {who} player's avatars", character_rule: f"a {who} player's characters",
-             resource_rule: f"a {who} player's resources", site_rule: f"a {who} player's location deck",
-             "1.3.B4": "a Balrog player's characters (Orc or Troll, mind under 9 unless Balrog-specific) and factions "
-                       "(Orc, Troll, Wolf, Animal or Dragon)",
-             BANS.get(player, "-"): f"cards a {who} player may not include", "1.3.4": "cards specific to an avatar "
-                                                                                       "or player the deck is not for"}
+    texts = _alignment_texts(player)
     for rule, group in bad.items():
         listed = ", ".join(f"{e.versions[0].name} ({e.versions[0].alignment} {e.versions[0].type})" for e in group[:8])
         f.problem(rule, f"{texts.get(rule, rule)}: {listed}{' ...' if len(group) > 8 else ''}", group)
     if unknown_bans:
         f.unchecked(BANS[player], "names no card of the card database: " + ", ".join(unknown_bans))
+
+
+def _alignment_rule(e: Entry, player: str, entries: list[Entry], balrog_sites: set[str], needs_balrog: set[str]) -> str:
+    """The rule an entry breaks in a player's deck, or "": its avatar's, character's, resource's or
+    (in the location deck) site's alignment, else a ban (BANS), else 1.3.4 (_specific)."""
+    cards = e.versions
+    avatar_rule, character_rule, resource_rule, site_rule = PLAYER_RULES[player]
+    rule = ""
+    if cards[0].type == "Character" and cards[0].has("a"):
+        rule = "" if any(c.alignment == OWN[player] for c in cards) else avatar_rule
+    elif cards[0].type == "Character":
+        rule = _character_rule(cards, player, character_rule)
+    elif cards[0].type == "Resource" and resource_rule:
+        rule = _resource_rule(cards, player, resource_rule)
+    elif cards[0].type == "Site" and part_of(e.part, cards[0]) == "sites":
+        rule = "" if any(_site_allowed(c, player, balrog_sites, needs_balrog) for c in cards) else site_rule
+    if not rule and player in BANS and all(c.has("F" if player == "fallen-wizard" else "B") for c in cards):
+        rule = BANS[player]
+    if not rule and any(c.specific for c in cards):
+        rule = _specific(cards, player, entries)
+    return rule
+
+
+def _character_rule(cards: list[CardFacts], player: str, rule: str) -> str:
+    """`rule` when no version of a character is of the player's alignment (a Wizard's: hero or agent;
+    a Fallen-wizard's: hero or minion), 1.3.B4 for a Balrog's that is no Orc or Troll of mind under 9
+    (unless Balrog-specific), else ""."""
+    if player == "hero":
+        ok = any(c.alignment == "Hero" or c.has("g") for c in cards)
+    elif player == "fallen-wizard":
+        ok = any(c.alignment in ("Hero", "Minion") for c in cards)
+    else:
+        ok = any(c.alignment == "Minion" for c in cards)
+    if not ok:
+        return rule
+    if player != "balrog":
+        return ""
+    b4 = LIMITS["balrog_characters"]
+    fits = any(any(r in c.race for r in b4["races"]) and (c.mind < b4["mind_below"] or c.specific == "Balrog") for c in cards)
+    return "" if fits else str(b4["rule"])
+
+
+def _resource_rule(cards: list[CardFacts], player: str, rule: str) -> str:
+    """`rule` when no version of a resource is the player's own (or an item of the other alignment),
+    1.3.B4 for a Balrog's faction of no race it allows, else ""."""
+    other = {"hero": "Minion", "minion": "Hero"}.get(player, "")
+    if not any(c.alignment in OWN_RESOURCES.get(player, ()) or (other and c.alignment == other and c.has("i"))
+               for c in cards):
+        return rule
+    if player != "balrog" or not cards[0].has("f"):
+        return ""
+    b4 = LIMITS["balrog_characters"]
+    return "" if any(c.race in b4["faction_races"] for c in cards) else str(b4["rule"])
+
+
+def _alignment_texts(player: str) -> dict[str, str]:
+    """What each alignment rule asks of a player's deck, as a problem names it."""
+    who = PLAYER_NAMES[player]
+    avatar_rule, character_rule, resource_rule, site_rule = PLAYER_RULES[player]
+    return {avatar_rule: f"a {who} player's avatars", character_rule: f"a {who} player's characters",
+            resource_rule: f"a {who} player's resources", site_rule: f"a {who} player's location deck",
+            "1.3.B4": "a Balrog player's characters (Orc or Troll, mind under 9 unless Balrog-specific) and factions "
+                      "(Orc, Troll, Wolf, Animal or Dragon)",
+            BANS.get(player, "-"): f"cards a {who} player may not include", "1.3.4": "cards specific to an avatar "
+                                                                                      "or player the deck is not for"}
 
 
 def _site_allowed(card: CardFacts, player: str, balrog_sites: set[str], needs_balrog: set[str]) -> bool:

@@ -6,6 +6,7 @@ import re
 import stat
 import tomllib
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 from kb.errors import ManifestError, ParseError, quote
@@ -38,6 +39,22 @@ def read_manifest(sources_dir: Path, max_bytes: int | None = None) -> list[Sourc
     """
     limit = max_bytes_in_force() if max_bytes is None else max_bytes
     path = sources_dir / MANIFEST
+    text = manifest_text(path, limit)
+    entries = source_entries(path, text)
+    starts = [n for n, line in enumerate(text.split("\n"), start=1) if line.strip().startswith("[[source]]")]
+    root = sources_dir.resolve()
+    sources: list[Source] = []
+    seen: set[str] = set()
+    for n, entry in enumerate(entries, start=1):
+        at = f":{starts[n - 1]}" if len(starts) == len(entries) else ""
+        source = read_entry(f"{path}{at}: [[source]] entry {n}", entry, seen, sources_dir, root, limit)
+        seen.add(source.id)
+        sources.append(source)
+    return sources
+
+
+def manifest_text(path: Path, limit: int) -> str:
+    """The manifest's text: ManifestError if it is missing, not a regular file, too large or not UTF-8."""
     if not path.exists() and not path.is_symlink():
         raise ManifestError(f"{path}: no manifest here (is --sources the rulings/ folder?)")
     try:
@@ -45,11 +62,15 @@ def read_manifest(sources_dir: Path, max_bytes: int | None = None) -> list[Sourc
     except ParseError as exc:
         raise ManifestError(f"{exc} (the manifest)") from exc
     try:
-        text = raw.decode("utf-8")
+        return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         line, column = position(raw, exc.start)
         raise ManifestError(f"{path}:{line}: expected UTF-8 text, found byte 0x{raw[exc.start]:02X} at column "
                             f"{column} (convert the manifest to UTF-8)") from exc
+
+
+def source_entries(path: Path, text: str) -> list[Any]:
+    """The manifest's [[source]] entries, as TOML gives them: ManifestError if it is not TOML or has none."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -60,39 +81,36 @@ def read_manifest(sources_dir: Path, max_bytes: int | None = None) -> list[Sourc
     entries = data.get("source")
     if not isinstance(entries, list) or not entries:
         raise ManifestError(f"{path}: expected [[source]] entries, found none")
-    starts = [n for n, line in enumerate(text.split("\n"), start=1) if line.strip().startswith("[[source]]")]
-    root = sources_dir.resolve()
-    sources: list[Source] = []
-    seen: set[str] = set()
-    for n, entry in enumerate(entries, start=1):
-        at = f":{starts[n - 1]}" if len(starts) == len(entries) else ""
-        where = f"{path}{at}: [[source]] entry {n}"
-        if not isinstance(entry, dict):
-            raise ManifestError(f"{where}: expected a table of id, title, ...")
-        missing = [key for key in REQUIRED if not isinstance(entry.get(key), str)]
-        if missing:
-            raise ManifestError(f"{where}: missing or not text: {', '.join(missing)}")
-        where += f" ({quote(entry['id'])})"
-        if not SOURCE_ID.fullmatch(entry["id"]):
-            raise ManifestError(f"{where}: id must be 1 to 64 letters, digits, '-' or '_' (no dot, slash or space), "
-                                f"found {quote(entry['id'])}; e.g. id = \"crf-22\"")
-        wrong = [key for key in OPTIONAL if key in entry and not isinstance(entry[key], str)]
-        if wrong:
-            raise ManifestError(f"{where}: not text: {', '.join(wrong)} (write it in quotes)")
-        url = entry.get("origin_url", "")
-        if url and not web_address(url):
-            raise ManifestError(f"{where}: origin_url must be an http:// or https:// address, found {quote(url)}")
-        if entry["id"] in seen:
-            raise ManifestError(f"{where}: duplicate id")
-        if entry["game"] not in GAMES:
-            raise ManifestError(f"{where}: game must be one of {', '.join(GAMES)}, found {quote(entry['game'])}")
-        if entry["parser"] not in PARSERS:
-            raise ManifestError(f"{where}: unknown parser {quote(entry['parser'])}; known: {', '.join(PARSERS)}")
-        check_file(where, sources_dir, root, entry["path"], limit)
-        seen.add(entry["id"])
-        sources.append(Source(**{key: entry[key] for key in REQUIRED}, current=bool(entry.get("current", True)),
-                              **{key: entry[key] for key in OPTIONAL if key in entry}))
-    return sources
+    return entries
+
+
+def read_entry(where: str, entry: object, seen: set[str], sources_dir: Path, root: Path, limit: int) -> Source:
+    """One [[source]] entry (`where` names it) as a Source, checked: its fields, an id not in `seen`, a
+    known game and parser, its file (check_file); ManifestError naming the entry otherwise."""
+    if not isinstance(entry, dict):
+        raise ManifestError(f"{where}: expected a table of id, title, ...")
+    missing = [key for key in REQUIRED if not isinstance(entry.get(key), str)]
+    if missing:
+        raise ManifestError(f"{where}: missing or not text: {', '.join(missing)}")
+    where += f" ({quote(entry['id'])})"
+    if not SOURCE_ID.fullmatch(entry["id"]):
+        raise ManifestError(f"{where}: id must be 1 to 64 letters, digits, '-' or '_' (no dot, slash or space), "
+                            f"found {quote(entry['id'])}; e.g. id = \"crf-22\"")
+    wrong = [key for key in OPTIONAL if key in entry and not isinstance(entry[key], str)]
+    if wrong:
+        raise ManifestError(f"{where}: not text: {', '.join(wrong)} (write it in quotes)")
+    url = entry.get("origin_url", "")
+    if url and not web_address(url):
+        raise ManifestError(f"{where}: origin_url must be an http:// or https:// address, found {quote(url)}")
+    if entry["id"] in seen:
+        raise ManifestError(f"{where}: duplicate id")
+    if entry["game"] not in GAMES:
+        raise ManifestError(f"{where}: game must be one of {', '.join(GAMES)}, found {quote(entry['game'])}")
+    if entry["parser"] not in PARSERS:
+        raise ManifestError(f"{where}: unknown parser {quote(entry['parser'])}; known: {', '.join(PARSERS)}")
+    check_file(where, sources_dir, root, entry["path"], limit)
+    return Source(**{key: entry[key] for key in REQUIRED}, current=bool(entry.get("current", True)),
+                  **{key: entry[key] for key in OPTIONAL if key in entry})
 
 
 def web_address(url: str) -> bool:

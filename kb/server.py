@@ -113,9 +113,35 @@ class Following:
 
 def plugin(following: Following) -> Any:
     """Following as a Datasette plugin: at startup the database becomes one that reads the request's
-    build (its connections, one per thread, opened again when the build changes); each HTTP request
-    pins its build; the metadata is that build's."""
+    build (build_database); each HTTP request pins its build (pinned); the metadata is that build's."""
     from datasette import hookimpl
+
+    database_class = build_database(following)
+
+    class Plugin:
+        def __init__(self) -> None:
+            self.__name__ = __name__  # Datasette lists a plugin by its module's name
+
+        @hookimpl  # type: ignore[untyped-decorator]
+        def startup(self, datasette: Any) -> None:
+            datasette.remove_database(DATABASE)
+            datasette.add_database(database_class(datasette, str(following.served.snapshot.db), is_mutable=False),
+                                   name=DATABASE)
+
+        @hookimpl  # type: ignore[untyped-decorator]
+        def asgi_wrapper(self, datasette: Any) -> Callable[[Any], Any]:
+            return lambda app: pinned(following, app)
+
+        @hookimpl  # type: ignore[untyped-decorator]
+        def get_metadata(self, datasette: Any, key: str, database: str, table: str) -> dict[str, Any]:
+            return following.metadata()
+
+    return Plugin()
+
+
+def build_database(following: Following) -> Any:
+    """The class of Datasette database that reads the request's build: its connections, one per
+    thread, opened again when the build changes."""
     from datasette.database import Database
 
     local = threading.local()
@@ -132,48 +158,37 @@ def plugin(following: Following) -> Any:
                 self.path, self.cached_hash, self.cached_size, self._cached_table_counts = newest, None, None, None
 
             def in_thread() -> Any:
-                conn = getattr(local, "conn", None)
-                if conn is None or local.folder != build.folder:
-                    if conn is not None:
-                        conn.close()
-                    conn = sqlite3.connect(f"file:{build.db}?immutable=1", uri=True, check_same_thread=False)
-                    self.ds._prepare_connection(conn, self.name)
-                    local.conn, local.folder = conn, build.folder
-                return fn(conn)
+                return fn(self.build_connection(build))
 
             if self.ds.executor is None:
                 return in_thread()
             return await asyncio.get_running_loop().run_in_executor(self.ds.executor, in_thread)
 
-    class Plugin:
-        def __init__(self) -> None:
-            self.__name__ = __name__  # Datasette lists a plugin by its module's name
+        def build_connection(self, build: Snapshot) -> sqlite3.Connection:
+            """This thread's connection to the build's database (the one before closed if it was another's)."""
+            conn: sqlite3.Connection | None = getattr(local, "conn", None)
+            if conn is None or local.folder != build.folder:
+                if conn is not None:
+                    conn.close()
+                conn = sqlite3.connect(f"file:{build.db}?immutable=1", uri=True, check_same_thread=False)
+                self.ds._prepare_connection(conn, self.name)
+                local.conn, local.folder = conn, build.folder
+            return conn
 
-        @hookimpl  # type: ignore[untyped-decorator]
-        def startup(self, datasette: Any) -> None:
-            datasette.remove_database(DATABASE)
-            datasette.add_database(BuildDatabase(datasette, str(following.served.snapshot.db), is_mutable=False),
-                                   name=DATABASE)
+    return BuildDatabase
 
-        @hookimpl  # type: ignore[untyped-decorator]
-        def asgi_wrapper(self, datasette: Any) -> Callable[[Any], Any]:
-            def wrap(app: Callable[..., Awaitable[None]]) -> Callable[..., Awaitable[None]]:
-                async def pinned(scope: dict[str, Any], receive: Any, send: Any) -> None:
-                    if scope.get("type") != "http":
-                        return await app(scope, receive, send)
-                    token = REQUEST.set(following.current())
-                    try:
-                        await app(scope, receive, send)
-                    finally:
-                        REQUEST.reset(token)
-                return pinned
-            return wrap
 
-        @hookimpl  # type: ignore[untyped-decorator]
-        def get_metadata(self, datasette: Any, key: str, database: str, table: str) -> dict[str, Any]:
-            return following.metadata()
-
-    return Plugin()
+def pinned(following: Following, app: Callable[..., Awaitable[None]]) -> Callable[..., Awaitable[None]]:
+    """The ASGI app answering each HTTP request from the build current when it came in (REQUEST)."""
+    async def pinned_app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope.get("type") != "http":
+            return await app(scope, receive, send)
+        token = REQUEST.set(following.current())
+        try:
+            await app(scope, receive, send)
+        finally:
+            REQUEST.reset(token)
+    return pinned_app
 
 
 def serve(kb_dir: Path, options: Sequence[str] = ()) -> int:

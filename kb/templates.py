@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import jinja2
+    from jinja2 import Environment as Environment  # noqa: F401  (the type kb.website renders with)
     from markupsafe import Markup as Markup  # noqa: F401  (the type of what a template makes: kb.website)
 
 

@@ -18,7 +18,8 @@ import os
 import posixpath
 import re
 import time
-from collections.abc import Iterator
+from itertools import chain
+from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -29,14 +30,14 @@ from kb.corpus import read_corpus
 from kb.deck import deck_data
 from kb.errors import SiteError
 from kb.lookup import Reader
-from kb.sitepages import Pages
+from kb.sitepages import Page, Pages
 from kb.siteplan import SitePlan
 from kb.snapshot import Kb, Snapshot
 from kb.templates import environment
 from kb.urls import Urls
 
 if TYPE_CHECKING:
-    from kb.templates import Markup
+    from kb.templates import Environment, Markup
 
 LAST = ("manifest.webmanifest", "sw.js")
 """Templates rendered after every other file, from the list of them all (the service worker keeps each)."""
@@ -159,51 +160,79 @@ def render_files(kb: Kb, templates: Path | None = None) -> Iterator[tuple[str, s
     corpus = read_corpus(reader)
     plan = SitePlan(corpus, reader.addresses)
     build = snapshot.folder.name  # the knowledge base's build folder, the one every file is read from: unique to each build
-    env = environment(templates / "templates")
+    env = site_environment(templates / "templates", build)
+    files = chain(page_files(env, Pages(corpus, plan, reader)), asset_files(templates),
+                  browser_files(snapshot, plan, list(corpus.cards)), deck_files(reader))
+    yield from listed_files(files, env, build)
+
+
+def site_environment(folder: Path, build: str) -> Environment:
+    """The templates of folder (kb.templates), with the build's name and `ruling`: a ruling's HTML
+    (macros.html `ruling_html`), made once for each way a page shows it (whole, or as an excerpt around
+    a card's name): its links are placed (kb.sitepages), so the same HTML serves every page."""
+    env = environment(folder)
     shown: dict[tuple[str, bool, str, bool, bool], Markup] = {}
 
     def ruling(r: dict[str, Any], show_place: bool = False) -> Markup:
-        """A ruling's HTML (macros.html `ruling_html`), made once for each way a page shows it (whole,
-        or as an excerpt around a card's name): its links are placed (kb.sitepages), so the same
-        HTML serves every page."""
+        """A ruling's HTML (show_place: with its section's path above it), made once."""
         key = (r["id"], r["full"], r["focus"], r["on_home"], show_place)
         if key not in shown:
             shown[key] = env.get_template("macros.html").module.ruling_html(r, show_place)  # type: ignore[attr-defined]
         return shown[key]
     env.globals["ruling"] = ruling
     env.globals["build"] = build
+    return env
+
+
+def page_files(env: Environment, pages: Pages) -> Iterator[tuple[str, str]]:
+    """Every page rendered (render_page)."""
+    for page in pages.all():
+        yield page.path, render_page(env, page)
+
+
+def render_page(env: Environment, page: Page) -> str:
+    """A page's HTML, rendered again with its spare contents when it proves long without (long_page),
+    the rulings' links made relative to it."""
+    root = "../" * page.path.count("/")
+
+    def to(target: str, fragment: str = "") -> str:
+        """The address of a target (and an anchor in it) from this page (kb.urls)."""
+        return Urls.href(page.path, target, fragment)
+    template = env.get_template(page.template)
+    text = template.render(page=page, title=page.title, root=root, to=to, toc=page.toc, letters=page.letters,
+                           **page.values)
+    if page.spare_toc and not page.toc and long_page(text):
+        text = template.render(page=page, title=page.title, root=root, to=to, toc=page.spare_toc,
+                               letters=page.letters, **page.values)
+    return Urls.resolve(page.path, text)
+
+
+def asset_files(templates: Path) -> Iterator[tuple[str, str]]:
+    """Every file of the templates' `assets/` folder, in name order."""
+    for asset in sorted((templates / "assets").iterdir()):
+        if asset.is_file():
+            yield f"assets/{asset.name}", asset.read_text("utf-8")
+
+
+def deck_files(reader: Reader) -> Iterator[tuple[str, str]]:
+    """The deck page's own data (kb.deck.deck_data): how lists are read, and each card's rulings."""
+    deck = json.dumps(deck_data(reader), ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+    yield "assets/deck-data.js", f"window.RULINGS_DECK={deck};\n"
+
+
+def listed_files(files: Iterable[tuple[str, str]], env: Environment, build: str) -> Iterator[tuple[str, str]]:
+    """The files, the data files stamped with their build (stamp()), then the LAST templates rendered
+    from the list of them all and a hash of them all (the service worker keeps the manifest too)."""
     made: list[str] = []
     digest = hashlib.sha256()
-
-    def files() -> Iterator[tuple[str, str]]:
-        for page in Pages(corpus, plan, reader).all():
-            root = "../" * page.path.count("/")
-
-            def to(target: str, fragment: str = "", _page: str = page.path) -> str:
-                return Urls.href(_page, target, fragment)
-            template = env.get_template(page.template)
-            text = template.render(page=page, title=page.title, root=root, to=to, toc=page.toc, letters=page.letters,
-                                   **page.values)
-            if page.spare_toc and not page.toc and long_page(text):
-                text = template.render(page=page, title=page.title, root=root, to=to, toc=page.spare_toc,
-                                       letters=page.letters, **page.values)
-            yield page.path, Urls.resolve(page.path, text)  # the rulings' links, made relative to this page
-        for asset in sorted((templates / "assets").iterdir()):
-            if asset.is_file():
-                yield f"assets/{asset.name}", asset.read_text("utf-8")
-        yield from browser_files(snapshot, plan, list(corpus.cards))
-        # the deck page's own data (kb.deck.deck_data): how lists are read, and each card's rulings
-        deck = json.dumps(deck_data(reader), ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
-        yield "assets/deck-data.js", f"window.RULINGS_DECK={deck};\n"
-
-    for path, text in files():
+    for path, text in files:
         if path in DATA:
             text = stamp(text, build)
         made.append(path)
         digest.update(path.encode("utf-8") + b"\0" + text.encode("utf-8"))
         yield path, text
     version = digest.hexdigest()[:16]
-    for name in LAST:  # the service worker keeps the manifest too
+    for name in LAST:
         yield name, env.get_template(name).render(files=made, version=version, root="")
         made.append(name)
 
@@ -240,8 +269,8 @@ def build_site(kb: Kb, out: Path, strict: bool = False) -> SiteReport:
     marked folder beside it, and what a killed run left there is removed first. A failure to write
     (disk full, permission denied) is WriteFailed, one line, with the previous site in place.
     """
-    from kb.errors import ForeignFolder, WriteFailed
-    from kb.owned import check_replaceable, die_at, left_over, mark, read_mark, remove
+    from kb.errors import WriteFailed
+    from kb.owned import check_replaceable, die_at, mark, remove
 
     started = time.perf_counter()
     out = out.absolute()
@@ -252,16 +281,7 @@ def build_site(kb: Kb, out: Path, strict: bool = False) -> SiteReport:
     made = False
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
-        for entry in sorted(out.parent.iterdir()):
-            if entry.name.startswith(f".{out.name}.") and left_over(entry, "site"):
-                if entry.name.startswith(f".{out.name}.old-") and not out.exists():
-                    entry.rename(out)  # a run killed between its two renames: the previous site comes back
-                    mark(out, "site")
-                else:
-                    remove(entry, "site")  # a killed run's half-written site
-        for mine in (tmp, old):
-            if mine.exists() and not remove(mine, "site"):
-                raise ForeignFolder(f"{mine} is in the way and rulings did not make it; remove it")
+        clear_left_overs(out, (tmp, old))
         tmp.mkdir()
         made = True
         mark(tmp, "site", os.getpid())
@@ -269,20 +289,7 @@ def build_site(kb: Kb, out: Path, strict: bool = False) -> SiteReport:
         if strict and report.broken:
             raise SiteError(f"{len(report.broken)} broken internal links, first: {report.broken[0]}")
         die_at("site-written")  # the new site stays marked as being written until it is in place
-        if out.exists():
-            if read_mark(out, "site") is not None:
-                mark(out, "site", os.getpid())  # being replaced: a kill from here on leaves it recognisable
-            out.rename(old)
-            die_at("site-moved")
-            try:
-                tmp.rename(out)
-            except OSError:
-                old.rename(out)
-                raise
-            if not remove(old, "site"):
-                old.rmdir()  # the empty folder that was there
-        else:
-            tmp.rename(out)
+        swap_in(tmp, out, old)
         made = False
         mark(out, "site")
     except OSError as exc:
@@ -294,6 +301,47 @@ def build_site(kb: Kb, out: Path, strict: bool = False) -> SiteReport:
             remove(tmp, "site")
     report.seconds = time.perf_counter() - started
     return report
+
+
+def clear_left_overs(out: Path, mine: tuple[Path, ...]) -> None:
+    """What killed runs left beside out, cleared: a previous site moved aside comes back when out is
+    gone, a half-written one is removed; ForeignFolder when one of this run's folders (mine) is taken
+    by something rulings did not make."""
+    from kb.errors import ForeignFolder
+    from kb.owned import left_over, mark, remove
+
+    for entry in sorted(out.parent.iterdir()):
+        if entry.name.startswith(f".{out.name}.") and left_over(entry, "site"):
+            if entry.name.startswith(f".{out.name}.old-") and not out.exists():
+                entry.rename(out)  # a run killed between its two renames: the previous site comes back
+                mark(out, "site")
+            else:
+                remove(entry, "site")  # a killed run's half-written site
+    for folder in mine:
+        if folder.exists() and not remove(folder, "site"):
+            raise ForeignFolder(f"{folder} is in the way and rulings did not make it; remove it")
+
+
+def swap_in(tmp: Path, out: Path, old: Path) -> None:
+    """The finished site tmp put in out's place: a previous site moved to old first (marked as being
+    replaced, so a kill from then on leaves it recognisable), put back if tmp cannot move, removed once
+    tmp is in."""
+    from kb.owned import die_at, mark, read_mark, remove
+
+    if not out.exists():
+        tmp.rename(out)
+        return
+    if read_mark(out, "site") is not None:
+        mark(out, "site", os.getpid())  # being replaced: a kill from here on leaves it recognisable
+    out.rename(old)
+    die_at("site-moved")
+    try:
+        tmp.rename(out)
+    except OSError:
+        old.rename(out)
+        raise
+    if not remove(old, "site"):
+        old.rmdir()  # the empty folder that was there
 
 
 def _write_site(kb: Kb, folder: Path, report: SiteReport) -> None:

@@ -108,50 +108,67 @@ def _check_card(path: Path, lines: list[str], key: str, card: object) -> None:
         raise ParseError(str(path), line, f"card {quote(key)} {problem}")
 
 
-def parse_cards(source: Source, path: Path) -> ParsedDocument:
-    """Parse cards.json: sets -> cards, each with names, type, alignment, current English text."""
-    lines = read_lines(path)
+CardEntry = tuple[dict[str, Any], dict[str, Any]]
+"""A card of the database and the set it is in (both JSON objects)."""
+
+
+def read_sets(path: Path, lines: list[str]) -> tuple[dict[str, Any], list[CardEntry]]:
+    """The database's sets by code, and every card with its set, each checked (_check_card); ParseError
+    for invalid JSON, or a set or card not of the shape the model needs."""
     try:
         data: Any = json.loads("\n".join(lines))
     except json.JSONDecodeError as exc:
         raise ParseError(str(path), exc.lineno, "valid JSON", exc.msg) from exc
     if not isinstance(data, dict):
         raise ParseError(str(path), 1, "an object of sets keyed by set code")
-    cards: list[tuple[dict[str, Any], dict[str, Any]]] = []
+    cards: list[CardEntry] = []
     for code, card_set in data.items():
         if not isinstance(card_set, dict) or not isinstance(card_set.get("cards"), dict):
             raise ParseError(str(path), None, f"set {quote(code)} with a 'cards' object")
         for key, card in card_set["cards"].items():
             _check_card(path, lines, key, card)
             cards.append((card_set, card))
-    b = DocumentBuilder(source, lines)
-    spans = _card_spans(lines, path, [str(c.get("id")) for _, c in cards])
+    return data, cards
+
+
+def repair_shifted_names(b: DocumentBuilder, data: dict[str, Any], spans: dict[str, Span]) -> dict[str, dict[str, str]]:
+    """The names each set's shifted run gives back (shifted_names), by card id and language, each
+    recorded as a repair."""
     repaired: dict[str, dict[str, str]] = {}
-    for code, card_set in data.items():
+    for card_set in data.values():
         in_set = list(card_set["cards"].values())
         for n, lang, given, meant in shifted_names(in_set):
             card = in_set[n]
             repaired.setdefault(card["id"], {})[lang] = meant
             b.repair(spans[card["id"]].start, SHIFTED, f"{card['id']} {lang}: {given}", f"{card['id']} {lang}: {meant}")
-    for card_set, card in cards:
-        span = spans[card["id"]]
-        names = {lang: name for lang, name in {**card["name"], **repaired.get(card["id"], {})}.items() if name}
-        if "en" not in names:
-            raise ParseError(str(path), span.start, f"an English name for card {quote(card['id'])}")
-        text_html = str((card.get("text") or {}).get("en") or "")
-        set_names = card_set.get("name")
-        set_name = str(set_names.get("en", card["set"])) if isinstance(set_names, dict) else card["set"]
-        section = ("Cards", set_name, names["en"])
-        text = plain_text(text_html)
-        if GLUED.search(text):
-            spaced = GLUED.sub(" ", text)
-            b.repair(span.start, "sentence glued to the next by markup", text, spaced)
-            text = spaced
-        ruling = b.add("card", text, span, number=card["id"], title=names["en"], key=card["id"],
-                       section=section, markers=(f"type:{card.get('type')}", f"alignment:{card.get('alignment')}"))
-        attributes = {k: v for k, v in card.items() if k not in ("id", "set", "name", "type", "alignment", "text")}
-        b.card(Card(card["id"], card["set"], set_name, names, str(card.get("type")), str(card.get("alignment")),
-                    ruling.text, text_html, attributes, f"{source.id}.{card['id']}"))
+    return repaired
+
+
+def add_card(b: DocumentBuilder, path: Path, card_set: dict[str, Any], card: dict[str, Any], span: Span,
+             repaired: dict[str, str]) -> None:
+    """Store one card: its ruling (plain English text, sentences glued by markup spaced apart, a
+    repair) and its Card; ParseError if it has no English name."""
+    names = {lang: name for lang, name in {**card["name"], **repaired}.items() if name}
+    if "en" not in names:
+        raise ParseError(str(path), span.start, f"an English name for card {quote(card['id'])}")
+    text_html = str((card.get("text") or {}).get("en") or "")
+    set_names = card_set.get("name")
+    set_name = str(set_names.get("en", card["set"])) if isinstance(set_names, dict) else card["set"]
+    section = ("Cards", set_name, names["en"])
+    text = plain_text(text_html)
+    if GLUED.search(text):
+        spaced = GLUED.sub(" ", text)
+        b.repair(span.start, "sentence glued to the next by markup", text, spaced)
+        text = spaced
+    ruling = b.add("card", text, span, number=card["id"], title=names["en"], key=card["id"],
+                   section=section, markers=(f"type:{card.get('type')}", f"alignment:{card.get('alignment')}"))
+    attributes = {k: v for k, v in card.items() if k not in ("id", "set", "name", "type", "alignment", "text")}
+    b.card(Card(card["id"], card["set"], set_name, names, str(card.get("type")), str(card.get("alignment")),
+                ruling.text, text_html, attributes, f"{b.source.id}.{card['id']}"))
+
+
+def skip_structure(b: DocumentBuilder, lines: list[str], spans: dict[str, Span]) -> None:
+    """Report every run of lines outside the cards' objects as skipped: set metadata and JSON structure."""
     covered = {n for s in spans.values() for n in s.lines()}
     start = None
     for n in range(1, len(lines) + 2):
@@ -161,4 +178,16 @@ def parse_cards(source: Source, path: Path) -> ParsedDocument:
         elif not outside and start is not None:
             b.skip(Span(start, n - 1), "set metadata and JSON structure (set names are stored on each card)")
             start = None
+
+
+def parse_cards(source: Source, path: Path) -> ParsedDocument:
+    """Parse cards.json: sets -> cards, each with names, type, alignment, current English text."""
+    lines = read_lines(path)
+    data, cards = read_sets(path, lines)
+    b = DocumentBuilder(source, lines)
+    spans = _card_spans(lines, path, [str(c.get("id")) for _, c in cards])
+    repaired = repair_shifted_names(b, data, spans)
+    for card_set, card in cards:
+        add_card(b, path, card_set, card, spans[card["id"]], repaired.get(card["id"], {}))
+    skip_structure(b, lines, spans)
     return b.finish()

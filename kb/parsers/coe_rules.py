@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from kb.errors import ParseError
 from kb.markers import find_markers
 from kb.model import ParsedDocument, Ruling, Source
 from kb.numbering import Numbered, check_numbering
-from kb.parsers.blocks import read_lines, walk
+from kb.parsers.blocks import Block, read_lines, walk
 from kb.parsers.document import DocumentBuilder
 
 RULE_NUMBER = re.compile(r"^\*\*((?:\d+|g)(?:\.[A-Za-z0-9]+)*)\*\*\s*")
@@ -74,58 +76,114 @@ def rule_section(i: int, numbers: list[str], paths: dict[str, tuple[str, ...]],
     return target
 
 
+@dataclass(slots=True)
+class CoeState:
+    """What the rules of the CoE rules page share while they walk it (markdown-it-py's StateBlock)."""
+
+    b: DocumentBuilder
+    paths: dict[str, tuple[str, ...]]
+    """Every numbered heading's section path (numbered_sections)."""
+    numbers: list[str]
+    """Every rule number, in document order (numbered_sections)."""
+    last: Ruling | None = None
+    """The ruling a list item extends."""
+    order: list[Numbered] = field(default_factory=list)
+    """The numbered rules met so far, for check_numbering."""
+
+
+CoeRule = Callable[[CoeState, Block], bool]
+"""A rule of the CoE rules page: takes a block (True) or leaves it to the next rule (False)."""
+
+
+def heading(s: CoeState, block: Block) -> bool:
+    """A heading: the title skipped, any other opens a section at its level."""
+    if block.kind != "heading":
+        return False
+    s.last = None
+    if block.level == 1:
+        s.b.skip(block.span, "document title (recorded in the manifest)")
+    else:
+        s.b.open_section(block.text, block.level, block.span)
+    return True
+
+
+def horizontal_rule(s: CoeState, block: Block) -> bool:
+    """A horizontal rule: skipped, closing every section."""
+    if block.kind != "hr":
+        return False
+    s.last = None
+    s.b.close_sections(0)
+    s.b.skip(block.span, "horizontal rule")
+    return True
+
+
+def source_line(s: CoeState, block: Block) -> bool:
+    """The source address and update date: skipped."""
+    if block.kind != "paragraph" or not SOURCE_LINE.match(block.text):
+        return False
+    s.b.skip(block.span, "source address and update date (recorded in the manifest)")
+    return True
+
+
+def change_log_link(s: CoeState, block: Block) -> bool:
+    """The link to the full change log: skipped."""
+    if block.kind != "paragraph" or not block.text.startswith("» View full"):
+        return False
+    s.b.skip(block.span, "web link residue (link to the full change log)")
+    return True
+
+
+def caps_heading(s: CoeState, block: Block) -> bool:
+    """A paragraph in capitals, or "Glossary": a section heading at level 2."""
+    text = block.text
+    if block.kind != "paragraph" or not (CAPS_HEADING.match(text) or text == "Glossary"):
+        return False
+    s.last = None
+    s.b.open_section(text.title() if text.isupper() else text, 2, block.span)
+    return True
+
+
+def list_item(s: CoeState, block: Block) -> bool:
+    """A bullet or numbered item after a ruling: joined to it."""
+    if block.kind not in ("bullet", "item") or s.last is None:
+        return False
+    s.last = s.b.extend(s.last, block.text, block.span)
+    return True
+
+
+def entry(s: CoeState, block: Block) -> bool:
+    """Any other block: a numbered rule (in the section its number names, rule_section), a change-log
+    entry, a citation key, a glossary entry, else guidance."""
+    b, text = s.b, block.text
+    section = b.path[-1].lower() if b.path else ""
+    if m := RULE_NUMBER.match(text):
+        body = text[m.end():]
+        s.last = b.add("rule", body, block.span, number=m.group(1), markers=find_markers(body),
+                       section=rule_section(len(s.order), s.numbers, s.paths, b.path))
+        s.order.append(Numbered(m.group(1), block.span.start))
+    elif m := CHANGE_LOG.match(text):
+        s.last = b.add("change-log", text, block.span, markers=(f"date:{m.group(1)}",))
+    elif section == "citations" and (m := CITATION_KEY.match(text)):
+        s.last = b.add("citation-key", text, block.span, number=m.group(1), title=m.group(1))
+    elif section == "glossary" and (m := GLOSSARY_ENTRY.match(text)):
+        s.last = b.add("glossary", text, block.span, title=m.group(1).strip())
+    else:
+        s.last = b.add("guidance", text, block.span)
+    return True
+
+
+RULES: tuple[CoeRule, ...] = (heading, horizontal_rule, source_line, change_log_link, caps_heading, list_item, entry)
+"""The rules of the CoE rules page, in order: the first that takes a block handles it (entry takes any)."""
+
+
 def parse_coe_rules(source: Source, path: Path) -> ParsedDocument:
     """Parse the CoE rules: every **N.N** paragraph is a rule carrying its number."""
     lines = read_lines(path)
-    paths, numbers = numbered_sections(lines)
-    b = DocumentBuilder(source, lines)
-    last: Ruling | None = None
-    numbered = 0
-    order: list[Numbered] = []
+    s = CoeState(DocumentBuilder(source, lines), *numbered_sections(lines))
     for block in walk(lines):
-        text = block.text
-        if block.kind == "heading":
-            last = None
-            if block.level == 1:
-                b.skip(block.span, "document title (recorded in the manifest)")
-            else:
-                b.open_section(text, block.level, block.span)
-            continue
-        if block.kind == "hr":
-            last = None
-            b.close_sections(0)
-            b.skip(block.span, "horizontal rule")
-            continue
-        if block.kind == "paragraph" and SOURCE_LINE.match(text):
-            b.skip(block.span, "source address and update date (recorded in the manifest)")
-            continue
-        if block.kind == "paragraph" and text.startswith("» View full"):
-            b.skip(block.span, "web link residue (link to the full change log)")
-            continue
-        if block.kind == "paragraph" and (CAPS_HEADING.match(text) or text == "Glossary"):
-            last = None
-            b.open_section(text.title() if text.isupper() else text, 2, block.span)
-            continue
-        if block.kind in ("bullet", "item") and last is not None:
-            last = b.extend(last, text, block.span)
-            continue
-        section = b.path[-1].lower() if b.path else ""
-        if m := RULE_NUMBER.match(text):
-            body = text[m.end():]
-            last = b.add("rule", body, block.span, number=m.group(1), markers=find_markers(body),
-                         section=rule_section(numbered, numbers, paths, b.path))
-            order.append(Numbered(m.group(1), block.span.start))
-            numbered += 1
-        elif m := CHANGE_LOG.match(text):
-            last = b.add("change-log", text, block.span, markers=(f"date:{m.group(1)}",))
-        elif section == "citations" and (m := CITATION_KEY.match(text)):
-            last = b.add("citation-key", text, block.span, number=m.group(1), title=m.group(1))
-        elif section == "glossary" and (m := GLOSSARY_ENTRY.match(text)):
-            last = b.add("glossary", text, block.span, title=m.group(1).strip())
-        else:
-            last = b.add("guidance", text, block.span)
-    if numbered == 0:
+        any(rule(s, block) for rule in RULES)
+    if not s.order:
         raise ParseError(str(path), None, "numbered rules such as **1.1**", "none")
-    for note in check_numbering(order):
-        b.note(note.line, note.message)
-    return b.finish()
+    for note in check_numbering(s.order):
+        s.b.note(note.line, note.message)
+    return s.b.finish()

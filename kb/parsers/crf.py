@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from kb.errors import ParseError
@@ -58,79 +60,138 @@ def front_matter_title(block: Block, path: Path) -> tuple[str, int]:
     raise ParseError(str(path), block.span.start, "a 'title:' line in the front matter")
 
 
+@dataclass(slots=True)
+class CrfState:
+    """What the rules of a CRF page share while they walk it (markdown-it-py's StateBlock)."""
+
+    b: DocumentBuilder
+    path: Path
+    last: Ruling | None = None
+    """The ruling a continuation paragraph or nested bullet extends."""
+    lead: str = ""
+    """Its first paragraph."""
+    unclosed: int = 0
+    """How many more « than » its text has (kept as it grows: counting anew is quadratic)."""
+    in_residue: bool = False
+    """Whether the blocks before were the site's footer."""
+    part: str = ""
+    """The part open, lower case ("turn sequence rulings")."""
+    headings: int = 0
+
+
+CrfRule = Callable[[CrfState, Block], bool]
+"""A rule of a CRF page: takes a block (True) or leaves it to the next rule (False)."""
+
+
+def front_matter(s: CrfState, block: Block) -> bool:
+    """Jekyll front matter: skipped, its title opens the top section (and part)."""
+    if block.kind != "front_matter":
+        return False
+    title, line = front_matter_title(block, s.path)
+    s.b.skip(block.span, "Jekyll front matter (its title is the top section)")
+    s.b.open_section(title, 1, Span(line, line))
+    s.part, s.last = title.lower(), None
+    return True
+
+
+def heading(s: CrfState, block: Block) -> bool:
+    """A heading: the title skipped, a part's opens a part, a bold line half a level below the one open."""
+    if block.kind != "heading":
+        return False
+    s.headings += 1
+    s.in_residue, s.last = False, None
+    title = html.unescape(block.text)
+    if block.level == 1:
+        s.b.skip(block.span, "document title (recorded in the manifest)")
+    elif block.level == 2 and (title.lower() in PARTS or CHANGES.match(title)):
+        s.part = title.lower()
+        s.b.open_section(title, 1, block.span)
+    elif block.marker == "**":
+        s.b.open_section(title, s.b.child_level(), block.span)
+    else:
+        s.b.open_section(title, block.level, block.span)
+    return True
+
+
+def horizontal_rule(s: CrfState, block: Block) -> bool:
+    """A horizontal rule: skipped."""
+    if block.kind != "hr":
+        return False
+    s.b.skip(block.span, "horizontal rule")
+    return True
+
+
+def footer(s: CrfState, block: Block) -> bool:
+    """The web page's footer: its line and the links after it skipped; any other block ends it."""
+    if block.kind == "paragraph" and RESIDUE_LINE.match(block.text):
+        s.in_residue, s.last = True, None
+        s.b.skip(block.span, "web page residue (site footer)")
+        return True
+    if s.in_residue and block.kind == "bullet" and block.text.strip().lower() in RESIDUE_ITEMS:
+        s.b.skip(block.span, "web page residue (site footer links)")
+        return True
+    s.in_residue = False
+    return False
+
+
+def preamble(s: CrfState, block: Block) -> bool:
+    """Text before the first heading: the source address skipped, anything else a ParseError."""
+    if s.b.path:
+        return False
+    if block.text.startswith("Source:"):
+        s.b.skip(block.span, "source address (recorded in the manifest)")
+        return True
+    raise ParseError(str(s.path), block.span.start, "a heading before the first text", text=block.text)
+
+
+def contents(s: CrfState, block: Block) -> bool:
+    """The table of contents: skipped (the headings themselves are stored)."""
+    if s.part != "contents":
+        return False
+    s.b.skip(block.span, "table of contents (the headings themselves are stored)")
+    return True
+
+
+def ruling(s: CrfState, block: Block) -> bool:
+    """Any other block: an empty item skipped, a continuation joined to the ruling before, a note in
+    a prose part, else a ruling of its kind (crf_kind)."""
+    text = html.unescape(block.text)
+    if block.kind == "bullet" and not text.strip():
+        s.b.skip(block.span, "empty list item")
+        return True
+    prose = s.part in PROSE_PARTS
+    if s.last is not None and not prose and continues(s, block, text):
+        s.last = s.b.extend(s.last, text, block.span)
+        s.unclosed += text.count("«") - text.count("»")
+        return True
+    if prose:
+        s.b.add("note", text, block.span)
+        return True
+    kind, number = crf_kind(text)
+    s.last = s.b.add(kind, text, block.span, number=number)
+    s.lead, s.unclosed = text, text.count("«") - text.count("»")
+    return True
+
+
+def continues(s: CrfState, block: Block, text: str) -> bool:
+    """Whether a block goes on with the ruling before: a nested bullet, a paragraph, anything while a
+    « is open, or a bullet that completes a "... that:" list."""
+    return ((block.kind == "bullet" and block.level > 0)
+            or block.kind == "paragraph"
+            or s.unclosed > 0
+            or (block.kind == "bullet" and completes_that_list(s.lead, text)))
+
+
+RULES: tuple[CrfRule, ...] = (front_matter, heading, horizontal_rule, footer, preamble, contents, ruling)
+"""The rules of a CRF page, in order: the first that takes a block handles it (ruling takes any)."""
+
+
 def parse_crf(source: Source, path: Path) -> ParsedDocument:
     """Parse a CRF page: parts, phase/term/card headings, bullets with their continuations."""
     lines = read_lines(path)
-    b = DocumentBuilder(source, lines)
-    last: Ruling | None = None  # the ruling a continuation paragraph or nested bullet extends
-    lead = ""  # its first paragraph
-    unclosed = 0  # how many more « than » its text has (kept as it grows: counting anew is quadratic)
-    in_residue = False
-    part = ""
-    headings = 0
+    s = CrfState(DocumentBuilder(source, lines), path)
     for block in walk(lines):
-        if block.kind == "front_matter":
-            title, line = front_matter_title(block, path)
-            b.skip(block.span, "Jekyll front matter (its title is the top section)")
-            b.open_section(title, 1, Span(line, line))
-            part = title.lower()
-            last = None
-            continue
-        if block.kind == "heading":
-            headings += 1
-            in_residue, last = False, None
-            title = html.unescape(block.text)
-            if block.level == 1:
-                b.skip(block.span, "document title (recorded in the manifest)")
-                continue
-            if block.level == 2 and (title.lower() in PARTS or CHANGES.match(title)):
-                part = title.lower()
-                b.open_section(title, 1, block.span)
-            elif block.marker == "**":
-                b.open_section(title, b.child_level(), block.span)
-            else:
-                b.open_section(title, block.level, block.span)
-            continue
-        if block.kind == "hr":
-            b.skip(block.span, "horizontal rule")
-            continue
-        if block.kind == "paragraph" and RESIDUE_LINE.match(block.text):
-            in_residue, last = True, None
-            b.skip(block.span, "web page residue (site footer)")
-            continue
-        if in_residue and block.kind == "bullet" and block.text.strip().lower() in RESIDUE_ITEMS:
-            b.skip(block.span, "web page residue (site footer links)")
-            continue
-        in_residue = False
-        if not b.path:
-            if block.text.startswith("Source:"):
-                b.skip(block.span, "source address (recorded in the manifest)")
-                continue
-            raise ParseError(str(path), block.span.start, "a heading before the first text", text=block.text)
-        if part == "contents":
-            b.skip(block.span, "table of contents (the headings themselves are stored)")
-            continue
-        text = html.unescape(block.text)
-        prose = part in PROSE_PARTS
-        if block.kind == "bullet" and not text.strip():
-            b.skip(block.span, "empty list item")
-            continue
-        attaches = last is not None and not prose and (
-            (block.kind == "bullet" and block.level > 0)
-            or block.kind == "paragraph"
-            or unclosed > 0
-            or (block.kind == "bullet" and completes_that_list(lead, text))
-        )
-        if attaches and last is not None:
-            last = b.extend(last, text, block.span)
-            unclosed += text.count("«") - text.count("»")
-            continue
-        if prose:
-            b.add("note", text, block.span)
-            continue
-        kind, number = crf_kind(text)
-        last = b.add(kind, text, block.span, number=number)
-        lead, unclosed = text, text.count("«") - text.count("»")
-    if headings == 0:
+        any(rule(s, block) for rule in RULES)
+    if s.headings == 0:
         raise ParseError(str(path), None, "CRF headings (## Part, ### Section)", "no heading at all")
-    return b.finish()
+    return s.b.finish()
