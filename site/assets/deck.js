@@ -120,54 +120,70 @@
 
   /* kb.decklist.read_line: the lines one line reads as */
   function read_line(number, raw, section, part, group, mode, deck, P) {
-    var text = cleaned(raw), s;
-    if (cps(text).length > deck.max_line) return [placed(number, "long", "", section, part, group)];
-    if (!text) return [placed(number, "blank", text, section, part, group)];
+    var text = cleaned(raw), whole = whole_line(number, text, section, part, group, mode, deck, P);
+    return whole !== null ? [whole] : labelled_line(number, text, section, part, group, mode, deck, P);
+  }
+
+  /* kb.decklist.whole_line: a line that names no card, or null */
+  function whole_line(number, text, section, part, group, mode, deck, P) {
+    var s;
+    if (cps(text).length > deck.max_line) return placed(number, "long", "", section, part, group);
+    if (!text) return placed(number, "blank", text, section, part, group);
     if (mode === "frame") {
       s = framed_section(text, deck, P);
-      return [placed(number, "header", text, s[0], s[1], s[2])];
+      return placed(number, "header", text, s[0], s[1], s[2]);
     }
-    if (P.frame.test(text)) return [placed(number, "comment", text, section, part, group)];
+    if (P.frame.test(text)) return placed(number, "comment", text, section, part, group);
     var header = P.header.exec(text);
     if (mode === "framed") {
-      if (part === "notes") return [placed(number, "note", text, section, part, group)];
+      if (part === "notes") return placed(number, "note", text, section, part, group);
       if (header && text.charAt(0) === "#" && own(deck.sections, Q.fold(header[1])) !== undefined) {
         s = section_of(header[1], part, deck, P);
-        return [placed(number, "header", text, s[0], part, s[2] || group)];
+        return placed(number, "header", text, s[0], part, s[2] || group);
       }
     } else if (header && (header[2] || own(deck.sections, Q.fold(header[1])) !== undefined || sideboard_words(header[1], P))) {
       s = section_of(header[1], part, deck, P);
-      return [placed(number, "header", text, s[0], s[1], s[2])];
+      return placed(number, "header", text, s[0], s[1], s[2]);
     } else if (part === "notes") {
-      return [placed(number, "note", text, section, part, group)];
+      return placed(number, "note", text, section, part, group);
     }
-    if (P.comment.test(text)) return [placed(number, "comment", text, section, part, group)];
-    var out = [], rest = text.replace(P.bullet, ""), prefix = P.sideboard_prefix.exec(rest);
-    var label = prefix || mode !== "text" ? null : P.label.exec(rest);
+    if (P.comment.test(text)) return placed(number, "comment", text, section, part, group);
+    return null;
+  }
+
+  /* kb.decklist.labelled_line: a line that may name cards, after its bullet, prefix or label */
+  function labelled_line(number, text, section, part, group, mode, deck, P) {
+    var rest = text.replace(P.bullet, ""), prefix = P.sideboard_prefix.exec(rest);
+    var label = prefix || mode !== "text" ? null : P.label.exec(rest), header = [];
     if (prefix) { rest = rest.slice(prefix[0].length); part = "sideboard"; }
     else if (label) {
       var key = Q.fold(label[1]);
       if (!(own(deck.sections, key) !== undefined || P.sideboard.test(key) || P.fw_sideboard.test(key))) {
         return [placed(number, "note", text, section, part, group)];
       }
-      s = section_of(label[1], part, deck, P);
+      var s = section_of(label[1], part, deck, P);
       section = s[0]; part = s[1]; group = s[2];
-      out.push(placed(number, "header", text, section, part, group));
+      header.push(placed(number, "header", text, section, part, group));
       rest = label[2];
     }
+    return header.concat(named_cards(number, text, rest, section, part, group, mode === "framed", deck, P));
+  }
+
+  /* kb.decklist.named_cards: what the rest of a line names */
+  function named_cards(number, text, rest, section, part, group, framed, deck, P) {
     rest = rest.replace(P.trailing_comment, "");
-    if (P.placeholder.test(rest) || P.aside.test(rest)) return out.concat([placed(number, "note", text, section, part, group)]);
-    var read = read_name(rest, deck, P, mode === "framed"), name = read[0], count = read[3], carried = read[4];
-    if (P.decoration.test(name) || count === 0) return out.concat([placed(number, "comment", text, section, part, group)]);
-    if (count === null && P.sentence.test(rest)) return out.concat([placed(number, "note", text, section, part, group)]);
+    if (P.placeholder.test(rest) || P.aside.test(rest)) return [placed(number, "note", text, section, part, group)];
+    var read = read_name(rest, deck, P, framed), name = read[0], count = read[3], carried = read[4];
+    if (P.decoration.test(name) || count === 0) return [placed(number, "comment", text, section, part, group)];
+    if (count === null && P.sentence.test(rest)) return [placed(number, "note", text, section, part, group)];
     if (count === null && !short_name(name, deck)) {
       var parts = name.split(new RegExp(P.list_separator.source, "gi"));
       var kind = parts.length > 1 && parts.every(function (p) { return short_name(p, deck); }) ? "list" : "note";
-      return out.concat([placed(number, kind, text, section, part, group, kind === "list" ? name : "")]);
+      return [placed(number, kind, text, section, part, group, kind === "list" ? name : "")];
     }
-    out.push(placed(number, "card", text, section, part, group, name, count === null ? 1 : count, read[1], read[2]));
-    if (carried && !P.decoration.test(carried)) out.push(placed(number, "card", text, section, part, group, carried));
-    return out;
+    var card = placed(number, "card", text, section, part, group, name, count === null ? 1 : count, read[1], read[2]);
+    if (carried && !P.decoration.test(carried)) return [card, placed(number, "card", text, section, part, group, carried)];
+    return [card];
   }
 
   /* kb.decklist.frame_names: which lines name a GCCG frame's part, the frames read in turn from the top */
@@ -792,6 +808,92 @@
     });
   }
 
+  var PLAYER_RULES = {hero: ["1.3.W1", "1.3.W2", "1.3.W3", "1.4.W1"], minion: ["1.3.R1", "1.3.R2", "1.3.R3", "1.4.R1"],
+    "fallen-wizard": ["1.3.F3", "1.3.F4", "", "1.4.F1"], balrog: ["1.3.B1", "1.3.B2", "1.3.B3", "1.4.B1"]};
+  var OWN = {hero: "Hero", minion: "Minion", "fallen-wizard": "Fallen-wizard", balrog: "Balrog"};
+  var OWN_RESOURCES = {hero: ["Hero", "Dual"], minion: ["Minion", "Dual"], balrog: ["Minion", "Dual"]};
+
+  /* kb.deckrules._alignment: a problem for each alignment rule the deck's cards break */
+  function alignment(f, entries, player, unknown_bans, deck) {
+    var balrog_sites = deck.limits.balrog_sites.names.map(Q.fold), needs_balrog = deck.limits.balrog_versions.names.map(Q.fold);
+    var bad = [], by_rule = {};
+    entries.forEach(function (e) {
+      var rule = alignment_rule(e, player, entries, balrog_sites, needs_balrog, deck);
+      if (rule) {
+        if (!own(by_rule, rule)) { by_rule[rule] = []; bad.push(rule); }
+        by_rule[rule].push(e);
+      }
+    });
+    var texts = alignment_texts(player, deck);
+    bad.forEach(function (rule) {
+      var group = by_rule[rule];
+      var listed = group.slice(0, 8).map(function (e) {
+        return e.versions[0].name + " (" + e.versions[0].alignment + " " + e.versions[0].type + ")";
+      }).join(", ");
+      f.problem(rule, (own(texts, rule) || rule) + ": " + listed + (group.length > 8 ? " ..." : ""), group);
+    });
+    if (unknown_bans.length) f.unchecked(deck.bans[player], "names no card of the card database: " + unknown_bans.join(", "));
+  }
+
+  /* kb.deckrules._alignment_rule: the rule an entry breaks in a player's deck, or "" */
+  function alignment_rule(e, player, entries, balrog_sites, needs_balrog, deck) {
+    var cards = e.versions, rules = PLAYER_RULES[player], rule = "";
+    if (cards[0].type === "Character" && has(cards[0], "a")) {
+      rule = cards.some(function (c) { return c.alignment === OWN[player]; }) ? "" : rules[0];
+    } else if (cards[0].type === "Character") {
+      rule = character_rule(cards, player, rules[1], deck);
+    } else if (cards[0].type === "Resource" && rules[2]) {
+      rule = resource_rule(cards, player, rules[2], deck);
+    } else if (cards[0].type === "Site" && part_of(e.part, cards[0]) === "sites") {
+      rule = cards.some(function (c) { return site_allowed(c, player, balrog_sites, needs_balrog); }) ? "" : rules[3];
+    }
+    if (!rule && own(deck.bans, player) && cards.every(function (c) { return has(c, player === "fallen-wizard" ? "F" : "B"); })) {
+      rule = deck.bans[player];
+    }
+    if (!rule && cards.some(function (c) { return c.specific; })) rule = specific(cards, player, entries);
+    return rule;
+  }
+
+  /* kb.deckrules._character_rule: `rule` for a character of no alignment the player may have, 1.3.B4, or "" */
+  function character_rule(cards, player, rule, deck) {
+    var ok;
+    if (player === "hero") ok = cards.some(function (c) { return c.alignment === "Hero" || has(c, "g"); });
+    else if (player === "fallen-wizard") ok = cards.some(function (c) { return c.alignment === "Hero" || c.alignment === "Minion"; });
+    else ok = cards.some(function (c) { return c.alignment === "Minion"; });
+    if (!ok) return rule;
+    if (player !== "balrog") return "";
+    var b4 = deck.limits.balrog_characters;
+    var fits = cards.some(function (c) {
+      return b4.races.some(function (r) { return c.race.indexOf(r) >= 0; }) && (c.mind < b4.mind_below || c.specific === "Balrog");
+    });
+    return fits ? "" : b4.rule;
+  }
+
+  /* kb.deckrules._resource_rule: `rule` for a resource that is not the player's own, 1.3.B4, or "" */
+  function resource_rule(cards, player, rule, deck) {
+    var other = {hero: "Minion", minion: "Hero"}[player] || "", own_resources = own(OWN_RESOURCES, player) || [];
+    if (!cards.some(function (c) { return own_resources.indexOf(c.alignment) >= 0 || (other && c.alignment === other && has(c, "i")); })) {
+      return rule;
+    }
+    if (player !== "balrog" || !has(cards[0], "f")) return "";
+    var b4 = deck.limits.balrog_characters;
+    return cards.some(function (c) { return b4.faction_races.indexOf(c.race) >= 0; }) ? "" : b4.rule;
+  }
+
+  /* kb.deckrules._alignment_texts: what each alignment rule asks of a player's deck */
+  function alignment_texts(player, deck) {
+    var who = deck.player_names[player], rules = PLAYER_RULES[player], texts = {};
+    texts[rules[0]] = "a " + who + " player's avatars";
+    texts[rules[1]] = "a " + who + " player's characters";
+    texts[rules[2]] = "a " + who + " player's resources";
+    texts[rules[3]] = "a " + who + " player's location deck";
+    texts["1.3.B4"] = "a Balrog player's characters (Orc or Troll, mind under 9 unless Balrog-specific) and factions " +
+      "(Orc, Troll, Wolf, Animal or Dragon)";
+    if (own(deck.bans, player)) texts[deck.bans[player]] = "cards a " + who + " player may not include";
+    texts["1.3.4"] = "cards specific to an avatar or player the deck is not for";
+    return texts;
+  }
+
   /* kb.deckrules._site_allowed */
   function site_allowed(card, player, balrog_sites, needs_balrog) {
     if (card.alignment === "Balrog" && balrog_sites.indexOf(Q.fold(card.name)) >= 0) return true;
@@ -809,70 +911,6 @@
     var avatars = entries.filter(function (e) { return has(e.versions[0], "a") && e.versions[0].type === "Character"; })
       .map(function (e) { return e.versions[0].name; });
     return player === "fallen-wizard" && avatars.indexOf(to) >= 0 ? "" : "1.3.4";
-  }
-
-  var PLAYER_RULES = {hero: ["1.3.W1", "1.3.W2", "1.3.W3", "1.4.W1"], minion: ["1.3.R1", "1.3.R2", "1.3.R3", "1.4.R1"],
-    "fallen-wizard": ["1.3.F3", "1.3.F4", "", "1.4.F1"], balrog: ["1.3.B1", "1.3.B2", "1.3.B3", "1.4.B1"]};
-  var OWN = {hero: "Hero", minion: "Minion", "fallen-wizard": "Fallen-wizard", balrog: "Balrog"};
-  var OWN_RESOURCES = {hero: ["Hero", "Dual"], minion: ["Minion", "Dual"], balrog: ["Minion", "Dual"]};
-
-  /* kb.deckrules._alignment */
-  function alignment(f, entries, player, unknown_bans, deck) {
-    var rules = PLAYER_RULES[player], avatar_rule = rules[0], character_rule = rules[1], resource_rule = rules[2],
-      site_rule = rules[3], own_alignment = OWN[player], own_resources = own(OWN_RESOURCES, player) || [];
-    var who = deck.player_names[player], b4 = deck.limits.balrog_characters, bans = deck.bans;
-    var balrog_sites = deck.limits.balrog_sites.names.map(Q.fold), needs_balrog = deck.limits.balrog_versions.names.map(Q.fold);
-    var bad = [], by_rule = {};
-    entries.forEach(function (e) {
-      var cards = e.versions, part = part_of(e.part, cards[0]), rule = "", ok;
-      if (cards[0].type === "Character" && has(cards[0], "a")) {
-        rule = cards.some(function (c) { return c.alignment === own_alignment; }) ? "" : avatar_rule;
-      } else if (cards[0].type === "Character") {
-        if (player === "hero") ok = cards.some(function (c) { return c.alignment === "Hero" || has(c, "g"); });
-        else if (player === "fallen-wizard") ok = cards.some(function (c) { return c.alignment === "Hero" || c.alignment === "Minion"; });
-        else ok = cards.some(function (c) { return c.alignment === "Minion"; });
-        rule = ok ? "" : character_rule;
-        if (ok && player === "balrog") {
-          if (!cards.some(function (c) {
-            return b4.races.some(function (r) { return c.race.indexOf(r) >= 0; }) && (c.mind < b4.mind_below || c.specific === "Balrog");
-          })) rule = b4.rule;
-        }
-      } else if (cards[0].type === "Resource" && resource_rule) {
-        var other = {hero: "Minion", minion: "Hero"}[player] || "";
-        ok = cards.some(function (c) { return own_resources.indexOf(c.alignment) >= 0 || (other && c.alignment === other && has(c, "i")); });
-        rule = ok ? "" : resource_rule;
-        if (ok && player === "balrog" && has(cards[0], "f")) {
-          if (!cards.some(function (c) { return b4.faction_races.indexOf(c.race) >= 0; })) rule = b4.rule;
-        }
-      } else if (cards[0].type === "Site" && part === "sites") {
-        rule = cards.some(function (c) { return site_allowed(c, player, balrog_sites, needs_balrog); }) ? "" : site_rule;
-      }
-      if (!rule && own(bans, player) && cards.every(function (c) { return has(c, player === "fallen-wizard" ? "F" : "B"); })) {
-        rule = bans[player];
-      }
-      if (!rule && cards.some(function (c) { return c.specific; })) rule = specific(cards, player, entries);
-      if (rule) {
-        if (!own(by_rule, rule)) { by_rule[rule] = []; bad.push(rule); }
-        by_rule[rule].push(e);
-      }
-    });
-    var texts = {};
-    texts[avatar_rule] = "a " + who + " player's avatars";
-    texts[character_rule] = "a " + who + " player's characters";
-    texts[resource_rule] = "a " + who + " player's resources";
-    texts[site_rule] = "a " + who + " player's location deck";
-    texts["1.3.B4"] = "a Balrog player's characters (Orc or Troll, mind under 9 unless Balrog-specific) and factions " +
-      "(Orc, Troll, Wolf, Animal or Dragon)";
-    if (own(bans, player)) texts[bans[player]] = "cards a " + who + " player may not include";
-    texts["1.3.4"] = "cards specific to an avatar or player the deck is not for";
-    bad.forEach(function (rule) {
-      var group = by_rule[rule];
-      var listed = group.slice(0, 8).map(function (e) {
-        return e.versions[0].name + " (" + e.versions[0].alignment + " " + e.versions[0].type + ")";
-      }).join(", ");
-      f.problem(rule, (own(texts, rule) || rule) + ": " + listed + (group.length > 8 ? " ..." : ""), group);
-    });
-    if (unknown_bans.length) f.unchecked(bans[player], "names no card of the card database: " + unknown_bans.join(", "));
   }
 
   /* kb.deckrules.verdict */
