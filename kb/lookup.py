@@ -17,7 +17,7 @@ from kb.errors import KbBroken, NotFound, Refused, quoted, require
 from kb.render import Reading
 from kb.ruling import Ruling, groups_json, rulings_json
 from kb.snapshot import Kb, Snapshot
-from kb.store import query
+from kb.store import CARD_PARTS, query
 
 if TYPE_CHECKING:
     from kb.addresses import Addresses
@@ -369,15 +369,15 @@ class Reader:
         from kb.answers import CardRulings
         key = tuple(names)
         if key not in self._said:
-            links = query(self.conn, f"select ruling_id, how from links where kind = 'card' and target in "
-                                     f"({','.join('?' * len(key))})", key) if key else []
-            own = {r["ruling_id"] for r in links if r["how"] == "about"}
-            face = {r["ruling_id"] for r in links if r["how"] == "card"}
-            about = self.rulings(own)
-            self._said[key] = CardRulings(
-                tuple(r for r in about if r.kind == "erratum"), tuple(r for r in about if r.kind != "erratum"),
-                tuple(self.rulings(r["ruling_id"] for r in links
-                                   if r["how"] == "mention" and r["ruling_id"] not in own | face)))
+            rows = query(self.conn, f"select ruling_id, part from card_answers where card in "
+                                    f"({','.join('?' * len(key))}) order by ord", key) if key else []
+            parts: dict[str, list[str]] = {part: [] for part in CARD_PARTS}
+            for row in rows:
+                parts[row["part"]].append(row["ruling_id"])
+            said = set(parts["card"] + parts["erratum"] + parts["ruling"])  # of several cards: a mention of one
+            self._said[key] = CardRulings(                                  # about another is said once
+                tuple(self.rulings(parts["erratum"])), tuple(self.rulings(parts["ruling"])),
+                tuple(self.rulings(i for i in parts["mention"] if i not in said)))
         return self._said[key]
 
     # -- a term ---------------------------------------------------------------------------------------

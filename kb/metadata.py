@@ -74,6 +74,10 @@ TABLES: dict[str, dict[str, Any]] = {
     "terms": {"description": "Game terms: the ruling that defines each, and its Rulings by Term section.",
               "label_column": "name"},
     "card_headings": {"description": "Every CRF card heading and the card name or names it stands for."},
+    "card_answers": {"description": "What is said of each card, as `rulings card` answers it and the card_rulings "
+                                    "query lists it: part card (its own text), erratum, ruling (about it), mention "
+                                    "(any other ruling naming it), each ruling once per card, ord the reading order.",
+                     "facets": ["part"], "sortable_columns": ["card", "ord"]},
     "addresses": {"description": "Where each document (part), card and ruling lives on the static site, as the build "
                                  "decided it: the page, and a ruling's anchor on it.", "facets": ["kind"]},
     "changes": {"description": "What changed in the current CRF (`rulings changes`): kind listed (in its \"Changes from "

@@ -25,7 +25,7 @@ if TYPE_CHECKING:  # the model's types are imported where a build makes them: a 
     from kb.model import ParsedDocument, Problem, Ruling, Section, Source
     from kb.xref import Link
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 DB_NAME = "rulings.db"
 INDEX_DIR = "index"
 LEXICON = "lexicon.json"
@@ -54,6 +54,12 @@ changes(ruling_id, kind, year, evidence, tag, other_id, likeness, guess, verdict
 card_names(key, name)                  every card's name in every language as a name may be asked for,
                                        -> its English name: folded (kb.query.fold: no accents, case or
                                        apostrophes) and as SQLite's lower() lowers it (ASCII letters)
+card_answers(card, part, ruling_id, ord)  what `rulings card` (and the card_rulings query, the site's card
+                                       page, the deck check) answers of a card, decided by the build from
+                                       its links (CARD_ANSWERS): part card (its own text), erratum, ruling
+                                       (a ruling about it), mention (any other ruling naming it), each
+                                       ruling once per card; ord the reading order (card, part, current
+                                       editions first, manifest order, document order)
 addresses(kind, key, part, page, anchor)  where each thing lives on the site (kb/addresses.py), decided
                                        by the build: kind document (key its source, part its top-level
                                        part on a page of its own, or ""), card (key its English name),
@@ -153,7 +159,29 @@ DOCUMENT_TABLES = ("sources", "sections", "rulings", "cards", "skipped", "repair
 """The tables a parsed document fills (COLUMNS), in the order they are made."""
 KEYS = {"sources": "id", "sections": "id", "rulings": "id", "cards": "ruling_id"}
 INDEXES = (("rulings", ["source", "ord"]), ("rulings", ["kind", "number"]), ("sections", ["source", "ord"]),
-           ("cards", ["name"]), ("links", ["kind", "target"]), ("links", ["ruling_id"]), ("card_names", ["key"]))
+           ("cards", ["name"]), ("links", ["kind", "target"]), ("links", ["ruling_id"]), ("card_names", ["key"]),
+           ("card_answers", ["card", "ord"]))
+
+
+CARD_PARTS = ("card", "erratum", "ruling", "mention")
+"""A card's answer, in the order it is read: its own text (a face of the card database), its errata,
+the rulings about it, then every other ruling that names it."""
+
+_PART = {part: n for n, part in enumerate(CARD_PARTS, 1)}
+CARD_ANSWERS = f"""
+insert into card_answers (card, part, ruling_id, ord)
+select card, case part {' '.join(f"when {n} then '{part}'" for part, n in _PART.items())} end, ruling_id,
+       row_number() over (order by card, part, current desc, source_rank, ruling_ord)
+from (select l.target as card, l.ruling_id, s.current, s.rowid as source_rank, r.ord as ruling_ord,
+             min(case when l.how = 'card' then {_PART["card"]} when l.how = 'mention' then {_PART["mention"]}
+                      when r.kind = 'erratum' then {_PART["erratum"]} else {_PART["ruling"]} end) as part
+      from links l join rulings r on r.id = l.ruling_id join sources s on s.id = r.source
+      where l.kind = 'card' and l.how in ('card', 'about', 'mention')
+      group by l.target, l.ruling_id)"""
+"""What is said of each card, each ruling once per card (a ruling about a card that also names it is
+one of its rulings, not a mention; its own text is not a mention of it), in reading order: the one
+statement of a card's answer, read by kb.lookup (`rulings card`, the site, the deck check) and by
+the read API's card_rulings query."""
 
 
 class Stored:
@@ -241,6 +269,7 @@ class Draft(Stored):
         db["changes"].create(CHANGE_COLUMNS)  # type: ignore[union-attr]
         db["addresses"].create({"kind": str, "key": str, "part": str, "page": str, "anchor": str},  # type: ignore[union-attr]
                                pk=("kind", "key", "part"))
+        db["card_answers"].create({"card": str, "part": str, "ruling_id": str, "ord": int})  # type: ignore[union-attr]
         for name, columns in INDEXES:
             db[name].create_index(columns)  # type: ignore[union-attr]
 
@@ -267,6 +296,10 @@ class Draft(Stored):
 
     def add_changes(self, rows: Iterable[dict[str, Any]]) -> None:
         self._db["changes"].insert_all(rows)  # type: ignore[union-attr]
+
+    def add_card_answers(self) -> None:
+        """Every card's answer (CARD_ANSWERS), from the stored links, rulings and sources."""
+        self.conn.execute(CARD_ANSWERS)
 
     def add_addresses(self, rows: Iterable[dict[str, str]]) -> None:
         self._db["addresses"].insert_all(rows, batch_size=5000)  # type: ignore[union-attr]
@@ -446,13 +479,13 @@ from rulings_fts f join rulings r on r.rowid = f.rowid
 where rulings_fts match escape_fts(:q)
 order by rank"""),
     "card_rulings": ("The rulings of one card", """\
-select l.target as card, r.id, r.source, r.section, r.kind, r.number, r.title, r.text, l.how
-from links l join rulings r on r.id = l.ruling_id join sources s on s.id = r.source
-where l.kind = 'card' and l.target in (
+select c.card, r.id, r.source, r.section, r.kind, r.number, r.title, r.text, c.part
+from card_answers c join rulings r on r.id = c.ruling_id
+where c.card in (
   select name from card_names where key = lower(trim(:card))
   union select name from card_names where key like replace(replace(lower(trim(:card)), '%', ''), '_', '') || ' %'
     and not exists (select 1 from card_names where key = lower(trim(:card))))
-order by l.target, case l.how when 'card' then 0 when 'about' then 1 else 2 end, s.rowid, r.ord"""),
+order by c.ord"""),
     "annotation_rulings": ("Every ruling citing one annotation", """\
 select r.id, r.source, r.section, r.kind, r.number, r.title, r.text
 from links l join rulings r on r.id = l.ruling_id join sources s on s.id = r.source
@@ -461,7 +494,7 @@ order by s.rowid, r.ord"""),
 }
 """name -> (title, SQL with named parameters): the rulings holding every word of a full-text search,
 the most relevant first (FTS5's BM25 rank; escape_fts is Datasette's: each word quoted); a card's
-rulings by its name in any language, in any
-case, with or without its accents (card_names), its own face first, then the rulings about it, then
-those that mention it (a name that begins several cards and is none, "khamul": each of them, by
-name); the rulings citing an annotation ("18", "25a")."""
+answer (card_answers, what `rulings card` gives) by its name in any language, in any case, with or
+without its accents (card_names): its own text, its errata, the rulings about it, then the other
+rulings that mention it, each once (a name that begins several cards and is none, "khamul": each of
+them, by name); the rulings citing an annotation ("18", "25a")."""

@@ -100,7 +100,7 @@ def test_the_metadata_names_only_real_tables_and_columns(real_kb: Path) -> None:
 def test_the_saved_queries_answer(real_kb: Path) -> None:
     conn = db(real_kb)
     one_ring = conn.execute(SAVED_QUERIES["card_rulings"][1], {"card": "The One Ring"}).fetchall()
-    assert {r[-1] for r in one_ring} == {"card", "about", "mention"} and one_ring[0][-1] == "card"
+    assert {r[-1] for r in one_ring} == {"card", "ruling", "mention"} and one_ring[0][-1] == "card"
     citing = conn.execute(SAVED_QUERIES["annotation_rulings"][1], {"annotation": "18"}).fetchall()
     assert len(citing) == conn.execute("select count(*) from links where kind = 'annotation' and target = '18'").fetchone()[0]
     assert citing and all("18" in r[6] for r in citing)
@@ -261,7 +261,25 @@ def test_card_rulings_takes_names_as_rulings_card_does(real_kb: Path, datasette:
                                                        cards: set[str]) -> None:
     rows = get(real_kb, f"/rulings/card_rulings.json?card={quote(typed)}&_shape=array&_size=max")
     assert {r["card"] for r in rows} == cards
-    assert all(any(r["card"] == c and r["how"] == "card" for r in rows) for c in cards)  # each card's own text
+    assert all(any(r["card"] == c and r["part"] == "card" for r in rows) for c in cards)  # each card's own text
+
+
+@pytest.mark.parametrize("name", ["The One Ring", "Gandalf", "Morgul-knife", "Khamûl the Easterling", "Lure of Nature"])
+def test_card_rulings_is_the_answer_rulings_card_gives(real_kb: Path, datasette: None, name: str) -> None:
+    """The read API's rulings of a card are `rulings card`'s answer, part for part, each ruling once:
+    its own text, its errata, its rulings, then the other rulings that mention it, in its order (its
+    own text and a ruling about it are not mentions of it too)."""
+    from kb.lookup import card
+
+    rows = get(real_kb, f"/rulings/card_rulings.json?card={quote(name)}&_shape=array&_size=max")
+    answer = card(real_kb, name)
+    parts = {part: [r["id"] for r in rows if r["part"] == part] for part in ("card", "erratum", "ruling", "mention")}
+    assert len(rows) == sum(map(len, parts.values())) == len({r["id"] for r in rows})
+    assert set(parts["card"]) == {f.ruling_id for f in answer.faces}
+    assert parts["erratum"] == [r.id for r in answer.said.errata]
+    assert parts["ruling"] == [r.id for r in answer.said.rulings]
+    assert parts["mention"] == [r.id for r in answer.said.mentions]
+    assert parts["ruling"] or parts["mention"]
 
 
 def test_the_readme_facet_examples_count_each_facet_once(real_kb: Path, datasette: None) -> None:
