@@ -68,8 +68,8 @@ TABLES: dict[str, dict[str, Any]] = {
                  "facets": ["source", "depth"], "label_column": "title",
                  "columns": {"titles": "the headings from the top down to this one"}},
     "links": {"description": "Cross-references found in the rulings: kind card (how: card, about, mention), phase, "
-                             "term, annotation and rule (cites), section (See also), edition (same or reworded, "
-                             "from an older edition's ruling to the current one).",
+                             "term, annotation and rule (cites), section (See also), edition (same, reworded or "
+                             "absent, from an older edition's ruling to the current one).",
               "facets": ["kind", "how"]},
     "terms": {"description": "Game terms: the ruling that defines each, and its Rulings by Term section.",
               "label_column": "name"},
@@ -78,8 +78,8 @@ TABLES: dict[str, dict[str, Any]] = {
                                     "query lists it: part card (its own text), erratum, ruling (about it), mention "
                                     "(any other ruling naming it), each ruling once per card, ord the reading order.",
                      "facets": ["part"], "sortable_columns": ["card", "ord"]},
-    "addresses": {"description": "Where each document (part), card and ruling lives on the static site, as the build "
-                                 "decided it: the page, and a ruling's anchor on it.", "facets": ["kind"]},
+    "addresses": {"description": "Where each document (part), card, term, phase, annotation, rule and ruling lives on "
+                                 "the static site, as the build decided it: the page, and a ruling's anchor on it.", "facets": ["kind"]},
     "changes": {"description": "What changed in the current CRF (`rulings changes`): kind listed (in its \"Changes from "
                                "...\" section), marked (@), reworded (since the older edition, word by word), tagged "
                                "(an origin tag), absent (an older ruling no longer in it); each with its evidence, and "
@@ -93,8 +93,9 @@ TABLES: dict[str, dict[str, Any]] = {
                             "erratum_cards": "the cards it is an erratum of",
                             "diff": "the older wording made into this one: [op, text] pieces (same, removed, added)"}},
     "card_names": {"description": "Every card's name in every language as it may be asked for (folded: no accents, "
-                                  "case or apostrophes; and in lower case), with its English name: what the "
-                                  "card_rulings query looks a name up in.",
+                                  "case or apostrophes; and in lower case; a name opening with \"The\" also without it, as "
+                                  "`rulings card` reads it), with its English name: what the card_rulings query "
+                                  "looks a name up in.",
                    "columns": {"key": "a name as it may be asked for", "name": "the card's English name"}},
     "skipped": {"description": "Source lines stored as no ruling, each with the reason (`rulings check`).",
                 "facets": ["source"]},

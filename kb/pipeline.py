@@ -111,6 +111,7 @@ def build(sources_dir: Path, kb_dir: Path, progress: Progress | None = None,
         store_links(db, sources, lexicon, targets, terms)
         store_changes(db, sources)
         db.add_card_answers()
+        db.add_name_keys(name_table(lexicon.names))
         store_addresses(db, [t["name"] for t in terms])
         with index_writer(folder / INDEX_DIR) as add_record:
             write_spec(folder, search_data(db, lexicon, index=add_record))

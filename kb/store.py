@@ -53,7 +53,9 @@ changes(ruling_id, kind, year, evidence, tag, other_id, likeness, guess, verdict
                                        reworded|tagged|absent), in the order shown
 card_names(key, name)                  every card's name in every language as a name may be asked for,
                                        -> its English name: folded (kb.query.fold: no accents, case or
-                                       apostrophes) and as SQLite's lower() lowers it (ASCII letters)
+                                       apostrophes) and as SQLite's lower() lowers it (ASCII letters);
+                                       and every key the terminal reads a name by (kb.searchspec.name_table:
+                                       "balrog" for The Balrog)
 card_answers(card, part, ruling_id, ord)  what `rulings card` (and the card_rulings query, the site's card
                                        page, the deck check) answers of a card, decided by the build from
                                        its links (CARD_ANSWERS): part card (its own text), erratum, ruling
@@ -297,6 +299,13 @@ class Draft(Stored):
     def add_changes(self, rows: Iterable[dict[str, Any]]) -> None:
         self._db["changes"].insert_all(rows)  # type: ignore[union-attr]
 
+    def add_name_keys(self, names: dict[str, list[str]]) -> None:
+        """Every key the terminal reads a card name by (kb.searchspec.name_table: "balrog" for The
+        Balrog) that card_names lacks, so the read API reads a name as `rulings card` does."""
+        known = {row[0] for row in self.conn.execute("select distinct key from card_names")}
+        self._db["card_names"].insert_all(({"key": key, "name": name} for key, found in names.items()  # type: ignore[union-attr]
+                                           if key not in known for name in found), batch_size=5000)
+
     def add_card_answers(self) -> None:
         """Every card's answer (CARD_ANSWERS), from the stored links, rulings and sources."""
         self.conn.execute(CARD_ANSWERS)
@@ -489,7 +498,7 @@ order by c.ord"""),
     "annotation_rulings": ("Every ruling citing one annotation", """\
 select r.id, r.source, r.section, r.kind, r.number, r.title, r.text
 from links l join rulings r on r.id = l.ruling_id join sources s on s.id = r.source
-where l.kind = 'annotation' and l.target = lower(:annotation)
+where l.kind = 'annotation' and l.target = lower(trim(:annotation))
 order by s.rowid, r.ord"""),
 }
 """name -> (title, SQL with named parameters): the rulings holding every word of a full-text search,

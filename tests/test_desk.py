@@ -277,6 +277,18 @@ def test_the_card_command_shows_face_errata_rulings_and_mentions(real_kb: Path) 
     assert knife.index("Errata") < knife.index("CRF rulings") and "[Haven]" in knife and "[{H}]" not in knife
 
 
+
+def test_an_erratum_of_one_version_is_among_the_card_s_errata(real_kb: Path) -> None:
+    """"(Hero version) Card Erratum: ..." is an erratum, as the card's page, the deck check and
+    `rulings changes` read it, not one of its rulings."""
+    from kb.lookup import card
+
+    ring = card(real_kb, "The One Ring").said
+    errata = [r for r in ring.errata if "to cancel a strike against himself" in r.stored]
+    assert len(errata) == 2 and not [r for r in ring.rulings if "Card Erratum" in r.stored]
+    assert errata[0].stored.startswith("(Hero version) Card Erratum")
+
+
 # -- 4. found from anywhere ----------------------------------------------------------------------------
 
 def test_the_default_knowledge_base_is_in_the_user_data_folder(tmp_path: Path) -> None:

@@ -52,6 +52,20 @@ def test_crf_excerpt() -> None:
         assert r.raw == "\n".join(doc_lines(DATA / "crf_excerpt.md")[r.span.start - 1:r.span.end])
 
 
+@pytest.mark.parametrize("text, kind", [
+    ("Card Erratum: Alatar has no sage skill.", "erratum"),
+    ("@ Rules Erratum: the hazard limit ...", "erratum"),
+    ("(Hero version) Card Erratum: Change «a» to «b». [CoE IE 2018]", "erratum"),
+    ("@ (Both Hero and Minion versions) Card Erratum: Change «a» to «b»", "erratum"),
+    ("(Hero version) This ruling quotes the card erratum.", "ruling"),
+    ("Annotation 25a (new): text", "annotation"),
+])
+def test_crf_kind_reads_an_erratum_after_the_versions_it_is_of(text: str, kind: str) -> None:
+    from kb.parsers.crf import crf_kind
+
+    assert crf_kind(text)[0] == kind
+
+
 def doc_lines(path: Path) -> list[str]:
     return path.read_text("utf-8").split("\n")
 

@@ -100,10 +100,11 @@ def test_the_metadata_names_only_real_tables_and_columns(real_kb: Path) -> None:
 def test_the_saved_queries_answer(real_kb: Path) -> None:
     conn = db(real_kb)
     one_ring = conn.execute(SAVED_QUERIES["card_rulings"][1], {"card": "The One Ring"}).fetchall()
-    assert {r[-1] for r in one_ring} == {"card", "ruling", "mention"} and one_ring[0][-1] == "card"
+    assert {r[-1] for r in one_ring} == {"card", "erratum", "ruling", "mention"} and one_ring[0][-1] == "card"
     citing = conn.execute(SAVED_QUERIES["annotation_rulings"][1], {"annotation": "18"}).fetchall()
     assert len(citing) == conn.execute("select count(*) from links where kind = 'annotation' and target = '18'").fetchone()[0]
     assert citing and all("18" in r[6] for r in citing)
+    assert conn.execute(SAVED_QUERIES["annotation_rulings"][1], {"annotation": " 18 "}).fetchall() == citing
 
 
 def test_a_knowledge_base_without_metadata_says_to_rebuild(tiny: tuple[Path, Path, Path], tmp_path: Path) -> None:
@@ -256,6 +257,7 @@ def test_full_text_search_is_most_relevant_first(real_kb: Path, datasette: None)
     ("Khamûl the Easterling", {"Khamûl the Easterling"}), ("khamul the easterling", {"Khamûl the Easterling"}),
     ("Khamul", {"Khamûl the Easterling", "Khamûl the Ringwraith", "Khamûl Unleashed"}),
     ("adunaphel", {"Adûnaphel"}), ("durins volk", {"Durin’s Folk"}), ("Durin's Folk", {"Durin’s Folk"}),
+    ("balrog", {"The Balrog"}), ("witch king", {"The Witch-king"}), ("arkenstone", {"The Arkenstone"}),
 ])
 def test_card_rulings_takes_names_as_rulings_card_does(real_kb: Path, datasette: None, typed: str,
                                                        cards: set[str]) -> None:

@@ -18,8 +18,10 @@ PARTS = ("introduction", "contents", "turn sequence rulings", "rulings by term",
 CHANGES = re.compile(r"^changes from (?:crf|previous)", re.I)
 PROSE_PARTS = ("introduction",)
 ANNOTATION = re.compile(r"^\W*Annotation\s+(\d+[a-z]?)\b\s*(?:\([^)]*\))?\s*:", re.I)
-ERRATUM = re.compile(r"^\W*(?:rules|card)\s+erratum", re.I)
-"""(@ and spaces are \\W already: "^\\W*(?:@\\s*)?\\W*" said the same, backtracking quadratically.)"""
+ERRATUM = re.compile(r"^\W*(?:\([^()]*\)\s*)?(?:rules|card)\s+erratum", re.I)
+"""A ruling that opens as an erratum, after the versions it is of if it names them ("(Hero version)
+Card Erratum: ..."). (@ and spaces are \\W already: "^\\W*(?:@\\s*)?\\W*" said the same, backtracking
+quadratically.)"""
 CHANGES_TEXT = re.compile(r"^\W*(?:change|replace)\s+[“\"«][^”\"»]*[”\"»]\s+(?:to|with)\b", re.I)
 """A line that changes a card's or a rule's words ("@ Change “on a given turn” to “during this
 organization phase”") is an erratum too, without saying so."""
