@@ -442,9 +442,9 @@ class Reader:
     def phase(self, typed: str) -> PhaseAnswer:
         """Every ruling of a turn phase ("M/H", "mh", "site", "eot", "org" ...)."""
         from kb import resolve
-        from kb.phases import PHASE_ALIASES, PHASE_NAMES
+        from kb.phases import PHASE_NAMES, phase_aliases
 
-        return self.phase_named(resolve.phase(typed, PHASE_NAMES, PHASE_ALIASES), typed)
+        return self.phase_named(resolve.phase(typed, PHASE_NAMES, phase_aliases()), typed)
 
     def phase_named(self, phase_id: str, typed: str = "") -> PhaseAnswer:
         """The phase of this id (its page on the site), as phase() answers it."""
@@ -594,10 +594,10 @@ def changes(kb: KbOrReader, since: str | None = None, source: str | None = None,
     if year is not None:
         found = [c for c in found if c.year is not None and c.year >= year]
     if phase is not None:
-        from kb.phases import PHASE_ALIASES, PHASE_NAMES
+        from kb.phases import PHASE_NAMES, phase_aliases
 
         try:
-            target = resolve.phase(phase, PHASE_NAMES, PHASE_ALIASES)
+            target = resolve.phase(phase, PHASE_NAMES, phase_aliases())
         except NotFound as exc:  # an option's value: a usage error, as an unknown --source is
             raise Refused(str(exc), hint=exc.hint) from exc
         of_phase = {r["ruling_id"] for r in query(conn, "select ruling_id from links where kind = 'phase' and "

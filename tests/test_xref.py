@@ -137,6 +137,18 @@ def test_lookup_commands(real_kb: Path, args: list[str]) -> None:
     assert data.exit_code == 0 and json.loads(data.output)
 
 
+def test_a_phase_is_asked_by_every_judges_abbreviation_of_it(real_kb: Path) -> None:
+    """The judges' abbreviations are one table (kb/data/abbreviations.toml): each that stands for a
+    phase names it in `rulings phase` as in a search, and the phases' own words repeat none of them."""
+    from kb.phases import PHASE_ALIASES
+    from kb.tables import load_table
+
+    assert not set(PHASE_ALIASES) & set(load_table("abbreviations"))
+    for typed, phase in (("M/H", "movement-hazard"), ("EoT", "end-of-turn"), ("LE", "long-event"),
+                         ("BC", "body-check"), ("FC", "end-of-game")):
+        assert lookup.phase(real_kb, typed).phase == phase, typed
+
+
 def test_show_tells_the_current_edition(real_kb: Path) -> None:
     shown = json.loads(CliRunner().invoke(cli, ["--kb", str(real_kb), "show", "crf-older.febca4d0ba", "--json"]).output)
     assert shown["links"]["edition"][0]["how"] == "same"
