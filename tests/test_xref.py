@@ -313,3 +313,20 @@ def test_card_pages_show_what_their_headings_rule(real_site: Path) -> None:
              "mumak-oliphant": "crf-22.350ca8e201", "thrall-ring": "crf-22.144d1cde78"}
     for page, ruling in pages.items():
         assert ruling in (real_site / "card" / f"{page}.html").read_text("utf-8"), page
+
+
+def test_a_heading_naming_no_card_links_to_none_and_its_ruling_stays_reachable(tiny: tuple[Path, Path, Path]) -> None:
+    """The tiny corpus's CRF rules on Alatar, a card its card database lacks: a warning, no card, and
+    the erratum found by search, by `rulings show` and on its document page."""
+    _, kb_dir, site = tiny
+    conn = sqlite3.connect(kb_dir / "current" / "rulings.db")
+    erratum = conn.execute("select id from rulings where section like '%\"Alatar\"]'").fetchone()[0]
+    assert conn.execute("select target from links where kind = 'card' and ruling_id = ?", (erratum,)).fetchall() == []
+    assert conn.execute("select card from card_headings where heading = 'Alatar'").fetchall() == [("",)]
+    conn.close()
+    runner = CliRunner()
+    found = json.loads(runner.invoke(cli, ["--kb", str(kb_dir), "search", "Alatar untap", "--json"]).output)
+    assert erratum in [r["id"] for r in (found["results"] if isinstance(found, dict) else found)][:3]
+    assert json.loads(runner.invoke(cli, ["--kb", str(kb_dir), "show", erratum, "--json"]).output)["id"] == erratum
+    assert f'id="{erratum}"' in (site / "doc" / "crf-x.html").read_text("utf-8")
+    assert runner.invoke(cli, ["--kb", str(kb_dir), "card", "Alatar"]).exit_code == 1  # no card of that name
