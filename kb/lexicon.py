@@ -31,6 +31,9 @@ class Lexicon:
     ("left behind", "the white hand"): an ordinary word or phrase, a card only where the words say so."""
     game_words: set[str] = field(default_factory=set)
     """Folded words that name a card but in rulings mean a race or a kind of player ("Hobbits", "Sauron")."""
+    headings: dict[str, list[str]] = field(default_factory=dict)
+    """Each CRF card heading, as written, -> the English names of the cards it stands for (none for a
+    heading that names no card), read once by kb.searchdata.read_heading."""
     _starts: dict[str, int] = field(default_factory=dict)
     _prefixes: set[str] = field(default_factory=set)
     """The first words of every name of several words ("doors", "doors of"): a walk over a text's
@@ -50,7 +53,7 @@ class Lexicon:
 
     def to_json(self) -> dict[str, object]:
         return {"names": self.names, "lowercase": sorted(self.lowercase),
-                "game_words": sorted(self.game_words)}
+                "game_words": sorted(self.game_words), "headings": self.headings}
 
     @classmethod
     def from_json(cls, data: dict[str, object]) -> Lexicon:
@@ -58,7 +61,8 @@ class Lexicon:
             raise ValueError("expected an object with a 'names' table")
         lowercase: Any = data.get("lowercase", ())
         game: Any = data.get("game_words", ())
-        lex = cls({}, set(lowercase), set(game))
+        headings: Any = data.get("headings", {})
+        lex = cls({}, set(lowercase), set(game), {str(k): list(v) for k, v in dict(headings).items()})
         for key, canonicals in dict(data["names"]).items():  # type: ignore[call-overload]
             for canonical in canonicals:
                 lex.add_name(key, canonical)
@@ -133,15 +137,11 @@ def _capitalised_mid_sentence(text: str, token: str, start: int) -> bool:
     return i > 0 and text[i - 1] not in ".!?:•\n«“\"("
 
 
-def build_lexicon(card_names: Iterable[tuple[str, str]], titles: Iterable[str], texts: Iterable[str]) -> Lexicon:
-    """A lexicon from (name, English name) pairs, card-section titles and the corpus texts."""
+def build_lexicon(card_names: Iterable[tuple[str, str]], texts: Iterable[str]) -> Lexicon:
+    """A lexicon from (name, English name) pairs and the corpus texts."""
     lex = Lexicon()
     for name, canonical in card_names:
         lex.add_name(name, canonical)
-    for title in titles:
-        key = fold(title)
-        if key not in lex.names:
-            lex.add_name(title, title)
     for text in texts:
         lex.add_words(text)
     return lex

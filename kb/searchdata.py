@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from kb.model import ParsedDocument, Ruling, Source
-from kb.lexicon import Lexicon, build_lexicon
+from kb.lexicon import Lexicon
 from kb.query import fold
 from kb.ranking import document_fields
 from kb.searchspec import UNIT, Unit
@@ -18,51 +19,133 @@ ANNOTATION_REF = re.compile(r"\bannotations?\s+(\d{1,2}[ab]?)((?:\s*(?:,|and|&|-
 RULE_REF = re.compile(r"\b(?:rule\s+)?((?:\d{1,2}|g)\.[A-Za-z0-9]+(?:\.[A-Za-z0-9]+)*)\b")
 
 
-def card_section(r: Ruling) -> str | None:
-    """The card a CRF card-rulings section is about, by its heading ("Alatar")."""
-    if len(r.section) >= 2 and r.section[0].lower() == CARD_PART and not r.section[-1].startswith("-="):
-        return r.section[-1]
+def card_heading(path: Sequence[str]) -> str | None:
+    """The card heading a CRF section path ends in ("Alatar" under "Card Errata and Rulings", not its
+    letter "-= AAA =-"), or None."""
+    if len(path) >= 2 and path[0].lower() == CARD_PART and not path[-1].startswith("-="):
+        return path[-1]
     return None
 
 
-def resolve_title(title: str, lexicon: Lexicon) -> list[str]:
-    """Card names a CRF heading stands for: exact, "The X", or a near spelling ("Hoarmûath of Dir")."""
-    key = fold(title)
-    for candidate in (key, f"the {key}", re.sub(r"^the ", "", key), re.sub(r" all$", "", key)):
-        if candidate in lexicon.names:
-            return list(lexicon.names[candidate])
-    match = difflib.get_close_matches(key, lexicon.names.keys(), n=1, cutoff=0.85)
-    return list(lexicon.names[match[0]]) if match else []
+def card_section(r: Ruling) -> str | None:
+    """The card a CRF card-rulings section is about, by its heading ("Alatar")."""
+    return card_heading(r.section)
+
+
+@dataclass(frozen=True, slots=True)
+class CardBook:
+    """What a CRF card heading is read against, from the card database."""
+
+    names: Mapping[str, list[str]]
+    """Card names (folded, every language) -> English names (kb.lexicon.Lexicon.names)."""
+    keywords: Mapping[str, tuple[str, ...]]
+    """A keyword (folded) -> the English names of the cards that have it ("mind ring" -> Binding-ring, ...)."""
+    alignments: Mapping[str, frozenset[str]]
+    """An English name -> the alignments of its cards, lower case ("hero", "minion", ...)."""
+
+
+VERSION = re.compile(r"\s*\(([\w-]+) version\)$", re.I)
+"""A qualifier naming one alignment's card: "The Under-leas (hero version)"."""
+GROUP = re.compile(r"\s*(?:\(all\)|\bcards)$", re.I)
+"""A heading standing for several cards: "Dwarven Rings (all)", "Fair Sailing/Fair Travels cards"."""
+
+
+def read_heading(heading: str, book: CardBook) -> tuple[str, ...]:
+    """The card names a CRF card heading stands for, as a judge reads it, or () for none.
+
+    A name of the card database (exactly, with or without "The", a keyword its cards have, the
+    start of exactly one card's name, "Mûmak" for "Mûmak (Oliphant)", or a near spelling
+    ("Hoarmûath of Dir")); "(hero version)" as that card, its hero card's name where the
+    versions' names differ; "X (all)" and "X cards" as every card of keyword X or whose name
+    begins with X; "A/B" as A and B ("Dwarven Ring of Bávor’s/Drúin’s Tribe"), when both are cards.
+    """
+    if fold(heading) in book.names:  # a card's own name, whatever it ends with
+        return tuple(book.names[fold(heading)])
+    if version := VERSION.search(heading):
+        names = read_heading(heading[:version.start()], book)
+        alike = tuple(n for n in names if version.group(1).lower() in book.alignments.get(n, ()))
+        return alike or names
+    group = GROUP.search(heading)
+    text = heading[:group.start()] if group else heading
+    for parts in alternatives(text):
+        readings = [_read_name(part, book, group is not None) for part in parts]
+        if all(readings):
+            return tuple(dict.fromkeys(n for names in readings for n in names))
+    return ()
+
+
+def alternatives(text: str) -> list[list[str]]:
+    """The ways a heading can be read as names, in order: with a slash between two words, the heading
+    with each ("Dwarven Ring of Bávor’s/Drúin’s Tribe": "... Bávor’s Tribe", "... Drúin’s Tribe"),
+    then each side of it ("Fair Sailing/Fair Travels": "Fair Sailing", "Fair Travels"); then whole."""
+    m = re.fullmatch(r"(.*?)(\S+)/(\S+)(.*)", text)
+    if not m:
+        return [[text]]
+    return [[f"{m.group(1)}{m.group(2)}{m.group(4)}", f"{m.group(1)}{m.group(3)}{m.group(4)}"],
+            [side.strip() for side in text.split("/")], [text]]
+
+
+def _read_name(text: str, book: CardBook, group: bool) -> list[str]:
+    key = fold(text)
+    if not key:
+        return []
+    for candidate in (key, f"the {key}", re.sub(r"^the ", "", key)):
+        if candidate in book.names:
+            return list(book.names[candidate])
+    stems = (key, key[:-1]) if key.endswith("s") else (key,)
+    for stem in stems:
+        if stem in book.keywords:
+            return list(book.keywords[stem])
+    starts = tuple(f"{stem} " for stem in (stems if group else (key,)))
+    starting = list(dict.fromkeys(n for k, names in book.names.items() if k.startswith(starts) for n in names))
+    if starting and (group or len(starting) == 1):
+        return starting
+    match = difflib.get_close_matches(key, book.names.keys(), n=1, cutoff=0.85)
+    return list(book.names[match[0]]) if match and not group else []
 
 
 class LexiconDraft:
     """The lexicon gathered document by document as they are parsed (add), completed once every
-    document has been seen (finish): card names in every language first, then the CRF card headings
-    resolved against them, the corpus words and the game words."""
+    document has been seen (finish): card names in every language first, then what each CRF card
+    heading stands for (read_heading, against the card names as the card database gives them; a
+    heading that stands for one card is a name of it too), the corpus words and the game words."""
 
     def __init__(self) -> None:
-        self.lexicon = build_lexicon([], [], [])
+        self.lexicon = Lexicon()
         self._titles: dict[str, None] = {}
         self._races: set[str] = set()
+        self._keywords: dict[str, dict[str, None]] = {}
+        self._alignments: dict[str, set[str]] = {}
 
     def add(self, doc: ParsedDocument) -> None:
         for card in doc.cards:
+            english = card.names["en"]
             for name in card.names.values():
-                self.lexicon.add_name(name, card.names["en"])
-            self._races.update(str(card.attributes.get("attributes", {}).get("race", "")).split(","))
-        for r in doc.rulings if doc.source.game == "meccg" else ():
+                self.lexicon.add_name(name, english)
+            attributes = card.attributes.get("attributes", {})
+            self._races.update(str(attributes.get("race", "")).split(","))
+            for keyword in attributes.get("keywords") or ():
+                self._keywords.setdefault(fold(str(keyword)), {})[english] = None
+            self._alignments.setdefault(english, set()).add(card.alignment.lower())
+        if doc.source.game != "meccg":
+            return
+        for r in doc.rulings:
             self.lexicon.add_words(r.text)
             if title := card_section(r):
                 self._titles.setdefault(title)
         for s in doc.sections:
             self.lexicon.add_words(" ".join(s.path))
+            if title := card_heading(s.path):
+                self._titles.setdefault(title)
 
     def finish(self) -> Lexicon:
         lexicon = self.lexicon
-        for title in self._titles:  # a title seen twice would find itself in the lexicon the second time
-            if fold(title) not in lexicon.names:
-                for name in resolve_title(title, lexicon) or [title]:
-                    lexicon.add_name(title, name)
+        book = CardBook(lexicon.names, {k: tuple(v) for k, v in self._keywords.items()},
+                        {k: frozenset(v) for k, v in self._alignments.items()})
+        lexicon.headings = {title: list(read_heading(title, book)) for title in self._titles}
+        for title, names in lexicon.headings.items():  # after every heading is read: each against the cards alone
+            if len(names) == 1 and fold(title) not in lexicon.names:
+                lexicon.add_name(title, names[0])
         lexicon.game_words = game_words(self._races)
         return lexicon
 
@@ -112,12 +195,15 @@ def document_units(s: Source, rulings: list[Ruling], lexicon: Lexicon, parent_te
     for r in rulings:
         about: set[str] = set()
         title = r.title
+        path = list(r.section)
         if r.kind == "card":
             about.add(fold(r.title or ""))
         elif (heading := card_section(r)) is not None:
             title = heading
-            about.add(fold(heading))
-            about.update(fold(n) for n in lexicon.names.get(fold(heading), []))
+            about.update(fold(n) for n in lexicon.headings.get(heading, ()))
+            if fold(heading) in lexicon.names:  # a name a query can use: the key stands for the heading's words
+                about.add(fold(heading))
+                path = path[:-1]
         about.discard("")
         mentions = {fold(n) for n in lexicon.find_in_text(r.text)} if s.game == "meccg" else set()
         keys = [f"about:{a}" for a in sorted(about)] + [f"mention:{m}" for m in sorted(mentions - about)]
@@ -127,7 +213,6 @@ def document_units(s: Source, rulings: list[Ruling], lexicon: Lexicon, parent_te
             keys += [f"number:{number}", f"number:{r.kind}:{number}"]
             if s.parser == "timing":
                 keys.append(f"number:timing:{number}")
-        path = list(r.section[:-1]) if about and r.kind != "card" else list(r.section)
         fields = [(r.text, 1.0)]
         if r.kind != "card" and path:
             fields.append((" ".join(path), unit["section"]))

@@ -18,7 +18,7 @@ from kb.phrases import PhraseBook
 from kb.headings import title_key
 from kb.lexicon import Lexicon
 from kb.query import fold
-from kb.searchdata import card_section, references, resolve_title
+from kb.searchdata import card_heading, card_section, references
 
 PHASES: dict[str, tuple[str, ...]] = {
     "beginning-of-game": ("beginning of the game", "character draft", "starting company", "starting hand",
@@ -106,8 +106,7 @@ def detect_cards(doc: ParsedDocument, r: Ruling, ctx: Context) -> list[Link]:
     links = [Link(r.id, "card", name, "mention") for name in sorted(lexicon.find_in_text(r.text))]
     heading = card_section(r)
     if heading:
-        names = lexicon.names.get(fold(heading)) or resolve_title(heading, lexicon)
-        links += [Link(r.id, "card", name, "about") for name in names]
+        links += [Link(r.id, "card", name, "about") for name in lexicon.headings.get(heading, ())]
     if r.kind == "card" and r.title:
         links.append(Link(r.id, "card", r.title, "card"))
     return links
@@ -335,21 +334,20 @@ def link_document(d: ParsedDocument, ctx: Context) -> list[Link]:
 
 
 def card_headings(d: ParsedDocument, lexicon: Lexicon, problems: list[Problem]) -> list[dict[str, str]]:
-    """Every CRF card heading of a document and the card name(s) it resolves to ("Arkenstone" -> "The Arkenstone")."""
+    """Every CRF card heading of a document and the card name(s) it stands for, as the lexicon read
+    them (kb.searchdata.read_heading: "Arkenstone" -> "The Arkenstone"), the cards its rulings are
+    about; a heading that stands for no card is a problem."""
     rows: list[dict[str, str]] = []
     if d.source.parser != "crf":
         return rows
     for s in d.sections:
-        if len(s.path) >= 3 and s.path[0].lower() == "card errata and rulings":
-            if s.path[-1].lower().endswith("(all)"):  # a group: "Dwarven Rings (all)"
-                stem = title_key(s.path[-1][:-5])
-                names = sorted({n for k, v in lexicon.names.items() if stem in title_key(k) for n in v} - {s.path[-1]})
-            else:
-                names = lexicon.names.get(fold(s.path[-1])) or resolve_title(s.path[-1], lexicon)
-            if not names:
-                problems.append(Problem(d.source.id, s.span.start, f"card heading {s.path[-1]!r} matches no card"))
-            for name in names or [""]:
-                rows.append({"section_id": s.id, "heading": s.path[-1], "card": name})
+        if (heading := card_heading(s.path)) is None:
+            continue
+        names = lexicon.headings.get(heading, [])
+        if not names:
+            problems.append(Problem(d.source.id, s.span.start, f"card heading {heading!r} matches no card"))
+        for name in names or [""]:
+            rows.append({"section_id": s.id, "heading": heading, "card": name})
     return rows
 
 

@@ -482,7 +482,7 @@ JSON_CASES: list[tuple[str, str, Cause, int, dict[str, str]]] = [
     ("deck: --html a folder", "--kb {kb} deck {tmp}/deck.txt --html {tmp} --json", deck_and_notes, 2,
      {"error": "Invalid value for '--html': File '{tmp}' is a directory.", "hint": "Try 'cli deck --help' for help."}),
     ("check --strict: a warning", "--kb {kb} check --strict --json", nothing, 1,
-     {"error": "1 warning(s) (--strict)", "hint": "Fix what the warnings name, or run without --strict."}),
+     {"error": "2 warning(s) (--strict)", "hint": "Fix what the warnings name, or run without --strict."}),
     ("deck: missing file", "--kb {kb} deck {tmp}/none.txt --json", nothing, 2,
      {"error": "{tmp}/none.txt: No such file or directory", "hint": DECK_HINT}),
     ("deck: unreadable file", "--kb {kb} deck {tmp}/deck.txt --json", unreadable("deck.txt"), 2,

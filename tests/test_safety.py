@@ -290,7 +290,9 @@ def test_notes_are_reported_by_check_and_shown_on_the_site_without_failing_stric
     assert {"path": "meccg/coe.md", "line": 15, "source": "coe-x", "severity": "note",
             "message": "rule 2.IV.3.5.1 is numbered under the wrong parent: it follows 2.II.3.5, where 2.II.3.5.1 "
                        "would come"} in notes
-    assert report["notes"] == len(notes) and report["warnings"] == 1
+    assert report["notes"] == len(notes) and report["warnings"] == 2
+    assert {"path": "meccg/crf.md", "line": 63, "source": "crf-x", "severity": "warning",  # no card Alatar in cards.json
+            "message": "card heading 'Alatar' matches no card"} in report["problems"]
     text = run("--kb", str(kb_dir), "check").output
     assert "note: meccg/coe.md:15: rule 2.IV.3.5.1" in text
     page = (site / "doc" / "coe-x.html").read_text("utf-8")
@@ -301,8 +303,9 @@ def test_notes_are_reported_by_check_and_shown_on_the_site_without_failing_stric
 
 def test_check_strict_fails_on_warnings_not_notes(tmp_path: Path) -> None:
     sources = write_tiny_sources(tmp_path / "rulings")
-    crf = sources / "meccg" / "crf.md"  # the one warning of the tiny corpus: a See also that names nothing
-    crf.write_text("\n".join(line for line in crf.read_text("utf-8").split("\n") if "Company" not in line), "utf-8")
+    crf = sources / "meccg" / "crf.md"  # the warnings of the tiny corpus: a See also that names nothing, a card
+    lines = crf.read_text("utf-8").replace("### Alatar", "### Adûnaphel").split("\n")  # heading naming no card
+    crf.write_text("\n".join(line for line in lines if "Company" not in line), "utf-8")
     kb_dir = tmp_path / "kb"
     assert run("--kb", str(kb_dir), "build", "--sources", str(sources)).exit_code == 0
     report = json.loads(run("--kb", str(kb_dir), "check", "--json").output)

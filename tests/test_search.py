@@ -412,7 +412,7 @@ def test_a_heading_counts_toward_every_ruling_under_it(tiny: tuple[Path, Path, P
 
     doc = parse_file("crf", DATA / "crf_excerpt.md")
     texts = {r.id: r.text for r in doc.rulings}
-    passages = list(document_units(doc.source, doc.rulings, build_lexicon([], [], []), texts.get))
+    passages = list(document_units(doc.source, doc.rulings, build_lexicon([], []), texts.get))
     general = next(u for u in passages if "concluded when both players agree" in u.data["text"])
     assert ("Turn Sequence Rulings Movement/Hazard Phase General", 0.5) in general.fields
     top = Searcher.open(tiny[1]).search("general agree", limit=1)  # the excerpt built: "general" is only in the heading
@@ -466,7 +466,7 @@ def test_the_council_of_elrond_is_no_mention_of_elrond(real_kb: Path) -> None:
 
     from kb.lexicon import build_lexicon
 
-    lexicon = build_lexicon([("Elrond", "Elrond")], [], [])
+    lexicon = build_lexicon([("Elrond", "Elrond")], [])
     assert lexicon.find_in_text("Ruled by the Council of Elrond in 2011.") == set()
     assert lexicon.find_in_text("As ruled by the Council of Elrond, Elrond may untap.") == {"Elrond"}
     db = sqlite3.connect(real_kb / "current" / "rulings.db")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -15,7 +16,7 @@ from cli import cli
 from kb import lookup
 from kb.errors import NotFound
 from kb.lexicon import Lexicon
-from kb.searchdata import references
+from kb.searchdata import CardBook, read_heading, references
 from kb.headings import title_key
 from kb.phrases import PhraseBook
 from kb.query import fold
@@ -222,3 +223,122 @@ def test_100_kb_inputs_get_an_answer_or_one_line(real_kb: Path, text: str) -> No
             assert result.exit_code == 1, (command, result.output[:200])
             assert result.stdout == "" and result.stderr.startswith("Error:") and result.stderr.count("\n") == 1, \
                 (command, result.stderr[:300])
+
+
+# -- what a CRF card heading stands for (kb.searchdata.read_heading) ----------------------------------
+
+def heading_book() -> CardBook:
+    """A hand-made card database: names, two keywords, and a name spelt apart by alignment."""
+    lex = Lexicon()
+    names = ["The Under-leas", "Mûmak (Oliphant)", "The Arkenstone", "Hoarmûrath of Dír", "Fair Sailing",
+             "Fair Travels in Wilderness", "Fair Travels in Shadow-lands", "Dwarven Ring of Bávor’s Tribe",
+             "Dwarven Ring of Drúin’s Tribe", "Thrall-ring", "Troth-ring", "Lesser Ring", "Minor Ring",
+             "Isles of the Dead That Live", "Isles of the Dead that Live", "Old Forest", "Old Forest Road",
+             "Marked Cards (all)"]
+    for name in names:
+        lex.add_name(name, name)
+    keywords = {"mind ring": ("Thrall-ring", "Troth-ring"), "lesser ring": ("Lesser Ring", "Minor Ring"),
+                "dwarven ring": ("Dwarven Ring of Bávor’s Tribe", "Dwarven Ring of Drúin’s Tribe")}
+    alignments = {n: frozenset({"hero"}) for n in names} | {"Isles of the Dead That Live": frozenset({"minion"}),
+                                                            "The Under-leas": frozenset({"hero", "minion", "balrog"})}
+    return CardBook(lex.names, keywords, alignments)
+
+
+@pytest.mark.parametrize("heading, cards", [
+    ("Fair Sailing", ("Fair Sailing",)),  # exactly
+    ("Arkenstone", ("The Arkenstone",)),  # "The X"
+    ("Hoarmûath of Dir", ("Hoarmûrath of Dír",)),  # a near spelling
+    ("The Under-leas (hero version)", ("The Under-leas",)),  # the card, its versions under one name
+    ("Isles of the Dead that Live (minion version)", ("Isles of the Dead That Live",)),  # the minion card's spelling
+    ("Isles of the Dead that Live (hero version)", ("Isles of the Dead that Live",)),
+    ("Dwarven Rings (all)", ("Dwarven Ring of Bávor’s Tribe", "Dwarven Ring of Drúin’s Tribe")),  # a keyword's cards
+    ("Mind Ring", ("Thrall-ring", "Troth-ring")),  # a keyword that no card is named
+    ("Lesser Ring", ("Lesser Ring",)),  # a card's name before the keyword
+    ("Fair Sailing/Fair Travels cards", ("Fair Sailing", "Fair Travels in Wilderness", "Fair Travels in Shadow-lands")),
+    ("Dwarven Ring of Bávor’s/Drúin’s Tribe", ("Dwarven Ring of Bávor’s Tribe", "Dwarven Ring of Drúin’s Tribe")),
+    ("Mûmak", ("Mûmak (Oliphant)",)),  # the start of exactly one card's name
+    ("Marked Cards (all)", ("Marked Cards (all)",)),  # a card so named is that card
+    ("Old", ()),  # the start of two: no card
+    ("Fair Travels", ()),  # not a group: no one card
+    ("Gandalf's Pipe", ()), ("", ()), ("(hero version)", ()), ("/", ()),  # no card: no made-up name
+])
+def test_a_card_heading_reads_as_the_cards_a_judge_reads_it_as(heading: str, cards: tuple[str, ...]) -> None:
+    assert read_heading(heading, heading_book()) == cards
+
+
+def test_every_card_link_and_answer_names_a_card_of_the_database(db: sqlite3.Connection) -> None:
+    """No made-up card: "Mind Ring", "Mûmak", "Dwarven Rings (all)" were cards of their own."""
+    cards = {name for (name,) in db.execute("select name from cards")}
+    targets = {t for (t,) in db.execute("select distinct target from links where kind = 'card'")}
+    answered = {c for (c,) in db.execute("select distinct card from card_answers")}
+    headed = {c for (c,) in db.execute("select distinct card from card_headings")}
+    assert targets - cards == set() and answered - cards == set() and headed - cards == set()
+
+
+def test_card_headings_are_what_their_rulings_are_about(db: sqlite3.Connection) -> None:
+    """Links and card_headings agree for every heading: one reading of the heading makes both."""
+    headings: dict[str, set[str]] = {}
+    for section_id, card in db.execute("select section_id, card from card_headings"):
+        headings.setdefault(section_id, set()).add(card)
+    about: dict[str, set[str]] = {section_id: set() for section_id in headings}
+    for section_id, target in db.execute(
+            "select s.id, l.target from sections s join rulings r on r.source = s.source and r.section = s.titles "
+            "join links l on l.ruling_id = r.id and l.kind = 'card' and l.how = 'about'"):
+        about.setdefault(section_id, set()).add(target)
+    assert len(headings) == 354 and about == headings
+    assert headings["crf-22/card-errata-and-rulings-mmm-mind-ring"] == {"Binding-ring", "Thrall-ring", "Troth-ring"}
+    assert headings["crf-22/card-errata-and-rulings-ddd-dwarven-ring-of-thelors-thrars-tribe"] == {
+        "Dwarven Ring of Thélor’s Tribe", "Dwarven Ring of Thrár’s Tribe"}
+
+
+def card_json(real_kb: Path, name: str) -> dict[str, Any]:
+    result = CliRunner().invoke(cli, ["--kb", str(real_kb), "card", name, "--json"])
+    assert result.exit_code == 0, result.output
+    return dict(json.loads(result.output))
+
+
+def test_a_hero_version_heading_gives_the_card_its_erratum(real_kb: Path) -> None:
+    """"The Under-leas (hero version)": its erratum is The Under-leas's (on main it was a card of its own)."""
+    under_leas = card_json(real_kb, "the under-leas")
+    assert "crf-22.cde7208fcb" in [r["id"] for r in under_leas["errata"]]
+
+
+def test_an_all_heading_rules_on_every_card_of_the_group(real_kb: Path) -> None:
+    durin = card_json(real_kb, "Dwarven Ring of Durin's Tribe")
+    assert "crf-22.11935cd30f" in [r["id"] for r in durin["rulings"]]  # "Dwarven Rings (all)"
+
+
+def test_a_heading_that_begins_one_cards_name_is_that_card(real_kb: Path) -> None:
+    """"Mûmak" is Mûmak (Oliphant): its ruling, and a deck's "Mumak" has its face; "Mind Ring" is no card."""
+    mumak = card_json(real_kb, "mumak")
+    assert mumak["names"] == ["Mûmak (Oliphant)"] and [c["id"] for c in mumak["cards"]] == ["TW-66"]
+    assert "crf-22.350ca8e201" in [r["id"] for r in mumak["rulings"]]
+    result = CliRunner().invoke(cli, ["--kb", str(real_kb), "deck", "-", "--json"],
+                                input="Hazards:\n1 Mumak\n1 Mind Ring\n")
+    report = json.loads(result.stdout)
+    assert [(c["name"], [f["type"] for f in c["cards"]]) for c in report["cards"]] == [("Mûmak (Oliphant)", ["Hazard"])]
+    assert [(n["name"], n["lines"]) for n in report["not_found"]] == [("Mind Ring", [3])]
+
+
+def test_card_pages_show_what_their_headings_rule(real_site: Path) -> None:
+    pages = {"the-under-leas": "crf-22.cde7208fcb", "dwarven-ring-of-durins-tribe": "crf-22.11935cd30f",
+             "mumak-oliphant": "crf-22.350ca8e201", "thrall-ring": "crf-22.144d1cde78"}
+    for page, ruling in pages.items():
+        assert ruling in (real_site / "card" / f"{page}.html").read_text("utf-8"), page
+
+
+def test_a_heading_naming_no_card_links_to_none_and_its_ruling_stays_reachable(tiny: tuple[Path, Path, Path]) -> None:
+    """The tiny corpus's CRF rules on Alatar, a card its card database lacks: a warning, no card, and
+    the erratum found by search, by `rulings show` and on its document page."""
+    _, kb_dir, site = tiny
+    conn = sqlite3.connect(kb_dir / "current" / "rulings.db")
+    erratum = conn.execute("select id from rulings where section like '%\"Alatar\"]'").fetchone()[0]
+    assert conn.execute("select target from links where kind = 'card' and ruling_id = ?", (erratum,)).fetchall() == []
+    assert conn.execute("select card from card_headings where heading = 'Alatar'").fetchall() == [("",)]
+    conn.close()
+    runner = CliRunner()
+    found = json.loads(runner.invoke(cli, ["--kb", str(kb_dir), "search", "Alatar untap", "--json"]).output)
+    assert erratum in [r["id"] for r in (found["results"] if isinstance(found, dict) else found)][:3]
+    assert json.loads(runner.invoke(cli, ["--kb", str(kb_dir), "show", erratum, "--json"]).output)["id"] == erratum
+    assert f'id="{erratum}"' in (site / "doc" / "crf-x.html").read_text("utf-8")
+    assert runner.invoke(cli, ["--kb", str(kb_dir), "card", "Alatar"]).exit_code == 1  # no card of that name
