@@ -284,7 +284,7 @@ def deck(kb_dir: Path, file: str, as_json: bool, mentions: bool, html_out: Path 
 @click.pass_obj
 @brief
 def phase(kb_dir: Path, name: tuple[str, ...], as_json: bool, no_pager: bool) -> None:
-    """Every ruling of a turn phase, by source in document order ("M/H", "mh", "site", "eot", "org")."""
+    """Every ruling of a turn phase, those under its headings first ("M/H", "mh", "site", "eot", "org")."""
     from kb.lookup import phase as look_up
     from kb.terminal import render_phase
 

@@ -102,9 +102,19 @@ class PhaseAnswer:
     url: str
     """Its page on the site ("phase/site.html")."""
 
+    @property
+    def headings(self) -> tuple[Ruling, ...]:
+        """Those under a heading of the phase, in reading order: shown first."""
+        return tuple(r for r in self.rulings if r.id in self.under_headings)
+
+    @property
+    def elsewhere(self) -> tuple[Ruling, ...]:
+        """Those that speak of it elsewhere, in reading order."""
+        return tuple(r for r in self.rulings if r.id not in self.under_headings)
+
     def to_json(self) -> dict[str, Any]:
         return {"query": self.query, "phase": self.phase, "name": self.name, "url": self.url,
-                "sources": groups_json(self.rulings)}
+                "sources": groups_json(self.rulings), "under_headings": [r.id for r in self.headings]}
 
 
 @dataclass(frozen=True, slots=True)

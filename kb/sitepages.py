@@ -440,10 +440,9 @@ class Pages:
         answer = self.reader.phase_named(phase_id)
         page = answer.url
         return self._lookup(page, answer.name, "Phase", [
-            ("Rulings under this phase's headings", "headings", self.grouped(
-                page, [r for r in answer.rulings if r.id in answer.under_headings], True, "headings")),
-            ("Rulings that speak of it elsewhere", "elsewhere", self.grouped(
-                page, [r for r in answer.rulings if r.id not in answer.under_headings], False, "elsewhere"))])
+            ("Rulings under this phase's headings", "headings", self.grouped(page, list(answer.headings), True, "headings")),
+            ("Rulings that speak of it elsewhere", "elsewhere", self.grouped(page, list(answer.elsewhere), False,
+                                                                             "elsewhere"))])
 
     def number_page(self, kind: str, number: str) -> Page:
         """An annotation's or a rule's page: the answer `rulings annotation` or `rulings rule` gives (kb.lookup)."""

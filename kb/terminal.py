@@ -312,8 +312,10 @@ def render_card(page: Page, answer: CardAnswer) -> None:
 
 
 def render_phase(page: Page, answer: PhaseAnswer) -> None:
-    """`rulings phase`: every ruling of the phase, by source."""
-    render_groups(page, answer.name, by_source(answer.rulings))
+    """`rulings phase`: every ruling of the phase, those under its headings first, each part by source
+    (as its page on the site shows them)."""
+    render_groups(page, f"{answer.name}: rulings under its headings", by_source(answer.headings))
+    render_groups(page, f"{answer.name}: rulings that speak of it elsewhere", by_source(answer.elsewhere))
 
 
 def render_term(page: Page, answer: TermAnswer) -> None:

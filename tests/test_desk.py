@@ -52,6 +52,16 @@ def test_phase_output_holds_every_ruling_of_the_phase(real_kb: Path) -> None:
     assert len(texts) > 100 and all(t in printed for t in texts)
 
 
+def test_phase_output_shows_the_rulings_under_its_headings_first_as_its_page_does(real_kb: Path) -> None:
+    data = lookup.phase(real_kb, "site").to_json()
+    printed = flat(run(real_kb, "phase", "site").output)
+    first, rest = printed.split("rulings that speak of it elsewhere", 1)
+    ids = {r["id"]: flat(r["text"]) for g in data["sources"] for r in g["rulings"]}
+    headings = set(data["under_headings"])
+    assert 0 < len(headings) < len(ids)
+    assert all(ids[i] in first for i in headings) and all(t in rest for i, t in ids.items() if i not in headings)
+
+
 def test_show_prints_the_whole_ruling_and_where_it_is(real_kb: Path) -> None:
     shown = run(real_kb, "show", "crf-22.454d048a6d").output
     assert "A strike may not be canceled once the dice-roll for the strike has been made." in flat(shown)  # wrapped
