@@ -20,7 +20,8 @@ from typing import Any
 
 from kb.decklist import MAX_LINE, PATTERNS, DeckLine, browser_rules, read_deck
 from kb.deckrules import (BANS, FACT_FIELDS, FLAGS, GAMES, LIMITS, PLAYER_NAMES, PLAYER_OF, PLAYERS, PREFERRED, RULES,
-                          CardFacts, Entry, card_facts, check, counted, verdict, versions, whose_deck)
+                          CardFacts, Entry, card_facts, check, counted, site_alignments, verdict, versions,
+                          whose_deck)
 from kb.errors import ForeignFile, ParseError, Refused, WriteFailed
 from kb.inputs import MB, kind_of, read_bytes, size_text
 from kb.lookup import KbOrReader, Reader
@@ -419,9 +420,9 @@ class ReadLines:
 
     def entries(self, player: str) -> list[Entry]:
         """Each line read as the deck rules check it: the printings it means for this player ("" unknown)."""
-        return [Entry(line.number, line.count, line.part, line.group,
-                      versions(start, line.set_code, line.tag, line.group, player), line.name)
-                for line, start in self.read]
+        return site_alignments([Entry(line.number, line.count, line.part, line.group,
+                                      versions(start, line.set_code, line.tag, line.group, player), line.name)
+                                for line, start in self.read], player)
 
     def add_printings(self, entries: list[Entry]) -> None:
         """Each card's printings, as the lines' entries chose them."""

@@ -27,7 +27,7 @@ from kb.store import CURRENT
 from kb.website import unstamp
 
 from .conftest import DATA, ROOT
-from .test_deckrules import CASES
+from .test_deckrules import CASES, VERDICTS, messages
 
 DECKS = DATA / "decks"
 HERO = DECKS / "hero.txt"
@@ -605,6 +605,7 @@ def test_browser_reads_every_test_list_as_the_terminal(real_kb: Path, tmp_path: 
              "Corsarios de Umbar\nInsel der Lebenden Toten\nDie Puckel-Tiefen\nNuee de chauves souris\n"]
     lists: list[tuple[str, dict[str, str]]] = [(text, {}) for text in texts]
     lists += [(text, options) for _, text, options, _, _ in CASES]
+    lists += [(text, options) for _, text, options, *_ in VERDICTS]
     lists += [(FELLOWSHIP["text"].read_text("utf-8"), {"alignment": "minion", "game": "campaign"}),
               (FELLOWSHIP["meccg"].read_text("utf-8"), {"form": "text"})]
     (tmp_path / "driver.js").write_text(DRIVER, "utf-8")
@@ -640,6 +641,12 @@ def test_browser_reads_every_test_list_as_the_terminal(real_kb: Path, tmp_path: 
             assert getattr(report, key) == js[key], key
         assert [miss_line(m) for m in report.not_found + report.ambiguous] == js["misses"]
         assert [finding_text(f) for f in report.findings] == js["findings_text"]
+    # the browser's own verdicts, rule by rule (tests/test_deckrules.py's cases)
+    answers = json.loads(done.stdout)[len(texts):]
+    for (what, _, _, rule, broken), js in zip(CASES, answers, strict=False):
+        assert any(f["rule"] == rule and f["status"] == "problem" for f in js["findings"]) == broken, what
+    for (what, _, _, rule, status, says), js in zip(VERDICTS, answers[len(CASES):], strict=False):
+        assert messages(js["findings"], rule, status) == says, what
 
 
 # -- the site's deck page ---------------------------------------------------------------------------------
