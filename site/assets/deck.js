@@ -1003,8 +1003,9 @@
       var bracketed = P.bracketed.exec(l.name);
       if (bracketed && !own(by_id, l.card_id) && !spec.card_names(Q.fold(l.name))) { l = Object.assign({}, l); l.name = bracketed[1]; }
       var parts = l.name.split(sep).map(function (p) { return p.replace(/^[ ,;.]+|[ ,;.]+$/g, ""); });
+      var known = parts.filter(function (p) { return spec.card_names(Q.fold(p)); }).length;
       if (parts.length > 1 && !own(by_id, l.card_id) && !spec.card_names(Q.fold(l.name)) &&
-          parts.every(function (p) { return spec.card_names(Q.fold(p)); })) {
+          known >= Math.max(2, parts.length - known + 1)) {
         parts.forEach(function (p) { var c = Object.assign({}, l); c.kind = "card"; c.name = p; out.push(c); });
       } else if (l.kind === "card") out.push(l);
       else { var n = Object.assign({}, l); n.kind = "note"; n.name = ""; out.push(n); }
