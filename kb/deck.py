@@ -20,7 +20,8 @@ from typing import Any
 
 from kb.decklist import MAX_LINE, PATTERNS, DeckLine, browser_rules, read_deck
 from kb.deckrules import (BANS, FACT_FIELDS, FLAGS, GAMES, LIMITS, PLAYER_NAMES, PLAYER_OF, PLAYERS, PREFERRED, RULES,
-                          CardFacts, Entry, card_facts, check, counted, verdict, versions, whose_deck)
+                          CardFacts, Entry, card_facts, check, counted, site_alignments, verdict, versions,
+                          whose_deck)
 from kb.errors import ForeignFile, ParseError, Refused, WriteFailed
 from kb.inputs import MB, kind_of, read_bytes, size_text
 from kb.lookup import KbOrReader, Reader
@@ -239,7 +240,9 @@ def rules_data(reader: Reader) -> tuple[list[CardFacts], dict[str, list[str]], d
 def expand_lists(lines: list[DeckLine], spec: SearchSpec, by_id: dict[str, CardFacts]) -> list[DeckLine]:
     """The lines, a card line that lists several cards ("Asternak, Ciryaher, Layos", "Moria / Goblin-gate")
     made a card line for each, with its count, when the whole is no card's name (any language, folded)
-    and each part is one ("Here, There, or Yonder" stays whole); a "list" line too long for a card's
+    and more of its parts are cards' names than not, two at least ("Here, There, or Yonder" stays whole;
+    "Rivendell, Bree, The Old Forest" keeps Rivendell and Bree, and reports The Old Forest as a name
+    read as no card); a "list" line too long for a card's
     name likewise, else a note. A note in brackets after a name that is no card's is left out first
     ("Grey Havens (Elves of Lindon)")."""
     out: list[DeckLine] = []
@@ -251,8 +254,9 @@ def expand_lists(lines: list[DeckLine], spec: SearchSpec, by_id: dict[str, CardF
         if bracketed and line.card_id not in by_id and not spec.card_names(fold(line.name)):
             line = replace(line, name=bracketed.group(1))  # "Isle of the Ulond (Valiant Sword)": a site and what it is for
         parts = [p.strip(" ,;.") for p in LIST_SEPARATOR.split(line.name)]
+        known = sum(1 for p in parts if spec.card_names(fold(p)))
         if len(parts) > 1 and line.card_id not in by_id and not spec.card_names(fold(line.name)) and \
-                all(spec.card_names(fold(p)) for p in parts):
+                known >= max(2, len(parts) - known + 1):
             out += [replace(line, kind="card", name=p) for p in parts]
         else:
             out.append(line if line.kind == "card" else replace(line, kind="note", name=""))
@@ -419,9 +423,9 @@ class ReadLines:
 
     def entries(self, player: str) -> list[Entry]:
         """Each line read as the deck rules check it: the printings it means for this player ("" unknown)."""
-        return [Entry(line.number, line.count, line.part, line.group,
-                      versions(start, line.set_code, line.tag, line.group, player), line.name)
-                for line, start in self.read]
+        return site_alignments([Entry(line.number, line.count, line.part, line.group,
+                                      versions(start, line.set_code, line.tag, line.group, player), line.name)
+                                for line, start in self.read], player)
 
     def add_printings(self, entries: list[Entry]) -> None:
         """Each card's printings, as the lines' entries chose them."""

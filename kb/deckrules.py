@@ -263,6 +263,33 @@ def versions(cards: list[CardFacts], set_code: str, tag: str, group: str, player
     return narrowed
 
 
+def site_alignments(entries: list[Entry], player: str) -> list[Entry]:
+    """The entries, each site line of a Fallen-wizard's location deck that does not say hero or minion
+    (Rivendell, both) taking the one its name's other lines have not taken (1.4.F1: "one copy of each hero
+    site and one copy of each minion site"), when its one copy can take only one."""
+    if player != "fallen-wizard":
+        return entries
+    by_name: dict[str, list[Entry]] = {}
+    for e in entries:
+        if e.versions and part_of(e.part, e.versions[0]) == "sites" and e.versions[0].type == "Site":
+            by_name.setdefault(e.versions[0].name, []).append(e)
+    chosen: dict[int, Entry] = {}
+    for group in by_name.values():
+        either = [e for e in group if _site_sides(e) == {"Hero", "Minion"}]
+        taken = {side for e in group for side in _site_sides(e) if len(_site_sides(e)) == 1}
+        free = {"Hero", "Minion"} - taken
+        if len(either) == 1 and either[0].count == 1 and len(free) == 1:
+            e = either[0]
+            chosen[id(e)] = Entry(e.line, e.count, e.part, e.group, [f for f in e.versions if f.alignment in free],
+                                  e.typed)
+    return [chosen.get(id(e), e) for e in entries]
+
+
+def _site_sides(e: Entry) -> set[str]:
+    """The alignments, hero or minion, a site line may mean."""
+    return {f.alignment for f in e.versions} & {"Hero", "Minion"}
+
+
 def in_group(card: CardFacts, group: str) -> bool:
     """Whether a group holds a card (a hazard playable as a resource among the resources, an agent among the hazards)."""
     if group == "characters":
@@ -287,8 +314,10 @@ def part_of(part: str, facts: CardFacts) -> str:
 
 def whose_deck(entries: list[Entry], forced: str = "", declared: str = "") -> tuple[str, str]:
     """(player, how it is known): `--alignment`, the file's own word, the avatars (all of one
-    alignment), else the cards (Stage resources or Fallen-wizard sites: a Fallen-wizard; Balrog-specific
-    cards: a Balrog; else the more copies of hero or of minion cards); ("", why not) when nothing says."""
+    alignment; a Wizard's name untagged, Radagast, is the Wizard: a Fallen-wizard is tagged [F]), else the
+    cards (more copies of Fallen-wizard cards, Stage resources or Fallen-wizard sites, than of hero cards:
+    a Fallen-wizard, as many or fewer: not known; Balrog-specific cards: a Balrog; else the more copies of
+    hero or of minion cards); ("", why not) when nothing says."""
     if forced:
         return forced, "--alignment"
     if declared:
@@ -312,13 +341,15 @@ def whose_deck(entries: list[Entry], forced: str = "", declared: str = "") -> tu
         if len(candidates) == 1:
             player = next(iter(candidates))
             return player, f"its avatar{'s' if len(avatars) > 1 else ''} {names}, line {avatars[0].line}"
-        if "fallen-wizard" in candidates and votes["fallen-wizard"]:  # a Wizard's name, and Stage resources
-            return "fallen-wizard", f"its avatar {names} and its Fallen-wizard cards (Stage resources, sites)"
-        if "hero" in candidates and votes["hero"] >= votes["minion"] and not votes["fallen-wizard"]:
-            return "hero", f"its avatar {names} and no Fallen-wizard card"
+        if candidates == {"hero", "fallen-wizard"}:  # a Wizard's name untagged is the Wizard
+            fallen = "; a Fallen-wizard's avatar is marked [F]" if votes["fallen-wizard"] else ""
+            return "hero", f"its avatar {names}, a Wizard{fallen}"
         return "", "its avatar could be " + " or ".join(PLAYER_NAMES[p] for p in sorted(candidates, key=PLAYERS.index))
-    if votes["fallen-wizard"]:
+    if votes["fallen-wizard"] > votes["hero"]:
         return "fallen-wizard", "its Fallen-wizard cards (Stage resources, Fallen-wizard sites)"
+    if votes["fallen-wizard"]:
+        return "", (f"{counted(votes['fallen-wizard'], 'copy', 'copies')} of Fallen-wizard cards, no more than of "
+                    f"hero cards ({votes['hero']}): --alignment fallen-wizard or hero")
     if votes["balrog"]:
         return "balrog", "its Balrog cards"
     if votes["hero"] != votes["minion"]:
@@ -451,14 +482,14 @@ def _play_deck(f: Findings, entries: list[Entry], player: str) -> None:
     r, h, x = total(resources), total(hazards), total(flexible)
     lo, hi = limit["resources_min"], limit["resources_max"]
     either = f" and {counted(x, 'card')} that may be either (1.3.3)" if x else ""
-    fits = [k for k in range(flex_max + 1) if r + k == h + x - k and lo <= r + k <= hi]
-    if not fits:
-        if r + flex_max < lo or r > hi:
-            f.problem(limit["rule"], f"the play deck has {counted(r, 'resource')}{either}: it must have "
-                                     f"{lo} to {hi}", resources + flexible)
-        else:
-            f.problem(limit["rule"], f"the play deck has {counted(r, 'resource')} and {counted(h, 'hazard')}"
-                                     f"{either}: it must have as many hazards as resources", resources + hazards + flexible)
+    balanced = [k for k in range(flex_max + 1) if r + k == h + x - k]  # as many hazards as resources
+    if not any(lo <= r + k <= hi for k in (balanced or range(flex_max + 1))):  # 30 to 50 resources
+        as_many = f": with as many hazards, {counted(r + balanced[0], 'resource')}" if balanced and x else ""
+        f.problem(limit["rule"], f"the play deck has {counted(r, 'resource')}{either}{as_many}: it must have "
+                                 f"{lo} to {hi}", resources + flexible)
+    if not balanced:
+        f.problem(limit["rule"], f"the play deck has {counted(r, 'resource')} and {counted(h, 'hazard')}"
+                                 f"{either}: it must have as many hazards as resources", resources + hazards + flexible)
     if total(characters) > limit["characters"]:
         note = "" if any(e.part == "pool" for e in entries) else " (the list marks no pool: mark the pool's characters)"
         f.problem(limit["rule"], f"{counted(total(characters), 'non-avatar character')} in the play deck "
@@ -549,14 +580,33 @@ def _locations(f: Findings, entries: list[Entry], player: str) -> None:
     for e in sites:
         card = e.versions[0]
         if card.type == "Site":
-            copies.setdefault(f"{card.name}\t{card.alignment}", []).append(e)
+            sides = _site_sides(e) if player == "fallen-wizard" else set()
+            copies.setdefault(f"{card.name}\t{'' if sides else card.alignment}", []).append(e)
     for key, group in copies.items():
         card = group[0].versions[0]
-        many = card.alignment == "Fallen-wizard" and player == "fallen-wizard"
-        haven = card.has("h") and player != "fallen-wizard" or many
-        if total(group) > limit["site"] and not haven:
-            rule = "1.4.F1" if player == "fallen-wizard" else limit["rule"]
-            f.problem(rule, f"{total(group)} copies of the site {card.name}: one of each non-haven site", group)
+        if player == "fallen-wizard":
+            _fallen_wizard_site(f, card, group)
+        elif total(group) > limit["site"] and not card.has("h"):
+            f.problem(limit["rule"], f"{total(group)} copies of the site {card.name}: one of each non-haven site", group)
+
+
+def _fallen_wizard_site(f: Findings, card: CardFacts, group: list[Entry]) -> None:
+    """1.4.F1 on a Fallen-wizard's copies of one site: any number of its Fallen-wizard site, one of its hero
+    and one of its minion site (havens too); not checked when untagged lines leave it unknown which is which."""
+    sides, name = [_site_sides(e) for e in group], card.name
+    if not any(sides):
+        if card.alignment != "Fallen-wizard" and total(group) > 1:  # a Balrog site (1.4.1)
+            f.problem("1.4.F1", f"{total(group)} copies of the site {name}: one of each site but Fallen-wizard "
+                                "sites", group)
+        return
+    hero = sum(e.count for e, s in zip(group, sides, strict=True) if s == {"Hero"})
+    minion = sum(e.count for e, s in zip(group, sides, strict=True) if s == {"Minion"})
+    if hero > 1 or minion > 1 or total(group) > 2:
+        f.problem("1.4.F1", f"{total(group)} copies of the site {name} ({hero} hero, {minion} minion): one copy "
+                            "of each hero site and one of each minion site, havens too", group)
+    elif total(group) > 1 and hero + minion < total(group):
+        f.unchecked("1.4.F1", f"{total(group)} copies of the site {name}: which are its hero and which its minion "
+                              "site (one of each) the list does not say: mark them [H] and [M]", group)
 
 
 PLAYER_RULES = {"hero": ("1.3.W1", "1.3.W2", "1.3.W3", "1.4.W1"), "minion": ("1.3.R1", "1.3.R2", "1.3.R3", "1.4.R1"),
@@ -593,7 +643,7 @@ def _alignment_rule(e: Entry, player: str, entries: list[Entry], balrog_sites: s
     rule = ""
     if cards[0].type == "Character" and cards[0].has("a"):
         rule = "" if any(c.alignment == OWN[player] for c in cards) else avatar_rule
-    elif cards[0].type == "Character":
+    elif cards[0].type == "Character" and not _agent_is_hazard(cards[0], player):  # 1.3.W2, 1.3.B2: a hazard
         rule = _character_rule(cards, player, character_rule)
     elif cards[0].type == "Resource" and resource_rule:
         rule = _resource_rule(cards, player, resource_rule)

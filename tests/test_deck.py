@@ -27,7 +27,7 @@ from kb.store import CURRENT
 from kb.website import unstamp
 
 from .conftest import DATA, ROOT
-from .test_deckrules import CASES
+from .test_deckrules import CASES, VERDICTS, messages
 
 DECKS = DATA / "decks"
 HERO = DECKS / "hero.txt"
@@ -312,9 +312,9 @@ def test_hero_deck_reads_typos_plurals_languages_and_counts(hero: DeckReport) ->
     (miss,) = hero.not_found
     assert miss["name"] == "Gandalf the Wizard" and "Gandalf" in miss["suggestions"]
     assert hero.alignment["player"] == "hero" and hero.title.startswith("Hero deck: Gandalf and the Fellowship")
-    # a judge's test list: two Aragorn II and two Glamdring (unique), too few resources and creatures
+    # a judge's test list: two Aragorn II and two Glamdring (unique), too few resources, unbalanced, too few creatures
     assert [(f["rule"], f["status"]) for f in hero.findings] == [
-        ("1.3.1", "problem"), ("1.3.1", "problem"), ("1.5", "problem"), ("1.5.1", "problem"), ("", "not checked")]
+        ("1.3.1", "problem"), ("1.3.1", "problem"), ("1.5", "problem"), ("1.5", "problem"), ("1.5.1", "problem"), ("", "not checked")]
 
 
 def test_minion_deck_reads_other_languages_and_sections(minion: DeckReport) -> None:
@@ -350,6 +350,20 @@ def test_a_card_id_in_the_file_names_the_card(real_kb: Path) -> None:
         ["TW-182"], ["TW-116"], ["LE-8"]]
     assert entry(report, "Adrazar")["typed"] == ["Balin"]  # the id wins
     assert report.warnings == ["line 2: 'Balin' has the card id TW-116, which is Adrazar: read as Adrazar"]
+
+
+SITES_LINE = "Gandalf\nSites: Rivendell, Bag End, Bree, The Old Forest\n"
+
+
+def test_a_list_line_keeps_the_names_it_reads(real_kb: Path) -> None:
+    """One name of a listing line read as no card drops none of the others: it is reported, they are read."""
+    report = deck_report(real_kb, SITES_LINE)
+    assert {e["name"]: e["lines"] for e in report.cards + report.quiet if e["name"] != "Gandalf"} == {
+        "Rivendell": [2], "Bag End": [2], "Bree": [2]}
+    assert [(m["name"], m["lines"]) for m in report.not_found] == [("The Old Forest", [2])]
+    assert "Old Forest" in report.not_found[0]["suggestions"]
+    prose = deck_report(real_kb, "Gandalf\nRound two, I met Aragorn II and lost\n")
+    assert [e["name"] for e in prose.cards + prose.quiet] == ["Gandalf"]  # one card name in prose: no list
 
 
 def test_names_that_could_be_several_cards_are_ambiguous_not_missing(real_kb: Path) -> None:
@@ -395,7 +409,7 @@ def test_cli_report_leads_with_the_verdict(real_kb: Path, tmp_path: Path) -> Non
     result = run(real_kb, str(HERO), "--no-pager")
     assert result.exit_code == EXIT_NOT_FOUND
     out = result.stdout
-    assert "\n\nNot legal: 4 problems; 1 check could not be made\n  A Wizard (hero) deck (its avatar Gandalf" in out
+    assert "\n\nNot legal: 5 problems; 1 check could not be made\n  A Wizard (hero) deck (its avatar Gandalf" in out
     assert out.index("problem (rule 1.3.1): 2 copies of Aragorn II, a unique card (at most 1 in the deck); line 6") \
         < out.index("rule 1.3.1 (coe-rules.") < out.index("Not read (1):") < out.index("Lucky Search ×1") \
         < out.index("Nothing to say") < out.index("Other rulings mention")
@@ -602,9 +616,10 @@ def test_browser_reads_every_test_list_as_the_terminal(real_kb: Path, tmp_path: 
              '{"pool": [{"name": "Theoden", "card": "tw-182", "qty": 1},\n{"name": "Balin", "card": "tw-116", "qty": 1}]}',
              '{"deck": {"Gandalf [H] (TW)": 1, "Twilight (LE)": 2},\n "sideboard": {"Stealth (TW)": "1"}, "notes": "x"}',
              # names read as several cards (another language's): their answer is shipped as one
-             "Corsarios de Umbar\nInsel der Lebenden Toten\nDie Puckel-Tiefen\nNuee de chauves souris\n"]
+             "Corsarios de Umbar\nInsel der Lebenden Toten\nDie Puckel-Tiefen\nNuee de chauves souris\n", SITES_LINE]
     lists: list[tuple[str, dict[str, str]]] = [(text, {}) for text in texts]
     lists += [(text, options) for _, text, options, _, _ in CASES]
+    lists += [(text, options) for _, text, options, *_ in VERDICTS]
     lists += [(FELLOWSHIP["text"].read_text("utf-8"), {"alignment": "minion", "game": "campaign"}),
               (FELLOWSHIP["meccg"].read_text("utf-8"), {"form": "text"})]
     (tmp_path / "driver.js").write_text(DRIVER, "utf-8")
@@ -640,6 +655,14 @@ def test_browser_reads_every_test_list_as_the_terminal(real_kb: Path, tmp_path: 
             assert getattr(report, key) == js[key], key
         assert [miss_line(m) for m in report.not_found + report.ambiguous] == js["misses"]
         assert [finding_text(f) for f in report.findings] == js["findings_text"]
+    answers = json.loads(done.stdout)
+    assert [m["name"] for m in answers[len(texts) - 1]["not_found"]] == ["The Old Forest"]  # SITES_LINE's others read
+    # the browser's own verdicts, rule by rule (tests/test_deckrules.py's cases)
+    answers = answers[len(texts):]
+    for (what, _, _, rule, broken), js in zip(CASES, answers, strict=False):
+        assert any(f["rule"] == rule and f["status"] == "problem" for f in js["findings"]) == broken, what
+    for (what, _, _, rule, status, says), js in zip(VERDICTS, answers[len(CASES):], strict=False):
+        assert messages(js["findings"], rule, status) == says, what
 
 
 # -- the site's deck page ---------------------------------------------------------------------------------
@@ -665,7 +688,7 @@ def test_deck_page_in_a_browser_from_a_link(tab, real_site: Path) -> None:  # ty
     status = page.inner_text("#deck-status")
     assert status.startswith("Hero deck: Gandalf and the Fellowship") and "30 cards (" in status
     assert status.endswith("1 name not read.")
-    assert page.inner_text(".deck-verdict h2") == "Not legal: 4 problems; 1 check could not be made"
+    assert page.inner_text(".deck-verdict h2") == "Not legal: 5 problems; 1 check could not be made"
     first = page.locator(".deck-findings li").first
     assert first.inner_text().startswith("Problem (rule 1.3.1): 2 copies of Aragorn II, a unique card")
     assert first.locator("a").get_attribute("href").startswith("doc/coe-rules-1-getting-ready-to-play.html#coe-rules.")

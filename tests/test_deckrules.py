@@ -91,8 +91,17 @@ CASES: list[tuple[str, str, dict[str, str], str, bool]] = [
     ("Stage resources worth 4 in the pool", SMALL_FW + "Pool:\nHidden Haven\n", {}, "1.7.F1", True),
     ("Stage resources worth 3 in the pool", SMALL_FW, {}, "1.7.F1", False),
     ("Fallen-wizard sites twice", SMALL_FW + "Sites:\n2 The White Towers\n", {}, "1.4.F1", False),
+    ("a Fallen-wizard's untagged Rivendell beside its minion one", SMALL_FW + "Sites:\nRivendell\nRivendell [M]\n", {},
+     "1.4.F1", False),
+    ("a Fallen-wizard's two hero Rivendells", SMALL_FW + "Sites:\nRivendell [H]\nRivendell [H]\n", {}, "1.4.F1", True),
+    ("three Rivendells for a Fallen-wizard", SMALL_FW + "Sites:\nRivendell [H]\nRivendell [M]\nRivendell\n", {}, "1.4.F1",
+     True),
+    ("Radagast untagged is a Wizard, whatever its Stage card", "Avatar:\nRadagast\n3 Dodge\n3 Concealment\nSB:\n"
+     "Ring of Fire\n", {}, "1.3.F1", False),
     ("an Elf for a Balrog", SMALL_BALROG + "Characters:\nLegolas\n", {}, "1.3.B2", True),
     ("an Orc of mind 9 for a Balrog", SMALL_BALROG + "Characters:\nShagrat\n", {}, "1.3.B4", False),
+    ("an agent is a Balrog's hazard, no character", SMALL_BALROG + "Hazards:\nWormtongue\n", {}, "1.3.B4", False),
+    ("a Man for a Balrog", SMALL_BALROG + "Characters:\nOstisen\n", {}, "1.3.B4", True),
     ("a card a Balrog may not include", SMALL_BALROG + "Resources:\nBlack Rider\n", {}, "1.3.B5", True),
     ("a Ringwraith Unleashed card for a Balrog", SMALL_BALROG + "Resources:\nKhamûl Unleashed\n", {}, "1.3.B5", True),
     ("the minion Dol Guldur for a Balrog", SMALL_BALROG + "Dol Guldur [M]\n", {}, "1.4.B1", True),
@@ -100,6 +109,51 @@ CASES: list[tuple[str, str, dict[str, str], str, bool]] = [
      True),
     ("a Balrog-specific card in a Balrog's deck", SMALL_BALROG + "Resources:\nEvil Things Lingering\n", {}, "1.3.4", False),
 ]
+
+
+VERDICTS: list[tuple[str, str, dict[str, str], str, str, list[str]]] = [
+    # (what, list, options, rule, status, the messages of its findings of that rule and status)
+    ("29 resources, 27 hazards and 2 Twilight: too few resources, balanced",
+     variant(drop=("1 Lucky Search", "Foolish Words x3", "2 Twilight"), add=("Hazards:", "2 Twilight")), {}, "1.5", "problem",
+     ["the play deck has 29 resources and 2 cards that may be either (1.3.3): with as many hazards, 29 resources: it must "
+      "have 30 to 50"]),
+    ("30 resources and 28 hazards: unbalanced, in range", variant(drop=("Foolish Words x3",), add=("Hazards:", "1 Slayer")),
+     {}, "1.5", "problem", ["the play deck has 30 resources and 28 hazards: it must have as many hazards as resources"]),
+    ("6 resources and no hazard: both", "Avatar:\nRadagast\n3 Dodge\n3 Concealment\n", {}, "1.5", "problem",
+     ["the play deck has 6 resources: it must have 30 to 50",
+      "the play deck has 6 resources and 0 hazards: it must have as many hazards as resources"]),
+    ("two hero Rivendells for a Fallen-wizard", SMALL_FW + "Sites:\nRivendell [H]\nRivendell\nRivendell [H]\n", {}, "1.4.F1",
+     "problem", ["3 copies of the site Rivendell (2 hero, 1 minion): one copy of each hero site and one of each minion "
+                 "site, havens too"]),
+    ("two untagged Rivendells for a Fallen-wizard", SMALL_FW + "Sites:\n2 Rivendell\n", {}, "1.4.F1", "not checked",
+     ["2 copies of the site Rivendell: which are its hero and which its minion site (one of each) the list does not "
+      "say: mark them [H] and [M]"]),
+    ("Stage cards no more than hero cards, no avatar", "3 Dodge\nRing of Fire\nBad Company\n", {}, "1.2", "not checked",
+     ["whose deck it is: 2 copies of Fallen-wizard cards, no more than of hero cards (3): --alignment fallen-wizard or "
+      "hero; the rules of one player (the alignment of its avatars, characters, resources and sites; agents as "
+      "hazards) are not checked: give its alignment"]),
+]
+"""Findings whose words matter: each list's findings of one rule and status, exactly."""
+
+
+def messages(findings: list[dict[str, Any]], rule: str, status: str) -> list[str]:
+    return [f["message"] for f in findings if f["rule"] == rule and f["status"] == status]
+
+
+@pytest.mark.parametrize("what,text,options,rule,status,says", VERDICTS, ids=[v[0] for v in VERDICTS])
+def test_a_finding_names_what_fails(real_kb: Path, what: str, text: str, options: dict[str, str], rule: str, status: str,
+                                    says: list[str]) -> None:
+    report = deck_report(real_kb, text, **options)  # type: ignore[arg-type]
+    assert not report.not_found and not report.ambiguous, (report.not_found, report.ambiguous)
+    assert messages(report.findings, rule, status) == says
+
+
+def test_an_untagged_site_takes_the_alignment_left(real_kb: Path) -> None:
+    """1.4.F1: one hero and one minion copy of each site; an untagged Rivendell beside a minion one is the hero one."""
+    report = deck_report(real_kb, SMALL_FW + "Sites:\nRivendell\nRivendell [M]\n")
+    rivendell = next(e for e in report.cards + report.quiet if e["name"] == "Rivendell")
+    assert sorted(c["alignment"] for c in rivendell["cards"]) == ["Hero", "Minion"]
+    assert not [f for f in report.findings if f["rule"].startswith("1.4")]
 
 
 def findings(report: DeckReport, rule: str, status: str = "problem") -> list[dict[str, Any]]:
@@ -153,8 +207,15 @@ def test_whose_deck_it_is(real_kb: Path) -> None:
         return a["player"], a["how"]
 
     assert player(FELLOWSHIP)[0] == "hero"
-    assert player("Gandalf\nConcealment\n") == ("hero", "its avatar Gandalf and no Fallen-wizard card")
-    assert player("Gandalf\nBad Company\nThrall of the Voice\n")[0] == "fallen-wizard"  # Stage resources
+    assert player("Gandalf\nConcealment\n") == ("hero", "its avatar Gandalf, a Wizard")
+    # the avatar decides first: a Wizard's name untagged is the Wizard, whatever its Stage resources
+    assert player("Gandalf\nBad Company\nThrall of the Voice\n") == (
+        "hero", "its avatar Gandalf, a Wizard; a Fallen-wizard's avatar is marked [F]")
+    assert player("Radagast\n3 Dodge\n3 Concealment\nRing of Fire\n")[0] == "hero"
+    assert player("Fallen Radagast\n3 Dodge\nRing of Fire\n") == ("fallen-wizard", "its avatar Radagast, line 1")
+    # without an avatar, Fallen-wizard cards must outweigh hero cards
+    assert player("Bad Company\nRing of Fire\nDodge\n")[0] == "fallen-wizard"
+    assert player("3 Dodge\nRing of Fire\nBad Company\n")[0] == ""
     assert player("Saruman [F]\nConcealment\n") == ("fallen-wizard", "its avatar Saruman, line 1")  # its tag
     assert player(SMALL_MINION)[0] == "minion" and player(SMALL_BALROG)[0] == "balrog"
     assert player("Orc Quarrels\nSudden Call\nConcealment\n") == ("minion", "its cards: 2 copies of minion cards")

@@ -558,16 +558,18 @@
       if (candidates.length === 1) {
         return [candidates[0], "its avatar" + (avatars.length > 1 ? "s" : "") + " " + names + ", line " + avatars[0].line];
       }
-      if (candidates.indexOf("fallen-wizard") >= 0 && votes["fallen-wizard"]) {
-        return ["fallen-wizard", "its avatar " + names + " and its Fallen-wizard cards (Stage resources, sites)"];
-      }
-      if (candidates.indexOf("hero") >= 0 && votes.hero >= votes.minion && !votes["fallen-wizard"]) {
-        return ["hero", "its avatar " + names + " and no Fallen-wizard card"];
+      if (candidates.length === 2 && candidates.indexOf("hero") >= 0 && candidates.indexOf("fallen-wizard") >= 0) {
+        // a Wizard's name untagged is the Wizard
+        return ["hero", "its avatar " + names + ", a Wizard" + (votes["fallen-wizard"] ? "; a Fallen-wizard's avatar is marked [F]" : "")];
       }
       return ["", "its avatar could be " + candidates.slice().sort(function (a, b) { return order.indexOf(a) - order.indexOf(b); })
         .map(function (p) { return names_of[p]; }).join(" or ")];
     }
-    if (votes["fallen-wizard"]) return ["fallen-wizard", "its Fallen-wizard cards (Stage resources, Fallen-wizard sites)"];
+    if (votes["fallen-wizard"] > votes.hero) return ["fallen-wizard", "its Fallen-wizard cards (Stage resources, Fallen-wizard sites)"];
+    if (votes["fallen-wizard"]) {
+      return ["", counted(votes["fallen-wizard"], "copy", "copies") + " of Fallen-wizard cards, no more than of hero cards (" +
+        votes.hero + "): --alignment fallen-wizard or hero"];
+    }
     if (votes.balrog) return ["balrog", "its Balrog cards"];
     if (votes.hero !== votes.minion) {
       var player = votes.hero > votes.minion ? "hero" : "minion";
@@ -691,16 +693,19 @@
     });
     var r = total(resources), h = total(hazards), x = total(flexible), lo = limit.resources_min, hi = limit.resources_max;
     var either = x ? " and " + counted(x, "card") + " that may be either (1.3.3)" : "";
-    var fits = false;
-    for (var k = 0; k <= flex_max; k++) if (r + k === h + x - k && lo <= r + k && r + k <= hi) fits = true;
-    if (!fits) {
-      if (r + flex_max < lo || r > hi) {
-        f.problem(limit.rule, "the play deck has " + counted(r, "resource") + either + ": it must have " + lo + " to " + hi,
-          resources.concat(flexible));
-      } else {
-        f.problem(limit.rule, "the play deck has " + counted(r, "resource") + " and " + counted(h, "hazard") + either +
-          ": it must have as many hazards as resources", resources.concat(hazards, flexible));
-      }
+    var balanced = [], ranged = false, k;  // as many hazards as resources; 30 to 50 resources
+    for (k = 0; k <= flex_max; k++) if (r + k === h + x - k) balanced.push(k);
+    for (k = 0; k <= flex_max; k++) {
+      if ((!balanced.length || balanced.indexOf(k) >= 0) && lo <= r + k && r + k <= hi) ranged = true;
+    }
+    if (!ranged) {
+      var as_many = balanced.length && x ? ": with as many hazards, " + counted(r + balanced[0], "resource") : "";
+      f.problem(limit.rule, "the play deck has " + counted(r, "resource") + either + as_many + ": it must have " + lo + " to " + hi,
+        resources.concat(flexible));
+    }
+    if (!balanced.length) {
+      f.problem(limit.rule, "the play deck has " + counted(r, "resource") + " and " + counted(h, "hazard") + either +
+        ": it must have as many hazards as resources", resources.concat(hazards, flexible));
     }
     if (total(characters) > limit.characters) {
       var note = entries.some(function (e) { return e.part === "pool"; }) ? "" : " (the list marks no pool: mark the pool's characters)";
@@ -796,16 +801,62 @@
     var regions = sites.filter(function (e) { return has(e.versions[0], "y"); });
     if (regions.length) f.problem(limit.rule, "a location deck holds no region cards", regions);
     grouped(sites.filter(function (e) { return e.versions[0].type === "Site"; }), function (e) {
-      return e.versions[0].name + "\t" + e.versions[0].alignment;
+      var sides = player === "fallen-wizard" ? site_sides(e) : [];
+      return e.versions[0].name + "\t" + (sides.length ? "" : e.versions[0].alignment);
     }).forEach(function (kv) {
       var group = kv[1], card = group[0].versions[0];
-      var many = card.alignment === "Fallen-wizard" && player === "fallen-wizard";
-      var haven = (has(card, "h") && player !== "fallen-wizard") || many;
-      if (total(group) > limit.site && !haven) {
-        f.problem(player === "fallen-wizard" ? "1.4.F1" : limit.rule, total(group) + " copies of the site " + card.name +
-          ": one of each non-haven site", group);
+      if (player === "fallen-wizard") fallen_wizard_site(f, card, group);
+      else if (total(group) > limit.site && !has(card, "h")) {
+        f.problem(limit.rule, total(group) + " copies of the site " + card.name + ": one of each non-haven site", group);
       }
     });
+  }
+
+  /* kb.deckrules._fallen_wizard_site */
+  function fallen_wizard_site(f, card, group) {
+    var sides = group.map(site_sides), name = card.name, n = total(group);
+    if (!sides.some(function (s) { return s.length; })) {
+      if (card.alignment !== "Fallen-wizard" && n > 1) {
+        f.problem("1.4.F1", n + " copies of the site " + name + ": one of each site but Fallen-wizard sites", group);
+      }
+      return;
+    }
+    var hero = 0, minion = 0;
+    group.forEach(function (e, i) {
+      if (sides[i].length === 1 && sides[i][0] === "Hero") hero += e.count;
+      if (sides[i].length === 1 && sides[i][0] === "Minion") minion += e.count;
+    });
+    if (hero > 1 || minion > 1 || n > 2) {
+      f.problem("1.4.F1", n + " copies of the site " + name + " (" + hero + " hero, " + minion + " minion): one copy " +
+        "of each hero site and one of each minion site, havens too", group);
+    } else if (n > 1 && hero + minion < n) {
+      f.unchecked("1.4.F1", n + " copies of the site " + name + ": which are its hero and which its minion " +
+        "site (one of each) the list does not say: mark them [H] and [M]", group);
+    }
+  }
+
+  /* kb.deckrules._site_sides: the alignments, hero or minion, a site line may mean (in this order) */
+  function site_sides(e) {
+    return ["Hero", "Minion"].filter(function (a) { return e.versions.some(function (f) { return f.alignment === a; }); });
+  }
+
+  /* kb.deckrules.site_alignments */
+  function site_alignments(entries, player) {
+    if (player !== "fallen-wizard") return entries;
+    var chosen = new Map();
+    grouped(entries.filter(function (e) {
+      return e.versions.length && part_of(e.part, e.versions[0]) === "sites" && e.versions[0].type === "Site";
+    }), function (e) { return e.versions[0].name; }).forEach(function (kv) {
+      var group = kv[1], taken = [];
+      var either = group.filter(function (e) { return site_sides(e).length === 2; });
+      group.forEach(function (e) { var s = site_sides(e); if (s.length === 1 && taken.indexOf(s[0]) < 0) taken.push(s[0]); });
+      var free = ["Hero", "Minion"].filter(function (a) { return taken.indexOf(a) < 0; });
+      if (either.length === 1 && either[0].count === 1 && free.length === 1) {
+        var e = either[0];
+        chosen.set(e, entry(e.line, e.count, e.part, e.group, e.versions.filter(function (c) { return c.alignment === free[0]; }), e.typed));
+      }
+    });
+    return entries.map(function (e) { return chosen.get(e) || e; });
   }
 
   var PLAYER_RULES = {hero: ["1.3.W1", "1.3.W2", "1.3.W3", "1.4.W1"], minion: ["1.3.R1", "1.3.R2", "1.3.R3", "1.4.R1"],
@@ -840,7 +891,7 @@
     var cards = e.versions, rules = PLAYER_RULES[player], rule = "";
     if (cards[0].type === "Character" && has(cards[0], "a")) {
       rule = cards.some(function (c) { return c.alignment === OWN[player]; }) ? "" : rules[0];
-    } else if (cards[0].type === "Character") {
+    } else if (cards[0].type === "Character" && !agent_is_hazard(cards[0], player)) {  // 1.3.W2, 1.3.B2: a hazard
       rule = character_rule(cards, player, rules[1], deck);
     } else if (cards[0].type === "Resource" && rules[2]) {
       rule = resource_rule(cards, player, rules[2], deck);
@@ -952,8 +1003,9 @@
       var bracketed = P.bracketed.exec(l.name);
       if (bracketed && !own(by_id, l.card_id) && !spec.card_names(Q.fold(l.name))) { l = Object.assign({}, l); l.name = bracketed[1]; }
       var parts = l.name.split(sep).map(function (p) { return p.replace(/^[ ,;.]+|[ ,;.]+$/g, ""); });
+      var known = parts.filter(function (p) { return spec.card_names(Q.fold(p)); }).length;
       if (parts.length > 1 && !own(by_id, l.card_id) && !spec.card_names(Q.fold(l.name)) &&
-          parts.every(function (p) { return spec.card_names(Q.fold(p)); })) {
+          known >= Math.max(2, parts.length - known + 1)) {
         parts.forEach(function (p) { var c = Object.assign({}, l); c.kind = "card"; c.name = p; out.push(c); });
       } else if (l.kind === "card") out.push(l);
       else { var n = Object.assign({}, l); n.kind = "note"; n.name = ""; out.push(n); }
@@ -1048,10 +1100,13 @@
       return entry(r[0].number, r[0].count, r[0].part, r[0].group, versions(r[1], r[0].set_code, r[0].tag, r[0].group, "", deck), r[0].name);
     });
     var who = whose_deck(first_pass, options.alignment || "", read_list.alignment, deck), player = who[0];
-    var entries = read.map(function (r) {
-      var chosen = versions(r[1], r[0].set_code, r[0].tag, r[0].group, player, deck), e = found.get(r[2]);
-      chosen.forEach(function (f) { if (e.printings.indexOf(f.id) < 0) e.printings.push(f.id); });
-      return entry(r[0].number, r[0].count, r[0].part, r[0].group, chosen, r[0].name);
+    var entries = site_alignments(read.map(function (r) {
+      return entry(r[0].number, r[0].count, r[0].part, r[0].group, versions(r[1], r[0].set_code, r[0].tag, r[0].group, player, deck),
+        r[0].name);
+    }), player);
+    entries.forEach(function (chosen, i) {
+      var e = found.get(read[i][2]);
+      chosen.versions.forEach(function (f) { if (e.printings.indexOf(f.id) < 0) e.printings.push(f.id); });
     });
     var findings = check(entries, player, game, unread, deck.unknown_bans, who[1], deck);
     missed.forEach(function (miss) {
