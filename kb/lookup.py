@@ -395,14 +395,28 @@ class Reader:
         """A term by name, plural, abbreviation ("GI") or near spelling; NotFound with the nearest
         terms (and, for a heading of the current CRF that is no term, where its rulings are)."""
         from kb import resolve
+        from kb.headings import title_key
         from kb.tables import load_table
 
         terms = self.terms()
         try:
             key, read_as = resolve.term(typed, {k: t.name for k, t in terms.items()}, load_table("abbreviations"))
         except NotFound as exc:
-            raise NotFound(str(exc), hint=self._heading_hint(typed) + (exc.hint or "")) from exc
+            key = self._term_headings().get(title_key(typed), "")
+            if not key:
+                raise NotFound(str(exc), hint=self._heading_hint(typed) + (exc.hint or "")) from exc
+            read_as = f"{quoted(typed)} read as {terms[key].name}"
         return self._term(typed, read_as, key)
+
+    def _term_headings(self) -> dict[str, str]:
+        """The key of each "Rulings by Term" heading that is a glossary term's section under another
+        name (kb/data/term_aliases.toml: "Untapping") -> that term's key (the first, for a heading of two)."""
+        from kb.headings import title_key
+
+        owner = {t.section_id: k for k, t in reversed(self.terms().items()) if t.section_id}
+        return {title_key(s["title"]): owner[s["id"]] for s in query(
+            self.conn, f"select id, title from sections where id in ({', '.join('?' * len(owner))})", tuple(owner))
+            if title_key(s["title"]) not in self.terms()}
 
     def term_named(self, key: str) -> TermAnswer:
         """The term of this key (its page on the site), as term() answers it."""

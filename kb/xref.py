@@ -10,15 +10,17 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
+from kb.errors import KbBroken
 from kb.model import ParsedDocument, Problem, Ruling, Section
 from kb.phrases import PhraseBook
 from kb.headings import title_key
 from kb.lexicon import Lexicon
 from kb.query import fold
 from kb.searchdata import card_heading, card_section, references
+from kb.tables import load_table, load_words
 
 PHASES: dict[str, tuple[str, ...]] = {
     "beginning-of-game": ("beginning of the game", "character draft", "starting company", "starting hand",
@@ -251,8 +253,8 @@ class Targets:
     """What rulings link to, gathered document by document as they are parsed (add): glossary
     entries and "Rulings by Term" headings (the terms), annotation and rule numbers, every section."""
 
-    glossary: list[tuple[str, str]] = field(default_factory=list)
-    """(title, ruling id) of every glossary entry."""
+    glossary: list[tuple[str, str, str]] = field(default_factory=list)
+    """(title, ruling id, text) of every glossary entry."""
     term_sections: list[tuple[str, str]] = field(default_factory=list)
     """(term, section id) of every "Rulings by Term" heading of a current CRF."""
     annotations: set[str] = field(default_factory=set)
@@ -262,7 +264,7 @@ class Targets:
     def add(self, d: ParsedDocument) -> None:
         for r in d.rulings:
             if r.kind == "glossary" and r.title:
-                self.glossary.append((r.title, r.id))
+                self.glossary.append((r.title, r.id, r.text))
             if r.kind == "annotation":
                 self.annotations.add((r.number or "").lower())
             if d.source.parser == "coe_rules" and r.number:
@@ -272,48 +274,111 @@ class Targets:
                                    if len(s.path) == 2 and s.path[0].lower() == "rulings by term"]
         self.sections.add(d)
 
-    def terms(self) -> list[dict[str, str]]:
-        """Terms: CoE glossary entries and CRF "Rulings by Term" headings, with where each is defined."""
-        terms: dict[str, dict[str, str]] = {}
-        for title, ruling_id in self.glossary:
+    def glossary_names(self) -> Iterator[tuple[str, str, str]]:
+        """(name, ruling id, text) of every term a glossary entry defines ("control, controller": two)."""
+        for title, ruling_id, text in self.glossary:
             for name in re.split(r",\s*", re.sub(r"\s*\((?:s|es)\)", "", title)):
-                name = re.sub(r"\s*\(.*?\)", "", name).strip()
-                terms.setdefault(title_key(name), {"name": name, "definition": ruling_id, "section_id": ""})
+                yield re.sub(r"\s*\(.*?\)", "", name).strip(), ruling_id, text
+
+    def terms(self) -> list[dict[str, str]]:
+        """Terms: CoE glossary entries and CRF "Rulings by Term" headings, with where each is defined; a
+        heading kb/data/term_aliases.toml joins to glossary terms is their section, not a term of its own."""
+        terms: dict[str, dict[str, str]] = {}
+        for name, ruling_id, _ in self.glossary_names():
+            terms.setdefault(title_key(name), {"name": name, "definition": ruling_id, "section_id": ""})
+        aliases = term_aliases()
         for name, section_id in self.term_sections:
+            owners = aliases.get(title_key(name), [])
+            if owners and all(k in terms and not terms[k]["section_id"] for k in owners):
+                for k in owners:
+                    terms[k]["section_id"] = section_id
+                continue
             entry = terms.setdefault(title_key(name), {"name": name, "definition": "", "section_id": ""})
             entry["section_id"] = section_id
         return [{"key": k, **v} for k, v in sorted(terms.items())]
 
+    def actions(self) -> set[str]:
+        """The keys of the glossary terms its definition calls an action or effect ("tap - An action
+        that..."), whose verb is also found as -ed and -ing (term_forms)."""
+        return {title_key(name) for name, _, text in self.glossary_names()
+                if ACTION.match(text.split(" - ", 1)[-1])}
+
     def context(self, lexicon: Lexicon, terms: list[dict[str, str]], problems: list[Problem]) -> Context:
-        """What the detectors read: the lexicon, the numbers, the sections, the terms; where they put problems."""
-        return Context(lexicon, frozenset(self.annotations), frozenset(self.rules), self.sections, TermFinder(terms),
-                       problems)
+        """What the detectors read: the lexicon, the numbers, the sections, the terms (all but those
+        kb/data/unlinked_terms.txt names); where they put problems."""
+        unlinked = {title_key(w) for w in load_words("unlinked_terms")}
+        names, aliases = {t["key"]: t["name"] for t in terms}, term_aliases()
+        joined = {heading: names[aliases[title_key(heading)][0]] for heading, _ in self.term_sections
+                  if title_key(heading) not in names and title_key(heading) in aliases}
+        finder = TermFinder([t for t in terms if t["key"] not in unlinked], self.actions(), joined)
+        return Context(lexicon, frozenset(self.annotations), frozenset(self.rules), self.sections, finder, problems)
 
 
-def term_forms(name: str) -> list[str]:
+ACTION = re.compile(r"(?:If [^,]*, )?(?:an? (?:action|effect)\b|to [a-z])", re.I)
+"""A glossary definition that makes its term a verb: "An action that...", "An effect that...", "If a
+card, an action that...", "To implement..."."""
+
+
+def term_aliases() -> dict[str, list[str]]:
+    """kb/data/term_aliases.toml: the key of a CRF "Rulings by Term" heading -> the keys of the glossary
+    terms it is about."""
+    aliases = {title_key(heading): [title_key(k) for k in keys.split(",") if k.strip()]
+               for heading, keys in load_table("term_aliases").items()}
+    empty = sorted(h for h, keys in aliases.items() if not keys)
+    if empty:
+        raise KbBroken(f"kb/data/term_aliases.toml: expected \"heading\" = \"glossary term, ...\", "
+                       f"found no term for {empty[:3]}")
+    return aliases
+
+
+def term_forms(name: str, action: bool = False) -> list[str]:
     """The folded phrases that use a term: its last word bare of a final "s", or with s, es, ies
-    ("hazard limits" -> "hazard limit", "hazard limits", "hazard limites", "hazard limities")."""
+    ("hazard limits" -> "hazard limit", "hazard limits", "hazard limites"; "ally" -> "allies"); an
+    action's first word also as -s, -ed and -ing (verb_forms: "remove from play" -> "removed from play")."""
     words = fold(name).split()
     if not words:
         return []
     stem = words[-1].rstrip("s")
-    return [" ".join(words[:-1] + [stem + suffix]) for suffix in ("", "s", "es", "ies")]
+    last = [stem, stem + "s", stem + "es", (stem[:-1] if stem.endswith("y") else stem) + "ies"]
+    forms = [" ".join(words[:-1] + [w]) for w in last]
+    if action:
+        forms += [" ".join([w] + words[1:]) for w in verb_forms(words[0])]
+    return forms
+
+
+def verb_forms(verb: str) -> list[str]:
+    """A verb with -s, -ed and -ing: a final e dropped (store -> stored, storing); a final consonant
+    after one vowel doubled (tap -> tapped), and, for a word of more than one syllable, also not
+    (cancel -> cancelled, canceled; untap -> untapped)."""
+    if verb.endswith("e"):
+        stems = [verb[:-1]]
+    elif re.search(r"(?:^|[^aeiou])[aeiou][^aeiouwxy]$", verb):
+        stems = [verb + verb[-1]] + ([verb] if len(re.findall(r"[aeiouy]+", verb)) > 1 else [])
+    else:
+        stems = [verb]
+    return [verb + "s"] + [s + suffix for s in stems for suffix in ("ed", "ing")]
 
 
 class TermFinder:
     """The glossary terms a folded text uses, all looked for in one pass (kb.phrases)."""
 
-    def __init__(self, terms: list[dict[str, str]]) -> None:
-        linked = sorted((t for t in terms if len(fold(t["name"])) > 3), key=lambda t: -len(t["name"]))
+    def __init__(self, terms: list[dict[str, str]], actions: Iterable[str] = (),
+                 aliases: Mapping[str, str] | None = None) -> None:
+        """terms (their names), the keys of those that are actions, and other phrases for a term
+        (a heading joined to it, "Dice Roll" -> "make a roll")."""
+        verbs = set(actions)
+        phrases = [(t["name"], t["name"]) for t in terms] + list((aliases or {}).items())
+        linked = sorted(phrases, key=lambda p: -len(p[0]))
         forms: dict[str, int] = {}
-        for rank, t in enumerate(linked):  # the longest term wins where several begin at one word
-            for form in term_forms(t["name"]):
+        for rank, (phrase, _) in enumerate(linked):  # the longest phrase wins where several begin at one word
+            for form in term_forms(phrase, title_key(phrase) in verbs):
                 forms.setdefault(f" {form} ", rank)
         self.book = PhraseBook(forms)
-        self.names = {title_key(t["name"]): t["name"] for t in linked}
+        self.names = [name for _, name in linked]
 
     def find(self, folded: str) -> set[str]:
-        """The names of the terms a folded text (kb.query.fold) uses, whole words, singular or plural."""
+        """The names of the terms a folded text (kb.query.fold) uses, whole words, singular or plural,
+        an action's verb also as -ed or -ing."""
         best: dict[int, tuple[int, int]] = {}  # start -> (rank, end) of the longest term there
         for start, end, rank in self.book.occurrences(f" {folded} "):
             if start not in best or rank < best[start][0]:
@@ -321,10 +386,8 @@ class TermFinder:
         found, after = set(), 0
         for start in sorted(best):
             if start >= after:  # matches do not overlap: the text resumes after each one
-                _, after = best[start]
-                key = title_key(folded[start:after])
-                if key in self.names:
-                    found.add(self.names[key])
+                rank, after = best[start]
+                found.add(self.names[rank])
         return found
 
 

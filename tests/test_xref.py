@@ -20,6 +20,7 @@ from kb.searchdata import CardBook, read_heading, references
 from kb.headings import title_key
 from kb.phrases import PhraseBook
 from kb.query import fold
+from kb.tables import load_table
 from kb.xref import TermFinder, phase_words, split_see_also
 
 from .conftest import EXAMPLES
@@ -64,6 +65,25 @@ def test_terms_are_found_whole_singular_or_plural_the_longest_first() -> None:
     assert finder.find(fold("strikes, strikers, hazardous")) == {"Strike"}
     assert finder.find(fold("an allied ally")) == {"Ally"}
     assert finder.find("") == set() and TermFinder([]).find("hazard") == set()
+
+
+def test_an_action_term_is_found_as_its_verb_and_other_terms_are_not() -> None:
+    """A glossary term defined as an action is found as -s, -ed and -ing (its first word, for a phrase);
+    a term that is no action is not ("call" is not "called"); a three-letter term is found; a joined
+    heading's phrase is found as its term."""
+    finder = TermFinder([{"name": n} for n in ("untap", "tap", "eliminate", "store", "call", "cancel",
+                                               "remove from play", "make a roll", "ally")],
+                        {"untap", "tap", "eliminate", "store", "cancel", "remove from play", "make a roll"},
+                        {"Dice Roll": "make a roll"})
+    assert finder.find(fold("untapped; untapping")) == {"untap"}
+    assert finder.find(fold("it taps, tapped, tapping")) == {"tap"}
+    assert finder.find(fold("when eliminated")) == finder.find(fold("eliminating")) == {"eliminate"}
+    assert finder.find(fold("stored cards, storing")) == {"store"}
+    assert finder.find(fold("cancelled or canceled")) == {"cancel"}
+    assert finder.find(fold("it is removed from play")) == {"remove from play"}
+    assert finder.find(fold("two dice rolls")) == {"make a roll"}
+    assert finder.find(fold("his allies")) == {"ally"}
+    assert finder.find(fold("a card called Gandalf; taped; a storey; the tapestry")) == set()
 
 
 def test_phase_words_stand_whole_between_hyphens_and_words() -> None:
@@ -342,3 +362,44 @@ def test_a_heading_naming_no_card_links_to_none_and_its_ruling_stays_reachable(t
     assert json.loads(runner.invoke(cli, ["--kb", str(kb_dir), "show", erratum, "--json"]).output)["id"] == erratum
     assert f'id="{erratum}"' in (site / "doc" / "crf-x.html").read_text("utf-8")
     assert runner.invoke(cli, ["--kb", str(kb_dir), "card", "Alatar"]).exit_code == 1  # no card of that name
+
+
+def test_a_term_holds_the_crf_rulings_by_term_on_it(real_kb: Path, real_site: Path) -> None:
+    """A glossary term and the CRF "Rulings by Term" heading on the same idea are one term: its answer
+    (and its page) holds the definition and the heading's rulings; its -ed/-ing forms link to it."""
+    untap = lookup.term(real_kb, "untap")
+    assert "crf-22.f1ca029f23" in [r.id for r in untap.by_term] and untap.definitions
+    assert any(r.reading().text.startswith("Untapping effects are not healing effects") for r in untap.by_term)
+    eliminate = lookup.term(real_kb, "eliminate")
+    assert any(r.reading().text.startswith("When a card is eliminated, all permanent-events on that card are discarded")
+               for r in eliminate.by_term)
+    stored = lookup.term(real_kb, "stored")
+    assert stored.name == "store" and stored.definitions
+    assert any(r.reading().text.startswith("Stored cards are not considered to be in play, except for uniqueness")
+               for r in stored.by_term)
+    assert lookup.term(real_kb, "Untapping").name == "untap"
+    tap = lookup.term(real_kb, "tap")
+    assert len(tap.used_in) > 100
+    page = (real_site / "term" / "tap.html").read_text("utf-8")
+    assert page.count('class="ruling') > 100
+    assert not lookup.term(real_kb, "use").used_in  # kb/data/unlinked_terms.txt: a common English word
+
+
+def test_every_joined_heading_is_its_terms_section(real_kb: Path, real_site: Path) -> None:
+    """Each pair of kb/data/term_aliases.toml: the heading is no term of its own; `rulings term HEADING`
+    answers its (first) glossary term; each of its terms holds the heading's rulings, on its page too."""
+    reader = lookup.Reader(real_kb)
+    for heading, keys in load_table("term_aliases").items():
+        owners = [title_key(k) for k in keys.split(",")]
+        assert title_key(heading) not in reader.terms(), heading
+        assert lookup.term(reader, heading).name == reader.terms()[owners[0]].name, heading
+        section = [r["id"] for r in reader.conn.execute(
+            "select r.id from rulings r join sections s on s.source = r.source and r.section = s.titles "
+            "where s.source = 'crf-22' and lower(s.title) = ? and s.titles like '[\"Rulings by Term\"%'",
+            (heading,))]
+        assert section, heading
+        for key in owners:
+            answer = lookup.term(reader, reader.terms()[key].name)
+            assert answer.definitions and [r.id for r in answer.by_term] == section, (heading, key)
+            page = (real_site / answer.url).read_text("utf-8")
+            assert all(rid in page for rid in section), (heading, key)
