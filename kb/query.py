@@ -404,11 +404,12 @@ def read_name(typed: str, vocab: Vocabulary, index: NameIndex) -> tuple[list[str
     """The card names a typed name may mean, and whether they were read from a near spelling: an
     exact name (any language), else a near spelling ("morgul knive"), else the names whose words
     hold every word typed ("khamul easterling"); kb.resolve.read_card and the names in a question
-    read alike."""
+    read alike. A "The" typed before a name that has none is read past ("the old forest": Old Forest);
+    the reverse is the names' own table's (kb.searchspec.name_table)."""
     key = fold(typed)
     if not key or len(key) > MAX_NAME:
         return [], False
-    exact = vocab.card_names(key)
+    exact = vocab.card_names(key) or (vocab.card_names(key[4:]) if key.startswith("the ") else None)
     if exact:
         return list(exact), False
     return (near_name(key, vocab) or index.all_words_in_one(typed)), True

@@ -144,6 +144,10 @@ def test_card_names_are_forgiven(real_kb: Path) -> None:
     assert lookup.card(real_kb, "khamul easterling").names == ("Khamûl the Easterling",)
     assert lookup.card(real_kb, "Poignard de Morgul").names == ("Morgul-knife",)  # French
     assert lookup.card(real_kb, "adunaphel").read_as == ""
+    # a "The" a judge puts before a name that has none, and leaves out of one that has it
+    assert lookup.card(real_kb, "the old forest").names == ("Old Forest",)
+    assert lookup.card(real_kb, "The Witch-king of Angmar").names == ("Witch-king of Angmar",)
+    assert lookup.card(real_kb, "witch king").names == ("The Witch-king",)
 
 
 def test_an_ambiguous_name_lists_its_cards_with_set_and_type(real_kb: Path) -> None:

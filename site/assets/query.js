@@ -299,7 +299,7 @@
   function read_name(typed, vocab, index) {
     var key = fold(typed);
     if (!key || key.length > 120) return [[], false];
-    var exact = vocab.card_names(key);
+    var exact = vocab.card_names(key) || (key.startsWith("the ") ? vocab.card_names(key.slice(4)) : null);
     if (exact) return [exact.slice(), false];
     var near = near_name(key, vocab);
     return [(near.length ? near : index.all_words_in_one(typed)).slice(), true];
