@@ -10,6 +10,7 @@ import sqlite3
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
+from kb.model import page_key
 from kb.phases import PHASE_NAMES
 from kb.store import query
 from kb.urls import Urls, anchor
@@ -80,11 +81,11 @@ class Addresses:
             terms = [t["name"] for t in query(conn, "select name from terms")]
         a.pending_pages = [("term", name) for name in sorted(terms)]  # (as SQLite orders them: by code point)
         a.pending_pages += [("phase", p) for p in PHASE_NAMES]
-        for kind in NUMBERED:  # each number once, lower case (in document order, then in natural order)
-            numbers = dict.fromkeys(r["number"].lower() for r in query(
+        for kind in NUMBERED:  # each number once as it is keyed (in document order, then in natural order,
+            numbers = dict.fromkeys(page_key(kind, r["number"]) for r in query(  # "3.v" before "3.V")
                 conn, "select r.number from rulings r join sources s on s.id = r.source where r.kind = ? and "
                       "r.number != '' order by s.rowid, r.ord", (kind,)))
-            a.pending_pages += [(kind, n) for n in sorted(numbers, key=number_key)]
+            a.pending_pages += [(kind, n) for n in sorted(numbers, key=lambda n: (number_key(n), n.swapcase()))]
         return a
 
     def complete(self) -> Addresses:
@@ -102,7 +103,7 @@ class Addresses:
     def rows(self, conn: sqlite3.Connection) -> Iterator[dict[str, str]]:
         """The plan as the build stores it (kb.store's addresses table): every document's (part's),
         card's, term's, phase's, annotation's and rule's page in the order they were registered (a
-        term's, annotation's and rule's key lower case, as kb.urls keys them), then every stored
+        term's and annotation's key lower case, a rule's exact, as kb.urls.page_key keys them), then every stored
         ruling's page and anchor."""
         self.complete()
         for kind, key, path in self.urls.registered():

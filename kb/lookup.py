@@ -7,6 +7,7 @@ from it; the functions below take a knowledge-base folder or a Snapshot and open
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -18,6 +19,7 @@ from kb.render import Reading
 from kb.ruling import Ruling, groups_json, rulings_json
 from kb.snapshot import Kb, Snapshot
 from kb.store import CARD_PARTS, query
+from kb.model import cased_numbers, numbers_meant, page_key
 
 if TYPE_CHECKING:
     from kb.addresses import Addresses
@@ -113,7 +115,7 @@ class Reader:
         self._faces: dict[str, list[CardFace]] | None = None
         """Every card's printings by name, once every_face() has read them all (the site)."""
         self._spec: SearchSpec | None = None
-        self._numbers: dict[str, list[tuple[str, str, str]]] = {}
+        self._numbers: dict[str, tuple[list[tuple[str, str, str]], dict[str, list[str]]]] = {}
 
     @classmethod
     def of(cls, kb: KbOrReader) -> Reader:
@@ -170,7 +172,7 @@ class Reader:
         """The stored page of a term (by name), a phase (by id), an annotation or a rule (by number): where
         the site puts it (kb.addresses); None for a number with no page of its own."""
         found = query(self.conn, "select page from addresses where kind = ? and key = ? and part = ''",
-                      (kind, key if kind == "phase" else key.lower()))
+                      (kind, page_key(kind, key)))
         if not found and kind in ("term", "phase"):
             raise KbBroken("the knowledge base stores no site address of a term or phase it holds; run "
                            "`rulings build` to rebuild it")
@@ -476,22 +478,26 @@ class Reader:
         it. "2.IV" lists 2.IV.i onward; "25" is not "25a". NotFound with the nearest numbers."""
         example = "rulings annotation 18" if kind == "annotation" else "rulings rule 2.IV.iii"
         number = require(number, f"{kind} number", example)
-        wanted = number.strip().lower().removeprefix("annotation").removeprefix("anno").removeprefix("rule").strip()
+        wanted = page_key(kind, re.sub(r"^(?:annotation|anno)?(?:rule)?", "", number.strip(), flags=re.I).strip())
         if kind not in self._numbers:  # (each kind's numbers once: the site asks for every one)
-            self._numbers[kind] = [(r["number"].lower(), r["number"], r["id"]) for r in query(
+            numbers = [(page_key(kind, r["number"]), r["number"], r["id"]) for r in query(
                 self.conn, "select id, number from rulings where kind = ? and number != '' order by rowid", (kind,))]
-        numbers = self._numbers[kind]
-        rows = [rid for key, _, rid in numbers if key == wanted]
-        parts = [rid for key, _, rid in numbers if key.startswith(wanted + ".")] if kind == "rule" and wanted else []
+            heads = [key.rsplit(".", n)[0] for key, _, _ in numbers for n in range(key.count(".") + 1 if kind == "rule" else 1)]
+            self._numbers[kind] = numbers, cased_numbers(heads)  # every number and what its parts begin ("3.I")
+        numbers, cased = self._numbers[kind]
+        meant = numbers_meant(wanted, cased.get(wanted.lower(), ()))  # as written, else in any case
+        rows = [rid for key, _, rid in numbers if key in meant]
+        parts = [rid for key, _, rid in numbers if any(key.startswith(m + ".") for m in meant)] if kind == "rule" else []
         if not rows and not parts:
             from kb.resolve import number_hint  # (only here: a number found reads no name)
 
             raise NotFound(f"no {kind} {quoted(number)}",
-                           hint=number_hint(kind, wanted, list(dict.fromkeys(n for _, n, _ in numbers))))
+                           hint=number_hint(kind, wanted.lower(), list(dict.fromkeys(n for _, n, _ in numbers))))
         found = self.rulings(rows)
+        key = page_key(kind, found[0].number or wanted) if found else meant[0]
         return NumberAnswer(kind, found[0].number or number if found else number, tuple(found),
-                            tuple(self.rulings(parts)), tuple(self.rulings(r["ruling_id"] for r in self._linked(kind, wanted))),
-                            self.page(kind, wanted) if rows else None)
+                            tuple(self.rulings(parts)), tuple(self.rulings(r["ruling_id"] for r in self._linked(kind, key))),
+                            self.page(kind, key) if rows else None)
 
     def ruling(self, ruling_id: str) -> RulingAnswer:
         """One ruling whole; NotFound, with the ids it may have meant, if unknown."""

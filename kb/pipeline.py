@@ -165,7 +165,7 @@ def search_data(db: Stored, lexicon: Lexicon, unit: Mapping[str, float] = UNIT, 
     sources = db.sources()
     return spec_items(passages(db, sources, lexicon, unit, index), analyze, source_rows(sources), db.edition_places,
                       name_table(lexicon.names), lexicon.lowercase, export_weights(), {"COVERAGE_FLOOR": COVERAGE_FLOOR},
-                      lexicon.game_words, bm25)
+                      lexicon.game_words, bm25, db.cased_numbers())
 
 
 def remade_search_data(kb_dir: Path, unit: Mapping[str, float] = UNIT,

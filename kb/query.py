@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from collections.abc import Iterator, Mapping
 from typing import Protocol
 
+from kb.model import numbers_meant
+
 MAX_QUERY = 2000
 
 QUESTION_WORDS = frozenset("""
@@ -673,15 +675,24 @@ def read_references(u: Understanding, a: str, vocab: Vocabulary) -> str:
         u.annotations.append(m.group(1).lower())
         rest = rest.replace(m.group(0), " ")
     for m in PATTERNS["timing"].finditer(rest):
-        u.rules.append(m.group(1).lower())
+        u.rules += rule_numbers(m.group(1), vocab)
     for m in PATTERNS["rule"].finditer(rest):
-        u.rules.append(m.group(1).lower())
+        u.rules += rule_numbers(m.group(1), vocab)
         rest = rest.replace(m.group(0), " ")
     meaning = PATTERNS["define"].match(rest)
     if meaning:
         subject = meaning.group(1) or meaning.group(2) or ""
         u.define = [t for t in analyze_text(subject, vocab) if not t[0].isdigit()]
     return rest
+
+
+def rule_numbers(typed: str, vocab: Vocabulary) -> list[str]:
+    """The rule numbers a typed one stands for (kb.model.numbers_meant): itself where the sources
+    write it so, else those differing from it only in case ("rule 2.iv.iii" is 2.IV.iii, "rule 3.V"
+    is 3.V and not 3.v); the search data's rule_numbers table lists the numbers the sources write with
+    capitals by their lower case."""
+    lower = typed.lower()
+    return numbers_meant(typed, (vocab.expansion("rule_numbers", lower) or lower).split(" "))
 
 
 def read_cards(u: Understanding, rest: str, vocab: Vocabulary) -> str:

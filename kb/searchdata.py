@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from kb.model import ParsedDocument, Ruling, Source
+from kb.model import ParsedDocument, Ruling, Source, page_key
 from kb.lexicon import Lexicon
 from kb.query import fold
 from kb.ranking import document_fields
@@ -164,12 +164,13 @@ def game_words(races: Iterable[str]) -> set[str]:
 
 
 def references(text: str) -> set[str]:
-    """The annotation and rule numbers a text cites: {"annotation:18", "rule:2.iv.iii"}."""
+    """The annotation and rule numbers a text cites: {"annotation:18", "rule:2.IV.iii"}."""
     return {f"{kind}:{number}" for _, _, kind, number in reference_spans(text)}
 
 
 def reference_spans(text: str) -> list[tuple[int, int, str, str]]:
-    """Where a text cites annotations and rules: (start, end, "annotation"|"rule", number lower-cased).
+    """Where a text cites annotations and rules: (start, end, "annotation"|"rule", number), an
+    annotation's number lower-cased, a rule's as written (kb.model.page_key: "3.V" and "3.v" differ).
 
     "Annotations 5 and 6" gives a span per number; "Annotation 1-4" one span standing for 1 to 4.
     """
@@ -181,7 +182,7 @@ def reference_spans(text: str) -> list[tuple[int, int, str, str]]:
         if re.search(r"-|–|to", m.group(2) or "") and len(numbers) == 2 and all(n[2].isdigit() for n in numbers):
             numbers = [(m.start(1), m.end(), str(n)) for n in range(int(numbers[0][2]), int(numbers[1][2]) + 1)]
         spans += [(start, end, "annotation", number.lower()) for start, end, number in numbers]
-    spans += [(m.start(1), m.end(1), "rule", m.group(1).lower()) for m in RULE_REF.finditer(text)]
+    spans += [(m.start(1), m.end(1), "rule", m.group(1)) for m in RULE_REF.finditer(text)]
     return sorted(spans)
 
 
@@ -209,7 +210,7 @@ def document_units(s: Source, rulings: list[Ruling], lexicon: Lexicon, parent_te
         keys = [f"about:{a}" for a in sorted(about)] + [f"mention:{m}" for m in sorted(mentions - about)]
         keys += [f"cites:{ref}" for ref in sorted(references(r.text))]
         if r.number:
-            number = r.number.lower()
+            number = page_key(r.kind, r.number)
             keys += [f"number:{number}", f"number:{r.kind}:{number}"]
             if s.parser == "timing":
                 keys.append(f"number:timing:{number}")

@@ -30,7 +30,7 @@ from kb.query import (LIMITS, NOT_NAMES, NameIndex, PREFIXES, QUESTION_WORDS, RU
                       fold, fold_key)
 from kb.tables import load_table, words_text
 
-SPEC_VERSION = 3
+SPEC_VERSION = 4
 SPEC = "search.json"
 SPEC_CACHE = "search.marshal"
 """The same data in Python's own marshal format, which the terminal reads in half the time (the
@@ -206,11 +206,13 @@ class Docs:
 def spec_items(units: Iterable[Unit], analyze: Any, sources: list[dict[str, Any]],
                editions: Callable[[], Iterable[tuple[int, int]]], names: dict[str, list[str]], common: set[str],
                weights: dict[str, float], limits: dict[str, float] | None = None,
-               game_words: Iterable[str] = (), bm25: dict[str, float] = BM25) -> Iterator[tuple[str, Any]]:
+               game_words: Iterable[str] = (), bm25: dict[str, float] = BM25,
+               rule_numbers: dict[str, str] | None = None) -> Iterator[tuple[str, Any]]:
     """The search data for these units, field by field in the order it is written: `analyze` is the
     build's analyzer (text -> index terms); the units are taken as the docs list is written, their
     sections, postings and the rest written after it; editions gives (older unit, current unit)
-    pairs once the units are seen; bm25 the parameters BM25 scores with (k1, b)."""
+    pairs once the units are seen; bm25 the parameters BM25 scores with (k1, b); rule_numbers the
+    numbers the sources write with capitals, by their lower case (kb.query.rule_numbers)."""
     postings = Postings(analyze)
     docs = Docs(postings, sources)
 
@@ -225,7 +227,8 @@ def spec_items(units: Iterable[Unit], analyze: Any, sources: list[dict[str, Any]
         "limits": {**LIMITS, **(limits or {})},
         "query": {"rules": RULES,
                   "question_words": sorted(QUESTION_WORDS), "not_names": list(NOT_NAMES), "prefixes": sorted(PREFIXES), "suffixes": list(SUFFIXES), "weights": WEIGHTS,
-                  "abbreviations": load_table("abbreviations"), "synonyms": load_table("synonyms")},
+                  "abbreviations": load_table("abbreviations"), "synonyms": load_table("synonyms"),
+                  "rule_numbers": rule_numbers or {}},
         "sources": sources,
         "doc_defaults": DOC_DEFAULTS,
     }.items()
@@ -537,7 +540,7 @@ class SearchSpec:
         spec.docs_count = len(raw["docs"])
         spec.avg_length = float(raw["avg_length"])
         spec._tables = {name: {k.lower(): v for k, v in raw["query"][name].items()}
-                        for name in ("abbreviations", "synonyms")}
+                        for name in ("abbreviations", "synonyms", "rule_numbers")}
         return spec
 
     # -- kb.query.Vocabulary --------------------------------------------------------------------

@@ -16,6 +16,7 @@ from kb.corpus import Corpus
 from kb.documents import SourceRow
 from kb.excerpt import SLACK, excerpt
 from kb.lookup import Reader
+from kb.model import page_key
 from kb.ruling import Ruling, grouped
 from kb.phases import PHASE_NAMES
 from kb.query import fold
@@ -122,7 +123,7 @@ class Pages:
                         spans.append((start, end, Urls.placed(self.urls.card(name))))
             if r.game == "meccg":
                 for start, end, kind, number in reference_spans(text):
-                    if (kind, number) == (r.kind, (r.number or "").lower()):
+                    if (kind, number) == (r.kind, page_key(r.kind, r.number or "")):
                         continue
                     target = self.urls.known(kind, number)
                     if target:
@@ -185,7 +186,7 @@ class Pages:
             elif kind in ("annotation", "rule") and self.urls.known(kind, target):
                 label = f"Annotation {target}" if kind == "annotation" else f"Rule {target}"
                 groups["cites"].append((label, Urls.placed(self.urls.known(kind, target) or "",
-                                                         f"{kind}-{target.lower()}")))
+                                                         f"{kind}-{target}")))
             elif kind == "section" and target in self.plan.section_home:
                 title = " › ".join(clean_heading(t) for t in self.section_titles.get(target, (target,)))
                 groups["see also"].append((title, Urls.placed(self.plan.section_home[target], "s:" + target)))

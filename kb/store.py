@@ -242,6 +242,15 @@ class Stored:
         row = self.conn.execute("select text from rulings where id = ?", (ruling_id,)).fetchone()
         return None if row is None else str(row[0])
 
+    def cased_numbers(self) -> dict[str, str]:
+        """The numbers of rules, steps and examples (not annotations, not cards) the sources write with
+        capitals, by their lower case: "2.iv.iii" -> "2.IV.iii", "3.v" -> "3.v 3.V" (kb.query.rule_numbers)."""
+        from kb.model import cased_numbers
+
+        numbers = (r["number"] for r in query(self.conn, "select number from rulings where number != '' and kind "
+                                                         "not in ('annotation', 'card') order by rowid"))
+        return {lower: " ".join(alike) for lower, alike in cased_numbers(numbers).items() if alike != [lower]}
+
     def edition_places(self) -> Iterator[tuple[int, int]]:
         """Each older-edition ruling linked to its current counterpart, as their places among the
         rulings (rowid - 1: the search data's doc numbers), in the order of the links."""

@@ -13,6 +13,7 @@ import posixpath
 import re
 from functools import lru_cache
 
+from kb.model import page_key
 from kb.query import fold
 
 MAX_SLUG = 60
@@ -75,25 +76,33 @@ class Urls:
         return self._paths.get(("card", name)) or self._unique("card", name, "card", slug(name))
 
     def term(self, name: str) -> str:
-        return self._paths.get(("term", name.lower())) or self._unique("term", name.lower(), "term", slug(name))
+        key = page_key("term", name)
+        return self._paths.get(("term", key)) or self._unique("term", key, "term", slug(name))
 
     def phase(self, phase_id: str) -> str:
         return self._paths.get(("phase", phase_id)) or self._unique("phase", phase_id, "phase", slug(phase_id))
 
     def annotation(self, number: str) -> str:
-        key = number.lower()
+        key = page_key("annotation", number)
         return self._paths.get(("annotation", key)) or self._unique("annotation", key, "annotation", slug(number))
 
     def rule(self, number: str) -> str:
-        if ("rule", number.lower()) in self._paths:
-            return self._paths[("rule", number.lower())]
-        # rule numbers differ by case only in Roman numerals that the slug would merge ("2.IV" / "2.iv")
-        safe = re.sub(r"[^A-Za-z0-9]+", "-", number).strip("-") or "x"
-        return self._unique("rule", number.lower(), "rule", safe[:MAX_SLUG])
+        """A rule's page, keyed by its exact number: "3.V" (CvCC) and "3.v" (a combat step) are two
+        rules. Its file name is the number lower-cased ("2.IV.iii" -> rule/2-iv-iii.html), so that no two
+        differ only in case; a number whose name is already taken by one differing only in case (the
+        lower-case one registers first: kb.addresses) marks each part holding a capital with "u"
+        ("3.V" -> rule/3-uv.html, "3.I.1" -> rule/3-ui-1.html)."""
+        if ("rule", number) in self._paths:
+            return self._paths[("rule", number)]
+        base = re.sub(r"[^a-z0-9]+", "-", number.lower()).strip("-")[:MAX_SLUG] or "x"
+        if f"rule/{base}.html" in self._taken and self._taken[f"rule/{base}.html"].lower() == number.lower():
+            marked = ".".join("u" + p if p != p.lower() else p for p in number.split("."))
+            base = re.sub(r"[^a-z0-9]+", "-", marked.lower()).strip("-")[:MAX_SLUG] or "x"
+        return self._unique("rule", number, "rule", base)
 
     def known(self, kind: str, key: str) -> str | None:
         """The page made earlier for (kind, key), or None."""
-        return self._paths.get((kind, key.lower() if kind in ("term", "annotation", "rule") else key))
+        return self._paths.get((kind, page_key(kind, key)))
 
     @staticmethod
     def href(from_page: str, to_page: str, fragment: str = "") -> str:

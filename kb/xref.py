@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 from kb.errors import KbBroken
-from kb.model import ParsedDocument, Problem, Ruling, Section
+from kb.model import ParsedDocument, Problem, Ruling, Section, cased_numbers, numbers_meant, page_key
 from kb.phrases import PhraseBook
 from kb.headings import title_key
 from kb.lexicon import Lexicon
@@ -67,8 +67,9 @@ class Context:
     """The card names (detect_cards)."""
     annotations: frozenset[str]
     """The annotation numbers there are, lower case ("18", "25a"): a citation of another is a problem."""
-    rules: frozenset[str]
-    """The CoE rule numbers there are, lower case ("2.iv.iii"): a number not among them is no rule."""
+    rules: dict[str, list[str]]
+    """The CoE rule numbers there are, as written, by their lower case (kb.model.cased_numbers): a
+    number none of them is, whatever its case, is no rule."""
     sections: SectionFinder
     """Every section, for the "See also"s."""
     terms: TermFinder
@@ -139,13 +140,13 @@ def detect_numbers(doc: ParsedDocument, r: Ruling, ctx: Context) -> list[Link]:
     links = []
     for ref in sorted(references(r.text)):
         kind, number = ref.split(":", 1)
-        if kind == "rule" and number not in ctx.rules:
-            continue  # "4.0" and the like: not a rule number of the CoE rules
         if kind == "annotation" and number not in ctx.annotations:
             ctx.problems.append(Problem(doc.source.id, r.span.start, f"annotation {number} does not exist"))
             continue
-        if (r.kind, (r.number or "").lower()) != (kind, number):
-            links.append(Link(r.id, kind, number, "cites"))
+        # a rule as the text writes it, else one differing only in case; none: "4.0" and the like, no CoE rule
+        for target in numbers_meant(number, ctx.rules.get(number.lower(), ())) if kind == "rule" else [number]:
+            if (r.kind, page_key(r.kind, r.number or "")) != (kind, target):
+                links.append(Link(r.id, kind, target, "cites"))
     return links
 
 
@@ -258,7 +259,7 @@ class Targets:
     term_sections: list[tuple[str, str]] = field(default_factory=list)
     """(term, section id) of every "Rulings by Term" heading of a current CRF."""
     annotations: set[str] = field(default_factory=set)
-    rules: set[str] = field(default_factory=set)
+    rules: list[str] = field(default_factory=list)
     sections: SectionFinder = field(default_factory=SectionFinder)
 
     def add(self, d: ParsedDocument) -> None:
@@ -268,7 +269,7 @@ class Targets:
             if r.kind == "annotation":
                 self.annotations.add((r.number or "").lower())
             if d.source.parser == "coe_rules" and r.number:
-                self.rules.add(r.number.lower())
+                self.rules.append(r.number)
         if d.source.parser == "crf" and d.source.current:
             self.term_sections += [(s.path[1], s.id) for s in d.sections
                                    if len(s.path) == 2 and s.path[0].lower() == "rulings by term"]
@@ -311,7 +312,7 @@ class Targets:
         joined = {heading: names[aliases[title_key(heading)][0]] for heading, _ in self.term_sections
                   if title_key(heading) not in names and title_key(heading) in aliases}
         finder = TermFinder([t for t in terms if t["key"] not in unlinked], self.actions(), joined)
-        return Context(lexicon, frozenset(self.annotations), frozenset(self.rules), self.sections, finder, problems)
+        return Context(lexicon, frozenset(self.annotations), cased_numbers(self.rules), self.sections, finder, problems)
 
 
 ACTION = re.compile(r"(?:If [^,]*, )?(?:an? (?:action|effect)\b|to [a-z])", re.I)

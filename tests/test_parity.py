@@ -73,6 +73,10 @@ FOCUSED = [
     "anno 25a",
     "Annotation #3 and annotation 14",
     "rule 2.IV.iii",
+    "rule 2.iv.iii",
+    "rule 3.V",
+    "rule 3.v",
+    "rule 3.I.1",
     "timing rule 1A",
     "what does 10.3.iii say",
     "morgul knive",
@@ -239,7 +243,8 @@ def test_understanding_of_hand_picked_queries(both: dict[str, Any]) -> None:
     assert [a for a, _ in u["M/H CvCC DI"]["abbreviations"]] == ["M/H", "CvCC", "DI"]
     assert u["Adûnaphel"]["cards"] == ["Adûnaphel"] and u["Adûnaphel"]["card_query"]
     assert u["annotation 18"]["annotations"] == ["18"]
-    assert u["rule 2.IV.iii"]["rules"] == ["2.iv.iii"]
+    assert u["rule 2.IV.iii"]["rules"] == u["rule 2.iv.iii"]["rules"] == ["2.IV.iii"]  # as the source writes it
+    assert (u["rule 3.V"]["rules"], u["rule 3.v"]["rules"], u["rule 3.I.1"]["rules"]) == (["3.V"], ["3.v"], ["3.I.1"])
     assert u["morgul knive"]["near_cards"] == [["morgul knive", "Morgul-knife"]]
     assert len(u["khamul"]["cards"]) > 1 and all(c.startswith("Khamûl") for c in u["khamul"]["cards"])
 

@@ -55,7 +55,7 @@ def test_fold() -> None:
 
 def test_understanding(searcher: Searcher) -> None:
     u = searcher.understand("anno 25a and rule 2.IV.iii please")
-    assert u.annotations == ["25a"] and u.rules == ["2.iv.iii"]
+    assert u.annotations == ["25a"] and u.rules == ["2.IV.iii"]
     u = searcher.understand("can a FW use starter movement in M/H")
     assert ("FW", "fallen-wizard") in u.abbreviations and ("M/H", "movement/hazard") in u.abbreviations
     assert "can" in u.dropped and "use" not in u.dropped
@@ -87,6 +87,15 @@ def test_understanding(searcher: Searcher) -> None:
 def test_ranking_on_real_rulings(searcher: Searcher, query: str, expected: str, within: int) -> None:
     results = searcher.search(query, limit=10)
     assert any(norm(expected) in norm(t) for t in texts(results)[:within]), texts(results)[:within]
+
+
+@pytest.mark.parametrize("query, first", [("rule 3.I.1", "3.I.1"), ("rule 3.II.1", "3.II.1"), ("rule 3.II.4", "3.II.4"),
+                                          ("rule 3.I.3", "3.I.3"), ("rule 3.i.1", "3.i.1"), ("rule 3.V", "3.V"),
+                                          ("rule 3.v", "3.v"), ("rule 2.iv.iii", "2.IV.iii")])
+def test_a_rule_number_finds_the_rule_written_so(searcher: Searcher, query: str, first: str) -> None:
+    """The CoE rules' 3.I.1 (body checks) and 3.i.1 (a combat step) are two rules; a number typed in
+    lower case finds the one written with capitals where none is written as typed (2.IV.iii)."""
+    assert searcher.search(query, limit=3)[0].data["number"] == first
 
 
 def test_the_top_results_do_not_depend_on_the_limit(searcher: Searcher) -> None:

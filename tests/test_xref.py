@@ -45,7 +45,7 @@ def test_card_names_in_text() -> None:
 def test_references_in_text() -> None:
     assert references("as per annotation 18") == {"annotation:18"}
     assert references("Annotations 5 and 6, Annotation 1-4") == {f"annotation:{n}" for n in "123456"}
-    assert references("see Rule 2.IV.iii and g.hav.3") == {"rule:2.iv.iii", "rule:g.hav.3"}
+    assert references("see Rule 2.IV.iii and g.hav.3") == {"rule:2.IV.iii", "rule:g.hav.3"}
     assert references("Annotations 9, 9a and 10") == {"annotation:9", "annotation:9a", "annotation:10"}
 
 
@@ -403,3 +403,65 @@ def test_every_joined_heading_is_its_terms_section(real_kb: Path, real_site: Pat
             assert answer.definitions and [r.id for r in answer.by_term] == section, (heading, key)
             page = (real_site / answer.url).read_text("utf-8")
             assert all(rid in page for rid in section), (heading, key)
+
+
+# -- rule numbers that differ only in case ("3.V" company vs company combat, "3.v" a combat step) ----------
+
+def test_a_rule_number_keeps_its_case(real_kb: Path) -> None:
+    """The CoE rules number combat's steps 3.i-3.v and also use 3.I, 3.II, 3.IV, 3.V for other rules:
+    each number answers its own rule and parts; a number typed in another case finds the rule only
+    where none has the number as typed."""
+    cvcc, step = lookup.numbered(real_kb, "rule", "3.V"), lookup.numbered(real_kb, "rule", "3.v")
+    assert (cvcc.number, [r.number for r in cvcc.rulings]) == ("3.V", ["3.V"])
+    assert cvcc.rulings[0].stored.startswith("Company vs. Company Combat (CvCC)")
+    assert (step.number, [r.number for r in step.rulings]) == ("3.v", ["3.v"])
+    assert step.rulings[0].stored.startswith("Combat, Step 5 (Resolve the Attack)")
+    assert cvcc.parts and all(str(p.number).startswith("3.V.") for p in cvcc.parts)
+    assert step.parts and all(str(p.number).startswith("3.v.") for p in step.parts)
+    body = lookup.numbered(real_kb, "rule", "rule 3.I")
+    assert body.parts and all(str(p.number).startswith("3.I.") for p in body.parts)
+    assert [r.number for r in lookup.numbered(real_kb, "rule", "3.I.1").rulings] == ["3.I.1"]
+    assert [r.number for r in lookup.numbered(real_kb, "rule", "3.i.1").rulings] == ["3.i.1"]
+    assert cvcc.url != step.url and lookup.numbered(real_kb, "rule", "3.I.1").url == "rule/3-ui-1.html"
+    typed = lookup.numbered(real_kb, "rule", "2.iv.iii")  # no 2.iv.iii: the rule the source writes 2.IV.iii
+    assert (typed.number, [r.number for r in typed.rulings], typed.url) == ("2.IV.iii", ["2.IV.iii"], "rule/2-iv-iii.html")
+
+
+def test_a_citation_links_the_rule_as_written(db: sqlite3.Connection) -> None:
+    """3.V's own reference to its steps (3.V.i-viii) links 3.V.i, not 3.v.i (no such rule)."""
+    cvcc = db.execute("select id from rulings where kind = 'rule' and number = '3.V'").fetchone()[0]
+    targets = {t for (t,) in db.execute("select target from links where ruling_id = ? and kind = 'rule'", (cvcc,))}
+    assert "3.V.i" in targets and not any(t != t.lower() and t.lower() in targets for t in targets)
+    lower = {t for (t,) in db.execute("select target from links where kind = 'rule'") if t.lower() == "3.v.i"}
+    assert lower == {"3.V.i"}
+
+
+def test_rule_numbers_differing_in_case_have_a_page_each(real_kb: Path, real_site: Path) -> None:
+    """The 13 numbers the CoE rules write both ways each have two pages, titled by their own number;
+    no two files of the site differ only in case (a case-insensitive file system would merge them)."""
+    conn = sqlite3.connect(next(real_kb.glob("current/rulings.db")))
+    numbers = [n for (n,) in conn.execute("select distinct number from rulings where kind = 'rule' and number != ''")]
+    pairs: dict[str, list[str]] = {}
+    for n in numbers:
+        pairs.setdefault(n.lower(), []).append(n)
+    both = {k: v for k, v in pairs.items() if len(v) > 1}
+    assert len(both) == 13 and {"3.v", "3.i.1", "3.ii.4", "3.iv.2"} <= both.keys()
+    for alike in both.values():
+        pages = {n: lookup.numbered(real_kb, "rule", n).url for n in alike}
+        assert len(set(pages.values())) == len(alike), pages
+        for n, page in pages.items():
+            assert f"<title>Rule {n} ·" in (real_site / str(page)).read_text("utf-8"), (n, page)
+    files = [p.relative_to(real_site).as_posix() for p in real_site.rglob("*")]
+    assert len({f.lower() for f in files}) == len(files)
+
+
+def test_rule_page_names() -> None:
+    """Lower case, so no two differ only in case; a number differing from one registered before only
+    in case marks its parts with capitals ("u"); other numbers keep the names they always had."""
+    from kb.urls import Urls
+
+    urls = Urls()
+    assert [urls.rule(n) for n in ("2.IV.iii", "3.v", "3.V", "3.V.i", "3.I.1", "3.i.1", "3.v")] == [
+        "rule/2-iv-iii.html", "rule/3-v.html", "rule/3-uv.html", "rule/3-v-i.html", "rule/3-i-1.html",
+        "rule/3-i-1-2.html", "rule/3-v.html"]
+    assert urls.known("rule", "3.V") == "rule/3-uv.html" and urls.known("rule", "3.I") is None

@@ -487,6 +487,15 @@
     return u;
   }
 
+  /* kb.model.numbers_meant: the typed number itself if it is one of those differing from it only in case, else all of them */
+  function numbers_meant(typed, alike) { return alike.indexOf(typed) >= 0 ? [typed] : alike.slice(); }
+
+  /* rule_numbers: the rule numbers a typed one stands for, by the search data's rule_numbers table */
+  function rule_numbers(typed, vocab) {
+    var lower = typed.toLowerCase();
+    return numbers_meant(typed, (vocab.expansion("rule_numbers", lower) || lower).split(" "));
+  }
+
   /* read_references: another game, Arda, how many, numbers, annotations and rules (taken out), the term defined */
   function read_references(u, a, vocab) {
     var R = vocab.rules, m;
@@ -501,9 +510,9 @@
       u.annotations.push(m[1].toLowerCase());
       rest = rest.split(m[0]).join(" ");
     }
-    for (m of rest.matchAll(R.timing.all)) u.rules.push(m[1].toLowerCase());
+    for (m of rest.matchAll(R.timing.all)) u.rules.push.apply(u.rules, rule_numbers(m[1], vocab));
     for (m of rest.matchAll(R.rule.all)) {
-      u.rules.push(m[1].toLowerCase());
+      u.rules.push.apply(u.rules, rule_numbers(m[1], vocab));
       rest = rest.split(m[0]).join(" ");
     }
     var meaning = R.define.one.exec(rest);

@@ -40,7 +40,7 @@
     });
     this.weights = q.weights;
     this.tables = {};
-    ["abbreviations", "synonyms"].forEach(function (name) {
+    ["abbreviations", "synonyms", "rule_numbers"].forEach(function (name) {
       var table = new Map();
       Object.keys(q[name]).forEach(function (k) { table.set(k.toLowerCase(), q[name][k]); });
       self.tables[name] = table;
