@@ -10,7 +10,7 @@ import sqlite3
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from kb.model import page_key
+from kb.keys import page_key
 from kb.phases import PHASE_NAMES
 from kb.store import query
 from kb.urls import Urls, anchor

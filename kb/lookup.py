@@ -19,7 +19,7 @@ from kb.render import Reading
 from kb.ruling import Ruling, groups_json, rulings_json
 from kb.snapshot import Kb, Snapshot
 from kb.store import CARD_PARTS, query
-from kb.model import cased_numbers, numbers_meant, page_key
+from kb.keys import cased_numbers, numbers_meant, page_key
 
 if TYPE_CHECKING:
     from kb.addresses import Addresses

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from collections.abc import Iterator, Mapping
 from typing import Protocol
 
-from kb.model import numbers_meant
+from kb.keys import numbers_meant
 
 MAX_QUERY = 2000
 
@@ -687,7 +687,7 @@ def read_references(u: Understanding, a: str, vocab: Vocabulary) -> str:
 
 
 def rule_numbers(typed: str, vocab: Vocabulary) -> list[str]:
-    """The rule numbers a typed one stands for (kb.model.numbers_meant): itself where the sources
+    """The rule numbers a typed one stands for (kb.keys.numbers_meant): itself where the sources
     write it so, else those differing from it only in case ("rule 2.iv.iii" is 2.IV.iii, "rule 3.V"
     is 3.V and not 3.v); the search data's rule_numbers table lists the numbers the sources write with
     capitals by their lower case."""

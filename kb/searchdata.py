@@ -8,7 +8,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from kb.model import ParsedDocument, Ruling, Source, page_key
+from kb.keys import page_key
+from kb.model import ParsedDocument, Ruling, Source
 from kb.lexicon import Lexicon
 from kb.query import fold
 from kb.ranking import document_fields
@@ -170,7 +171,7 @@ def references(text: str) -> set[str]:
 
 def reference_spans(text: str) -> list[tuple[int, int, str, str]]:
     """Where a text cites annotations and rules: (start, end, "annotation"|"rule", number), an
-    annotation's number lower-cased, a rule's as written (kb.model.page_key: "3.V" and "3.v" differ).
+    annotation's number lower-cased, a rule's as written (kb.keys.page_key: "3.V" and "3.v" differ).
 
     "Annotations 5 and 6" gives a span per number; "Annotation 1-4" one span standing for 1 to 4.
     """

@@ -16,7 +16,7 @@ from kb.corpus import Corpus
 from kb.documents import SourceRow
 from kb.excerpt import SLACK, excerpt
 from kb.lookup import Reader
-from kb.model import page_key
+from kb.keys import page_key
 from kb.ruling import Ruling, grouped
 from kb.phases import PHASE_NAMES
 from kb.query import fold

@@ -8,7 +8,7 @@ from collections import defaultdict
 
 from kb.addresses import NUMBERED, Addresses
 from kb.corpus import Corpus
-from kb.model import page_key
+from kb.keys import page_key
 from kb.ruling import Ruling
 from kb.urls import Urls
 
@@ -51,14 +51,14 @@ class SitePlan:
         self.annotations: dict[str, list[str]] = defaultdict(list)
         """annotation number (lower case) -> its rulings, one per CRF edition."""
         self.rules: dict[str, list[str]] = defaultdict(list)
-        """rule number (exactly as written: kb.model.page_key) -> its rulings."""
+        """rule number (exactly as written: kb.keys.page_key) -> its rulings."""
         for r in c.rulings.values():
             if r.number and r.kind == "annotation":
                 self.annotations[r.number.lower()].append(r.id)
             elif r.number and r.kind == "rule":
                 self.rules[page_key(r.kind, r.number)].append(r.id)
         self.numbers = {kind: [key for k, key, _ in self.urls.registered() if k == kind] for kind in NUMBERED}
-        """Each kind's numbers (as kb.model.page_key keys them) in natural order, as their pages were registered."""
+        """Each kind's numbers (as kb.keys.page_key keys them) in natural order, as their pages were registered."""
 
     def ruling_href(self, page: str, ruling_id: str) -> str:
         """A link from page to a ruling at its home."""

@@ -245,7 +245,7 @@ class Stored:
     def cased_numbers(self) -> dict[str, str]:
         """The numbers of rules, steps and examples (not annotations, not cards) the sources write with
         capitals, by their lower case: "2.iv.iii" -> "2.IV.iii", "3.v" -> "3.v 3.V" (kb.query.rule_numbers)."""
-        from kb.model import cased_numbers
+        from kb.keys import cased_numbers
 
         numbers = (r["number"] for r in query(self.conn, "select number from rulings where number != '' and kind "
                                                          "not in ('annotation', 'card') order by rowid"))

@@ -13,7 +13,7 @@ import posixpath
 import re
 from functools import lru_cache
 
-from kb.model import page_key
+from kb.keys import page_key
 from kb.query import fold
 
 MAX_SLUG = 60

@@ -14,7 +14,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 from kb.errors import KbBroken
-from kb.model import ParsedDocument, Problem, Ruling, Section, cased_numbers, numbers_meant, page_key
+from kb.keys import cased_numbers, numbers_meant, page_key
+from kb.model import ParsedDocument, Problem, Ruling, Section
 from kb.phrases import PhraseBook
 from kb.headings import title_key
 from kb.lexicon import Lexicon
@@ -68,7 +69,7 @@ class Context:
     annotations: frozenset[str]
     """The annotation numbers there are, lower case ("18", "25a"): a citation of another is a problem."""
     rules: dict[str, list[str]]
-    """The CoE rule numbers there are, as written, by their lower case (kb.model.cased_numbers): a
+    """The CoE rule numbers there are, as written, by their lower case (kb.keys.cased_numbers): a
     number none of them is, whatever its case, is no rule."""
     sections: SectionFinder
     """Every section, for the "See also"s."""

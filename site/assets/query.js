@@ -487,7 +487,7 @@
     return u;
   }
 
-  /* kb.model.numbers_meant: the typed number itself if it is one of those differing from it only in case, else all of them */
+  /* kb.keys.numbers_meant: the typed number itself if it is one of those differing from it only in case, else all of them */
   function numbers_meant(typed, alike) { return alike.indexOf(typed) >= 0 ? [typed] : alike.slice(); }
 
   /* rule_numbers: the rule numbers a typed one stands for, by the search data's rule_numbers table */
