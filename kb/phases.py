@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 
 PHASE_NAMES = {
     "beginning-of-game": "Beginning of the game", "untap": "Untap phase", "organization": "Organization phase",
@@ -26,7 +25,6 @@ PHASE_ALIASES = {
 read by phase_aliases."""
 
 
-@functools.cache
 def phase_aliases() -> dict[str, str]:
     """Every word a phase is asked by: its own (PHASE_ALIASES), and each judges' abbreviation
     (kb/data/abbreviations.toml, the one table of them) that stands for one ("M/H", "EOT", "FC", "BC")."""

@@ -175,8 +175,8 @@ def dangling_current(env: Env) -> None:
     shutil.rmtree(target)
 
 
-def data_file(name: str, text: str) -> Cause:
-    """kb/data/NAME.toml holds text (the shipped files are left alone: the package's data is read
+def data_file(name: str, text: str, ext: str = "toml") -> Cause:
+    """kb/data/NAME.EXT holds text (the shipped files are left alone: the package's data is read
     from a copy)."""
     def cause(env: Env) -> None:
         import kb.ranking
@@ -184,10 +184,12 @@ def data_file(name: str, text: str) -> Cause:
 
         copy = env.tmp / "package"
         shutil.copytree(kb.tables.DATA, copy / "data")
-        (copy / "data" / f"{name}.toml").write_text(text, "utf-8")
+        (copy / "data" / f"{name}.{ext}").write_text(text, "utf-8")
         env.monkeypatch.setattr(kb.tables, "DATA", copy / "data")
-        kb.ranking.weights.cache_clear()
+        for cached in (kb.ranking.weights, kb.tables.load_words):
+            cached.cache_clear()
         env.monkeypatch.setattr(kb.ranking, "weights", kb.ranking.weights)  # cleared again when undone
+        env.monkeypatch.setattr(kb.tables, "load_words", kb.tables.load_words)
     return cause
 
 
@@ -352,6 +354,14 @@ CASES: list[tuple[str, str, Cause, str]] = [
      "kb/data/synonyms.toml: not valid TOML (Invalid value (at line 2, column 6)); fix the line it names"),
     ("term: abbreviations.toml damaged", "--kb {kb} term GI", data_file("abbreviations", "GI = 1\n"),
      "kb/data/abbreviations.toml: expected phrase = \"words\", found other values for ['GI']"),
+    ("phase: abbreviations.toml damaged", "--kb {kb} phase BC", data_file("abbreviations", "BC = 1\n"),
+     "kb/data/abbreviations.toml: expected phrase = \"words\", found other values for ['BC']"),
+    ("build: term_aliases.toml names no term", BUILD, data_file("term_aliases", '"Untapping" = " , "\n'),
+     "kb/data/term_aliases.toml: expected \"heading\" = \"glossary term, ...\", found no term for ['untapping']"),
+    ("build: term_aliases.toml damaged", BUILD, data_file("term_aliases", '"Untapping" = \n'),
+     "kb/data/term_aliases.toml: not valid TOML (Invalid value (at line 1, column 15)); fix the line it names"),
+    ("build: unlinked_terms.txt damaged", BUILD, data_file("unlinked_terms", "use\nTwo Words\n", "txt"),
+     "kb/data/unlinked_terms.txt: expected one lower-case word a line, found ['Two Words']"),
     # question files for eval
     ("eval: not JSON", "--kb {kb} eval {tmp}/q.jsonl", write("tmp/q.jsonl", '{"query": "x", "gold": ["y"]}\n{oops\n'),
      "{tmp}/q.jsonl:2: expected a JSON object (Expecting property name enclosed in double quotes)"),
