@@ -348,17 +348,29 @@ def term_forms(name: str, action: bool = False) -> list[str]:
     return forms
 
 
+IRREGULAR = {"bear": "bore borne", "become": "became", "begin": "began begun", "break": "broke broken",
+             "bring": "brought", "choose": "chose chosen", "come": "came", "draw": "drew drawn",
+             "fight": "fought", "find": "found", "give": "gave given", "hold": "held", "keep": "kept",
+             "lead": "led", "leave": "left", "lose": "lost", "make": "made", "pay": "paid", "ride": "rode ridden",
+             "run": "ran", "send": "sent", "shoot": "shot", "steal": "stole stolen",
+             "strike": "struck stricken", "take": "took taken", "tell": "told", "throw": "threw thrown",
+             "win": "won", "write": "wrote written"}
+"""English verbs whose past forms no rule makes (verb_forms: "draw" -> "drew", "drawn")."""
+
+
 def verb_forms(verb: str) -> list[str]:
     """A verb with -s, -ed and -ing: a final e dropped (store -> stored, storing); a final consonant
     after one vowel doubled (tap -> tapped), and, for a word of more than one syllable, also not
-    (cancel -> cancelled, canceled; untap -> untapped)."""
+    (cancel -> cancelled, canceled; untap -> untapped); an irregular verb's past forms instead of
+    -ed (IRREGULAR: draw -> drew, drawn; make -> made)."""
     if verb.endswith("e"):
         stems = [verb[:-1]]
     elif re.search(r"(?:^|[^aeiou])[aeiou][^aeiouwxy]$", verb):
         stems = [verb + verb[-1]] + ([verb] if len(re.findall(r"[aeiouy]+", verb)) > 1 else [])
     else:
         stems = [verb]
-    return [verb + "s"] + [s + suffix for s in stems for suffix in ("ed", "ing")]
+    past = IRREGULAR[verb].split() if verb in IRREGULAR else [s + "ed" for s in stems]
+    return [verb + "s"] + past + [s + "ing" for s in stems]
 
 
 class TermFinder:

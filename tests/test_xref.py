@@ -82,6 +82,11 @@ def test_an_action_term_is_found_as_its_verb_and_other_terms_are_not() -> None:
     assert finder.find(fold("cancelled or canceled")) == {"cancel"}
     assert finder.find(fold("it is removed from play")) == {"remove from play"}
     assert finder.find(fold("two dice rolls")) == {"make a roll"}
+    # an irregular verb by its own past forms
+    assert finder.find(fold("he made a roll")) == finder.find(fold("making a roll")) == {"make a roll"}
+    irregular = TermFinder([{"name": "draw"}], {"draw"})
+    assert irregular.find(fold("cards drawn; she drew; drawing, draws")) == {"draw"}
+    assert irregular.find(fold("a drawer")) == set()
     assert finder.find(fold("his allies")) == {"ally"}
     assert finder.find(fold("a card called Gandalf; taped; a storey; the tapestry")) == set()
 
@@ -378,6 +383,8 @@ def test_a_term_holds_the_crf_rulings_by_term_on_it(real_kb: Path, real_site: Pa
     assert any(r.reading().text.startswith("Stored cards are not considered to be in play, except for uniqueness")
                for r in stored.by_term)
     assert lookup.term(real_kb, "Untapping").name == "untap"
+    drawn = "If a company does not move, it still has a movement/hazard phase. No cards are drawn"
+    assert any(r.reading().text.startswith(drawn) for r in lookup.term(real_kb, "draw").used_in)  # irregular
     tap = lookup.term(real_kb, "tap")
     assert len(tap.used_in) > 100
     page = (real_site / "term" / "tap.html").read_text("utf-8")
