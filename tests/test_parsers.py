@@ -232,3 +232,16 @@ def test_coe_rule_keeps_the_list_it_opens() -> None:
     guidance = [r.text for r in doc.rulings if r.kind == "guidance"]
     assert guidance == ["Before the game begins, you choose which side you’re representing.",
                         "Guidance after a rule that opens no list."]
+
+
+def test_crf_ruling_keeps_the_steps_it_opens() -> None:
+    """"Follow these steps:" opens a list the scrape flattened into bullets of their own: each bullet
+    up to a "See also" is one of its steps (`rulings show` gave the Free Council's count without them)."""
+    doc = parse_file("crf", DATA / "crf_steps_excerpt.md")
+    assert_all_lines_accounted(doc)
+    steps, see_also, after = doc.rulings
+    assert (steps.span.start, steps.span.end) == (7, 10)
+    assert steps.text.endswith("Subtract any points that are subtracted from your total.")
+    assert "Total up the marshalling points for each category." in steps.text
+    assert see_also.kind == "see-also"
+    assert after.text.startswith("Marshalling points that minions have")

@@ -63,7 +63,7 @@ def test_every_crf_bullet_is_in_one_ruling_with_its_words(rows: list[dict], sour
             missing.append((n, text[:60]))
     assert missing == []
     if source == "crf-older":
-        assert len(rulings) == 136
+        assert len(rulings) == 132  # 136 bullets, the Free Council's four steps one ruling
 
 
 def test_crf22_annotations(rows: list[dict]) -> None:
@@ -101,6 +101,18 @@ def test_a_coe_rule_holds_the_list_it_opens(rows: list[dict]) -> None:
     guidance = [r["text"] for r in by_source(rows, "coe-rules") if r["kind"] == "guidance"]
     assert any(t.startswith("Before the game begins, you choose") for t in guidance)
     assert not any(t.startswith(("•", "a) ", "Free-hold:", "Prowess bonuses")) for t in guidance)
+
+
+@pytest.mark.parametrize("source, lines", [("crf-22", [457, 465]), ("crf-older", [193, 197])])
+def test_the_free_council_count_holds_its_steps(rows: list[dict], source: str, lines: list[int]) -> None:
+    """The CRF's "To calculate marshalling points at the Free Council, follow these steps:" is one
+    ruling with its four steps, not a ruling that ends on a colon."""
+    count = next(r for r in by_source(rows, source) if r["text"].startswith("To calculate marshalling points"))
+    assert count["lines"] == lines
+    assert "Total up the marshalling points for each category." in count["text"]
+    assert "including points from unique resources your opponent has duplicated in his hand." in count["text"]
+    assert not any(r["text"].startswith("Total up the marshalling points") for r in by_source(rows, source)
+                   if r["id"] != count["id"])
 
 
 def test_all_cards(rows: list[dict]) -> None:
