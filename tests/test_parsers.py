@@ -213,3 +213,35 @@ def test_cards_names_shifted_down_a_set_are_put_back(tmp_path: Path) -> None:
         ("name shifted to the next card in the database", "LE-8 de: Dôgrib", "LE-8 de: Dorelas"),
         ("name shifted to the next card in the database", "LE-9 de: Dorelas", "LE-9 de: Dunländischer Spion")]
     assert [r.line for r in doc.repairs] == [c.span.start for c in doc.rulings[1:4]]
+
+
+def test_coe_rule_keeps_the_list_it_opens() -> None:
+    """A numbered rule that ends with a colon opens a list: its "•" items, its "a)" criteria, its
+    table of site types and the sentence closing its bullets are its own, not guidance of their own,
+    up to the next number; the beginners' text, which speaks to the reader, closes the list."""
+    doc = parse_file("coe_rules", DATA / "coe_list_excerpt.md")
+    assert_all_lines_accounted(doc)
+    rules = {r.number: r for r in doc.rulings if r.kind == "rule"}
+    assert rules["2.II.7.i"].text.endswith("•both sites are havens.")
+    assert "•the company’s new site is a haven; OR" in rules["2.II.7.i"].text
+    assert (rules["2.II.7.i"].span.start, rules["2.II.7.i"].span.end) == (5, 11)
+    assert rules["2.V.6"].text.endswith("b) Taps the company’s site")
+    assert rules["3.IV.3"].text.endswith("Prowess bonuses from trophies are applied to a maximum of 9.")
+    assert rules["4.1"].text.endswith("Dark-hold: Orcs, Nazgûl, Trolls")
+    assert rules["1.3.B5"].text.endswith("Use Your Legs")
+    guidance = [r.text for r in doc.rulings if r.kind == "guidance"]
+    assert guidance == ["Before the game begins, you choose which side you’re representing.",
+                        "Guidance after a rule that opens no list."]
+
+
+def test_crf_ruling_keeps_the_steps_it_opens() -> None:
+    """"Follow these steps:" opens a list the scrape flattened into bullets of their own: each bullet
+    up to a "See also" is one of its steps (`rulings show` gave the Free Council's count without them)."""
+    doc = parse_file("crf", DATA / "crf_steps_excerpt.md")
+    assert_all_lines_accounted(doc)
+    steps, see_also, after = doc.rulings
+    assert (steps.span.start, steps.span.end) == (7, 10)
+    assert steps.text.endswith("Subtract any points that are subtracted from your total.")
+    assert "Total up the marshalling points for each category." in steps.text
+    assert see_also.kind == "see-also"
+    assert after.text.startswith("Marshalling points that minions have")

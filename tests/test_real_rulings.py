@@ -63,7 +63,7 @@ def test_every_crf_bullet_is_in_one_ruling_with_its_words(rows: list[dict], sour
             missing.append((n, text[:60]))
     assert missing == []
     if source == "crf-older":
-        assert len(rulings) == 136
+        assert len(rulings) == 132  # 136 bullets, the Free Council's four steps one ruling
 
 
 def test_crf22_annotations(rows: list[dict]) -> None:
@@ -82,6 +82,37 @@ def test_every_numbered_coe_rule_is_a_ruling(rows: list[dict]) -> None:
     assert rules["2.IV.iii"]["text"].startswith("Movement/Hazard Phase, Step 3")
     assert rules["g.hav.3"]["section"] == ["Glossary"]
     assert "alignment:HERO" in rules["1.3.W1"]["markers"]
+
+
+def test_a_coe_rule_holds_the_list_it_opens(rows: list[dict]) -> None:
+    """`rulings rule 4.1` gives the site types it ends on, 2.II.7.i the three ways to use Starter
+    Movement, 2.V.6 the five criteria, 8.3 the values the roll is compared with: the unnumbered
+    paragraphs after a rule that opens a list are the rule's, not guidance of their own."""
+    rules = {r["number"]: r for r in by_source(rows, "coe-rules") if r["kind"] == "rule"}
+    assert rules["2.II.7.i"]["lines"] == [574, 580]
+    assert rules["2.II.7.i"]["text"].endswith("with each site card listing a site path to the other site.")
+    assert rules["2.V.6"]["text"].endswith("e) Directly taps a character in the company.")
+    assert rules["3.IV.3"]["text"].endswith("Prowess bonuses from trophies are applied to a maximum of 9.")
+    assert "Shadow-hold: Orcs, Nazgûl, Undead, Trolls" in rules["4.1"]["text"]
+    assert rules["4.1"]["lines"] == [1141, 1163]
+    assert "Items - The mind value of the character controlling the target item" in rules["8.3"]["text"]
+    assert rules["2.IV.ii"]["text"].endswith("considered synonymous with revealing the new site.")
+    assert rules["1.9"]["text"].endswith("are removed from the game.")
+    guidance = [r["text"] for r in by_source(rows, "coe-rules") if r["kind"] == "guidance"]
+    assert any(t.startswith("Before the game begins, you choose") for t in guidance)
+    assert not any(t.startswith(("•", "a) ", "Free-hold:", "Prowess bonuses")) for t in guidance)
+
+
+@pytest.mark.parametrize("source, lines", [("crf-22", [457, 465]), ("crf-older", [193, 197])])
+def test_the_free_council_count_holds_its_steps(rows: list[dict], source: str, lines: list[int]) -> None:
+    """The CRF's "To calculate marshalling points at the Free Council, follow these steps:" is one
+    ruling with its four steps, not a ruling that ends on a colon."""
+    count = next(r for r in by_source(rows, source) if r["text"].startswith("To calculate marshalling points"))
+    assert count["lines"] == lines
+    assert "Total up the marshalling points for each category." in count["text"]
+    assert "including points from unique resources your opponent has duplicated in his hand." in count["text"]
+    assert not any(r["text"].startswith("Total up the marshalling points") for r in by_source(rows, source)
+                   if r["id"] != count["id"])
 
 
 def test_all_cards(rows: list[dict]) -> None:

@@ -20,6 +20,9 @@ CHANGE_LOG = re.compile(r"^\((\d{4}-\d{2}-\d{2})\)\s")
 CITATION_KEY = re.compile(r"^([A-Z]{2,5}(?: #)?) - (.+)$")
 GLOSSARY_ENTRY = re.compile(r"^([^\s*][^*]{0,60}?) - (.+)$", re.S)
 SOURCE_LINE = re.compile(r"^\*(?:Source|Last update):", re.I)
+READER = re.compile(r"\b(?:you|your|yours)\b", re.I)
+"""The beginners' text the page interleaves with its rules speaks to the reader ("Before the game
+begins, you choose..."); the numbered rules and their lists speak of "the player"."""
 HEADING_NUMBER = re.compile(r"^(\d+(?:\.[IVX]+)?)\.\s")
 """The number a section heading carries: "2.IV. Movement/Hazard Phase" -> "2.IV"."""
 
@@ -87,6 +90,10 @@ class CoeState:
     """Every rule number, in document order (numbered_sections)."""
     last: Ruling | None = None
     """The ruling a list item extends."""
+    listing: bool = False
+    """Whether the last numbered rule opened a list ("... one of the following must be true:"): the
+    unnumbered paragraphs after it, up to the next number or heading, are its own (its "•" items,
+    its "a)" criteria, its table of site types, its closing sentence), not guidance of their own."""
     order: list[Numbered] = field(default_factory=list)
     """The numbered rules met so far, for check_numbering."""
 
@@ -99,7 +106,7 @@ def heading(s: CoeState, block: Block) -> bool:
     """A heading: the title skipped, any other opens a section at its level."""
     if block.kind != "heading":
         return False
-    s.last = None
+    s.last, s.listing = None, False
     if block.level == 1:
         s.b.skip(block.span, "document title (recorded in the manifest)")
     else:
@@ -111,7 +118,7 @@ def horizontal_rule(s: CoeState, block: Block) -> bool:
     """A horizontal rule: skipped, closing every section."""
     if block.kind != "hr":
         return False
-    s.last = None
+    s.last, s.listing = None, False
     s.b.close_sections(0)
     s.b.skip(block.span, "horizontal rule")
     return True
@@ -138,7 +145,7 @@ def caps_heading(s: CoeState, block: Block) -> bool:
     text = block.text
     if block.kind != "paragraph" or not (CAPS_HEADING.match(text) or text == "Glossary"):
         return False
-    s.last = None
+    s.last, s.listing = None, False
     s.b.open_section(text.title() if text.isupper() else text, 2, block.span)
     return True
 
@@ -151,16 +158,30 @@ def list_item(s: CoeState, block: Block) -> bool:
     return True
 
 
+def rule_list(s: CoeState, block: Block) -> bool:
+    """An unnumbered paragraph while a numbered rule's list is open (CoeState.listing): joined to it,
+    unless it speaks to the reader (READER): the beginners' text, which closes the list."""
+    if block.kind != "paragraph" or not s.listing or s.last is None or RULE_NUMBER.match(block.text):
+        return False
+    if READER.search(block.text):
+        s.listing = False
+        return False
+    s.last = s.b.extend(s.last, block.text, block.span)
+    return True
+
+
 def entry(s: CoeState, block: Block) -> bool:
     """Any other block: a numbered rule (in the section its number names, rule_section), a change-log
     entry, a citation key, a glossary entry, else guidance."""
     b, text = s.b, block.text
     section = b.path[-1].lower() if b.path else ""
+    s.listing = False
     if m := RULE_NUMBER.match(text):
         body = text[m.end():]
         s.last = b.add("rule", body, block.span, number=m.group(1), markers=find_markers(body),
                        section=rule_section(len(s.order), s.numbers, s.paths, b.path))
         s.order.append(Numbered(m.group(1), block.span.start))
+        s.listing = body.rstrip().endswith(":")
     elif m := CHANGE_LOG.match(text):
         s.last = b.add("change-log", text, block.span, markers=(f"date:{m.group(1)}",))
     elif section == "citations" and (m := CITATION_KEY.match(text)):
@@ -172,7 +193,8 @@ def entry(s: CoeState, block: Block) -> bool:
     return True
 
 
-RULES: tuple[CoeRule, ...] = (heading, horizontal_rule, source_line, change_log_link, caps_heading, list_item, entry)
+RULES: tuple[CoeRule, ...] = (heading, horizontal_rule, source_line, change_log_link, caps_heading, list_item,
+                              rule_list, entry)
 """The rules of the CoE rules page, in order: the first that takes a block handles it (entry takes any)."""
 
 

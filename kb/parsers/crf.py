@@ -47,10 +47,17 @@ LIST_ITEM_START = re.compile(r"^(?:[A-Z][a-z]+ly\s+[a-z]+s|[A-Z][a-z]+s)\b")
 THAT_LIST = re.compile(r"\bthat:\s*$")
 
 
+STEPS_LIST = re.compile(r"\bfollow these steps:\s*$")
+"""A ruling that opens a list of steps ("To calculate marshalling points at the Free Council, follow
+these steps:"): every bullet after it up to a "See also" is one of its steps."""
+
+
 def completes_that_list(previous: str, text: str) -> bool:
     """A bullet that finishes a list opened by "... that:" ("Taps a company's site." after
-    "A card cannot be revealed that:"), which the scrape flattened into separate bullets.
-    `previous` is the first paragraph of the ruling before."""
+    "A card cannot be revealed that:") or by "follow these steps:" (up to a "See also"), which the
+    scrape flattened into separate bullets. `previous` is the first paragraph of the ruling before."""
+    if STEPS_LIST.search(previous):
+        return not SEE_ALSO.match(text)
     return bool(THAT_LIST.search(previous) and LIST_ITEM_START.match(text))
 
 
