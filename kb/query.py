@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import Protocol
 
 from kb.keys import numbers_meant
