@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -14,14 +15,37 @@ if TYPE_CHECKING:
 def environment(folder: Path) -> jinja2.Environment:
     """The templates of a folder (`site/templates`, or a user's own), as the site renders them: HTML
     escaped unless marked safe (the `safe_html` filter, for text kb.render has already escaped), an
-    undefined value an error, a block tag's line left out."""
+    undefined value an error, a block tag's line left out; each template read and compiled once (an
+    environment serves one site or one page: a template is not looked at again for changes)."""
     import jinja2
     from markupsafe import Markup
 
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(folder), autoescape=jinja2.select_autoescape(["html"]),
-                             undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+    env = _environment_class()(loader=jinja2.FileSystemLoader(folder), autoescape=jinja2.select_autoescape(["html"]),
+                             undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+                             auto_reload=False)
     env.filters["safe_html"] = Markup  # only for text that kb.render has already escaped
     return env
+
+
+@functools.cache
+def _environment_class() -> type[jinja2.Environment]:
+    """Jinja2's Environment, reading `x.name` of a dict (the pages' values) as its key straight away:
+    Jinja2 tries the attribute first, which a dict has only for names of its methods ("items"), and
+    fails with an exception every other time (several hundred thousand on the real site). What
+    `x.name` gives is the same: a method where the name is one, else the key, else undefined."""
+    import jinja2
+
+    methods = frozenset(dir(dict))
+
+    class Environment(jinja2.Environment):
+        def getattr(self, obj: Any, attribute: str) -> Any:
+            if type(obj) is dict and attribute not in methods:  # (a dict has no attribute of its own)
+                try:
+                    return obj[attribute]
+                except KeyError:
+                    return self.undefined(obj=obj, name=attribute)
+            return super().getattr(obj, attribute)
+    return Environment
 
 
 def render(name: str, **values: Any) -> str:

@@ -172,13 +172,17 @@ def site_environment(folder: Path, build: str) -> Environment:
     a card's name): its links are placed (kb.sitepages), so the same HTML serves every page."""
     env = environment(folder)
     shown: dict[tuple[str, bool, str, bool, bool], Markup] = {}
+    macros: list[Any] = []  # the macros' module, made once (after the globals it sees are set)
 
     def ruling(r: dict[str, Any], show_place: bool = False) -> Markup:
         """A ruling's HTML (show_place: with its section's path above it), made once."""
         key = (r["id"], r["full"], r["focus"], r["on_home"], show_place)
-        if key not in shown:
-            shown[key] = env.get_template("macros.html").module.ruling_html(r, show_place)  # type: ignore[attr-defined]
-        return shown[key]
+        made = shown.get(key)
+        if made is None:
+            if not macros:
+                macros.append(env.get_template("macros.html").module)
+            made = shown[key] = macros[0].ruling_html(r, show_place)
+        return made
     env.globals["ruling"] = ruling
     env.globals["build"] = build
     return env

@@ -722,6 +722,24 @@ def test_placed_links_are_made_relative_to_each_page_and_text_is_left_alone() ->
     assert Urls.resolve("index.html", "no links") == "no links"
 
 
+def test_a_template_reads_a_dicts_names_as_jinja_does(tmp_path: Path) -> None:
+    """kb.templates reads `x.name` of a dict (the pages' values) as its key at once, as Jinja2 gives
+    it: a dict's method where the name is one ("items"), else its key, else undefined (an error);
+    any other object (a dict's subclass too) as Jinja2 reads it."""
+    from collections import OrderedDict
+
+    from kb.templates import environment
+
+    (tmp_path / "t.html").write_text("{{ d.kind }} {{ d['items'] }} {{ d.items()|list|length }} {{ d.get('kind') }} "
+                                     "{{ d.nothing is defined }} {{ o.kind }} {{ o.items()|list|length }}")
+    (tmp_path / "missing.html").write_text("{{ d.nothing }}")
+    env = environment(tmp_path)
+    d = {"kind": "rule <1>", "items": "its own", "get": "shadowed"}
+    assert env.get_template("t.html").render(d=d, o=OrderedDict(d)) == "rule &lt;1&gt; its own 3 rule &lt;1&gt; False rule &lt;1&gt; 3"
+    with pytest.raises(Exception, match="has no attribute 'nothing'"):
+        env.get_template("missing.html").render(d=d)
+
+
 def test_hostile_source_text_renders_inert(tmp_path: Path) -> None:
     sources = tmp_path / "rulings"
     (sources / "meccg").mkdir(parents=True)
