@@ -740,6 +740,33 @@ def test_a_template_reads_a_dicts_names_as_jinja_does(tmp_path: Path) -> None:
         env.get_template("missing.html").render(d=d)
 
 
+def test_the_names_a_text_gives_are_found_once_and_as_the_lexicon_finds_them_now(tiny: tuple[Path, Path, Path],
+                                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """A site page reads a ruling's card names once for all its pages (Pages.names_in), and gives what
+    the lexicon finds: after a reading that noted a name as a plain word ("the twilight"), which
+    changes what the next finds, the text is read again."""
+    from kb.corpus import read_corpus
+    from kb.lexicon import Lexicon
+    from kb.lookup import Reader
+    from kb.siteplan import SitePlan
+    from kb.sitepages import Pages
+    from kb.snapshot import Snapshot
+
+    with Snapshot.open(tiny[1]) as snapshot:
+        reader = Reader(snapshot)
+        corpus = read_corpus(reader)
+        pages = Pages(corpus, SitePlan(corpus, reader.addresses), reader)
+        lexicon = corpus.lexicon
+        lexicon.add_name("Twilight", "Twilight")
+        lexicon.lowercase.discard("twilight")
+        text = "Twilight fell. Then the twilight came."
+        assert pages.names_in(text) == [(0, 8, ["Twilight"])] and "twilight" in lexicon.lowercase  # noted
+        assert pages.names_in(text) == lexicon.find_spans(text) == []  # a sentence's first word now
+        calls: list[str] = []
+        monkeypatch.setattr(Lexicon, "find_spans", lambda self, t: calls.append(t) or [])
+        assert pages.names_in(text) == [] and not calls  # (kept)
+
+
 def test_hostile_source_text_renders_inert(tmp_path: Path) -> None:
     sources = tmp_path / "rulings"
     (sources / "meccg").mkdir(parents=True)
