@@ -19,7 +19,9 @@ import posixpath
 import re
 import time
 from itertools import chain
+from collections import deque
 from collections.abc import Iterable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -348,28 +350,55 @@ def swap_in(tmp: Path, out: Path, old: Path) -> None:
         old.rmdir()  # the empty folder that was there
 
 
+WRITES_AHEAD = 64
+"""Files rendered at most ahead of those written (memory stays bounded)."""
+
+
 def _write_site(kb: Kb, folder: Path, report: SiteReport) -> None:
-    """Write every file of the site into folder, counting them into report, and check every link."""
+    """Write every file of the site into folder, counting them into report, and check every link.
+
+    The files are written, and their gzip sizes measured, by a thread of their own while the next are
+    rendered (both wait on the disk or on zlib, outside Python's lock), in the order they are made;
+    a failed write is raised here, as the page after it is made."""
     links = LinkIndex()
     folders: set[str] = set()
-    # pages are written as they are rendered (memory stays bounded); the caller swaps the site in
-    # only once every link has been checked
-    for path, text in render_files(kb):
-        inside = posixpath.normpath(path)  # the folder is new and ours: no link in it leads out
-        if inside.startswith(("/", "../")) or inside in (".", ".."):
-            raise SiteError(f"page path {path!r} would leave the output folder")
-        target = folder / inside
-        if (parent := posixpath.dirname(inside)) not in folders:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            folders.add(parent)
-        data = text.encode("utf-8")
-        target.write_bytes(data)
-        links.add(path, text)
+    pending: deque[Future[int]] = deque()
+    sizes: list[tuple[str, int]] = []  # (path, bytes) of the files sent to be written, in order
+
+    def written() -> None:
+        """The oldest write waited for and counted (its error raised)."""
+        packed = pending.popleft().result()
+        path, size = sizes[report.files]
         report.files += 1
-        report.pages += path.endswith(".html")
-        report.bytes += len(data)
-        packed = len(gzip.compress(data, 6))
         report.gzip_bytes += packed
         if path == INDEX_FILE:
-            report.index_bytes, report.index_gzip_bytes = len(data), packed
+            report.index_bytes, report.index_gzip_bytes = size, packed
+
+    # pages are written as they are rendered; the caller swaps the site in only once every link has
+    # been checked
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="site-writer") as writer:
+        for path, text in render_files(kb):
+            inside = posixpath.normpath(path)  # the folder is new and ours: no link in it leads out
+            if inside.startswith(("/", "../")) or inside in (".", ".."):
+                raise SiteError(f"page path {path!r} would leave the output folder")
+            parent = posixpath.dirname(inside)
+            data = text.encode("utf-8")
+            pending.append(writer.submit(_write_file, folder / inside, data, parent not in folders))
+            folders.add(parent)
+            sizes.append((path, len(data)))
+            links.add(path, text)
+            report.pages += path.endswith(".html")
+            report.bytes += len(data)
+            while len(pending) > WRITES_AHEAD or (pending and pending[0].done()):
+                written()
+        while pending:
+            written()
     report.links_checked, report.broken = links.check()
+
+
+def _write_file(target: Path, data: bytes, new_folder: bool) -> int:
+    """Write a file of the site (its folder made first if new); its size gzipped (level 6)."""
+    if new_folder:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes(data)
+    return len(gzip.compress(data, 6))

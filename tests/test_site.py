@@ -283,6 +283,27 @@ def test_text_references_become_links(real_site: Path) -> None:
     assert "Card Erratum (minion version)" in arkenstone  # its CRF erratum, in full
 
 
+def test_the_report_counts_the_files_written(tiny: tuple[Path, Path, Path], tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """The files are written by a thread of their own while the next are rendered, a few at most
+    ahead: the report's counts are still those of the files on disk, each in its own place."""
+    import gzip
+
+    from kb import website
+    from kb.owned import MARKERS
+    from kb.browserdata import INDEX_FILE
+
+    monkeypatch.setattr(website, "WRITES_AHEAD", 2)
+    report = build_site(tiny[1], tmp_path / "site")
+    files = {p.relative_to(report.out).as_posix(): p.read_bytes() for p in report.out.rglob("*")
+             if p.is_file() and p.name != MARKERS["site"]}
+    assert report.files == len(files) > 40 and report.pages == sum(p.endswith(".html") for p in files)
+    assert report.bytes == sum(map(len, files.values()))
+    assert report.gzip_bytes == sum(len(gzip.compress(data, 6)) for data in files.values())
+    index = files[INDEX_FILE]
+    assert (report.index_bytes, report.index_gzip_bytes) == (len(index), len(gzip.compress(index, 6)))
+
+
 def test_strict_fails_on_broken_links_and_keeps_the_previous_site(tiny: tuple[Path, Path, Path], tmp_path: Path,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     kb_dir, out = tiny[1], tmp_path / "site"
