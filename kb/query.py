@@ -263,33 +263,39 @@ def english_words(english: list[str], counts: Mapping[str, int]) -> list[str]:
     index ships only these (kb.browserdata); of any other word, correct() says the same either way.
 
     Within reach: the same first letter, and distance() at most correct()'s limit for the word (2
-    from 7 letters, else 1). Two words that close share, their first letter aside, what is left of
-    each once at most `limit` letters are deleted (each edit costs the part they share at most one
-    letter of each), so only the common words that share a deletion of the English word's rest are
-    measured. A shared deletion keeps one half of that rest whole, or (limit 2) each half but for
-    one letter: a word whose halves meet no deletion's head or tail so is passed over without its
-    deletions being made (most words). Same answers as trying every common word of that letter."""
-    near: dict[str, dict[str, set[str]]] = {}  # first letter -> a deletion of the rest -> common words
+    from 7 letters, else 1), so a length at most `limit` apart. Two words that close share, their
+    first letter aside, what is left of each once at most `limit` letters are deleted (an edit costs
+    the part they share at most one letter of each), so only the common words that share such a
+    deletion with the English word are measured. Of the rest of the English word, such a deletion
+    keeps one half whole, or (limit 2) each half but one letter: only the deletions whose halves
+    begin or end a common word's deletion are made (most words make none). Same answers as measuring
+    every common word of that letter (tests/test_search.py)."""
+    near: dict[int, dict[str, dict[str, set[str]]]] = {1: {}, 2: {}}
+    """limit -> first letter -> what deleting at most limit letters of the rest leaves -> common words"""
     for w, n in counts.items():
         if n >= 3 and w.isalpha() and w.isascii():
-            by = near.setdefault(w[0], {})
-            for d in _deletions(w[1:], 2):
-                by.setdefault(d, set()).add(w)
-    halves = {first: _halves(by) for first, by in near.items()}
+            for limit, fits in ((1, 3 <= len(w) <= 7), (2, len(w) >= 5)):  # (limit from 4-6 letters; from 7)
+                if fits:
+                    by = near[limit].setdefault(w[0], {})
+                    for d in _deletions(w[1:], limit):
+                        by.setdefault(d, set()).add(w)
+    halves = {limit: {first: _halves(by) for first, by in letters.items()} for limit, letters in near.items()}
     out = []
     for word in english:
         n = len(word)
-        if n < 4 or word[0] not in near or counts.get(word, 0) > 2:
-            continue
         limit = 2 if n >= 7 else 1
-        by, (heads, tails) = near[word[0]], halves[word[0]]
-        rest = word[1:]
-        head, tail = rest[:len(rest) // 2], rest[len(rest) // 2:]
-        if head not in heads and tail not in tails and (
-                limit == 1 or heads.isdisjoint(_deletions(head, 1)) or tails.isdisjoint(_deletions(tail, 1))):
-            continue  # no deletion of the word's rest is a deletion of a common word's
+        if n < 4 or word[0] not in near[limit] or counts.get(word, 0) > 2:
+            continue
+        by, (heads, tails) = near[limit][word[0]], halves[limit][word[0]]
+        half = 1 + (n - 1) // 2
+        head, tail = word[1:half], word[half:]  # the halves of the rest (after the first letter)
+        deleted = [head + d for d in _deletions(tail, limit)] if head in heads else []
+        if tail in tails:
+            deleted += [d + tail for d in _deletions(head, limit)]
+        if limit == 2 and (ones := [d for d in _deletions(head, 1) if d in heads]):
+            deleted += [one + d for d in _deletions(tail, 1) if d in tails for one in ones]
         if any(w != word and (n + len(w) - 2 - 2 * len(d) <= limit or distance(word, w, limit) <= limit)
-               for d in _deletions(rest, limit) if d in by for w in by[d]):
+               for d in deleted if d in by for w in by[d]):
             out.append(word)  # (the letters deleted from both, when no more than limit, are an edit)
     return out
 
