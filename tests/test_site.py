@@ -788,6 +788,23 @@ def test_the_names_a_text_gives_are_found_once_and_as_the_lexicon_finds_them_now
         assert pages.names_in(text) == [] and not calls  # (kept)
 
 
+def test_a_template_is_compiled_once_a_process_and_again_when_it_changes(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each site a process makes (the tests make many) renders with a new environment; a template's
+    compiled code is kept for the next (kb.templates), and made again when its text has changed."""
+    from kb.templates import environment
+
+    (tmp_path / "t.html").write_text("one {{ x }}")
+    env = environment(tmp_path)
+    assert env.get_template("t.html").render(x=1) == "one 1"
+    compiled: list[object] = []
+    original = type(env).compile
+    monkeypatch.setattr(type(env), "compile", lambda self, *a, **k: compiled.append(a) or original(self, *a, **k))
+    assert environment(tmp_path).get_template("t.html").render(x=2) == "one 2" and not compiled
+    (tmp_path / "t.html").write_text("two {{ x }}")
+    assert environment(tmp_path).get_template("t.html").render(x=3) == "two 3" and len(compiled) == 1
+
+
 def test_hostile_source_text_renders_inert(tmp_path: Path) -> None:
     sources = tmp_path / "rulings"
     (sources / "meccg").mkdir(parents=True)
