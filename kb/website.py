@@ -376,7 +376,8 @@ def _write_site(kb: Kb, folder: Path, report: SiteReport) -> None:
 
     # pages are written as they are rendered; the caller swaps the site in only once every link has
     # been checked
-    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="site-writer") as writer:
+    writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="site-writer")
+    try:
         for path, text in render_files(kb):
             inside = posixpath.normpath(path)  # the folder is new and ours: no link in it leads out
             if inside.startswith(("/", "../")) or inside in (".", ".."):
@@ -393,6 +394,8 @@ def _write_site(kb: Kb, folder: Path, report: SiteReport) -> None:
                 written()
         while pending:
             written()
+    finally:
+        writer.shutdown(cancel_futures=True)  # (after a failure, what was still to write is not written)
     report.links_checked, report.broken = links.check()
 
 
