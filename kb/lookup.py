@@ -487,7 +487,8 @@ class Reader:
         numbers, cased = self._numbers[kind]
         meant = numbers_meant(wanted, cased.get(wanted.lower(), ()))  # as written, else in any case
         rows = [rid for key, _, rid in numbers if key in meant]
-        parts = [rid for key, _, rid in numbers if any(key.startswith(m + ".") for m in meant)] if kind == "rule" else []
+        under = tuple(m + "." for m in meant)  # (str.startswith tries them all)
+        parts = [rid for key, _, rid in numbers if key.startswith(under)] if kind == "rule" else []
         if not rows and not parts:
             from kb.resolve import number_hint  # (only here: a number found reads no name)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import Protocol
 
 from kb.keys import numbers_meant
@@ -260,34 +260,62 @@ def english_words(english: list[str], counts: Mapping[str, int]) -> list[str]:
     """The English words whose being English changes what correct() does over a corpus whose words
     are used `counts` times: those the corpus uses at most twice, within correct()'s reach of a word
     it uses at least three times ("scores" of "shores", "wherever" of "whenever"). The browser's
-    index ships only these (kb.browserdata); of any other word, correct() says the same either way."""
-    common = [w for w, n in counts.items() if n >= 3 and w.isalpha() and w.isascii()]
-    near: dict[str, set[str]] = {}
-    shapes: set[tuple[str, int]] = set()  # (first letter, length) of the words a word may be read as
-    for w in common:
-        for d in _deleted(w, 2 if len(w) >= 6 else 1):
-            near.setdefault(d, set()).add(w)
-        shapes.update((w[0], len(w) + k) for k in range(-2, 3))
+    index ships only these (kb.browserdata); of any other word, correct() says the same either way.
+
+    Within reach: the same first letter, and distance() at most correct()'s limit for the word (2
+    from 7 letters, else 1), so a length at most `limit` apart. Two words that close share, their
+    first letter aside, what is left of each once at most `limit` letters are deleted (an edit costs
+    the part they share at most one letter of each), so only the common words that share such a
+    deletion with the English word are measured. Of the rest of the English word, such a deletion
+    keeps one half whole, or (limit 2) each half but one letter: only the deletions whose halves
+    begin or end a common word's deletion are made (most words make none). Same answers as measuring
+    every common word of that letter (tests/test_search.py)."""
+    near: dict[int, dict[str, dict[str, set[str]]]] = {1: {}, 2: {}}
+    """limit -> first letter -> what deleting at most limit letters of the rest leaves -> common words"""
+    for w, n in counts.items():
+        if n >= 3 and w.isalpha() and w.isascii():
+            for limit, fits in ((1, 3 <= len(w) <= 7), (2, len(w) >= 5)):  # (limit from 4-6 letters; from 7)
+                if fits:
+                    by = near[limit].setdefault(w[0], {})
+                    for d in _deletions(w[1:], limit):
+                        by.setdefault(d, set()).add(w)
+    halves = {limit: {first: _halves(by) for first, by in letters.items()} for limit, letters in near.items()}
     out = []
     for word in english:
-        if len(word) < 4 or counts.get(word, 0) > 2 or (word[0], len(word)) not in shapes:
+        n = len(word)
+        limit = 2 if n >= 7 else 1
+        if n < 4 or word[0] not in near[limit] or counts.get(word, 0) > 2:
             continue
-        limit = 2 if len(word) >= 7 else 1
-        if any(w != word and w[0] == word[0] and distance(word, w, limit) <= limit
-               for d in _deleted(word, limit) if d in near for w in near[d]):
-            out.append(word)
+        by, (heads, tails) = near[limit][word[0]], halves[limit][word[0]]
+        half = 1 + (n - 1) // 2
+        head, tail = word[1:half], word[half:]  # the halves of the rest (after the first letter)
+        deleted = [head + d for d in _deletions(tail, limit)] if head in heads else []
+        if tail in tails:
+            deleted += [d + tail for d in _deletions(head, limit)]
+        if limit == 2 and (ones := [d for d in _deletions(head, 1) if d in heads]):
+            deleted += [one + d for d in _deletions(tail, 1) if d in tails for one in ones]
+        if any(w != word and (n + len(w) - 2 - 2 * len(d) <= limit or distance(word, w, limit) <= limit)
+               for d in deleted if d in by for w in by[d]):
+            out.append(word)  # (the letters deleted from both, when no more than limit, are an edit)
     return out
 
 
-def _deleted(word: str, limit: int) -> Iterator[str]:
-    """The word and what deleting one letter, or (limit 2) two, of it leaves; repeats allowed."""
-    yield word
-    for i in range(len(word)):
-        one = word[:i] + word[i + 1:]
-        yield one
-        if limit > 1:
-            for j in range(i, len(one)):
-                yield one[:j] + one[j + 1:]
+def _halves(deleted: Mapping[str, object]) -> tuple[set[str], set[str]]:
+    """The heads and tails of the deletions (of common words) that an English word's halves may be, whole
+    or for one letter less (english_words): half a deletion's length (the tail's rounded up), or one
+    letter more, as a word up to 2 letters longer than the deletion is halved."""
+    heads = {d[:len(d) // 2 + k] for d in deleted for k in (0, 1)}
+    tails = {d[len(d) - (len(d) + 1) // 2 - k:] for d in deleted for k in (0, 1)}
+    return heads, tails
+
+
+def _deletions(text: str, limit: int) -> list[str]:
+    """The text and what deleting one letter, or (limit 2) two, of it leaves; repeats allowed."""
+    ones = [text[:i] + text[i + 1:] for i in range(len(text))]
+    if limit > 1:
+        ones += [one[:j] + one[j + 1:] for i, one in enumerate(ones) for j in range(i, len(one))]
+    ones.append(text)
+    return ones
 
 
 def correct(word: str, vocab: Vocabulary) -> str | None:

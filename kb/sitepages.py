@@ -77,6 +77,8 @@ class Pages:
         """Document order of every ruling (sources in manifest order)."""
         self.renderer = TextRenderer()
         self._shown: dict[tuple[str, bool, str], dict[str, Any]] = {}
+        self._names_in: dict[str, tuple[int, list[tuple[int, int, list[str]]]]] = {}
+        """names_in's answers, by text, with the count of the lexicon's lowercase names they were found with."""
         """Each ruling rendered (whole or as an excerpt) for every page: its links placed, not relative."""
         self.card_names = set(corpus.cards)
         self.terms = sorted(reader.terms().values(), key=lambda t: t.name)
@@ -117,7 +119,7 @@ class Pages:
         def find(text: str) -> list[Span]:
             spans: list[Span] = []
             if r.game == "meccg" and r.kind != "card" and linked_cards:
-                for start, end, names in self.c.lexicon.find_spans(text):
+                for start, end, names in self.names_in(text):
                     name = next((n for n in names if n in linked_cards and n in self.card_names), None)
                     if name:
                         spans.append((start, end, Urls.placed(self.urls.card(name))))
@@ -130,6 +132,21 @@ class Pages:
                         spans.append((start, end, Urls.placed(target, f"{kind}-{number}")))
             return spans
         return find
+
+    def names_in(self, text: str) -> list[tuple[int, int, list[str]]]:
+        """Where a text names cards (the lexicon's find_spans), found once for each text (a ruling's
+        text is read for its links, and for an excerpt around each card it names). find_spans may
+        note a name as a plain phrase too (its lowercase names only grow), which may change what it
+        finds next: an answer is kept only if it noted none, and given again only while none is."""
+        lowercase = self.c.lexicon.lowercase
+        kept = self._names_in.get(text)
+        if kept is not None and kept[0] == len(lowercase):
+            return kept[1]
+        before = len(lowercase)
+        found = self.c.lexicon.find_spans(text)
+        if len(lowercase) == before:
+            self._names_in[text] = (before, found)
+        return found
 
     def render_ruling(self, page: str, r: Ruling, full: bool = True, focus: str = "") -> dict[str, Any]:
         """A ruling as the templates show it on a page: rendered text (or an excerpt, around where it
@@ -148,7 +165,7 @@ class Pages:
             text = self.renderer.render(r.stored, r.parser, self._finder(r))
         else:
             words = plain(r.stored, r.parser)
-            spans = [(a, b) for a, b, names in self.c.lexicon.find_spans(words) if focus in names] \
+            spans = [(a, b) for a, b, names in self.names_in(words) if focus in names] \
                 if focus and len(words) > EXCERPT * SLACK else []  # (a shorter text is shown whole)
             text = html.escape(excerpt(words, spans, EXCERPT)[0], quote=False)
         return {"id": r.id, "focus": focus, "anchor": anchor(r.id), "kind": r.kind, "number": r.number,

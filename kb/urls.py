@@ -110,11 +110,12 @@ class Urls:
         return Urls._href(from_page, to_page, anchor(fragment) if fragment else "")
 
     @staticmethod
-    def _href(from_page: str, to_page: str, anchored: str) -> str:
+    def _href(from_page: str, to_page: str, anchored: str, folder: str | None = None) -> str:
+        """href's link (anchored: the anchor made safe); folder: from_page's, if known already."""
         if to_page == from_page:
             rel = posixpath.basename(to_page) if not anchored else ""
         else:
-            rel = _relative(to_page, posixpath.dirname(from_page))
+            rel = _relative(to_page, posixpath.dirname(from_page) if folder is None else folder)
         return rel + (f"#{anchored}" if anchored else "")
 
     @staticmethod
@@ -127,7 +128,8 @@ class Urls:
         """A page's text with every placed link made relative to it, as `href` makes them."""
         if "\x1e" not in text:
             return text
-        return PLACED.sub(lambda m: f'{m[1]}{Urls._href(page, m[2], m[3])}"', text)
+        folder = posixpath.dirname(page)  # (once a page, not once a link)
+        return PLACED.sub(lambda m: f'{m[1]}{Urls._href(page, m[2], m[3], folder)}"', text)
 
 
 @lru_cache(maxsize=65536)

@@ -19,7 +19,9 @@ import posixpath
 import re
 import time
 from itertools import chain
+from collections import deque
 from collections.abc import Iterable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -172,13 +174,17 @@ def site_environment(folder: Path, build: str) -> Environment:
     a card's name): its links are placed (kb.sitepages), so the same HTML serves every page."""
     env = environment(folder)
     shown: dict[tuple[str, bool, str, bool, bool], Markup] = {}
+    macros: list[Any] = []  # the macros' module, made once (after the globals it sees are set)
 
     def ruling(r: dict[str, Any], show_place: bool = False) -> Markup:
         """A ruling's HTML (show_place: with its section's path above it), made once."""
         key = (r["id"], r["full"], r["focus"], r["on_home"], show_place)
-        if key not in shown:
-            shown[key] = env.get_template("macros.html").module.ruling_html(r, show_place)  # type: ignore[attr-defined]
-        return shown[key]
+        made = shown.get(key)
+        if made is None:
+            if not macros:
+                macros.append(env.get_template("macros.html").module)
+            made = shown[key] = macros[0].ruling_html(r, show_place)
+        return made
     env.globals["ruling"] = ruling
     env.globals["build"] = build
     return env
@@ -344,28 +350,58 @@ def swap_in(tmp: Path, out: Path, old: Path) -> None:
         old.rmdir()  # the empty folder that was there
 
 
+WRITES_AHEAD = 64
+"""Files rendered at most ahead of those written (memory stays bounded)."""
+
+
 def _write_site(kb: Kb, folder: Path, report: SiteReport) -> None:
-    """Write every file of the site into folder, counting them into report, and check every link."""
+    """Write every file of the site into folder, counting them into report, and check every link.
+
+    The files are written, and their gzip sizes measured, by a thread of their own while the next are
+    rendered (both wait on the disk or on zlib, outside Python's lock), in the order they are made;
+    a failed write is raised here, as the page after it is made."""
     links = LinkIndex()
     folders: set[str] = set()
-    # pages are written as they are rendered (memory stays bounded); the caller swaps the site in
-    # only once every link has been checked
-    for path, text in render_files(kb):
-        inside = posixpath.normpath(path)  # the folder is new and ours: no link in it leads out
-        if inside.startswith(("/", "../")) or inside in (".", ".."):
-            raise SiteError(f"page path {path!r} would leave the output folder")
-        target = folder / inside
-        if (parent := posixpath.dirname(inside)) not in folders:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            folders.add(parent)
-        data = text.encode("utf-8")
-        target.write_bytes(data)
-        links.add(path, text)
+    pending: deque[Future[int]] = deque()
+    sizes: list[tuple[str, int]] = []  # (path, bytes) of the files sent to be written, in order
+
+    def written() -> None:
+        """The oldest write waited for and counted (its error raised)."""
+        packed = pending.popleft().result()
+        path, size = sizes[report.files]
         report.files += 1
-        report.pages += path.endswith(".html")
-        report.bytes += len(data)
-        packed = len(gzip.compress(data, 6))
         report.gzip_bytes += packed
         if path == INDEX_FILE:
-            report.index_bytes, report.index_gzip_bytes = len(data), packed
+            report.index_bytes, report.index_gzip_bytes = size, packed
+
+    # pages are written as they are rendered; the caller swaps the site in only once every link has
+    # been checked
+    writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="site-writer")
+    try:
+        for path, text in render_files(kb):
+            inside = posixpath.normpath(path)  # the folder is new and ours: no link in it leads out
+            if inside.startswith(("/", "../")) or inside in (".", ".."):
+                raise SiteError(f"page path {path!r} would leave the output folder")
+            parent = posixpath.dirname(inside)
+            data = text.encode("utf-8")
+            pending.append(writer.submit(_write_file, folder / inside, data, parent not in folders))
+            folders.add(parent)
+            sizes.append((path, len(data)))
+            links.add(path, text)
+            report.pages += path.endswith(".html")
+            report.bytes += len(data)
+            while len(pending) > WRITES_AHEAD or (pending and pending[0].done()):
+                written()
+        while pending:
+            written()
+    finally:
+        writer.shutdown(cancel_futures=True)  # (after a failure, what was still to write is not written)
     report.links_checked, report.broken = links.check()
+
+
+def _write_file(target: Path, data: bytes, new_folder: bool) -> int:
+    """Write a file of the site (its folder made first if new); its size gzipped (level 6)."""
+    if new_folder:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes(data)
+    return len(gzip.compress(data, 6))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import random
 import re
 import runpy
 import sys
@@ -595,6 +596,54 @@ def test_english_words_shipped_are_those_a_correction_could_reach() -> None:
     counts = {"shores": 5, "whenever": 9, "unless": 4, "rare": 1}
     assert english_words(["scores", "wherever", "useless", "apple", "shores", "rare"], counts) == \
         ["scores", "wherever", "useless"]  # "apple" is near no word used; "shores" is used; "rare" reaches none
+
+
+def _english_words_before(english: list[str], counts: dict[str, int]) -> list[str]:
+    """english_words as it was written first (every deletion of every word tried): the reference."""
+    def deleted(word: str, limit: int):
+        yield word
+        for i in range(len(word)):
+            one = word[:i] + word[i + 1:]
+            yield one
+            if limit > 1:
+                for j in range(i, len(one)):
+                    yield one[:j] + one[j + 1:]
+
+    common = [w for w, n in counts.items() if n >= 3 and w.isalpha() and w.isascii()]
+    near: dict[str, set[str]] = {}
+    shapes: set[tuple[str, int]] = set()
+    for w in common:
+        for d in deleted(w, 2 if len(w) >= 6 else 1):
+            near.setdefault(d, set()).add(w)
+        shapes.update((w[0], len(w) + k) for k in range(-2, 3))
+    out = []
+    for word in english:
+        if len(word) < 4 or counts.get(word, 0) > 2 or (word[0], len(word)) not in shapes:
+            continue
+        limit = 2 if len(word) >= 7 else 1
+        if any(w != word and w[0] == word[0] and distance(word, w, limit) <= limit
+               for d in deleted(word, limit) if d in near for w in near[d]):
+            out.append(word)
+    return out
+
+
+def test_english_words_are_those_within_reach_of_a_common_word() -> None:
+    """english_words finds its words by shared deletions, passing most over by their halves: the same
+    words as the first way of it and as measuring every common word, on random words of few letters
+    (many near each other, of every length the limits tell apart)."""
+    from kb.query import english_words
+
+    rng = random.Random(31)
+    for _ in range(60):
+        letters = "abcdef"[:rng.randint(2, 6)]
+        words = ["".join(rng.choice(letters) for _ in range(rng.randint(1, 11))) for _ in range(60)]
+        counts = {w: rng.choice((1, 2, 3, 5)) for w in words[:25]}
+        english = words[20:] + ["".join(rng.choice(letters) for _ in range(rng.randint(4, 12))) for _ in range(40)]
+        common = [w for w, n in counts.items() if n >= 3]
+        within = [word for word in english if len(word) >= 4 and counts.get(word, 0) <= 2 and any(
+            w != word and w[0] == word[0] and distance(word, w, limit) <= limit for w in common
+            for limit in [2 if len(word) >= 7 else 1])]
+        assert english_words(english, counts) == within == _english_words_before(english, counts), (english, counts)
 
 
 def test_the_story_around_a_question_weighs_less(searcher: Searcher) -> None:

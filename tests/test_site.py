@@ -286,6 +286,27 @@ def test_text_references_become_links(real_site: Path) -> None:
     assert "Card Erratum (minion version)" in arkenstone  # its CRF erratum, in full
 
 
+def test_the_report_counts_the_files_written(tiny: tuple[Path, Path, Path], tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """The files are written by a thread of their own while the next are rendered, a few at most
+    ahead: the report's counts are still those of the files on disk, each in its own place."""
+    import gzip
+
+    from kb import website
+    from kb.owned import MARKERS
+    from kb.browserdata import INDEX_FILE
+
+    monkeypatch.setattr(website, "WRITES_AHEAD", 2)
+    report = build_site(tiny[1], tmp_path / "site")
+    files = {p.relative_to(report.out).as_posix(): p.read_bytes() for p in report.out.rglob("*")
+             if p.is_file() and p.name != MARKERS["site"]}
+    assert report.files == len(files) > 40 and report.pages == sum(p.endswith(".html") for p in files)
+    assert report.bytes == sum(map(len, files.values()))
+    assert report.gzip_bytes == sum(len(gzip.compress(data, 6)) for data in files.values())
+    index = files[INDEX_FILE]
+    assert (report.index_bytes, report.index_gzip_bytes) == (len(index), len(gzip.compress(index, 6)))
+
+
 def test_strict_fails_on_broken_links_and_keeps_the_previous_site(tiny: tuple[Path, Path, Path], tmp_path: Path,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     kb_dir, out = tiny[1], tmp_path / "site"
@@ -723,6 +744,68 @@ def test_placed_links_are_made_relative_to_each_page_and_text_is_left_alone() ->
     assert elsewhere.startswith('<a class="permalink" href="../doc/crf.html#crf-22.1">¶</a> <a href="gandalf.html">')
     assert on_home.endswith(html_[html_.index(" text: "):]) and elsewhere.endswith(html_[html_.index(" text: "):])
     assert Urls.resolve("index.html", "no links") == "no links"
+
+
+def test_a_template_reads_a_dicts_names_as_jinja_does(tmp_path: Path) -> None:
+    """kb.templates reads `x.name` of a dict (the pages' values) as its key at once, as Jinja2 gives
+    it: a dict's method where the name is one ("items"), else its key, else undefined (an error);
+    any other object (a dict's subclass too) as Jinja2 reads it."""
+    from collections import OrderedDict
+
+    from kb.templates import environment
+
+    (tmp_path / "t.html").write_text("{{ d.kind }} {{ d['items'] }} {{ d.items()|list|length }} {{ d.get('kind') }} "
+                                     "{{ d.nothing is defined }} {{ o.kind }} {{ o.items()|list|length }}")
+    (tmp_path / "missing.html").write_text("{{ d.nothing }}")
+    env = environment(tmp_path)
+    d = {"kind": "rule <1>", "items": "its own", "get": "shadowed"}
+    assert env.get_template("t.html").render(d=d, o=OrderedDict(d)) == "rule &lt;1&gt; its own 3 rule &lt;1&gt; False rule &lt;1&gt; 3"
+    with pytest.raises(Exception, match="has no attribute 'nothing'"):
+        env.get_template("missing.html").render(d=d)
+
+
+def test_the_names_a_text_gives_are_found_once_and_as_the_lexicon_finds_them_now(tiny: tuple[Path, Path, Path],
+                                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """A site page reads a ruling's card names once for all its pages (Pages.names_in), and gives what
+    the lexicon finds: after a reading that noted a name as a plain word ("the twilight"), which
+    changes what the next finds, the text is read again."""
+    from kb.corpus import read_corpus
+    from kb.lexicon import Lexicon
+    from kb.lookup import Reader
+    from kb.siteplan import SitePlan
+    from kb.sitepages import Pages
+    from kb.snapshot import Snapshot
+
+    with Snapshot.open(tiny[1]) as snapshot:
+        reader = Reader(snapshot)
+        corpus = read_corpus(reader)
+        pages = Pages(corpus, SitePlan(corpus, reader.addresses), reader)
+        lexicon = corpus.lexicon
+        lexicon.add_name("Twilight", "Twilight")
+        lexicon.lowercase.discard("twilight")
+        text = "Twilight fell. Then the twilight came."
+        assert pages.names_in(text) == [(0, 8, ["Twilight"])] and "twilight" in lexicon.lowercase  # noted
+        assert pages.names_in(text) == lexicon.find_spans(text) == []  # a sentence's first word now
+        calls: list[str] = []
+        monkeypatch.setattr(Lexicon, "find_spans", lambda self, t: calls.append(t) or [])
+        assert pages.names_in(text) == [] and not calls  # (kept)
+
+
+def test_a_template_is_compiled_once_a_process_and_again_when_it_changes(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each site a process makes (the tests make many) renders with a new environment; a template's
+    compiled code is kept for the next (kb.templates), and made again when its text has changed."""
+    from kb.templates import environment
+
+    (tmp_path / "t.html").write_text("one {{ x }}")
+    env = environment(tmp_path)
+    assert env.get_template("t.html").render(x=1) == "one 1"
+    compiled: list[object] = []
+    original = type(env).compile
+    monkeypatch.setattr(type(env), "compile", lambda self, *a, **k: compiled.append(a) or original(self, *a, **k))
+    assert environment(tmp_path).get_template("t.html").render(x=2) == "one 2" and not compiled
+    (tmp_path / "t.html").write_text("two {{ x }}")
+    assert environment(tmp_path).get_template("t.html").render(x=3) == "two 3" and len(compiled) == 1
 
 
 def test_hostile_source_text_renders_inert(tmp_path: Path) -> None:
