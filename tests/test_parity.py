@@ -80,6 +80,7 @@ FOCUSED = [
     "timing rule 1A",
     "what does 10.3.iii say",
     "morgul knive",
+    "glamdring",  # a card with no ruling of its own: its text first
     "khamul",
     "Khamûl the Easterling",
     "what does Gandalf do?",

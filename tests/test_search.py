@@ -75,6 +75,18 @@ def test_understanding(searcher: Searcher) -> None:
     assert not searcher.understand("can Gates of Morning discard Doors of Night?").card_query
 
 
+def test_a_card_name_gives_the_cards_own_text_before_another_cards(searcher: Searcher) -> None:
+    """A card name answers with the rulings on the card, its text after the first two; another card's
+    text that names it (Biter and Beater! names Glamdring) never comes before the card's own."""
+    for name in ("glamdring", "orcrist"):
+        first = searcher.search(name, limit=5)[0]
+        assert first.data["kind"] == "card" and fold(first.data["title"]) == name
+    # the rulings on a card still come first, its text after the first two
+    for name in ("Wûluag", "Adûnaphel"):
+        found = searcher.search(name, limit=5)
+        assert [r.data["kind"] == "card" for r in found[:3]] == [False, False, True], name
+
+
 @pytest.mark.parametrize("query, expected, within", [
     ("can a strike be cancelled after the roll?", "A strike may not be canceled once the dice-roll", 1),
     ("annotation 18", "Annotation 18: When a defending player chooses to resolve a strike", 1),
