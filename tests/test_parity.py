@@ -71,6 +71,7 @@ FOCUSED = [
     "ADÛNAPHEL’s special ability",
     "annotation 18",
     "anno 25a",
+    "annotaton 18",
     "Annotation #3 and annotation 14",
     "rule 2.IV.iii",
     "rule 2.iv.iii",

@@ -57,6 +57,9 @@ def test_fold() -> None:
 def test_understanding(searcher: Searcher) -> None:
     u = searcher.understand("anno 25a and rule 2.IV.iii please")
     assert u.annotations == ["25a"] and u.rules == ["2.IV.iii"]
+    for typed in ("annotaton 18", "anotation 18", "Annotatoin #18", "anntation 18"):  # misspelt, still a number
+        assert searcher.understand(typed).annotations == ["18"], typed
+    assert searcher.understand("can another 2 characters join").annotations == []
     u = searcher.understand("can a FW use starter movement in M/H")
     assert ("FW", "fallen-wizard") in u.abbreviations and ("M/H", "movement/hazard") in u.abbreviations
     assert "can" in u.dropped and "use" not in u.dropped
