@@ -93,6 +93,7 @@ def test_a_card_name_gives_the_cards_own_text_before_another_cards(searcher: Sea
 @pytest.mark.parametrize("query, expected, within", [
     ("can a strike be cancelled after the roll?", "A strike may not be canceled once the dice-roll", 1),
     ("annotation 18", "Annotation 18: When a defending player chooses to resolve a strike", 1),
+    ("what happens when the play deck runs out", "A play deck is “exhausted” when the last card is drawn", 3),
     ("rule 2.IV.iii", "Movement/Hazard Phase, Step 3", 1),
     ("Akhorahil", "modifies any one character’s body by -1", 3),
     ("Adunaphel", "Adûnaphel", 1),
