@@ -31,7 +31,8 @@ get gets got so too very about into onto or and but not no yes
 RULES: dict[str, str] = {
     # each a regular expression, case-insensitive, ASCII, valid in Python and JavaScript alike
     "filler": r"\b(?:(?:ends?|ended|ending) up|at all|in the first place|(?:kinds?|sorts?) of|a lot of)\b",
-    "annotation": r"\b(?:annotations?|annot|anno|ann)\.?(?:\s*#)?\s*(\d{1,2}[ab]?)\b",
+    # "annotation" also misspelt ("annotaton", "anotation"), yet not "another 2"
+    "annotation": r"\b(?:an(?:n|no|o)t+a[a-z]{0,6}|annot|anno|ann)\.?(?:\s*#)?\s*(\d{1,2}[ab]?)\b",
     "rule": r"(?<![\w.])((?:\d{1,2}|g)(?:\.[A-Za-z0-9]+)+)(?![\w.])",
     "timing": r"\b(?:timing\s+)?rule\s+(\d[A-Da-d]?)(?![.\w])",
     "other_game": r"\b(?:lotr|lord of the rings tcg|decipher)\b",

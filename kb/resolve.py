@@ -148,6 +148,11 @@ def term(typed: str, terms: Mapping[str, str], abbreviations: Mapping[str, str])
     key = title_key(expanded)
     if key in terms:
         return key, "" if expanded == typed else f"{quoted(typed)} read as {terms[key]}"
+    if expanded != typed:  # an abbreviation whose expansion adds words for the search ("MP": "marshalling points MPs")
+        words = key.split()
+        for k in (" ".join(words[:n]) for n in range(len(words) - 1, 0, -1)):
+            if k in terms:
+                return k, f"{quoted(typed)} read as {terms[k]}"
     if not key or len(key) > MAX_NAME:
         raise NotFound(f"no term {quoted(typed)} in the glossary or the CRF's Rulings by Term",
                        hint=f"Search the rulings instead: `rulings search {quoted(typed)}`.")

@@ -232,7 +232,8 @@ def matched_terms(r: Result, u: Understanding, spec: SearchSpec) -> list[str]:
 
 def interleave_card_results(results: list[Result], cards: list[str], text_first: bool) -> list[Result]:
     """For a card name: its own rulings and the rulings that mention it, in turn, with the card's
-    text after the first two (first when the query asks for the card text)."""
+    text after the first two rulings (first when the query asks for the card text): another card's
+    text that names it never comes before its own."""
     names = {fold(c) for c in cards}
     texts = [r for r in results if r.data["kind"] == "card" and names & set(r.data["about"])]
     own = [r for r in results if r.data["kind"] != "card" and names & set(r.data["about"])]
@@ -242,7 +243,7 @@ def interleave_card_results(results: list[Result], cards: list[str], text_first:
     for pair in zip(own, others):
         mixed.extend(pair)
     mixed += own[len(others):] + others[len(own):]
-    at = 0 if text_first else 2
+    at = 0 if text_first else next((i for i, r in enumerate(mixed[:2]) if r.data["kind"] == "card"), len(mixed[:2]))
     return mixed[:at] + texts + mixed[at:]
 
 

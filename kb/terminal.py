@@ -117,6 +117,8 @@ def wrap(line: str, width: int | None, indent: str = "", hang: str | None = None
     """One line of text, indented, broken at spaces to fit width (colour codes take no room);
     continuation lines get hang (default: indent). A line that fits is kept as it is."""
     hang = indent if hang is None else hang
+    if not line.strip():
+        return [""]  # a blank line, with no indent left at its end
     if width is None or width_of(indent + line) <= width:
         return [indent + line]
     out: list[str] = []

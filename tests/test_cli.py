@@ -46,6 +46,8 @@ def test_read_commands(real_kb: Path, real_export: list[str]) -> None:
     assert "Council of Elrond card database" in text and "lines" in text
     missing = run("--kb", str(real_kb), "show", "crf-22.nope")
     assert missing.exit_code == 1 and "no ruling with id 'crf-22.nope'" in missing.output
+    bare = run("--kb", str(real_kb), "show", "454d048a6d")  # an id without its source
+    assert bare.exit_code == 1 and "Did you mean crf-22.454d048a6d" in bare.output
     check = run("--kb", str(real_kb), "check", "--strict")
     assert check.exit_code == 0 and "unaccounted" in check.output
     assert len(real_export) > 3800 and json.loads(real_export[0])["source"] == "crf-22"  # `rulings export`

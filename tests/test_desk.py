@@ -106,6 +106,12 @@ def test_wrap_ignores_colour_codes() -> None:
         assert len(ANSI.sub("", line)) <= 40
     assert wrap("fits", 40, "  ") == ["  fits"]
     assert wrap("a b", None, "  ") == ["  a b"]
+    assert wrap("", 40, "    ") == wrap("  ", None, "  ") == [""]  # a blank line keeps no indent
+
+
+def test_no_line_of_a_multi_paragraph_ruling_ends_in_spaces(real_kb: Path) -> None:
+    out = run(real_kb, "rule", "2.V.6").output  # a rule with its list, paragraphs apart
+    assert "\n\n" in out and not [line for line in out.splitlines() if line != line.rstrip()]
 
 
 @pytest.mark.parametrize("env", [{"NO_COLOR": "1", "TERM": "xterm"}, {"NO_COLOR": None, "TERM": "dumb"}])

@@ -71,6 +71,7 @@ FOCUSED = [
     "ADÛNAPHEL’s special ability",
     "annotation 18",
     "anno 25a",
+    "annotaton 18",
     "Annotation #3 and annotation 14",
     "rule 2.IV.iii",
     "rule 2.iv.iii",
@@ -80,6 +81,7 @@ FOCUSED = [
     "timing rule 1A",
     "what does 10.3.iii say",
     "morgul knive",
+    "glamdring",  # a card with no ruling of its own: its text first
     "khamul",
     "Khamûl the Easterling",
     "what does Gandalf do?",

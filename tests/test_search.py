@@ -57,6 +57,9 @@ def test_fold() -> None:
 def test_understanding(searcher: Searcher) -> None:
     u = searcher.understand("anno 25a and rule 2.IV.iii please")
     assert u.annotations == ["25a"] and u.rules == ["2.IV.iii"]
+    for typed in ("annotaton 18", "anotation 18", "Annotatoin #18", "anntation 18"):  # misspelt, still a number
+        assert searcher.understand(typed).annotations == ["18"], typed
+    assert searcher.understand("can another 2 characters join").annotations == []
     u = searcher.understand("can a FW use starter movement in M/H")
     assert ("FW", "fallen-wizard") in u.abbreviations and ("M/H", "movement/hazard") in u.abbreviations
     assert "can" in u.dropped and "use" not in u.dropped
@@ -75,9 +78,22 @@ def test_understanding(searcher: Searcher) -> None:
     assert not searcher.understand("can Gates of Morning discard Doors of Night?").card_query
 
 
+def test_a_card_name_gives_the_cards_own_text_before_another_cards(searcher: Searcher) -> None:
+    """A card name answers with the rulings on the card, its text after the first two; another card's
+    text that names it (Biter and Beater! names Glamdring) never comes before the card's own."""
+    for name in ("glamdring", "orcrist"):
+        first = searcher.search(name, limit=5)[0]
+        assert first.data["kind"] == "card" and fold(first.data["title"]) == name
+    # the rulings on a card still come first, its text after the first two
+    for name in ("Wûluag", "Adûnaphel"):
+        found = searcher.search(name, limit=5)
+        assert [r.data["kind"] == "card" for r in found[:3]] == [False, False, True], name
+
+
 @pytest.mark.parametrize("query, expected, within", [
     ("can a strike be cancelled after the roll?", "A strike may not be canceled once the dice-roll", 1),
     ("annotation 18", "Annotation 18: When a defending player chooses to resolve a strike", 1),
+    ("what happens when the play deck runs out", "A play deck is “exhausted” when the last card is drawn", 3),
     ("rule 2.IV.iii", "Movement/Hazard Phase, Step 3", 1),
     ("Akhorahil", "modifies any one character’s body by -1", 3),
     ("Adunaphel", "Adûnaphel", 1),

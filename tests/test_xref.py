@@ -137,6 +137,9 @@ def test_lookups_forgive(real_kb: Path) -> None:
     strikes = {r.number for r in lookup.phase(real_kb, "strike sequence").rulings if r.source == "coe-rules"}
     assert "3.iv" in strikes  # "Strike Sequence, Step 4" under the Combat heading is in the strike sequence too
     assert lookup.term(real_kb, "GI").name == "general influence"
+    # an abbreviation whose expansion adds words for the search ("MP": "marshalling points MPs")
+    assert lookup.term(real_kb, "MP").name == lookup.term(real_kb, "MPs").name == "marshalling points"
+    assert lookup.term(real_kb, "SP").name == "stage points"
     trophies = lookup.term(real_kb, "trophies")
     assert trophies.definitions and trophies.by_term
     anno = lookup.numbered(real_kb, "annotation", "anno 25a")

@@ -234,7 +234,8 @@
   };
 
   /* interleave_card_results: its own rulings and the rulings that mention it, in turn, with the
-   * card's text after the first two (first when the query asks for the card text) */
+   * card's text after the first two rulings (first when the query asks for the card text): another
+   * card's text that names it never comes before its own */
   function interleave_card_results(results, cards, textFirst) {
     var names = new Set(cards.map(Q.fold));
     function onCard(r) { return r.data.about.some(function (a) { return names.has(a); }); }
@@ -247,7 +248,8 @@
     var mixed = [], n = Math.min(mine.length, others.length);
     for (var i = 0; i < n; i++) mixed.push(mine[i], others[i]);
     mixed = mixed.concat(mine.slice(others.length), others.slice(mine.length));
-    var at = textFirst ? 0 : 2;
+    var at = textFirst ? 0 : Math.min(2, mixed.length);
+    for (var k = 0; k < at; k++) if (mixed[k].data.kind === "card") { at = k; break; }
     return mixed.slice(0, at).concat(texts, mixed.slice(at));
   }
 
