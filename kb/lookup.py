@@ -506,11 +506,12 @@ class Reader:
         ruling_id = require(ruling_id, "ruling id", "rulings show crf-22.454d048a6d")
         found = self.rulings([ruling_id])
         if not found:
-            near = query(self.conn, "select id from rulings where id like ? escape '\\' order by id limit 5",
-                         (_like_prefix(ruling_id),)) if len(ruling_id) <= MAX_ID else []
-            if not near and "." not in ruling_id and len(ruling_id) <= MAX_ID:  # an id without its source
-                near = query(self.conn, "select id from rulings where id like ? escape '\\' order by id limit 5",
-                             ("%." + _like_prefix(ruling_id),))
+            # the ids it begins, else (an id without its source, "454d048a6d") those it ends
+            patterns = [_like_prefix(ruling_id)] + (["%." + _like_prefix(ruling_id)] if "." not in ruling_id else [])
+            near: list[dict[str, Any]] = []
+            for pattern in patterns if len(ruling_id) <= MAX_ID else []:
+                near = near or query(self.conn, "select id from rulings where id like ? escape '\\' order by id limit 5",
+                                     (pattern,))
             hint = f"Did you mean {', '.join(r['id'] for r in near)}? " if near else ""
             raise NotFound(f"no ruling with id {quoted(ruling_id)}",
                            hint=hint + "Ids are shown by `rulings search` and every lookup (e.g. crf-22.454d048a6d).")
