@@ -566,7 +566,8 @@ def render_deck(page: Page, report: DeckReport) -> None:
     if report.quiet:
         page()
         page(style(f"Nothing to say ({len(report.quiet)}): ", bold=True)
-             + ", ".join(f"{q['name']} ×{q['count']}" for q in report.quiet), "", "  ")
+             + ", ".join(f"{q['name']} ×{q['count']}" + "".join(f" ({r})" for r in q["read_as"])
+                         for q in report.quiet), "", "  ")
     if report.mentioned and not report.mentions_listed:
         page()
         page(f"Other rulings mention {counted(len(report.mentioned), 'of these cards', 'of these cards')} "

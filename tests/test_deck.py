@@ -737,3 +737,27 @@ def test_deck_page_with_a_report_meets_wcag_aa_on_a_phone(tab, real_site: Path) 
     assert found["violations"] == [] and found["checked"] > 10
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     assert errors == []
+
+
+NEAR_QUIET = "Hazards:\n2x Orc Captian\n3 Orc-patrol\n"
+"""A list of cards with nothing to say, one of them misspelt."""
+
+
+def test_a_quiet_card_read_as_a_near_spelling_says_so(real_kb: Path, tmp_path: Path) -> None:
+    """A card with nothing to say that was read from a near spelling says how it was read, in the
+    terminal's report and the printable page as beside a card with rulings (on main it was only
+    "Orc Captain ×2")."""
+    (tmp_path / "deck.txt").write_text(NEAR_QUIET, "utf-8")
+    assert [e["name"] for e in deck_report(real_kb, NEAR_QUIET).quiet] == ["Orc Captain", "Orc-patrol"]
+    out = run(real_kb, str(tmp_path / "deck.txt"), "--no-pager").stdout
+    assert "Orc Captain ×2 ('Orc Captian' read as Orc Captain), Orc-patrol ×3" in out
+    assert run(real_kb, str(tmp_path / "deck.txt"), "--html", str(tmp_path / "deck.html")).exit_code == 0
+    page = (tmp_path / "deck.html").read_text("utf-8")
+    assert "Orc Captain ×2 (&#39;Orc Captian&#39; read as Orc Captain), Orc-patrol ×3" in page
+
+
+def test_the_deck_page_says_how_a_quiet_card_was_read(tab, real_site: Path) -> None:  # type: ignore[no-untyped-def]
+    page, errors = tab((real_site / "deck.html").as_uri() + "#" + quote(NEAR_QUIET, safe=""), width=390)
+    page.wait_for_selector(".deck-quiet")
+    assert page.inner_text(".deck-quiet p") == "Orc Captain ×2 ('Orc Captian' read as Orc Captain), Orc-patrol ×3"
+    assert errors == []

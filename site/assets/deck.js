@@ -1288,7 +1288,9 @@
     if (report.quiet.length) {
       var q = el("section", "deck-quiet");
       q.appendChild(el("h3", "", "Nothing to say (" + report.quiet.length + ")"));
-      q.appendChild(el("p", "", report.quiet.map(function (e) { return e.name + " ×" + e.count; }).join(", ")));
+      q.appendChild(el("p", "", report.quiet.map(function (e) {  // a name read as a near spelling says so
+        return e.name + " ×" + e.count + e.read_as.map(function (r) { return " (" + r + ")"; }).join("");
+      }).join(", ")));
       out.appendChild(q);
     }
   }
