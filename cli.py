@@ -371,15 +371,16 @@ def export(kb_dir: Path) -> None:
 @cli.command()
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.option("--strict", is_flag=True, help="Exit 1 on any warning.")
+@pager_option
 @click.pass_obj
-def check(kb_dir: Path, as_json: bool, strict: bool) -> None:
+def check(kb_dir: Path, as_json: bool, strict: bool, no_pager: bool) -> None:
     """Audit the knowledge base: every source line stored or skipped with a reason; repairs; problems."""
     from kb.check import check as run_check
     from kb.terminal import render_check
 
     with translated(as_json):
         report = run_check(kb_dir)
-    output(report, render_check, as_json)
+    output(report, render_check, as_json, not no_pager)
     if strict and report.warnings:
         fail(f"{report.warnings} warning(s) (--strict)", "Fix what the warnings name, or run without --strict.",
              as_json=as_json)

@@ -140,6 +140,14 @@ def test_long_output_goes_through_the_pager_on_a_terminal_only(monkeypatch: pyte
         assert "line 4" in (paged or printed)[0]
 
 
+def test_the_audit_is_paged_as_every_long_report_is(real_kb: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`rulings check` (some 260 lines) goes through the pager on a terminal, and takes --no-pager."""
+    asked: list[bool] = []
+    monkeypatch.setattr(cli_module, "echo_page", lambda page, pager: asked.append(pager))
+    assert run(real_kb, "check").exit_code == 0 and run(real_kb, "check", "--no-pager").exit_code == 0
+    assert asked == [True, False]
+
+
 # -- 2. names: forgiven, ambiguous, refused with suggestions --------------------------------------------
 
 def test_card_names_are_forgiven(real_kb: Path) -> None:
