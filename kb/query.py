@@ -33,7 +33,7 @@ RULES: dict[str, str] = {
     "filler": r"\b(?:(?:ends?|ended|ending) up|at all|in the first place|(?:kinds?|sorts?) of|a lot of)\b",
     # "annotation" also misspelt ("annotaton", "anotation"), yet not "another 2"
     "annotation": r"\b(?:an(?:n|no|o)t+a[a-z]{0,6}|annot|anno|ann)\.?(?:\s*#)?\s*(\d{1,2}[ab]?)\b",
-    "rule": r"(?<![\w.])((?:\d{1,2}|g)(?:\.[A-Za-z0-9]+)+)(?![\w.])",
+    "rule": r"(?:\brules?\s+)?(?<![\w.])((?:\d{1,2}|g)(?:\.[A-Za-z0-9]+)+)(?![\w.])",  # its word "rule" with it
     "timing": r"\b(?:timing\s+)?rule\s+(\d[A-Da-d]?)(?![.\w])",
     "other_game": r"\b(?:lotr|lord of the rings tcg|decipher)\b",
     "arda": r"\barda\b",

@@ -60,6 +60,10 @@ def test_understanding(searcher: Searcher) -> None:
     for typed in ("annotaton 18", "anotation 18", "Annotatoin #18", "anntation 18"):  # misspelt, still a number
         assert searcher.understand(typed).annotations == ["18"], typed
     assert searcher.understand("can another 2 characters join").annotations == []
+    # "rule" before a rule's number is part of the reference, not a word to look for
+    u = searcher.understand("rule 2.IV.iii")
+    assert u.rules == ["2.IV.iii"] and "rule" not in {t for t, _ in u.terms}
+    assert [r.data["number"] for r in searcher.search("rule 2.IV.iii")] == ["2.IV.iii"]
     u = searcher.understand("can a FW use starter movement in M/H")
     assert ("FW", "fallen-wizard") in u.abbreviations and ("M/H", "movement/hazard") in u.abbreviations
     assert "can" in u.dropped and "use" not in u.dropped
