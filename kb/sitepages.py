@@ -77,9 +77,9 @@ class Pages:
         """Document order of every ruling (sources in manifest order)."""
         self.renderer = TextRenderer()
         self._shown: dict[tuple[str, bool, str], dict[str, Any]] = {}
+        """Each ruling rendered (whole or as an excerpt) for every page: its links placed, not relative."""
         self._names_in: dict[str, tuple[int, list[tuple[int, int, list[str]]]]] = {}
         """names_in's answers, by text, with the count of the lexicon's lowercase names they were found with."""
-        """Each ruling rendered (whole or as an excerpt) for every page: its links placed, not relative."""
         self.card_names = set(corpus.cards)
         self.terms = sorted(reader.terms().values(), key=lambda t: t.name)
         """Every term, by name: a page each."""
