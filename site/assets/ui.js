@@ -157,6 +157,9 @@
       remember(push);
     }
     var back = state.scroll;
+    // back to a place down the page: the box gets its focus now, without a scroll, for its autofocus
+    // (done by the browser at its next frame, after this) would scroll the page back to the top
+    if (back) input.focus({preventScroll: true});
     run(false, back ? function () { root.scrollTo(0, back); } : null);
 
     var timer = null;
