@@ -97,10 +97,8 @@ def main() -> int:
     args.add_argument("--runs", type=int, default=3, help="with --lines: the best of this many runs")
     opts = args.parse_args()
     kb = locate(opts.kb).path
-    if opts.lines:
-        return bench_lines(kb, opts.lines, opts.runs)
-    if not opts.folders:
-        args.error("name a folder of decklists, or give --lines")
+    if opts.lines or not opts.folders:
+        return bench_lines(kb, opts.lines, opts.runs) if opts.lines else args.error("name a folder, or give --lines")
     truth = octgn_truth(opts.octgn_sets) if opts.octgn_sets else {}
     table: dict[str, Counter[str]] = {}
     near: list[str] = []

@@ -20,7 +20,7 @@ from typing import Any
 
 from kb.decklist import MAX_LINE, PATTERNS, DeckLine, browser_rules, read_deck
 from kb.deckrules import (BANS, FACT_FIELDS, FLAGS, GAMES, LIMITS, PLAYER_NAMES, PLAYER_OF, PLAYERS, PREFERRED, RULES,
-                          STATUSES, CardFacts, Entry, card_facts, check, counted, site_alignments, verdicts, versions,
+                          STATUSES, CardFacts, Entry, Whose, card_facts, check, counted, site_alignments, verdicts, versions,
                           whose_deck)
 from kb.errors import ForeignFile, ParseError, Refused, WriteFailed
 from kb.inputs import MB, kind_of, read_bytes, size_text
@@ -305,12 +305,7 @@ def deck_report(kb: Kb, text: str, name: str = "deck", *, mentions: bool = False
         raise Refused(f"{name}: no line names a card ({len(card_lines)} card lines; line {first['lines'][0]} reads "
                       f"{quoted(first['name'])})", hint=EXAMPLE)
     whose = whose_deck(read.entries(""), alignment, deck.alignment)
-    results = []
-    for player in whose.players or ("",):  # each alignment the evidence leaves
-        entries = read.entries(player)
-        read.add_printings(entries)
-        results.append(check(entries, player, game, read.unread, unknown_bans, whose.how))
-    judged, findings, readings = verdicts(whose.players, results)
+    judged, findings, readings = read.judge(whose, game, unknown_bans)
     read.suggest()
     said, quiet = said_and_quiet(reader, read.found, mentions)
     copies = sum(line.count for line in card_lines)
@@ -433,6 +428,17 @@ class ReadLines:
         return site_alignments([Entry(line.number, line.count, line.part, line.group,
                                       versions(start, line.set_code, line.tag, line.group, player), line.name)
                                 for line, start in self.read], player)
+
+    def judge(self, whose: Whose, game: str, unknown_bans: dict[str, list[str]]) -> tuple[dict[str, Any], list[dict[str, Any]],
+                                                                                       list[dict[str, Any]]]:
+        """The lines checked as each alignment whose_deck left (kb.deckrules.verdicts: the verdict, the findings
+        all share, each reading), each card's printings those of every reading."""
+        results = []
+        for player in whose.players or ("",):
+            entries = self.entries(player)
+            self.add_printings(entries)
+            results.append(check(entries, player, game, self.unread, unknown_bans, whose.how))
+        return verdicts(whose.players, results)
 
     def add_printings(self, entries: list[Entry]) -> None:
         """Each card's printings, as the lines' entries chose them."""

@@ -584,9 +584,9 @@ def _manifestations(f: Findings, groups: dict[str, list[Entry]]) -> None:
             f.problem(rule, f"{total(group)} copies of {' / '.join(resources)}, manifestations of one unique resource: "
                             "one unique card (at most 1 in the deck)", group)
         if resources and others:
-            kinds = [f"{_listed(group)} ({'a ' if len(group) == 1 else ''}{kind.lower()}{'s' if len(group) > 1 else ''})"
+            kinds = [f"{_listed(same)} ({'a ' if len(same) == 1 else ''}{kind.lower()}{'s' if len(same) > 1 else ''})"
                      for kind in ("Resource", "Hazard", "Character")
-                     if (group := [n for n in names if groups[n][0].versions[0].type == kind])]
+                     if (same := [n for n in names if groups[n][0].versions[0].type == kind])]
             f.open(rule, f"the rules leave open whether {_listed(kinds)}, manifestations of one another, count as one "
                          "unique card: 1.3.1 makes one card of the manifestations of a unique resource, and CRF 22 "
                          "speaks only of two resource manifestations", [e for n in names for e in groups[n]])
