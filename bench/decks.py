@@ -12,14 +12,24 @@ Point it at folders of lists (never kept in this repository): .meccg (GCCG, mecc
   printed in the set it gives; a name read by near spelling is listed for a person to judge
   (--near), and counted apart.
 Usage: python bench/decks.py FOLDER... [--octgn-sets DIR] [--ignore-ids] [--near] [--verdicts] [--kb DIR]
+
+With --lines N [N ...] it times instead the whole check of a list of N lines of "1 Gandalf" (no folder
+needed), in the terminal (kb.deck.deck_report, CPU seconds in this process) and in the page
+(site/assets/deck.js's deck_report in node over the data the site ships, CPU seconds in node), each
+the best of --runs: the two should grow as N does (linear), not as N squared.
 """
 
 from __future__ import annotations
 
 import argparse
 import html
+import json
 import re
+import shutil
+import subprocess
 import sys
+import tempfile
+import time
 from collections import Counter
 from dataclasses import replace
 from pathlib import Path
@@ -32,6 +42,30 @@ from kb.decklist import read_deck  # noqa: E402
 from kb.errors import KbError  # noqa: E402
 from kb.location import locate  # noqa: E402
 from kb.query import fold  # noqa: E402
+
+PAGE = """
+const fs = require("fs");
+const [specJs, deckJs, specPath, deckPath, counts, runs] = process.argv.slice(2);
+const {SearchSpec} = require(specJs);
+const D = require(deckJs);
+const spec = new SearchSpec(JSON.parse(fs.readFileSync(specPath, "utf8")));
+const deck = JSON.parse(fs.readFileSync(deckPath, "utf8"));
+D.deck_report("1 Gandalf\\n", spec, deck, {});  // the card facts and name index made once, as a page does
+const out = {};
+for (const n of JSON.parse(counts)) {
+  const text = "1 Gandalf\\n".repeat(n);
+  let best = Infinity;
+  for (let i = 0; i < Number(runs); i++) {
+    const start = process.cpuUsage();
+    D.deck_report(text, spec, deck, {});
+    const used = process.cpuUsage(start);
+    best = Math.min(best, (used.user + used.system) / 1e6);
+  }
+  out[n] = best;
+}
+process.stdout.write(JSON.stringify(out));
+"""
+"""Times deck.js's deck_report on N lines of "1 Gandalf" in node (bench_lines)."""
 
 FORMATS = {".meccg": "meccg", ".o8d": "octgn", ".json": "json"}
 ALIGNMENT_WORDS = ("Hero", "Minion", "Balrog", "Fallen-wizard", "Stage")
@@ -53,14 +87,18 @@ def octgn_truth(folder: Path) -> dict[str, tuple[str, str]]:
 
 def main() -> int:
     args = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    args.add_argument("folders", nargs="+", type=Path)
+    args.add_argument("folders", nargs="*", type=Path)
     args.add_argument("--octgn-sets", type=Path, help="OCTGN's o8g/Sets folder: the truth for .o8d card ids")
     args.add_argument("--ignore-ids", action="store_true", help="read JSON cards by their names alone")
     args.add_argument("--near", action="store_true", help="list every name read by near spelling")
     args.add_argument("--verdicts", action="store_true", help="print each list's verdict and findings")
     args.add_argument("--kb", help="the knowledge base (default: RULINGS_KB or the user data folder)")
+    args.add_argument("--lines", nargs="+", type=int, help="time the check of N lines of '1 Gandalf' instead")
+    args.add_argument("--runs", type=int, default=3, help="with --lines: the best of this many runs")
     opts = args.parse_args()
     kb = locate(opts.kb).path
+    if opts.lines or not opts.folders:
+        return bench_lines(kb, opts.lines, opts.runs) if opts.lines else args.error("name a folder, or give --lines")
     truth = octgn_truth(opts.octgn_sets) if opts.octgn_sets else {}
     table: dict[str, Counter[str]] = {}
     near: list[str] = []
@@ -120,6 +158,44 @@ def main() -> int:
     if opts.near:
         for line in near:
             print("near:", line)
+    return 0
+
+
+def bench_lines(kb: Path, counts: list[int], runs: int) -> int:
+    """Print, for each N of counts, the CPU seconds of the whole deck check of N lines of "1 Gandalf" in the
+    terminal and in the page (deck.js in node), the best of runs each, and their ratio to the first N's."""
+    from kb.browserdata import packed
+    from kb.deck import deck_data
+    from kb.store import CURRENT
+
+    deck_report(kb, "1 Gandalf\n")  # the card facts read once, as a second check in one process finds them
+    terminal: dict[int, float] = {}
+    for n in counts:
+        best = float("inf")
+        for _ in range(runs):
+            start = time.process_time()
+            deck_report(kb, "1 Gandalf\n" * n)
+            best = min(best, time.process_time() - start)
+        terminal[n] = best
+    node = shutil.which("node")
+    page: dict[int, float] = {}
+    if node:
+        with tempfile.TemporaryDirectory() as tmp:
+            spec = json.loads((kb / CURRENT / "search.json").read_text("utf-8"))
+            (Path(tmp) / "spec.json").write_text(json.dumps(packed(spec), ensure_ascii=False), "utf-8")
+            (Path(tmp) / "deck.json").write_text(json.dumps(deck_data(kb)), "utf-8")
+            (Path(tmp) / "page.js").write_text(PAGE, "utf-8")
+            done = subprocess.run([node, str(Path(tmp) / "page.js"), str(ROOT / "site" / "assets" / "searchspec.js"),
+                                   str(ROOT / "site" / "assets" / "deck.js"), str(Path(tmp) / "spec.json"),
+                                   str(Path(tmp) / "deck.json"), json.dumps(counts), str(runs)],
+                                  capture_output=True, text=True, check=True)
+            page = {int(n): t for n, t in json.loads(done.stdout).items()}
+    print("| lines | terminal s | ratio | page s | ratio |")
+    print("| ---: | ---: | ---: | ---: | ---: |")
+    first = counts[0]
+    for n in counts:
+        shown = f"{page[n]:.3f} | {page[n] / page[first]:.1f}" if n in page else "no node | -"
+        print(f"| {n} | {terminal[n]:.3f} | {terminal[n] / terminal[first]:.1f} | {shown} |")
     return 0
 
 

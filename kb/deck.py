@@ -20,7 +20,7 @@ from typing import Any
 
 from kb.decklist import MAX_LINE, PATTERNS, DeckLine, browser_rules, read_deck
 from kb.deckrules import (BANS, FACT_FIELDS, FLAGS, GAMES, LIMITS, PLAYER_NAMES, PLAYER_OF, PLAYERS, PREFERRED, RULES,
-                          CardFacts, Entry, card_facts, check, counted, site_alignments, verdict, versions,
+                          STATUSES, CardFacts, Entry, Whose, card_facts, check, counted, site_alignments, verdicts, versions,
                           whose_deck)
 from kb.errors import ForeignFile, ParseError, Refused, WriteFailed
 from kb.inputs import MB, kind_of, read_bytes, size_text
@@ -136,11 +136,15 @@ class DeckReport:
     built_at: str
     """When the knowledge base was built."""
     verdict: dict[str, Any]
-    """{legal, problems, not_checked, summary} (kb.deckrules.verdict)."""
+    """{legal, problems, open, not_checked, summary} (kb.deckrules.verdicts)."""
     findings: list[dict[str, Any]]
-    """Each problem with its rule and lines, and each check that could not be made and why."""
-    alignment: dict[str, str]
-    """Whose deck it is: {player, name, how}."""
+    """Each problem with its rule and lines, each question the rules leave open, each check that could not
+    be made and why, each note (those every reading shares, when it was checked as several players')."""
+    readings: list[dict[str, Any]]
+    """When whose deck it is is not decided, the check as each alignment the evidence leaves: {player,
+    name, verdict, findings} (its own findings); else none."""
+    alignment: dict[str, Any]
+    """Whose deck it is: {player, name, how, sure, readings, evidence} (kb.deckrules.Whose)."""
     game: str
     """The game length: short, long, campaign or starter."""
     rules: dict[str, dict[str, Any]]
@@ -300,10 +304,8 @@ def deck_report(kb: Kb, text: str, name: str = "deck", *, mentions: bool = False
         first = next(iter(read.missed.values()))
         raise Refused(f"{name}: no line names a card ({len(card_lines)} card lines; line {first['lines'][0]} reads "
                       f"{quoted(first['name'])})", hint=EXAMPLE)
-    player, how = whose_deck(read.entries(""), alignment, deck.alignment)
-    entries = read.entries(player)
-    read.add_printings(entries)
-    findings = check(entries, player, game, read.unread, unknown_bans, how)
+    whose = whose_deck(read.entries(""), alignment, deck.alignment)
+    judged, findings, readings = read.judge(whose, game, unknown_bans)
     read.suggest()
     said, quiet = said_and_quiet(reader, read.found, mentions)
     copies = sum(line.count for line in card_lines)
@@ -311,12 +313,12 @@ def deck_report(kb: Kb, text: str, name: str = "deck", *, mentions: bool = False
     if copies > MANY_COPIES:
         warnings.insert(0, f"{copies} copies on {deck.line_count} lines: more than a deck; every card is checked "
                            "all the same")
-    cited = [r for r in RULES if any(f["rule"] == r for f in findings)]
+    cited = [r for r in RULES if any(f["rule"] == r for f in [*findings, *(f for r in readings for f in r["findings"])])]
     rule_rows = {r.number: r.to_json() for r in reader.rulings([rules[n] for n in cited if n in rules])}
     kinds = {kind: sum(1 for line in lines if line.kind == kind) for kind in ("note", "comment", "long", "header")}
     return DeckReport(deck=name, title=deck.title or title, format=deck.format, date=time.strftime("%Y-%m-%d"),
-                      **_editions(reader), verdict=verdict(findings), findings=findings,
-                      alignment={"player": player, "name": PLAYER_NAMES.get(player, ""), "how": how}, game=game,
+                      **_editions(reader), verdict=judged, findings=findings, readings=readings,
+                      alignment=whose.to_json(), game=game,
                       rules={n: rule_rows[n] for n in cited if n in rule_rows}, lines=deck.line_count,
                       card_lines=len(card_lines), skipped=kinds, copies=copies, warnings=warnings,
                       not_found=[m for m in read.missed.values() if not m["choices"]],
@@ -427,6 +429,17 @@ class ReadLines:
                                       versions(start, line.set_code, line.tag, line.group, player), line.name)
                                 for line, start in self.read], player)
 
+    def judge(self, whose: Whose, game: str, unknown_bans: dict[str, list[str]]) -> tuple[dict[str, Any], list[dict[str, Any]],
+                                                                                       list[dict[str, Any]]]:
+        """The lines checked as each alignment whose_deck left (kb.deckrules.verdicts: the verdict, the findings
+        all share, each reading), each card's printings those of every reading."""
+        results = []
+        for player in whose.players or ("",):
+            entries = self.entries(player)
+            self.add_printings(entries)
+            results.append(check(entries, player, game, self.unread, unknown_bans, whose.how))
+        return verdicts(whose.players, results)
+
     def add_printings(self, entries: list[Entry]) -> None:
         """Each card's printings, as the lines' entries chose them."""
         for (line, _), chosen in zip(self.read, entries, strict=True):
@@ -485,8 +498,25 @@ def finding_text(finding: dict[str, Any]) -> str:
     lines 4, 9", "not checked (1.2): ..."."""
     where = f"; {lines_text(finding['lines'])}" if finding["lines"] else ""
     rule = f" (rule {finding['rule']})" if finding["rule"] else ""
-    head = "problem" if finding["status"] == "problem" else "not checked"
+    head = "open question" if finding["status"] == "open" else finding["status"]
     return f"{head}{rule}: {finding['message']}{where}"
+
+
+def whose_text(report: DeckReport) -> str:
+    """Whose deck it is, for people: "A Fallen-wizard deck (its avatar ...), a short game.", "Whose deck it
+    is is not sure: ...; a short game." (checked as each alignment the evidence leaves), "... not known: ..."."""
+    a = report.alignment
+    if a["player"]:
+        return f"A {a['name']} deck ({a['how']}), a {report.game} game."
+    if a["readings"]:
+        return f"Whose deck it is is not sure: {a['how']}; a {report.game} game."
+    return f"Whose deck it is is not known: {a['how']}."
+
+
+def reading_text(reading: dict[str, Any]) -> str:
+    """One of the alignments a deck was checked as: "As a Wizard (hero) deck: Not legal: 4 problems"."""
+    name = reading["name"]
+    return f"As {'an' if name[0] in 'AEIOU' else 'a'} {name} deck: {reading['verdict']['summary']}"
 
 
 def kinds_text(entry: dict[str, Any]) -> str:
@@ -495,7 +525,9 @@ def kinds_text(entry: dict[str, Any]) -> str:
 
 
 def exit_code(report: DeckReport) -> int:
-    """0 when every name was found, EXIT_NOT_FOUND when some match no card or could be several."""
+    """0 when every name was found, whatever the verdict (legal, not legal, or legal as one alignment and
+    not another: the verdict says so, the exit code never says a deck is illegal); EXIT_NOT_FOUND when
+    some names match no card or could be several."""
     return EXIT_NOT_FOUND if report.not_found or report.ambiguous else 0
 
 
@@ -509,7 +541,8 @@ def deck_page(report: DeckReport) -> str:
     from kb.templates import render
 
     return render("deck_report.html", report=report, mark=PAGE_MARK, counted=counted, finding_text=finding_text,
-                  miss_line=miss_line, sections_text=sections_text, kinds_text=kinds_text) + "\n"
+                  miss_line=miss_line, sections_text=sections_text, kinds_text=kinds_text, whose_text=whose_text,
+                  reading_text=reading_text) + "\n"
 
 
 def miss_line(miss: dict[str, Any]) -> str:
@@ -581,5 +614,5 @@ def deck_data(kb: KbOrReader) -> dict[str, Any]:
             "max_bytes": MAX_DECK_BYTES, "exit_not_found": EXIT_NOT_FOUND, "cards": cards,
             "fact_fields": list(FACT_FIELDS), "facts": [f.row() for f in facts], "flags": FLAGS, "limits": LIMITS,
             "games": list(GAMES), "players": list(PLAYERS), "player_names": PLAYER_NAMES, "player_of": PLAYER_OF,
-            "preferred": PREFERRED, "bans": BANS, "unknown_bans": unknown_bans, "rule_order": list(RULES),
+            "preferred": PREFERRED, "bans": BANS, "statuses": list(STATUSES), "unknown_bans": unknown_bans, "rule_order": list(RULES),
             "rules_docs": {n: position[i] for n, i in rules.items() if i in position}, **_editions(reader)}

@@ -68,7 +68,7 @@ PREFERRED: dict[str, list[list[str]]] = {
 the Balrog site): the first of these alignment tiers that any version is in."""
 RULES = ("1.2", "1.3.1", "1.3.2", "1.3.3", "1.3.4", "1.3.W1", "1.3.W2", "1.3.W3", "1.3.R1", "1.3.R2", "1.3.R3", "1.3.F1",
          "1.3.F2", "1.3.F3", "1.3.F4", "1.5.F6", "1.3.B1", "1.3.B2", "1.3.B3", "1.3.B4", "1.3.B5", "1.4", "1.4.1",
-         "1.4.W1", "1.4.R1", "1.4.F1", "1.4.B1", "1.5", "1.5.1", "1.6.1", "1.6.2", "1.7", "1.7.F1")
+         "1.4.W1", "1.4.R1", "1.4.F1", "1.4.B1", "1.5", "1.5.1", "1.6.1", "1.6.2", "1.7", "1.7.F1", "1.8.F1")
 """Every rule a finding may cite: the report quotes each from the stored CoE rules."""
 BANS = {"fallen-wizard": "1.5.F6", "balrog": "1.3.B5"}
 """The rules that list cards a player may not include, read from their stored text (banned_cards)."""
@@ -154,9 +154,15 @@ def _flags(row: CardRecord, a: dict[str, Any]) -> str:
 
 
 def manifestations(texts: dict[str, str], names: Iterable[str]) -> dict[str, str]:
-    """Each English name -> the name its manifestations share: the cards whose text says "Manifestation
-    of X." (X a card's name, or several joined by "and", "or", commas; "hero X" is X) and the cards they
-    name are one card for counting copies; the first name of each set (by name) stands for it."""
+    """Each English name -> the entity its manifestations share, named by the first name of the set (by
+    name). Two cards are manifestations of one entity when the text of one says "Manifestation of X." (X
+    a card's name, or several joined by "and", "or", commas; "hero X" is X), which the CoE glossary
+    makes mutual ("if a card indicates that it is the manifestation of another card, the latter is also
+    considered a manifestation of the former"), and a Dragon's "X Ahunt" and "X at Home" are
+    manifestations of the Dragon X (g.man.3: "a Dragon manifestation (e.g. Ahunt, At Home, Roused, or
+    the creature manifestation of the Dragon)"), whose texts do not say so. What the deck rules make of
+    an entity's cards is _manifestations'."""
+    names = list(names)
     by_key = {fold(n): n for n in names}
     parent = {n: n for n in names}
 
@@ -166,15 +172,19 @@ def manifestations(texts: dict[str, str], names: Iterable[str]) -> dict[str, str
             n = parent[n]
         return n
 
+    def join(name: str, other: str | None) -> None:
+        if other and other != name:
+            a, b = sorted((root(name), root(other)))
+            parent[b] = a
+
     for name, text in texts.items():
         for m in MANIFESTATION.finditer(text):
             whole = fold(m.group(1))
             parts = [whole] if whole in by_key else [p for p in re.split(r",? (?:and|or) |, ", whole) if p]
             for part in parts:
-                other = by_key.get(re.sub(r"^(?:hero|minion) ", "", part))
-                if other and other != name:
-                    a, b = sorted((root(name), root(other)))
-                    parent[b] = a
+                join(name, by_key.get(re.sub(r"^(?:hero|minion) ", "", part)))
+    for name in names:
+        join(name, by_key.get(fold(DRAGON_MANIFESTATION.sub("", name))) if DRAGON_MANIFESTATION.search(name) else None)
     return {n: root(n) for n in parent}
 
 
@@ -312,53 +322,145 @@ def part_of(part: str, facts: CardFacts) -> str:
     return part if part in ("pool", "play", "sideboard", "fw-sideboard") else "play"
 
 
-def whose_deck(entries: list[Entry], forced: str = "", declared: str = "") -> tuple[str, str]:
-    """(player, how it is known): `--alignment`, the file's own word, the avatars (all of one
-    alignment; a Wizard's name untagged, Radagast, is the Wizard: a Fallen-wizard is tagged [F]), else the
-    cards (more copies of Fallen-wizard cards, Stage resources or Fallen-wizard sites, than of hero cards:
-    a Fallen-wizard, as many or fewer: not known; Balrog-specific cards: a Balrog; else the more copies of
-    hero or of minion cards); ("", why not) when nothing says."""
-    if forced:
-        return forced, "--alignment"
-    if declared:
-        return declared, "the file says so"
-    candidates: set[str] | None = None
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """One thing a list says of whose deck it is (whose_deck)."""
+
+    kind: str
+    """option (`--alignment`), file (the file's own field), avatar (its avatars' printings), cards (cards an
+    alignment's rules forbid, which rule it out) or stage (no Stage resource, which rules out a Fallen-wizard)."""
+    players: tuple[str, ...]
+    """The alignments it leaves, in PLAYERS order."""
+    says: str
+    """What it says, for people, naming its cards and lines."""
+    lines: tuple[int, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "players": list(self.players), "says": self.says, "lines": list(self.lines)}
+
+
+SURE = ("decided", "weak", "split", "unknown")
+"""How sure whose_deck is: decided (one alignment), weak (several fit every card: the deck is checked as
+each), split (none fits every card: checked as those whose rules the fewest copies break), unknown
+(nothing tells the alignments apart: the player's own rules are not checked)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Whose:
+    """Whose deck a list is (whose_deck): the alignments it is checked as, how sure, and the evidence."""
+
+    players: tuple[str, ...]
+    """One when decided; several when the evidence is weak or split; none when nothing says."""
+    sure: str
+    """One of SURE."""
+    evidence: tuple[Evidence, ...]
+
+    @property
+    def how(self) -> str:
+        """The evidence in one sentence: "its avatar Saruman (line 3), a Wizard or a Fallen-wizard; ..."."""
+        if self.sure == "unknown":
+            return "no avatar, tag or card says whose deck it is"
+        said = [e.says for e in self.evidence]
+        if self.sure == "weak":
+            said.append(f"every card fits {' and '.join(_a(PLAYER_NAMES[p]) + ' deck' for p in self.players)}: "
+                        "checked as each")
+        elif self.sure == "split":
+            said.append("no alignment fits every card: checked as " + ("each of those" if len(self.players) > 1 else
+                                                                       "the one") + " whose rules the fewest copies break")
+        return "; ".join(said)
+
+    def to_json(self) -> dict[str, Any]:
+        """The report's "alignment": {player, name, how, sure, readings, evidence} (player "" unless decided)."""
+        player = self.players[0] if len(self.players) == 1 else ""
+        return {"player": player, "name": PLAYER_NAMES.get(player, ""), "how": self.how, "sure": self.sure,
+                "readings": list(self.players), "evidence": [e.to_json() for e in self.evidence]}
+
+
+def whose_deck(entries: list[Entry], forced: str = "", declared: str = "") -> Whose:
+    """Whose deck a list is, from all it says (entries: its lines, each with every printing its name, set,
+    tag and group allow): `--alignment` or the file's own field decide; else its avatars leave the
+    alignments their printings are of (an untagged Saruman: a Wizard or a Fallen-wizard; any, without
+    an avatar); a list with no Stage resource is no Fallen-wizard's (1.7.F1: its pool holds Stage
+    resources) unless nothing else is left; then each alignment left whose rules some card breaks
+    (_alignment_rule: a Stage resource in a Wizard's deck, a minion site in a hero's) is ruled out by
+    those cards. One alignment left: decided. Several: weak, checked as each (unknown, none, when no
+    avatar nor card told any apart). None: split, checked as those the fewest copies break."""
+    if forced or declared:
+        player = forced or declared
+        return Whose((player,), "decided", (Evidence("option" if forced else "file", (player,),
+                                                     "--alignment" if forced else "the file says so", ()),))
     avatars = [e for e in entries if e.versions and all(f.has("a") and f.type == "Character" for f in e.versions)]
-    for e in avatars:
-        players = {PLAYER_OF.get(f.alignment, "") for f in e.versions} - {""}
-        candidates = players if candidates is None else candidates & players
-    votes = {"hero": 0, "minion": 0, "fallen-wizard": 0, "balrog": 0}
+    candidates, evidence = _avatar_evidence(avatars)
+    if len(candidates) > 1 and "fallen-wizard" in candidates and \
+            not any(f.alignment == "Stage" for e in entries for f in e.versions):
+        candidates = [p for p in candidates if p != "fallen-wizard"]
+        evidence.append(Evidence("stage", tuple(candidates), "no Stage resource, which a Fallen-wizard's pool must "
+                                                             "hold (1.7.F1)", ()))
+    if len(candidates) == 1:
+        return Whose(tuple(candidates), "decided", tuple(evidence))
+    chosen = {id(e) for e in avatars}
+    others = [e for e in entries if e.versions and id(e) not in chosen]
+    names = frozenset(f.name for e in avatars for f in e.versions)
+    misfits = {p: [(e, rule) for e in others if (rule := _alignment_rule(e, p, names))] for p in candidates}
+    for p in candidates:
+        if misfits[p]:
+            evidence.append(_misfit_evidence(p, misfits[p], [q for q in candidates if q != p]))
+    fits = [p for p in candidates if not misfits[p]]
+    if len(fits) == 1:
+        return Whose(tuple(fits), "decided", tuple(evidence))
+    if fits:
+        told = avatars or any(e.kind == "cards" for e in evidence)
+        return Whose(tuple(fits) if told else (), "weak" if told else "unknown", tuple(evidence))
+    least = min(total(e for e, _ in misfits[p]) for p in candidates)
+    return Whose(tuple(p for p in candidates if total(e for e, _ in misfits[p]) == least), "split", tuple(evidence))
+
+
+def _avatar_evidence(avatars: list[Entry]) -> tuple[list[str], list[Evidence]]:
+    """The alignments a list's avatars leave (those all their lines' printings share; of any line, when
+    they share none), and the evidence, or every alignment and none when it has no avatar."""
+    if not avatars:
+        return list(PLAYERS), []
+    each = [{PLAYER_OF.get(f.alignment, "") for f in e.versions} - {""} for e in avatars]
+    shared = set.intersection(*each) or set.union(*each)
+    candidates = [p for p in PLAYERS if p in shared]
+    what = " or ".join(_a(PLAYER_NAMES[p]) for p in candidates)
+    return candidates, [Evidence("avatar", tuple(candidates), f"its avatar{'s' if len(avatars) > 1 else ''} "
+                                                               f"{named(avatars, lines=True)}: {what}", tuple(e.line for e in avatars))]
+
+
+def _misfit_evidence(player: str, misfits: list[tuple[Entry, str]], left: list[str]) -> Evidence:
+    """The evidence that rules a player out: the cards its rules forbid, and those rules."""
+    rules = sorted(dict.fromkeys(rule for _, rule in misfits), key=RULES.index)
+    return Evidence("cards", tuple(left), f"{_a(PLAYER_NAMES[player])} deck may not include "
+                                          f"{named([e for e, _ in misfits], lines=True)} (rule{'s' if len(rules) > 1 else ''} "
+                                          f"{', '.join(rules)})", tuple(e.line for e, _ in misfits))
+
+
+def _a(name: str) -> str:
+    """ "a Wizard (hero)", "a Fallen-wizard"."""
+    return f"{'an' if name[0] in 'AEIOU' else 'a'} {name}"
+
+
+def named(entries: list[Entry], limit: int = 5, lines: bool = False) -> str:
+    """The cards of some lines, each once, for people: "The Witch-king, Glamdring and 3 more"; with lines,
+    "The Witch-king (line 4), Glamdring (lines 9, 12)"."""
+    at: dict[str, list[int]] = {}
     for e in entries:
-        if not e.versions or e in avatars:
-            continue
-        players = {PLAYER_OF.get(f.alignment, "") for f in e.versions}
-        if any(f.specific == "Balrog" for f in e.versions):
-            players = {"balrog"}
-        if len(players) == 1 and "" not in players:
-            votes[players.pop()] += e.count
-    if candidates:
-        names = ", ".join(sorted({e.versions[0].name for e in avatars}))
-        if len(candidates) == 1:
-            player = next(iter(candidates))
-            return player, f"its avatar{'s' if len(avatars) > 1 else ''} {names}, line {avatars[0].line}"
-        if candidates == {"hero", "fallen-wizard"}:  # a Wizard's name untagged is the Wizard
-            fallen = "; a Fallen-wizard's avatar is marked [F]" if votes["fallen-wizard"] else ""
-            return "hero", f"its avatar {names}, a Wizard{fallen}"
-        return "", "its avatar could be " + " or ".join(PLAYER_NAMES[p] for p in sorted(candidates, key=PLAYERS.index))
-    if votes["fallen-wizard"] > votes["hero"]:
-        return "fallen-wizard", "its Fallen-wizard cards (Stage resources, Fallen-wizard sites)"
-    if votes["fallen-wizard"]:
-        return "", (f"{counted(votes['fallen-wizard'], 'copy', 'copies')} of Fallen-wizard cards, no more than of "
-                    f"hero cards ({votes['hero']}): --alignment fallen-wizard or hero")
-    if votes["balrog"]:
-        return "balrog", "its Balrog cards"
-    if votes["hero"] != votes["minion"]:
-        player = "hero" if votes["hero"] > votes["minion"] else "minion"
-        return player, f"its cards: {votes[player]} copies of {player} cards"
-    return "", "no avatar, tag or card says whose deck it is"
+        at.setdefault(e.versions[0].name if e.versions else e.typed, []).append(e.line)
+    shown = [name + (f" (line{'s' if len(ns) > 1 else ''} {', '.join(map(str, ns[:3]))}{', ...' if len(ns) > 3 else ''})"
+                     if lines else "") for name, ns in list(at.items())[:limit]]
+    if len(at) > len(shown):
+        return ", ".join(shown) + f" and {len(at) - len(shown)} more"
+    return _listed(shown)
 
 
 # -- the rules ------------------------------------------------------------------------------------------------
+
+STATUSES = ("problem", "open", "not checked", "note")
+"""What a finding says, in the order the report gives them: a rule the deck breaks; a question the rules
+leave open (neither a problem nor passed); a rule that could not be checked, and why; a note on how the
+list was checked, which is no problem."""
+
 
 @dataclass(slots=True)
 class Findings:
@@ -366,16 +468,24 @@ class Findings:
 
     out: list[dict[str, Any]]
 
-    def problem(self, rule: str, message: str, entries: Iterable[Entry]) -> None:
+    def add(self, status: str, rule: str, message: str, entries: Iterable[Entry]) -> None:
         chosen = list(entries)
-        self.out.append({"rule": rule, "status": "problem", "message": message,
+        self.out.append({"rule": rule, "status": status, "message": message,
                          "lines": sorted({e.line for e in chosen}),
-                         "cards": list(dict.fromkeys(e.versions[0].name for e in chosen if e.versions))})
+                         "cards": [] if status == "not checked" else
+                         list(dict.fromkeys(e.versions[0].name for e in chosen if e.versions))})
+
+    def problem(self, rule: str, message: str, entries: Iterable[Entry]) -> None:
+        self.add("problem", rule, message, entries)
+
+    def open(self, rule: str, message: str, entries: Iterable[Entry]) -> None:
+        self.add("open", rule, message, entries)
 
     def unchecked(self, rule: str, message: str, entries: Iterable[Entry] = ()) -> None:
-        chosen = list(entries)
-        self.out.append({"rule": rule, "status": "not checked", "message": message,
-                         "lines": sorted({e.line for e in chosen}), "cards": []})
+        self.add("not checked", rule, message, entries)
+
+    def note(self, rule: str, message: str, entries: Iterable[Entry]) -> None:
+        self.add("note", rule, message, entries)
 
 
 def total(entries: Iterable[Entry]) -> int:
@@ -389,8 +499,9 @@ def counted(n: int, noun: str, plural: str = "") -> str:
 
 def check(entries: list[Entry], player: str, game: str = "short", unread: Iterable[Entry] = (),
           unknown_bans: dict[str, list[str]] | None = None, why: str = "") -> list[dict[str, Any]]:
-    """Every finding on a deck: its problems, each with its rule, what is wrong and its lines, and the
-    rules not checked with the reason (problems first, in rule order)."""
+    """Every finding on a deck checked as one player's: its problems, each with its rule, what is wrong
+    and its lines, the questions the rules leave open, the rules not checked with the reason, and notes
+    (in STATUSES order, then rule order)."""
     f = Findings([])
     read = [e for e in entries if e.versions]
     missing = list(unread)
@@ -405,11 +516,14 @@ def check(entries: list[Entry], player: str, game: str = "short", unread: Iterab
     _play_deck(f, read, player)
     _sideboard(f, read, game)
     _pool(f, read, player)
+    _pool_sites(f, read)
     _locations(f, read, player)
     if player:
         _alignment(f, read, player, (unknown_bans or {}).get(player, []))
+    if player == "fallen-wizard":
+        _declared_avatar(f, read)
     order = {rule: n for n, rule in enumerate(RULES)}
-    f.out.sort(key=lambda x: (x["status"] != "problem", order.get(x["rule"], -1)))
+    f.out.sort(key=lambda x: (STATUSES.index(x["status"]), order.get(x["rule"], -1)))
     return f.out
 
 
@@ -418,19 +532,18 @@ def _in(entries: list[Entry], *parts: str) -> list[Entry]:
 
 
 def _copies(f: Findings, entries: list[Entry], player: str) -> None:
+    """1.3.1 and 1.3.F1 on the copies of each card (by its English name) across the deck, then
+    _manifestations on the cards that are manifestations of one entity."""
     limit, fw = LIMITS["copies"], LIMITS["fallen_wizard_copies"]
     groups: dict[str, list[Entry]] = {}
     for e in _in(entries, "pool", "play", "sideboard", "fw-sideboard"):
-        card = e.versions[0]
-        key = card.same if card.type == "Resource" and card.has("u") else card.name
-        groups.setdefault(key, []).append(e)
-    for key, group in groups.items():
+        groups.setdefault(e.versions[0].name, []).append(e)
+    for name, group in groups.items():
         n, card = total(group), group[0].versions[0]
-        names = " / ".join(dict.fromkeys(e.versions[0].name for e in group))
         if card.has("u") and not card.has("a") and n > limit["unique"]:
-            f.problem(limit["rule"], f"{n} copies of {names}, a unique card (at most {limit['unique']} in the deck)", group)
+            f.problem(limit["rule"], f"{n} copies of {name}, a unique card (at most {limit['unique']} in the deck)", group)
         elif not card.has("u") and n > limit["other"]:
-            f.problem(limit["rule"], f"{n} copies of {names} (at most {limit['other']} in the deck)", group)
+            f.problem(limit["rule"], f"{n} copies of {name} (at most {limit['other']} in the deck)", group)
         elif player == "fallen-wizard" and not card.has("u"):
             kind = "stage" if card.alignment == "Stage" else "character" if card.type == "Character" else \
                 "hero" if card.type == "Resource" and card.alignment == "Hero" else \
@@ -438,8 +551,50 @@ def _copies(f: Findings, entries: list[Entry], player: str) -> None:
             if kind and n > fw[kind]:
                 what = {"stage": "Stage resource", "character": "character", "hero": "hero resource",
                         "minion": "minion resource"}[kind]
-                f.problem(fw["rule"], f"{n} copies of {names}, a non-unique {what} (a Fallen-wizard player may "
+                f.problem(fw["rule"], f"{n} copies of {name}, a non-unique {what} (a Fallen-wizard player may "
                                       f"include at most {fw[kind]})", group)
+    _manifestations(f, groups)
+
+
+def _manifestations(f: Findings, groups: dict[str, list[Entry]]) -> None:
+    """1.3.1 on the unique non-avatar cards of the deck that are manifestations of one entity
+    (manifestations), each held to the rules' words:
+    - two or more resources (Gollum and Stinker): one card, a problem past one copy. 1.3.1: "Manifestations
+      of the same unique resource are treated as the same unique card"; CRF 22 (Manifestations): "A
+      Fallen-wizard may not have two resource manifestations of the same unique resource in his deck (nor
+      may any other player)".
+    - a resource and a hazard or character (Smaug Roused and Smaug, Smaug Ahunt or Smaug at Home; Mistress
+      Lobelia and Lobelia Sackville-Baggins): open, and the finding says so. The glossary makes the hazard
+      a manifestation of the unique resource (its text names the resource, or the resource's names it),
+      so 1.3.1's words may take in both; CRF 22 speaks only of two *resource* manifestations.
+    - hazards or characters only (Smaug, Smaug Ahunt and Smaug at Home; Aragorn II and Strider): each
+      its own unique card. 1.3.1 joins only manifestations of a unique resource, and Strider's own text
+      ("You may bring Aragorn II into play with Strider's company") has both in one deck."""
+    rule = LIMITS["copies"]["rule"]
+    entities: dict[str, list[str]] = {}
+    for name, group in groups.items():
+        card = group[0].versions[0]
+        if card.has("u") and not card.has("a"):
+            entities.setdefault(card.same, []).append(name)
+    for names in entities.values():
+        resources = [n for n in names if groups[n][0].versions[0].type == "Resource"]
+        others = [n for n in names if n not in resources]
+        if len(resources) > 1:
+            group = [e for n in resources for e in groups[n]]
+            f.problem(rule, f"{total(group)} copies of {' / '.join(resources)}, manifestations of one unique resource: "
+                            "one unique card (at most 1 in the deck)", group)
+        if resources and others:
+            kinds = [f"{_listed(same)} ({'a ' if len(same) == 1 else ''}{kind.lower()}{'s' if len(same) > 1 else ''})"
+                     for kind in ("Resource", "Hazard", "Character")
+                     if (same := [n for n in names if groups[n][0].versions[0].type == kind])]
+            f.open(rule, f"the rules leave open whether {_listed(kinds)}, manifestations of one another, count as one "
+                         "unique card: 1.3.1 makes one card of the manifestations of a unique resource, and CRF 22 "
+                         "speaks only of two resource manifestations", [e for n in names for e in groups[n]])
+
+
+def _listed(words: list[str]) -> str:
+    """ "a", "a and b", "a, b and c"."""
+    return " and ".join([", ".join(words[:-1]), words[-1]]) if len(words) > 1 else "".join(words)
 
 
 def _agents(f: Findings, entries: list[Entry]) -> None:
@@ -457,12 +612,9 @@ def _agent_is_hazard(card: CardFacts, player: str) -> bool:
 
 
 def _play_deck(f: Findings, entries: list[Entry], player: str) -> None:
-    limit, flexible_limit = LIMITS["play_deck"], LIMITS["fallen_wizard_flexible"]
-    play = _in(entries, "play")
+    limit = LIMITS["play_deck"]
     resources, hazards, flexible, characters, avatars = [], [], [], [], []
-    flex_max = 0
-    by_name: dict[str, int] = {}
-    for e in play:
+    for e in _in(entries, "play"):
         card = e.versions[0]
         if card.type == "Character" and card.has("a"):
             avatars.append(e)
@@ -472,36 +624,58 @@ def _play_deck(f: Findings, entries: list[Entry], player: str) -> None:
             characters.append(e)
         elif card.has("rz"):
             flexible.append(e)
-            by_name[card.name] = by_name.get(card.name, 0) + e.count
         elif card.type == "Resource":
             resources.append(e)
         elif card.type == "Hazard":
             hazards.append(e)
-    for name, n in by_name.items():
-        flex_max += min(n, flexible_limit["as_resources"]) if player == "fallen-wizard" else n
-    r, h, x = total(resources), total(hazards), total(flexible)
-    lo, hi = limit["resources_min"], limit["resources_max"]
-    either = f" and {counted(x, 'card')} that may be either (1.3.3)" if x else ""
-    balanced = [k for k in range(flex_max + 1) if r + k == h + x - k]  # as many hazards as resources
-    if not any(lo <= r + k <= hi for k in (balanced or range(flex_max + 1))):  # 30 to 50 resources
-        as_many = f": with as many hazards, {counted(r + balanced[0], 'resource')}" if balanced and x else ""
-        f.problem(limit["rule"], f"the play deck has {counted(r, 'resource')}{either}{as_many}: it must have "
-                                 f"{lo} to {hi}", resources + flexible)
-    if not balanced:
-        f.problem(limit["rule"], f"the play deck has {counted(r, 'resource')} and {counted(h, 'hazard')}"
-                                 f"{either}: it must have as many hazards as resources", resources + hazards + flexible)
+    _balance(f, resources, hazards, flexible, player)
     if total(characters) > limit["characters"]:
         note = "" if any(e.part == "pool" for e in entries) else " (the list marks no pool: mark the pool's characters)"
         f.problem(limit["rule"], f"{counted(total(characters), 'non-avatar character')} in the play deck "
                                  f"(at most {limit['characters']}){note}", characters)
     if total(avatars) > limit["avatars"]:
-        f.problem(limit["rule"], f"{counted(total(avatars), 'avatar')} in the play deck (at most {limit['avatars']})",
-                  avatars)
+        f.problem(limit["rule"], f"{counted(total(avatars), 'avatar')} in the play deck ({named(avatars)}): at most "
+                                 f"{limit['avatars']}", avatars)
     names = sorted({e.versions[0].name for e in avatars})
     if len(names) >= limit["different_avatars"]:
         f.problem(limit["rule"], f"{len(names)} different avatars in the play deck ({', '.join(names)}): any "
                                  "combination but three different avatars", avatars)
-    _creatures(f, [e for e in play if e not in resources + characters + avatars + flexible], player)
+    _creatures(f, hazards, player)
+
+
+def _balance(f: Findings, resources: list[Entry], hazards: list[Entry], flexible: list[Entry], player: str) -> None:
+    """1.5: 30 to 50 resources and as many hazards, each card that may be either (1.3.3) counted as a
+    resource or a hazard as suits the deck (a Fallen-wizard's, up to two of each as resources, 1.3.F2)."""
+    limit, flexible_limit = LIMITS["play_deck"], LIMITS["fallen_wizard_flexible"]
+    by_name: dict[str, int] = {}
+    for e in flexible:
+        by_name[e.versions[0].name] = by_name.get(e.versions[0].name, 0) + e.count
+    flex_max = sum(min(n, flexible_limit["as_resources"]) if player == "fallen-wizard" else n for n in by_name.values())
+    r, h, x = total(resources), total(hazards), total(flexible)
+    lo, hi = limit["resources_min"], limit["resources_max"]
+    balanced = [k for k in range(flex_max + 1) if r + k == h + x - k]  # as many hazards as resources
+    if not any(lo <= r + k <= hi for k in (balanced or range(flex_max + 1))):  # 30 to 50 resources
+        k = balanced[0] if balanced else flex_max if r + flex_max < lo else 0
+        need = f"it needs at least {lo}" if r + k < lo else f"it may have at most {hi}"
+        f.problem(limit["rule"], f"the play deck has {counted(r + k, 'resource')}{_counting(k, x, bool(balanced))}: "
+                                 f"{need}", resources + flexible)
+    if not balanced:
+        either = f" and {counted(x, 'card')} that may be either (1.3.3)" if x else ""
+        f.problem(limit["rule"], f"the play deck has {counted(r, 'resource')} and {counted(h, 'hazard')}"
+                                 f"{either}: it must have as many hazards as resources", resources + hazards + flexible)
+
+
+def _counting(k: int, x: int, balanced: bool) -> str:
+    """How a play deck's count of resources takes its x cards that may be either (1.3.3), k of them as
+    resources: ", with 5 of its 6 cards that may be either (1.3.3) as resources, to match its hazards"."""
+    if not x:
+        return ""
+    cards = f"{counted(x, 'card')} that may be either (1.3.3)"
+    if not k:
+        return f", with its {cards} as hazards, to match its resources" if balanced else f", even with its {cards} as hazards"
+    some = f"its {cards}" if k == x else f"{k} of its {cards}"
+    return f", with {some} as {'a resource' if k == 1 else 'resources'}{', to match its hazards' if balanced else ''}" \
+        if balanced else f", even with {some} as {'a resource' if k == 1 else 'resources'}"
 
 
 def _creatures(f: Findings, hazards: list[Entry], player: str) -> None:
@@ -536,6 +710,9 @@ def _sideboard(f: Findings, entries: list[Entry], game: str) -> None:
                                          f"{avatars_limit['repeated']}", [e for g in repeated.values() for e in g])
 
 
+STAGE_TOO = " (and a Fallen-wizard's Stage resources)"
+
+
 def _pool(f: Findings, entries: list[Entry], player: str) -> None:
     limit, fw = LIMITS["pool"], LIMITS["fallen_wizard_pool"]
     pool = _in(entries, "pool")
@@ -548,15 +725,17 @@ def _pool(f: Findings, entries: list[Entry], player: str) -> None:
                                  f"{limit['characters']})", characters)
     bad_items = [e for e in items if e.versions[0].has("uo")]
     if bad_items:
-        f.problem(limit["rule"], "the pool's minor items must be non-unique and not hoard items", bad_items)
+        f.problem(limit["rule"], f"the pool's minor items must be non-unique and not hoard items: {named(bad_items)}",
+                  bad_items)
     if total(items) > limit["minor_items"]:
-        f.problem(limit["rule"], f"{counted(total(items), 'minor item')} in the pool (at most {limit['minor_items']})",
-                  items)
-    others = [e for e in pool if e not in characters + items + stage]
+        f.problem(limit["rule"], f"{counted(total(items), 'minor item')} in the pool ({named(items)}): at most "
+                                 f"{limit['minor_items']}", items)
+    known = {id(e) for e in characters + items + stage}
+    others = [e for e in pool if id(e) not in known]
     if others:
-        f.problem(limit["rule"], "the pool holds only non-avatar characters and up to two minor items"
-                                 + (" (and a Fallen-wizard's Stage resources)" if player == "fallen-wizard" else ""),
-                  others)
+        f.problem(limit["rule"], f"the pool holds only non-avatar characters and up to two minor items"
+                                 f"{STAGE_TOO if player == 'fallen-wizard' else ''}, "
+                                 f"not {named(others)}", others)
     if player == "fallen-wizard":
         if not pool:
             f.unchecked(fw["rule"], "a Fallen-wizard's pool must hold Stage resources worth exactly "
@@ -570,12 +749,30 @@ def _pool(f: Findings, entries: list[Entry], player: str) -> None:
                                   f"{fw['stage_points']} stage points, one of them non-unique", stage or pool)
 
 
+def _pool_sites(f: Findings, entries: list[Entry]) -> None:
+    """A note for the sites and regions a list puts in its pool: they are checked as part of the location
+    deck (part_of), for 1.7 gives a pool only characters and minor items (and 1.7.F1 a Fallen-wizard's
+    Stage resources)."""
+    sites = [e for e in entries if e.part == "pool" and e.versions[0].type in ("Site", "Region")]
+    if sites:
+        f.note("1.7", f"{named(sites)}, listed in the pool, {'is' if len(sites) == 1 else 'are'} checked as part of "
+                      "the location deck: a pool holds characters and minor items", sites)
+
+
+def _declared_avatar(f: Findings, entries: list[Entry]) -> None:
+    """1.8.F1: a Fallen-wizard player declares their avatar, "at least one copy of which must be in that
+    player's deck"."""
+    if not any(e.versions[0].has("a") and e.versions[0].alignment == "Fallen-wizard" for e in entries):
+        f.problem("1.8.F1", "a Fallen-wizard player's deck holds at least one copy of the Fallen-wizard avatar they "
+                            "declare: the list has none", [])
+
+
 def _locations(f: Findings, entries: list[Entry], player: str) -> None:
     limit = LIMITS["location_deck"]
     sites = _in(entries, "sites")
     regions = [e for e in sites if e.versions[0].has("y")]
     if regions:
-        f.problem(limit["rule"], "a location deck holds no region cards", regions)
+        f.problem(limit["rule"], f"a location deck holds no region cards: {named(regions)}", regions)
     copies: dict[str, list[Entry]] = {}
     for e in sites:
         card = e.versions[0]
@@ -618,14 +815,18 @@ OWN_RESOURCES = {"hero": ("Hero", "Dual"), "minion": ("Minion", "Dual"), "balrog
 """The alignments of a player's own resources."""
 
 
+BALROG_SITES = frozenset(fold(n) for n in LIMITS["balrog_sites"]["names"])
+NEEDS_BALROG = frozenset(fold(n) for n in LIMITS["balrog_versions"]["names"])
+"""The sites of 1.4.1 any player's location deck may hold, and those 1.4.B1 asks a Balrog's version of (folded)."""
+
+
 def _alignment(f: Findings, entries: list[Entry], player: str, unknown_bans: list[str]) -> None:
     """A problem for each alignment rule the deck's cards break (_alignment_rule), listing them; the ban
     rule not checked for the banned names that name no card."""
-    balrog_sites = {fold(n) for n in LIMITS["balrog_sites"]["names"]}
-    needs_balrog = {fold(n) for n in LIMITS["balrog_versions"]["names"]}
+    avatars = frozenset(c.name for e in entries for c in e.versions[:1] if c.has("a") and c.type == "Character")
     bad: dict[str, list[Entry]] = {}
     for e in entries:
-        if rule := _alignment_rule(e, player, entries, balrog_sites, needs_balrog):
+        if rule := _alignment_rule(e, player, avatars):
             bad.setdefault(rule, []).append(e)
     texts = _alignment_texts(player)
     for rule, group in bad.items():
@@ -635,9 +836,10 @@ def _alignment(f: Findings, entries: list[Entry], player: str, unknown_bans: lis
         f.unchecked(BANS[player], "names no card of the card database: " + ", ".join(unknown_bans))
 
 
-def _alignment_rule(e: Entry, player: str, entries: list[Entry], balrog_sites: set[str], needs_balrog: set[str]) -> str:
+def _alignment_rule(e: Entry, player: str, avatars: frozenset[str]) -> str:
     """The rule an entry breaks in a player's deck, or "": its avatar's, character's, resource's or
-    (in the location deck) site's alignment, else a ban (BANS), else 1.3.4 (_specific)."""
+    (in the location deck) site's alignment, else a ban (BANS), else 1.3.4 (_specific, avatars: the
+    names of the deck's avatars)."""
     cards = e.versions
     avatar_rule, character_rule, resource_rule, site_rule = PLAYER_RULES[player]
     rule = ""
@@ -648,11 +850,11 @@ def _alignment_rule(e: Entry, player: str, entries: list[Entry], balrog_sites: s
     elif cards[0].type == "Resource" and resource_rule:
         rule = _resource_rule(cards, player, resource_rule)
     elif cards[0].type == "Site" and part_of(e.part, cards[0]) == "sites":
-        rule = "" if any(_site_allowed(c, player, balrog_sites, needs_balrog) for c in cards) else site_rule
+        rule = "" if any(_site_allowed(c, player) for c in cards) else site_rule
     if not rule and player in BANS and all(c.has("F" if player == "fallen-wizard" else "B") for c in cards):
         rule = BANS[player]
     if not rule and any(c.specific for c in cards):
-        rule = _specific(cards, player, entries)
+        rule = _specific(cards, player, avatars)
     return rule
 
 
@@ -700,8 +902,8 @@ def _alignment_texts(player: str) -> dict[str, str]:
                                                                                       "or player the deck is not for"}
 
 
-def _site_allowed(card: CardFacts, player: str, balrog_sites: set[str], needs_balrog: set[str]) -> bool:
-    if card.alignment == "Balrog" and fold(card.name) in balrog_sites:
+def _site_allowed(card: CardFacts, player: str) -> bool:
+    if card.alignment == "Balrog" and fold(card.name) in BALROG_SITES:
         return True
     if player == "hero":
         return card.alignment == "Hero"
@@ -711,28 +913,63 @@ def _site_allowed(card: CardFacts, player: str, balrog_sites: set[str], needs_ba
         return card.alignment in ("Hero", "Minion", "Fallen-wizard")
     if card.alignment == "Balrog":
         return True
-    return card.alignment == "Minion" and fold(card.name) not in needs_balrog and not card.has("xk")
+    return card.alignment == "Minion" and fold(card.name) not in NEEDS_BALROG and not card.has("xk")
 
 
-def _specific(cards: list[CardFacts], player: str, entries: list[Entry]) -> str:
+def _specific(cards: list[CardFacts], player: str, avatars: frozenset[str]) -> str:
     """1.3.4 when a card is specific to a player the deck is not for, or to an avatar it does not hold."""
     specific = cards[0].specific
     if specific == "Balrog":
         return "" if player == "balrog" else "1.3.4"
-    avatars = {c.name for e in entries for c in e.versions[:1] if c.has("a") and c.type == "Character"}
     return "" if player == "fallen-wizard" and specific in avatars else "1.3.4"
 
 
 def verdict(findings: list[dict[str, Any]]) -> dict[str, Any]:
-    """The verdict on a deck: legal (no problem, every rule checked), or how many problems and rules
-    not checked, in one sentence."""
-    problems = sum(1 for f in findings if f["status"] == "problem")
-    unchecked = sum(1 for f in findings if f["status"] == "not checked")
-    could_not = f"{counted(unchecked, 'check')} could not be made"
-    if not problems and not unchecked:
+    """The verdict on a deck checked as one player's: legal (no problem, no open question, every rule
+    checked), or how many problems, questions the rules leave open and rules not checked, in one sentence."""
+    problems, questions, unchecked = (sum(1 for f in findings if f["status"] == status) for status in STATUSES[:3])
+    rest = ([f"the rules leave {counted(questions, 'question')} open"] if questions else []) + \
+        ([f"{counted(unchecked, 'check')} could not be made"] if unchecked else [])
+    if not problems and not rest:
         summary = "Legal: it keeps every deck-construction rule of the CoE rules"
     elif problems:
-        summary = f"Not legal: {counted(problems, 'problem')}" + (f"; {could_not}" if unchecked else "")
+        summary = "; ".join([f"Not legal: {counted(problems, 'problem')}", *rest])
     else:
-        summary = f"No problem found, but {could_not}"
-    return {"legal": not problems and not unchecked, "problems": problems, "not_checked": unchecked, "summary": summary}
+        summary = "No problem found, but " + " and ".join(rest)
+    return {"legal": not problems and not rest, "problems": problems, "open": questions, "not_checked": unchecked,
+            "summary": summary}
+
+
+def verdicts(players: tuple[str, ...], results: list[list[dict[str, Any]]]) -> tuple[dict[str, Any], list[dict[str, Any]],
+                                                                                    list[dict[str, Any]]]:
+    """The verdict on a deck checked as each of the players whose_deck left (results: check()'s findings
+    as each), the findings all share, and each reading, {player, name, verdict, findings}, with its own
+    verdict and the findings it does not share (none when there is one player). The verdict's counts are
+    those of the shared findings; it is legal (true) when legal as every player, not (false) when legal
+    as none, and null when legal as some only: "Legal as a Fallen-wizard deck; as a Wizard (hero) deck,
+    4 problems"."""
+    if len(results) == 1:
+        return verdict(results[0]), results[0], []
+    shared = [f for f in results[0] if all(f in r for r in results[1:])]
+    readings: list[dict[str, Any]] = sorted(({"player": p, "name": PLAYER_NAMES[p], "verdict": verdict(r),
+                        "findings": [f for f in r if f not in shared]} for p, r in zip(players, results, strict=True)),
+                      key=lambda r: not r["verdict"]["legal"])
+    legal = [_a(r["name"]) + " deck" for r in readings if r["verdict"]["legal"]]
+    others = [f"as {_a(r['name'])} deck, {_said(r['verdict'])}" for r in readings if not r["verdict"]["legal"]]
+    if not others:
+        summary = "Legal as " + " or as ".join(legal)
+    elif legal:
+        summary = "; ".join(["Legal as " + " or as ".join(legal), *others])
+    elif all(r["verdict"]["problems"] for r in readings):
+        summary = "Not legal: " + "; ".join(others)
+    else:
+        summary = "; ".join(others)
+        summary = summary[0].upper() + summary[1:]
+    return {**verdict(shared), "legal": None if legal and others else not others, "summary": summary}, shared, readings
+
+
+def _said(v: dict[str, Any]) -> str:
+    """A reading's verdict in a few words: "4 problems", "no problem, but 1 check could not be made"."""
+    rest = ([f"{counted(v['open'], 'question')} the rules leave open"] if v["open"] else []) + \
+        ([f"{counted(v['not_checked'], 'check')} not made"] if v["not_checked"] else [])
+    return ", ".join([counted(v["problems"], "problem")] + rest) if v["problems"] else "no problem, but " + " and ".join(rest)

@@ -530,7 +530,7 @@ def render_deck(page: Page, report: DeckReport) -> None:
     """`rulings deck`: the verdict and each finding (its rule quoted), whose deck it is, the names
     not read, then each card with its errata and CRF rulings (and with --mentions the rulings that
     mention it), the cards with nothing to say; or, for a report written as a page, one line saying so."""
-    from kb.deck import miss_line
+    from kb.deck import miss_line, reading_text, whose_text
     from kb.deckrules import counted
 
     if report.written:
@@ -546,11 +546,13 @@ def render_deck(page: Page, report: DeckReport) -> None:
          + f") · {crf['title']} edition {crf['edition']} · {report.date}")
     page()
     verdict = report.verdict
-    page(style(verdict["summary"], bold=True, fg="green" if verdict["legal"] else "red"))
-    player = report.alignment
-    page(f"A {player['name']} deck ({player['how']}), a {report.game} game." if player["player"]
-         else f"Whose deck it is is not known: {player['how']}.", "  ")
-    render_findings(page, report)
+    page(style(verdict["summary"], bold=True, fg={True: "green", None: "yellow"}.get(verdict["legal"], "red")))
+    page(whose_text(report), "  ")
+    quoted_rules: set[str] = set()
+    render_findings(page, report, report.findings, quoted_rules)
+    for reading in report.readings:
+        page(style(reading_text(reading), bold=True), "  ")
+        render_findings(page, report, reading["findings"], quoted_rules, "    ")
     for warning in report.warnings:
         page(style(f"note: {warning}", dim=True), "  ", "    ")
     misses = report.not_found + report.ambiguous
@@ -574,18 +576,18 @@ def render_deck(page: Page, report: DeckReport) -> None:
              f"({sum(e['mentions'] for e in report.mentioned)} mentions): --mentions lists them under each card.")
 
 
-def render_findings(page: Page, report: DeckReport) -> None:
-    """Each finding of a deck report, the rule it cites quoted (dim) the first time."""
+def render_findings(page: Page, report: DeckReport, findings: list[dict[str, Any]], quoted_rules: set[str],
+                    indent: str = "  ") -> None:
+    """Findings of a deck report, the rule each cites quoted (dim) the first time (quoted_rules: those quoted)."""
     from kb.deck import finding_text
 
-    quoted_rules: set[str] = set()
-    for finding in report.findings:
-        page(finding_text(finding), "  ", "      ")
+    for finding in findings:
+        page(finding_text(finding), indent, indent + "    ")
         rule = report.rules.get(finding["rule"])
         if rule and finding["rule"] not in quoted_rules:
             quoted_rules.add(finding["rule"])
             text = "\n".join(part.strip() for part in rule["text"].split("\n\n"))
-            page(style(f"rule {finding['rule']} ({rule['id']}): {text}", dim=True), "      ")
+            page(style(f"rule {finding['rule']} ({rule['id']}): {text}", dim=True), indent + "    ")
 
 
 def render_deck_card(page: Page, entry: dict[str, Any]) -> None:

@@ -33,6 +33,8 @@ DECKS = DATA / "decks"
 HERO = DECKS / "hero.txt"
 MINION = DECKS / "minion.txt"
 REPORT = DECKS / "report.txt"
+WHOSE = [DECKS / name for name in ("saruman-fallen.o8d", "alatar-fallen.o8d", "smaug.txt", "nine.txt")]
+"""Lists whose alignment or manifestations take the evidence (tests/test_deckrules.py)."""
 FELLOWSHIP = {form: DECKS / f"fellowship.{ext}" for form, ext in (("text", "txt"), ("meccg", "meccg"),
                                                                    ("octgn", "o8d"), ("json", "json"))}
 DECK_JS = ROOT / "site" / "assets" / "deck.js"
@@ -435,6 +437,34 @@ def test_cli_report_leads_with_the_verdict(real_kb: Path, tmp_path: Path) -> Non
     assert bad.exit_code == 2 and "'endless' is not one of 'short', 'long', 'campaign', 'starter'" in bad.stderr
 
 
+def test_a_verdict_that_depends_on_whose_deck_it_is(real_kb: Path, tmp_path: Path) -> None:
+    """Legal as a Ringwraith's deck, not as a Balrog's (tests/data/decks/nine.txt): the terminal, --json and the
+    printable page say both, and the exit code, which never says a deck is illegal, is 0."""
+    nine = str(DECKS / "nine.txt")
+    result = run(real_kb, nine, "--no-pager")
+    assert result.exit_code == 0
+    assert "\n\nLegal as a Ringwraith (minion) deck; as a Balrog deck, 1 problem\n  Whose deck it is is not sure: " \
+        in result.stdout
+    out = " ".join(result.stdout.split())  # unwrapped
+    assert out.index("every card fits a Ringwraith (minion) deck and a Balrog deck: checked as each; a short game.") \
+        < out.index("As a Ringwraith (minion) deck: Legal: it keeps every deck-construction rule of the CoE rules") \
+        < out.index("As a Balrog deck: Not legal: 1 problem problem (rule 1.5): the play deck has 30 resources and 31 "
+                    "hazards") < out.index("rule 1.5 (coe-rules.")
+    data = json.loads(run(real_kb, nine, "--json").stdout)
+    assert data["verdict"]["legal"] is None and [r["player"] for r in data["readings"]] == ["minion", "balrog"]
+    assert (data["alignment"]["sure"], data["alignment"]["readings"]) == ("weak", ["minion", "balrog"])
+    assert data["readings"][1]["verdict"]["summary"] == "Not legal: 1 problem" and "1.5" in data["rules"]
+    page = tmp_path / "nine.html"
+    assert run(real_kb, nine, "--html", str(page)).exit_code == 0
+    html = page.read_text("utf-8")
+    assert '<h2 class="unsure">Legal as a Ringwraith (minion) deck; as a Balrog deck, 1 problem</h2>' in html
+    assert "<h3>As a Balrog deck: Not legal: 1 problem</h3>" in html and "Rule 1.5 (" in html
+    smaug = run(real_kb, str(DECKS / "smaug.txt"), "--no-pager")
+    assert smaug.exit_code == 0 and "No problem found, but the rules leave 1 question open" in smaug.stdout
+    assert "open question (rule 1.3.1): the rules leave open whether Smaug Roused (a resource) and Smaug" in \
+        " ".join(smaug.stdout.split())
+
+
 def test_json_is_the_ruling_and_card_shape(real_kb: Path, validators: dict[str, Any]) -> None:
     ruling, card = validators["ruling"], validators["card"]
     result = run(real_kb, str(MINION), "--json", "--mentions")
@@ -577,7 +607,8 @@ const out = JSON.parse(fs.readFileSync(listsPath, "utf8")).map(([text, options])
   return {lines, title: r.title, format: r.format, verdict: r.verdict, findings: r.findings, alignment: r.alignment,
     cards: r.cards.map(entry), quiet: r.quiet.map(entry), not_found: r.not_found, ambiguous: r.ambiguous,
     warnings: r.warnings, copies: r.copies, skipped: r.skipped, misses: r.not_found.concat(r.ambiguous).map(D.miss_text),
-    findings_text: r.findings.map(D.finding_text)};
+    findings_text: r.findings.map(D.finding_text), readings: r.readings, whose_text: D.whose_text(r),
+    reading_texts: r.readings.map(D.reading_text)};
 });
 process.stdout.write(JSON.stringify(out));
 """
@@ -603,7 +634,7 @@ def test_a_gccg_part_of_one_card_line_is_no_frame_name() -> None:
 
 
 def test_browser_reads_every_test_list_as_the_terminal(real_kb: Path, tmp_path: Path) -> None:
-    from kb.deck import finding_text, miss_line
+    from kb.deck import finding_text, miss_line, reading_text, whose_text
 
     node = _node()
     texts = [HERO.read_text("utf-8"), MINION.read_text("utf-8"), REPORT.read_text("utf-8"),
@@ -622,6 +653,8 @@ def test_browser_reads_every_test_list_as_the_terminal(real_kb: Path, tmp_path: 
     lists += [(text, options) for _, text, options, *_ in VERDICTS]
     lists += [(FELLOWSHIP["text"].read_text("utf-8"), {"alignment": "minion", "game": "campaign"}),
               (FELLOWSHIP["meccg"].read_text("utf-8"), {"form": "text"})]
+    lists += [(path.read_text("utf-8-sig"), options) for path in WHOSE for options in ({}, {"alignment": "hero"})]
+    lists += [("Characters:\nAragorn II\nShagrat\nResources:\nTwilight\n", {}), ("1 Gandalf\n" * 3000, {})]
     (tmp_path / "driver.js").write_text(DRIVER, "utf-8")
     (tmp_path / "deck.json").write_text(json.dumps(deck_data(real_kb)), "utf-8")
     (tmp_path / "lists.json").write_text(json.dumps(lists), "utf-8")
@@ -655,9 +688,13 @@ def test_browser_reads_every_test_list_as_the_terminal(real_kb: Path, tmp_path: 
             assert getattr(report, key) == js[key], key
         assert [miss_line(m) for m in report.not_found + report.ambiguous] == js["misses"]
         assert [finding_text(f) for f in report.findings] == js["findings_text"]
+        assert report.readings == js["readings"] and whose_text(report) == js["whose_text"]
+        assert [reading_text(r) for r in report.readings] == js["reading_texts"]
     answers = json.loads(done.stdout)
     assert [m["name"] for m in answers[len(texts) - 1]["not_found"]] == ["Tom Bombadil's House"]  # SITES_LINE's others read
     # the browser's own verdicts, rule by rule (tests/test_deckrules.py's cases)
+    assert {answers[lists.index((path.read_text("utf-8-sig"), {}))]["alignment"]["sure"] for path in WHOSE} \
+        == {"decided", "weak"}  # the browser weighs the evidence too
     answers = answers[len(texts):]
     for (what, _, _, rule, broken), js in zip(CASES, answers, strict=False):
         assert any(f["rule"] == rule and f["status"] == "problem" for f in js["findings"]) == broken, what
@@ -716,6 +753,25 @@ def test_deck_page_in_a_browser_from_a_link(tab, real_site: Path) -> None:  # ty
     assert page.input_value("#decklist") == FELLOWSHIP["octgn"].read_text("utf-8-sig")
     page.select_option("#deck-alignment", "")
     page.wait_for_function("document.querySelector('.deck-verdict h2').textContent.indexOf('Legal') == 0")
+    assert errors == []
+
+
+def test_deck_page_says_whose_deck_it_may_be_and_quotes_rules_as_read(tab, real_site: Path) -> None:  # type: ignore[no-untyped-def]
+    """The deck page gives each alignment a list was checked as, and quotes a rule as a reader reads it: 1.3.R3's
+    "**[MINION]**" is the source's bold, never shown as asterisks."""
+    nine = (DECKS / "nine.txt").read_text("utf-8")
+    page, errors = tab((real_site / "deck.html").as_uri() + "#" + quote(nine, safe=""), width=390)
+    page.wait_for_selector(".deck-verdict h3")
+    assert page.inner_text(".deck-verdict.unsure h2") == "Legal as a Ringwraith (minion) deck; as a Balrog deck, 1 problem"
+    assert page.locator(".deck-verdict h3").all_inner_texts() == [
+        "As a Ringwraith (minion) deck: Legal: it keeps every deck-construction rule of the CoE rules",
+        "As a Balrog deck: Not legal: 1 problem"]
+    assert "Whose deck it is is not sure: " in page.inner_text(".deck-verdict .where")
+    page.fill("#decklist", "Ringwraith:\nÛvatha the Ringwraith\nResources:\nConcealment\n")
+    page.click("#deck-form button")
+    page.wait_for_function("document.querySelector('.deck-verdict h2').textContent.indexOf('Not legal') == 0")
+    quoted = page.locator(".deck-findings li", has_text="rule 1.3.R3").locator("blockquote").inner_text()
+    assert "[MINION]" in quoted and "**" not in quoted and "A Ringwraith player’s resources can only be" in quoted
     assert errors == []
 
 

@@ -23,7 +23,7 @@
   function cps(s) { return Array.from(s); }  // code points, as Python indexes a str
   function cpSlice(s, n) { return cps(s).slice(0, n).join(""); }
   function sum(xs, f) { return xs.reduce(function (n, x) { return n + f(x); }, 0); }
-  function unique(xs) { return xs.filter(function (x, i) { return xs.indexOf(x) === i; }); }
+  function unique(xs) { return Array.from(new Set(xs)); }  // first seen first, in linear time
   function counted(n, noun, plural) { return n + " " + (n === 1 ? noun : plural || noun + "s"); }
 
   // -- reading a list: kb/decklist.py -------------------------------------------------------------------
@@ -533,62 +533,128 @@
     return {line: line, count: count, part: part, group: group, versions: cards, typed: typed};
   }
 
-  /* kb.deckrules.whose_deck: [player, how] */
+  /* kb.deckrules.Evidence */
+  function evidence(kind, players, says, lines) { return {kind: kind, players: players, says: says, lines: lines}; }
+
+  /* kb.deckrules.Whose.how */
+  function whose_how(whose, deck) {
+    if (whose.sure === "unknown") return "no avatar, tag or card says whose deck it is";
+    var said = whose.evidence.map(function (e) { return e.says; });
+    if (whose.sure === "weak") {
+      said.push("every card fits " + whose.players.map(function (p) { return a_name(deck.player_names[p]) + " deck"; })
+        .join(" and ") + ": checked as each");
+    } else if (whose.sure === "split") {
+      said.push("no alignment fits every card: checked as " + (whose.players.length > 1 ? "each of those" : "the one") +
+        " whose rules the fewest copies break");
+    }
+    return said.join("; ");
+  }
+
+  /* kb.deckrules.Whose.to_json */
+  function whose_json(whose, deck) {
+    var player = whose.players.length === 1 ? whose.players[0] : "";
+    return {player: player, name: own(deck.player_names, player) || "", how: whose_how(whose, deck), sure: whose.sure,
+      readings: whose.players.slice(), evidence: whose.evidence};
+  }
+
+  /* kb.deckrules.whose_deck: {players, sure, evidence} */
   function whose_deck(entries, forced, declared, deck) {
-    if (forced) return [forced, "--alignment"];
-    if (declared) return [declared, "the file says so"];
-    var candidates = null, names_of = deck.player_names, of = deck.player_of;
+    if (forced || declared) {
+      var player = forced || declared;
+      return {players: [player], sure: "decided", evidence: [evidence(forced ? "option" : "file", [player],
+        forced ? "--alignment" : "the file says so", [])]};
+    }
     var avatars = entries.filter(function (e) {
       return e.versions.length && e.versions.every(function (f) { return has(f, "a") && f.type === "Character"; });
     });
-    avatars.forEach(function (e) {
-      var players = unique(e.versions.map(function (f) { return own(of, f.alignment) || ""; })).filter(Boolean);
-      candidates = candidates === null ? players : candidates.filter(function (p) { return players.indexOf(p) >= 0; });
+    var got = avatar_evidence(avatars, deck), candidates = got[0], said = got[1];
+    var stage = entries.some(function (e) { return e.versions.some(function (f) { return f.alignment === "Stage"; }); });
+    if (candidates.length > 1 && candidates.indexOf("fallen-wizard") >= 0 && !stage) {
+      candidates = candidates.filter(function (p) { return p !== "fallen-wizard"; });
+      said.push(evidence("stage", candidates, "no Stage resource, which a Fallen-wizard's pool must hold (1.7.F1)", []));
+    }
+    if (candidates.length === 1) return {players: candidates, sure: "decided", evidence: said};
+    var chosen = new Set(avatars), names = new Set();
+    avatars.forEach(function (e) { e.versions.forEach(function (f) { names.add(f.name); }); });
+    var others = entries.filter(function (e) { return e.versions.length && !chosen.has(e); }), misfits = {};
+    candidates.forEach(function (p) {
+      misfits[p] = [];
+      others.forEach(function (e) { var rule = alignment_rule(e, p, names, deck); if (rule) misfits[p].push([e, rule]); });
     });
-    var votes = {hero: 0, minion: 0, "fallen-wizard": 0, balrog: 0};
+    candidates.forEach(function (p) {
+      if (misfits[p].length) said.push(misfit_evidence(p, misfits[p], candidates.filter(function (q) { return q !== p; }), deck));
+    });
+    var fits = candidates.filter(function (p) { return !misfits[p].length; });
+    if (fits.length === 1) return {players: fits, sure: "decided", evidence: said};
+    if (fits.length) {
+      var told = avatars.length || said.some(function (e) { return e.kind === "cards"; });
+      return {players: told ? fits : [], sure: told ? "weak" : "unknown", evidence: said};
+    }
+    function copies(p) { return sum(misfits[p], function (m) { return m[0].count; }); }
+    var least = Math.min.apply(null, candidates.map(copies));
+    return {players: candidates.filter(function (p) { return copies(p) === least; }), sure: "split", evidence: said};
+  }
+
+  /* kb.deckrules._avatar_evidence: [candidates, evidence] */
+  function avatar_evidence(avatars, deck) {
+    if (!avatars.length) return [deck.players.slice(), []];
+    var each = avatars.map(function (e) {
+      return unique(e.versions.map(function (f) { return own(deck.player_of, f.alignment) || ""; })).filter(Boolean);
+    });
+    var shared = each.reduce(function (a, b) { return a.filter(function (p) { return b.indexOf(p) >= 0; }); });
+    if (!shared.length) shared = unique([].concat.apply([], each));
+    var candidates = deck.players.filter(function (p) { return shared.indexOf(p) >= 0; });
+    var what = candidates.map(function (p) { return a_name(deck.player_names[p]); }).join(" or ");
+    return [candidates, [evidence("avatar", candidates, "its avatar" + (avatars.length > 1 ? "s" : "") + " " +
+      named(avatars, 5, true) + ": " + what, avatars.map(function (e) { return e.line; }))]];
+  }
+
+  /* kb.deckrules._misfit_evidence */
+  function misfit_evidence(player, misfits, left, deck) {
+    var rules = unique(misfits.map(function (m) { return m[1]; })).sort(function (a, b) {
+      return deck.rule_order.indexOf(a) - deck.rule_order.indexOf(b);
+    });
+    return evidence("cards", left, a_name(deck.player_names[player]) + " deck may not include " +
+      named(misfits.map(function (m) { return m[0]; }), 5, true) + " (rule" + (rules.length > 1 ? "s" : "") + " " +
+      rules.join(", ") + ")", misfits.map(function (m) { return m[0].line; }));
+  }
+
+  /* kb.deckrules._a */
+  function a_name(name) { return ("AEIOU".indexOf(name.charAt(0)) >= 0 ? "an " : "a ") + name; }
+
+  /* kb.deckrules._listed */
+  function listed(words) { return words.length > 1 ? words.slice(0, -1).join(", ") + " and " + words[words.length - 1] : words.join(""); }
+
+  /* kb.deckrules.named */
+  function named(entries, limit, lines) {
+    limit = limit === undefined ? 5 : limit;
+    var at = new Map();
     entries.forEach(function (e) {
-      if (!e.versions.length || avatars.indexOf(e) >= 0) return;
-      var players = unique(e.versions.map(function (f) { return own(of, f.alignment) || ""; }));
-      if (e.versions.some(function (f) { return f.specific === "Balrog"; })) players = ["balrog"];
-      if (players.length === 1 && players[0] !== "") votes[players[0]] += e.count;
+      var name = e.versions.length ? e.versions[0].name : e.typed;
+      if (!at.has(name)) at.set(name, []);
+      at.get(name).push(e.line);
     });
-    var order = deck.players;
-    if (candidates && candidates.length) {
-      var names = unique(avatars.map(function (e) { return e.versions[0].name; })).sort(cmpStr).join(", ");
-      if (candidates.length === 1) {
-        return [candidates[0], "its avatar" + (avatars.length > 1 ? "s" : "") + " " + names + ", line " + avatars[0].line];
-      }
-      if (candidates.length === 2 && candidates.indexOf("hero") >= 0 && candidates.indexOf("fallen-wizard") >= 0) {
-        // a Wizard's name untagged is the Wizard
-        return ["hero", "its avatar " + names + ", a Wizard" + (votes["fallen-wizard"] ? "; a Fallen-wizard's avatar is marked [F]" : "")];
-      }
-      return ["", "its avatar could be " + candidates.slice().sort(function (a, b) { return order.indexOf(a) - order.indexOf(b); })
-        .map(function (p) { return names_of[p]; }).join(" or ")];
-    }
-    if (votes["fallen-wizard"] > votes.hero) return ["fallen-wizard", "its Fallen-wizard cards (Stage resources, Fallen-wizard sites)"];
-    if (votes["fallen-wizard"]) {
-      return ["", counted(votes["fallen-wizard"], "copy", "copies") + " of Fallen-wizard cards, no more than of hero cards (" +
-        votes.hero + "): --alignment fallen-wizard or hero"];
-    }
-    if (votes.balrog) return ["balrog", "its Balrog cards"];
-    if (votes.hero !== votes.minion) {
-      var player = votes.hero > votes.minion ? "hero" : "minion";
-      return [player, "its cards: " + votes[player] + " copies of " + player + " cards"];
-    }
-    return ["", "no avatar, tag or card says whose deck it is"];
+    var shown = Array.from(at.entries()).slice(0, limit).map(function (kv) {
+      var ns = kv[1];
+      return kv[0] + (lines ? " (line" + (ns.length > 1 ? "s" : "") + " " + ns.slice(0, 3).join(", ") + (ns.length > 3 ? ", ..." : "") + ")" : "");
+    });
+    if (at.size > shown.length) return shown.join(", ") + " and " + (at.size - shown.length) + " more";
+    return listed(shown);
   }
 
   /* kb.deckrules.Findings */
   function Findings() { this.out = []; }
-  Findings.prototype.problem = function (rule, message, entries) {
-    this.out.push({rule: rule, status: "problem", message: message,
+  Findings.prototype.add = function (status, rule, message, entries) {
+    entries = entries || [];
+    this.out.push({rule: rule, status: status, message: message,
       lines: unique(entries.map(function (e) { return e.line; })).sort(function (a, b) { return a - b; }),
-      cards: unique(entries.filter(function (e) { return e.versions.length; }).map(function (e) { return e.versions[0].name; }))});
+      cards: status === "not checked" ? [] :
+        unique(entries.filter(function (e) { return e.versions.length; }).map(function (e) { return e.versions[0].name; }))});
   };
-  Findings.prototype.unchecked = function (rule, message, entries) {
-    this.out.push({rule: rule, status: "not checked", message: message,
-      lines: unique((entries || []).map(function (e) { return e.line; })).sort(function (a, b) { return a - b; }), cards: []});
-  };
+  Findings.prototype.problem = function (rule, message, entries) { this.add("problem", rule, message, entries); };
+  Findings.prototype.open = function (rule, message, entries) { this.add("open", rule, message, entries); };
+  Findings.prototype.unchecked = function (rule, message, entries) { this.add("not checked", rule, message, entries); };
+  Findings.prototype.note = function (rule, message, entries) { this.add("note", rule, message, entries); };
 
   function total(entries) { return sum(entries, function (e) { return e.count; }); }
 
@@ -608,12 +674,14 @@
     play_deck(f, read, player, deck);
     sideboard(f, read, game, deck);
     pool(f, read, player, deck);
+    pool_sites(f, read);
     locations(f, read, player, deck);
     if (player) alignment(f, read, player, own(unknown_bans, player) || [], deck);
-    var order = deck.rule_order;
+    if (player === "fallen-wizard") declared_avatar(f, read);
+    var order = deck.rule_order, statuses = deck.statuses;
     return f.out.map(function (x, i) { return [x, i]; }).sort(function (a, b) {
-      var pa = a[0].status !== "problem", pb = b[0].status !== "problem";
-      return (pa - pb) || (order.indexOf(a[0].rule) - order.indexOf(b[0].rule)) || (a[1] - b[1]);
+      return (statuses.indexOf(a[0].status) - statuses.indexOf(b[0].status)) ||
+        (order.indexOf(a[0].rule) - order.indexOf(b[0].rule)) || (a[1] - b[1]);
     }).map(function (p) { return p[0]; });
   }
 
@@ -635,25 +703,53 @@
   /* kb.deckrules._copies */
   function copies(f, entries, player, deck) {
     var limit = deck.limits.copies, fw = deck.limits.fallen_wizard_copies;
-    grouped(within(entries, "pool", "play", "sideboard", "fw-sideboard"), function (e) {
-      var card = e.versions[0];
-      return card.type === "Resource" && has(card, "u") ? card.same : card.name;
-    }).forEach(function (kv) {
-      var group = kv[1], n = total(group), card = group[0].versions[0];
-      var names = unique(group.map(function (e) { return e.versions[0].name; })).join(" / ");
+    var groups = grouped(within(entries, "pool", "play", "sideboard", "fw-sideboard"), function (e) { return e.versions[0].name; });
+    groups.forEach(function (kv) {
+      var name = kv[0], group = kv[1], n = total(group), card = group[0].versions[0];
       if (has(card, "u") && !has(card, "a") && n > limit.unique) {
-        f.problem(limit.rule, n + " copies of " + names + ", a unique card (at most " + limit.unique + " in the deck)", group);
+        f.problem(limit.rule, n + " copies of " + name + ", a unique card (at most " + limit.unique + " in the deck)", group);
       } else if (!has(card, "u") && n > limit.other) {
-        f.problem(limit.rule, n + " copies of " + names + " (at most " + limit.other + " in the deck)", group);
+        f.problem(limit.rule, n + " copies of " + name + " (at most " + limit.other + " in the deck)", group);
       } else if (player === "fallen-wizard" && !has(card, "u")) {
         var kind = card.alignment === "Stage" ? "stage" : card.type === "Character" ? "character" :
           card.type === "Resource" && card.alignment === "Hero" ? "hero" :
           card.type === "Resource" && card.alignment === "Minion" ? "minion" : "";
         if (kind && n > fw[kind]) {
           var what = {stage: "Stage resource", character: "character", hero: "hero resource", minion: "minion resource"}[kind];
-          f.problem(fw.rule, n + " copies of " + names + ", a non-unique " + what + " (a Fallen-wizard player may include at most " +
+          f.problem(fw.rule, n + " copies of " + name + ", a non-unique " + what + " (a Fallen-wizard player may include at most " +
             fw[kind] + ")", group);
         }
+      }
+    });
+    manifestations(f, groups, deck);
+  }
+
+  /* kb.deckrules._manifestations: groups, [name, entries] in order */
+  function manifestations(f, groups, deck) {
+    var rule = deck.limits.copies.rule, by_name = new Map(groups);
+    grouped(groups.filter(function (kv) {
+      var card = kv[1][0].versions[0];
+      return has(card, "u") && !has(card, "a");
+    }), function (kv) { return kv[1][0].versions[0].same; }).forEach(function (entity) {
+      var names = entity[1].map(function (kv) { return kv[0]; });
+      function type_of(n) { return by_name.get(n)[0].versions[0].type; }
+      function entries_of(ns) { return [].concat.apply([], ns.map(function (n) { return by_name.get(n); })); }
+      var resources = names.filter(function (n) { return type_of(n) === "Resource"; });
+      var others = names.filter(function (n) { return type_of(n) !== "Resource"; });
+      if (resources.length > 1) {
+        var group = entries_of(resources);
+        f.problem(rule, total(group) + " copies of " + resources.join(" / ") + ", manifestations of one unique resource: " +
+          "one unique card (at most 1 in the deck)", group);
+      }
+      if (resources.length && others.length) {
+        var kinds = [];
+        ["Resource", "Hazard", "Character"].forEach(function (kind) {
+          var g = names.filter(function (n) { return type_of(n) === kind; });
+          if (g.length) kinds.push(listed(g) + " (" + (g.length === 1 ? "a " : "") + kind.toLowerCase() + (g.length > 1 ? "s" : "") + ")");
+        });
+        f.open(rule, "the rules leave open whether " + listed(kinds) + ", manifestations of one another, count as one " +
+          "unique card: 1.3.1 makes one card of the manifestations of a unique resource, and CRF 22 speaks only of " +
+          "two resource manifestations", entries_of(names));
       }
     });
   }
@@ -673,55 +769,65 @@
 
   /* kb.deckrules._play_deck */
   function play_deck(f, entries, player, deck) {
-    var limit = deck.limits.play_deck, flexible_limit = deck.limits.fallen_wizard_flexible;
-    var play = within(entries, "play"), resources = [], hazards = [], flexible = [], characters = [], avatars = [];
-    var flex_max = 0, by_name = {}, names = [];
-    play.forEach(function (e) {
+    var limit = deck.limits.play_deck, resources = [], hazards = [], flexible = [], characters = [], avatars = [];
+    within(entries, "play").forEach(function (e) {
       var card = e.versions[0];
       if (card.type === "Character" && has(card, "a")) avatars.push(e);
       else if (agent_is_hazard(card, player)) hazards.push(e);
       else if (card.type === "Character") characters.push(e);
-      else if (has(card, "rz")) {
-        flexible.push(e);
-        if (!own(by_name, card.name)) { by_name[card.name] = 0; names.push(card.name); }
-        by_name[card.name] += e.count;
-      } else if (card.type === "Resource") resources.push(e);
+      else if (has(card, "rz")) flexible.push(e);
+      else if (card.type === "Resource") resources.push(e);
       else if (card.type === "Hazard") hazards.push(e);
     });
-    names.forEach(function (name) {
-      flex_max += player === "fallen-wizard" ? Math.min(by_name[name], flexible_limit.as_resources) : by_name[name];
-    });
-    var r = total(resources), h = total(hazards), x = total(flexible), lo = limit.resources_min, hi = limit.resources_max;
-    var either = x ? " and " + counted(x, "card") + " that may be either (1.3.3)" : "";
-    var balanced = [], ranged = false, k;  // as many hazards as resources; 30 to 50 resources
-    for (k = 0; k <= flex_max; k++) if (r + k === h + x - k) balanced.push(k);
-    for (k = 0; k <= flex_max; k++) {
-      if ((!balanced.length || balanced.indexOf(k) >= 0) && lo <= r + k && r + k <= hi) ranged = true;
-    }
-    if (!ranged) {
-      var as_many = balanced.length && x ? ": with as many hazards, " + counted(r + balanced[0], "resource") : "";
-      f.problem(limit.rule, "the play deck has " + counted(r, "resource") + either + as_many + ": it must have " + lo + " to " + hi,
-        resources.concat(flexible));
-    }
-    if (!balanced.length) {
-      f.problem(limit.rule, "the play deck has " + counted(r, "resource") + " and " + counted(h, "hazard") + either +
-        ": it must have as many hazards as resources", resources.concat(hazards, flexible));
-    }
+    balance(f, resources, hazards, flexible, player, deck);
     if (total(characters) > limit.characters) {
       var note = entries.some(function (e) { return e.part === "pool"; }) ? "" : " (the list marks no pool: mark the pool's characters)";
       f.problem(limit.rule, counted(total(characters), "non-avatar character") + " in the play deck (at most " + limit.characters + ")" +
         note, characters);
     }
     if (total(avatars) > limit.avatars) {
-      f.problem(limit.rule, counted(total(avatars), "avatar") + " in the play deck (at most " + limit.avatars + ")", avatars);
+      f.problem(limit.rule, counted(total(avatars), "avatar") + " in the play deck (" + named(avatars) + "): at most " +
+        limit.avatars, avatars);
     }
     var different = unique(avatars.map(function (e) { return e.versions[0].name; })).sort(cmpStr);
     if (different.length >= limit.different_avatars) {
       f.problem(limit.rule, different.length + " different avatars in the play deck (" + different.join(", ") +
         "): any combination but three different avatars", avatars);
     }
-    var skip = resources.concat(characters, avatars, flexible);
-    creatures(f, play.filter(function (e) { return skip.indexOf(e) < 0; }), player, deck);
+    creatures(f, hazards, player, deck);
+  }
+
+  /* kb.deckrules._balance */
+  function balance(f, resources, hazards, flexible, player, deck) {
+    var limit = deck.limits.play_deck, flexible_limit = deck.limits.fallen_wizard_flexible, by_name = new Map(), flex_max = 0;
+    flexible.forEach(function (e) { by_name.set(e.versions[0].name, (by_name.get(e.versions[0].name) || 0) + e.count); });
+    by_name.forEach(function (n) { flex_max += player === "fallen-wizard" ? Math.min(n, flexible_limit.as_resources) : n; });
+    var r = total(resources), h = total(hazards), x = total(flexible), lo = limit.resources_min, hi = limit.resources_max;
+    var balanced = [], ranged = false, k;  // as many hazards as resources; 30 to 50 resources
+    for (k = 0; k <= flex_max; k++) if (r + k === h + x - k) balanced.push(k);
+    for (k = 0; k <= flex_max; k++) {
+      if ((!balanced.length || balanced.indexOf(k) >= 0) && lo <= r + k && r + k <= hi) ranged = true;
+    }
+    if (!ranged) {
+      k = balanced.length ? balanced[0] : r + flex_max < lo ? flex_max : 0;
+      var need = r + k < lo ? "it needs at least " + lo : "it may have at most " + hi;
+      f.problem(limit.rule, "the play deck has " + counted(r + k, "resource") + counting(k, x, balanced.length > 0) + ": " + need,
+        resources.concat(flexible));
+    }
+    if (!balanced.length) {
+      var either = x ? " and " + counted(x, "card") + " that may be either (1.3.3)" : "";
+      f.problem(limit.rule, "the play deck has " + counted(r, "resource") + " and " + counted(h, "hazard") + either +
+        ": it must have as many hazards as resources", resources.concat(hazards, flexible));
+    }
+  }
+
+  /* kb.deckrules._counting */
+  function counting(k, x, balanced) {
+    if (!x) return "";
+    var cards = counted(x, "card") + " that may be either (1.3.3)";
+    if (!k) return balanced ? ", with its " + cards + " as hazards, to match its resources" : ", even with its " + cards + " as hazards";
+    var some = k === x ? "its " + cards : k + " of its " + cards, as = k === 1 ? "a resource" : "resources";
+    return balanced ? ", with " + some + " as " + as + ", to match its hazards" : ", even with " + some + " as " + as;
   }
 
   /* kb.deckrules._creatures */
@@ -771,14 +877,15 @@
       f.problem(limit.rule, counted(total(characters), "character") + " in the pool (at most " + limit.characters + ")", characters);
     }
     var bad = items.filter(function (e) { return has(e.versions[0], "uo"); });
-    if (bad.length) f.problem(limit.rule, "the pool's minor items must be non-unique and not hoard items", bad);
+    if (bad.length) f.problem(limit.rule, "the pool's minor items must be non-unique and not hoard items: " + named(bad), bad);
     if (total(items) > limit.minor_items) {
-      f.problem(limit.rule, counted(total(items), "minor item") + " in the pool (at most " + limit.minor_items + ")", items);
+      f.problem(limit.rule, counted(total(items), "minor item") + " in the pool (" + named(items) + "): at most " + limit.minor_items,
+        items);
     }
-    var known = characters.concat(items, stage), others = in_pool.filter(function (e) { return known.indexOf(e) < 0; });
+    var known = new Set(characters.concat(items, stage)), others = in_pool.filter(function (e) { return !known.has(e); });
     if (others.length) {
       f.problem(limit.rule, "the pool holds only non-avatar characters and up to two minor items" +
-        (player === "fallen-wizard" ? " (and a Fallen-wizard's Stage resources)" : ""), others);
+        (player === "fallen-wizard" ? STAGE_TOO : "") + ", not " + named(others), others);
     }
     if (player === "fallen-wizard") {
       if (!in_pool.length) {
@@ -795,11 +902,30 @@
     }
   }
 
+  var STAGE_TOO = " (and a Fallen-wizard's Stage resources)";
+
+  /* kb.deckrules._pool_sites */
+  function pool_sites(f, entries) {
+    var sites = entries.filter(function (e) { return e.part === "pool" && (e.versions[0].type === "Site" || e.versions[0].type === "Region"); });
+    if (sites.length) {
+      f.note("1.7", named(sites) + ", listed in the pool, " + (sites.length === 1 ? "is" : "are") + " checked as part of " +
+        "the location deck: a pool holds characters and minor items", sites);
+    }
+  }
+
+  /* kb.deckrules._declared_avatar */
+  function declared_avatar(f, entries) {
+    if (!entries.some(function (e) { return has(e.versions[0], "a") && e.versions[0].alignment === "Fallen-wizard"; })) {
+      f.problem("1.8.F1", "a Fallen-wizard player's deck holds at least one copy of the Fallen-wizard avatar they " +
+        "declare: the list has none", []);
+    }
+  }
+
   /* kb.deckrules._locations */
   function locations(f, entries, player, deck) {
     var limit = deck.limits.location_deck, sites = within(entries, "sites");
     var regions = sites.filter(function (e) { return has(e.versions[0], "y"); });
-    if (regions.length) f.problem(limit.rule, "a location deck holds no region cards", regions);
+    if (regions.length) f.problem(limit.rule, "a location deck holds no region cards: " + named(regions), regions);
     grouped(sites.filter(function (e) { return e.versions[0].type === "Site"; }), function (e) {
       var sides = player === "fallen-wizard" ? site_sides(e) : [];
       return e.versions[0].name + "\t" + (sides.length ? "" : e.versions[0].alignment);
@@ -866,10 +992,10 @@
 
   /* kb.deckrules._alignment: a problem for each alignment rule the deck's cards break */
   function alignment(f, entries, player, unknown_bans, deck) {
-    var balrog_sites = deck.limits.balrog_sites.names.map(Q.fold), needs_balrog = deck.limits.balrog_versions.names.map(Q.fold);
-    var bad = [], by_rule = {};
+    var bad = [], by_rule = {}, avatars = new Set();
+    entries.forEach(function (e) { if (has(e.versions[0], "a") && e.versions[0].type === "Character") avatars.add(e.versions[0].name); });
     entries.forEach(function (e) {
-      var rule = alignment_rule(e, player, entries, balrog_sites, needs_balrog, deck);
+      var rule = alignment_rule(e, player, avatars, deck);
       if (rule) {
         if (!own(by_rule, rule)) { by_rule[rule] = []; bad.push(rule); }
         by_rule[rule].push(e);
@@ -886,8 +1012,8 @@
     if (unknown_bans.length) f.unchecked(deck.bans[player], "names no card of the card database: " + unknown_bans.join(", "));
   }
 
-  /* kb.deckrules._alignment_rule: the rule an entry breaks in a player's deck, or "" */
-  function alignment_rule(e, player, entries, balrog_sites, needs_balrog, deck) {
+  /* kb.deckrules._alignment_rule: the rule an entry breaks in a player's deck, or "" (avatars: a Set of names) */
+  function alignment_rule(e, player, avatars, deck) {
     var cards = e.versions, rules = PLAYER_RULES[player], rule = "";
     if (cards[0].type === "Character" && has(cards[0], "a")) {
       rule = cards.some(function (c) { return c.alignment === OWN[player]; }) ? "" : rules[0];
@@ -896,12 +1022,12 @@
     } else if (cards[0].type === "Resource" && rules[2]) {
       rule = resource_rule(cards, player, rules[2], deck);
     } else if (cards[0].type === "Site" && part_of(e.part, cards[0]) === "sites") {
-      rule = cards.some(function (c) { return site_allowed(c, player, balrog_sites, needs_balrog); }) ? "" : rules[3];
+      rule = cards.some(function (c) { return site_allowed(c, player, deck); }) ? "" : rules[3];
     }
     if (!rule && own(deck.bans, player) && cards.every(function (c) { return has(c, player === "fallen-wizard" ? "F" : "B"); })) {
       rule = deck.bans[player];
     }
-    if (!rule && cards.some(function (c) { return c.specific; })) rule = specific(cards, player, entries);
+    if (!rule && cards.some(function (c) { return c.specific; })) rule = specific(cards, player, avatars);
     return rule;
   }
 
@@ -945,34 +1071,77 @@
     return texts;
   }
 
+  /* kb.deckrules.BALROG_SITES, NEEDS_BALROG: made once */
+  function balrog_names(deck) {
+    if (!deck._balrog) {
+      deck._balrog = {sites: new Set(deck.limits.balrog_sites.names.map(Q.fold)), needs: new Set(deck.limits.balrog_versions.names.map(Q.fold))};
+    }
+    return deck._balrog;
+  }
+
   /* kb.deckrules._site_allowed */
-  function site_allowed(card, player, balrog_sites, needs_balrog) {
-    if (card.alignment === "Balrog" && balrog_sites.indexOf(Q.fold(card.name)) >= 0) return true;
+  function site_allowed(card, player, deck) {
+    var balrog = balrog_names(deck);
+    if (card.alignment === "Balrog" && balrog.sites.has(Q.fold(card.name))) return true;
     if (player === "hero") return card.alignment === "Hero";
     if (player === "minion") return card.alignment === "Minion";
     if (player === "fallen-wizard") return ["Hero", "Minion", "Fallen-wizard"].indexOf(card.alignment) >= 0;
     if (card.alignment === "Balrog") return true;
-    return card.alignment === "Minion" && needs_balrog.indexOf(Q.fold(card.name)) < 0 && !has(card, "xk");
+    return card.alignment === "Minion" && !balrog.needs.has(Q.fold(card.name)) && !has(card, "xk");
   }
 
   /* kb.deckrules._specific */
-  function specific(cards, player, entries) {
+  function specific(cards, player, avatars) {
     var to = cards[0].specific;
     if (to === "Balrog") return player === "balrog" ? "" : "1.3.4";
-    var avatars = entries.filter(function (e) { return has(e.versions[0], "a") && e.versions[0].type === "Character"; })
-      .map(function (e) { return e.versions[0].name; });
-    return player === "fallen-wizard" && avatars.indexOf(to) >= 0 ? "" : "1.3.4";
+    return player === "fallen-wizard" && avatars.has(to) ? "" : "1.3.4";
   }
 
   /* kb.deckrules.verdict */
-  function verdict(findings) {
-    var problems = findings.filter(function (f) { return f.status === "problem"; }).length;
-    var unchecked = findings.filter(function (f) { return f.status === "not checked"; }).length;
-    var could_not = counted(unchecked, "check") + " could not be made", summary;
-    if (!problems && !unchecked) summary = "Legal: it keeps every deck-construction rule of the CoE rules";
-    else if (problems) summary = "Not legal: " + counted(problems, "problem") + (unchecked ? "; " + could_not : "");
-    else summary = "No problem found, but " + could_not;
-    return {legal: !problems && !unchecked, problems: problems, not_checked: unchecked, summary: summary};
+  function verdict(findings, deck) {
+    var n = deck.statuses.slice(0, 3).map(function (status) { return findings.filter(function (f) { return f.status === status; }).length; });
+    var problems = n[0], questions = n[1], unchecked = n[2], rest = [], summary;
+    if (questions) rest.push("the rules leave " + counted(questions, "question") + " open");
+    if (unchecked) rest.push(counted(unchecked, "check") + " could not be made");
+    if (!problems && !rest.length) summary = "Legal: it keeps every deck-construction rule of the CoE rules";
+    else if (problems) summary = ["Not legal: " + counted(problems, "problem")].concat(rest).join("; ");
+    else summary = "No problem found, but " + rest.join(" and ");
+    return {legal: !problems && !rest.length, problems: problems, open: questions, not_checked: unchecked, summary: summary};
+  }
+
+  /* kb.deckrules.verdicts: [verdict, shared findings, readings] */
+  function verdicts(players, results, deck) {
+    if (results.length === 1) return [verdict(results[0], deck), results[0], []];
+    function same(a, b) { return JSON.stringify(a) === JSON.stringify(b); }
+    function holds(r, f) { return r.some(function (g) { return same(f, g); }); }
+    var shared = results[0].filter(function (f) { return results.slice(1).every(function (r) { return holds(r, f); }); });
+    var readings = players.map(function (p, i) {
+      return {player: p, name: deck.player_names[p], verdict: verdict(results[i], deck),
+        findings: results[i].filter(function (f) { return !holds(shared, f); })};
+    }).map(function (r, i) { return [r, i]; }).sort(function (a, b) {
+      return (!a[0].verdict.legal - !b[0].verdict.legal) || (a[1] - b[1]);
+    }).map(function (p) { return p[0]; });
+    var legal = readings.filter(function (r) { return r.verdict.legal; }).map(function (r) { return a_name(r.name) + " deck"; });
+    var others = readings.filter(function (r) { return !r.verdict.legal; }).map(function (r) {
+      return "as " + a_name(r.name) + " deck, " + said_of(r.verdict);
+    });
+    var summary;
+    if (!others.length) summary = "Legal as " + legal.join(" or as ");
+    else if (legal.length) summary = ["Legal as " + legal.join(" or as ")].concat(others).join("; ");
+    else if (readings.every(function (r) { return r.verdict.problems; })) summary = "Not legal: " + others.join("; ");
+    else { summary = others.join("; "); summary = summary.charAt(0).toUpperCase() + summary.slice(1); }
+    var top = verdict(shared, deck);
+    top.legal = legal.length && others.length ? null : !others.length;
+    top.summary = summary;
+    return [top, shared, readings];
+  }
+
+  /* kb.deckrules._said */
+  function said_of(v) {
+    var rest = [];
+    if (v.open) rest.push(counted(v.open, "question") + " the rules leave open");
+    if (v.not_checked) rest.push(counted(v.not_checked, "check") + " not made");
+    return v.problems ? [counted(v.problems, "problem")].concat(rest).join(", ") : "no problem, but " + rest.join(" and ");
   }
 
   // -- the report: kb/deck.py ---------------------------------------------------------------------------------
@@ -1099,16 +1268,19 @@
     var first_pass = read.map(function (r) {
       return entry(r[0].number, r[0].count, r[0].part, r[0].group, versions(r[1], r[0].set_code, r[0].tag, r[0].group, "", deck), r[0].name);
     });
-    var who = whose_deck(first_pass, options.alignment || "", read_list.alignment, deck), player = who[0];
-    var entries = site_alignments(read.map(function (r) {
-      return entry(r[0].number, r[0].count, r[0].part, r[0].group, versions(r[1], r[0].set_code, r[0].tag, r[0].group, player, deck),
-        r[0].name);
-    }), player);
-    entries.forEach(function (chosen, i) {
-      var e = found.get(read[i][2]);
-      chosen.versions.forEach(function (f) { if (e.printings.indexOf(f.id) < 0) e.printings.push(f.id); });
+    var whose = whose_deck(first_pass, options.alignment || "", read_list.alignment, deck), how = whose_how(whose, deck);
+    var results = (whose.players.length ? whose.players : [""]).map(function (player) {  // each alignment the evidence leaves
+      var entries = site_alignments(read.map(function (r) {
+        return entry(r[0].number, r[0].count, r[0].part, r[0].group, versions(r[1], r[0].set_code, r[0].tag, r[0].group, player, deck),
+          r[0].name);
+      }), player);
+      entries.forEach(function (chosen, i) {
+        var e = found.get(read[i][2]);
+        chosen.versions.forEach(function (f) { if (e.printings.indexOf(f.id) < 0) e.printings.push(f.id); });
+      });
+      return check(entries, player, game, unread, deck.unknown_bans, how, deck);
     });
-    var findings = check(entries, player, game, unread, deck.unknown_bans, who[1], deck);
+    var judged = verdicts(whose.players, results, deck), findings = judged[1];
     missed.forEach(function (miss) {
       if (miss.looked_near && !miss.choices.length) miss.suggestions = index.rank(miss.name);
     });
@@ -1144,8 +1316,8 @@
     var kinds = {};
     ["note", "comment", "long", "header"].forEach(function (k) { kinds[k] = lines.filter(function (l) { return l.kind === k; }).length; });
     var misses = Array.from(missed.values());
-    return {title: read_list.title || options.title || "", format: read_list.format, verdict: verdict(findings), findings: findings,
-      alignment: {player: player, name: own(deck.player_names, player) || "", how: who[1]}, game: game,
+    return {title: read_list.title || options.title || "", format: read_list.format, verdict: judged[0], findings: findings,
+      readings: judged[2], alignment: whose_json(whose, deck), game: game,
       lines: read_list.line_count, card_lines: cards.length, skipped: kinds, copies: copies, warnings: warnings,
       not_found: misses.filter(function (m) { return !m.choices.length; }),
       ambiguous: misses.filter(function (m) { return m.choices.length; }), cards: said, quiet: quiet};
@@ -1172,7 +1344,7 @@
   function finding_text(finding) {
     var where = finding.lines.length ? "; " + lines_text(finding.lines) : "";
     var rule = finding.rule ? " (rule " + finding.rule + ")" : "";
-    return (finding.status === "problem" ? "problem" : "not checked") + rule + ": " + finding.message + where;
+    return (finding.status === "open" ? "open question" : finding.status) + rule + ": " + finding.message + where;
   }
 
   /* kb.deck._miss_text */
@@ -1217,30 +1389,51 @@
   var HELP = "Paste your decklist, or choose its file: a list typed one card a line (\"2 Gandalf\", \"Gandalf x2\"), " +
     "a meccg-online or GCCG .meccg file, an OCTGN .o8d file or a deck builder's JSON.";
 
-  /* the verdict first: each finding with its rule, linked to the rule's page and quoted */
-  function render_verdict(spec, deck, report, out) {
-    var box = el("section", "deck-verdict " + (report.verdict.legal ? "legal" : "not-legal"));
-    box.appendChild(el("h2", "", report.verdict.summary));
+  var HEADS = {problem: "Problem", open: "Open question", "not checked": "Not checked", note: "Note"};
+
+  /* kb.deck.whose_text */
+  function whose_text(report) {
     var a = report.alignment;
-    box.appendChild(el("p", "where", a.player ? "A " + a.name + " deck (" + a.how + "), a " + report.game + " game."
-      : "Whose deck it is is not known: " + a.how + ". Choose its alignment above."));
-    if (report.findings.length) {
-      var list = el("ul", "deck-findings");
-      report.findings.forEach(function (finding) {
-        var li = el("li", finding.status === "problem" ? "problem" : "not-checked");
-        var d = finding.rule ? own(deck.rules_docs, finding.rule) : undefined;
-        li.appendChild(el("strong", "", finding.status === "problem" ? "Problem" : "Not checked"));
-        if (d !== undefined) {
-          li.appendChild(document_text(" (rule "));
-          li.appendChild(link(spec.data(d).url, finding.rule));
-          li.appendChild(document_text(")"));
-        }
-        li.appendChild(document_text(": " + finding.message + (finding.lines.length ? "; " + lines_text(finding.lines) : "")));
-        if (d !== undefined) li.appendChild(el("blockquote", "rule", spec.data(d).text));
-        list.appendChild(li);
-      });
-      box.appendChild(list);
-    }
+    if (a.player) return "A " + a.name + " deck (" + a.how + "), a " + report.game + " game.";
+    if (a.readings.length) return "Whose deck it is is not sure: " + a.how + "; a " + report.game + " game.";
+    return "Whose deck it is is not known: " + a.how + ".";
+  }
+
+  /* kb.deck.reading_text */
+  function reading_text(reading) {
+    return "As " + a_name(reading.name) + " deck: " + reading.verdict.summary;
+  }
+
+  /* each finding with its rule, linked to the rule's page and quoted as a reader reads it */
+  function render_findings(spec, deck, findings, box) {
+    if (!findings.length) return;
+    var list = el("ul", "deck-findings");
+    findings.forEach(function (finding) {
+      var li = el("li", finding.status.replace(" ", "-"));
+      var d = finding.rule ? own(deck.rules_docs, finding.rule) : undefined;
+      li.appendChild(el("strong", "", HEADS[finding.status]));
+      if (d !== undefined) {
+        li.appendChild(document_text(" (rule "));
+        li.appendChild(link(spec.data(d).url, finding.rule));
+        li.appendChild(document_text(")"));
+      }
+      li.appendChild(document_text(": " + finding.message + (finding.lines.length ? "; " + lines_text(finding.lines) : "")));
+      if (d !== undefined) li.appendChild(el("blockquote", "rule", spec.shown(d)));
+      list.appendChild(li);
+    });
+    box.appendChild(list);
+  }
+
+  /* the verdict first: whose deck it is, each finding, then each alignment it was checked as, if several */
+  function render_verdict(spec, deck, report, out) {
+    var legal = report.verdict.legal, box = el("section", "deck-verdict " + (legal ? "legal" : legal === null ? "unsure" : "not-legal"));
+    box.appendChild(el("h2", "", report.verdict.summary));
+    box.appendChild(el("p", "where", whose_text(report) + (report.alignment.player ? "" : " Choose its alignment above.")));
+    render_findings(spec, deck, report.findings, box);
+    report.readings.forEach(function (reading) {
+      box.appendChild(el("h3", "", reading_text(reading)));
+      render_findings(spec, deck, reading.findings, box);
+    });
     out.appendChild(box);
   }
 
@@ -1356,7 +1549,7 @@
   }
 
   var api = {read_deck: read_deck, read_lines: read_lines, read_names: read_names, deck_report: deck_report,
-    miss_text: miss_text, finding_text: finding_text, detect: function (text, deck) { return detect(text, patterns(deck)); }};
+    miss_text: miss_text, finding_text: finding_text, whose_text: whose_text, reading_text: reading_text, detect: function (text, deck) { return detect(text, patterns(deck)); }};
   if (node) {
     module.exports = api;
   } else if (root.document) {
