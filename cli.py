@@ -348,8 +348,9 @@ def rule(kb_dir: Path, number: str, as_json: bool, no_pager: bool) -> None:
 def changes(kb_dir: Path, since: str | None, source: str | None, phase: str | None, as_json: bool,
             no_pager: bool) -> None:
     """What changed in the current CRF: its own list of changes, the rulings marked @, card errata,
-    rulings reworded since the older edition (word by word), older rulings no longer in it, and the
-    rulings by the year of their origin tag; each with what the sources say of it."""
+    rulings reworded since the older edition (word by word), older rulings no longer in it in their
+    words (replaced, reversed, moved or dropped, with the ruling in their place), and the rulings by
+    the year of their origin tag; each with what the sources say of it, and how sure it is."""
     from kb.lookup import changes as look_up
     from kb.terminal import render_changes
 

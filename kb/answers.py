@@ -13,6 +13,7 @@ from kb.ruling import Ruling, groups_json, rulings_json
 
 if TYPE_CHECKING:
     from kb.cardface import CardFace
+    from kb.changes import Change
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,8 +125,14 @@ class RulingAnswer:
     ruling: Ruling
     parent: Ruling | None
     links: tuple[tuple[str, tuple[tuple[str, str], ...]], ...]
-    """(kind, ((target, how), ...)) by kind, then "older_editions": the older rulings linked to it."""
+    """(kind, ((target, how), ...)) by kind, then "older_editions": the older rulings linked to it
+    (its older wording, or the older ruling it replaced, reversed or holds moved)."""
     card: CardFace | None
+    change: Change | None = None
+    """What changed in it (kb.changes), if anything: for an older ruling gone from the current CRF, its
+    verdict and successor."""
+    other: Ruling | None = None
+    """The ruling on the other side of its change: an older ruling's successor, say."""
 
     def to_json(self) -> dict[str, Any]:
         out = self.ruling.to_json()
@@ -133,4 +140,6 @@ class RulingAnswer:
         out["links"] = {kind: [{"target": t, "how": h} for t, h in items] for kind, items in self.links}
         if self.card is not None:
             out["card"] = self.card.to_json()
+        if self.change is not None:
+            out["change"] = self.change.to_json(self.other.to_json() if self.other else None)
         return out

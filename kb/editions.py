@@ -1,15 +1,15 @@
 """The current CRF compared with what came before it, at build time: the CRF's own "Changes from ..."
 list and the rulings it names, its "@" marks and origin tags, each card erratum among them, and the
-older edition's rulings paired with their current wording (kb.xref.edition_links) or found absent.
+older edition's rulings paired with their current wording (kb.xref.edition_links), or found gone from it
+and where they went (kb.successors: replaced, reversed, moved or dropped).
 What it finds is kb.changes' Change values, every guess labelled as one, with its evidence.
 """
 
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from kb.changes import KINDS, Change
 from kb.headings import title_key
@@ -17,6 +17,7 @@ from kb.markers import TAG
 from kb.model import Problem, Ruling, Source
 from kb.parsers.crf import CHANGES
 from kb.query import fold
+from kb.successors import Pairing, Reading, Successors, alike, checked_pairing, reversal
 from kb.wording import word_diff
 from kb.xref import REWORDED, likeness, nearest, wording_key
 
@@ -64,6 +65,8 @@ class Editions:
     """A CRF ruling id -> the cards its heading names (kb.xref.detect_cards, "about")."""
     card_texts: Callable[[str], list[str]]
     """A card's English name -> the text of each of its printings."""
+    checked: Mapping[str, Pairing] = field(default_factory=dict)
+    """The pairings of older rulings checked by hand (kb.successors.load_pairings), by older ruling id."""
 
 
 def find_changes(e: Editions) -> tuple[list[Change], list[Problem]]:
@@ -99,7 +102,8 @@ def find_changes(e: Editions) -> tuple[list[Change], list[Problem]]:
                 marked = Change(r.id, "marked", tag_year(_tag(r)) or year, evidence, _tag(r))
                 if older:  # its older wording too
                     marked = replace(marked, other_id=older[0].other_id, likeness=older[0].likeness, guess=True,
-                                     diff=older[0].diff, evidence=f"{evidence}; {older[0].evidence}")
+                                     diff=older[0].diff, evidence=f"{evidence}; {older[0].evidence}",
+                                     verdict=older[0].verdict, unsure=older[0].unsure)
                 found["marked"].append(_with_erratum(marked, r, e))
             elif older:
                 found["reworded"] += older
@@ -108,7 +112,7 @@ def find_changes(e: Editions) -> tuple[list[Change], list[Problem]]:
                     Change(r.id, "tagged", tag_year(_tag(r)), f"origin tag [{_tag(r)}]", _tag(r)), r, e))
     order = {c.ruling_id: n for n, c in enumerate(found["tagged"])}
     found["tagged"].sort(key=lambda c: (c.year is None, -(c.year or 0), order[c.ruling_id]))
-    found["absent"] = list(_absent(e, older_by_id))
+    found["absent"] = list(_absent(e, older_by_id, problems))
     return [c for kind in KINDS for c in found[kind]], problems
 
 
@@ -117,9 +121,11 @@ def _reworded(r: Ruling, older: tuple[Source, Ruling], how: str) -> Change:
     source, o = older
     ratio = likeness(how)
     alike = "wordings alike" + (f" ({ratio:.2f})" if ratio is not None else "")
+    cue = reversal(o.text, r.text)
     return Change(r.id, "reworded", tag_year(_tag(r)) or edition_year(source), f"worded otherwise in {source.title}; "
-                  f"the pairing is the build's: the same heading, {alike}", _tag(r), o.id, ratio, True,
-                  diff=word_diff(o.text, r.text))
+                  f"the pairing is the build's: the same heading, {alike}" + (f"; but {cue}: it may now say the "
+                  "opposite" if cue else ""), _tag(r), o.id, ratio, True, "reversed" if cue else "",
+                  diff=word_diff(o.text, r.text), unsure=bool(cue))
 
 
 def _listed(r: Ruling, body: list[Ruling], year: int | None) -> Change:
@@ -157,41 +163,62 @@ def _with_erratum(change: Change, r: Ruling, e: Editions) -> Change:
     return change
 
 
-LIKELY = 25
-"""How many current wordings, those sharing the most words with an absent older ruling, are
-compared with it letter by letter (difflib over every ruling of the current rules took seconds)."""
+GONE = "not in the current CRF in these words"
+"""How the evidence of every older ruling without a counterpart opens."""
+UNSURE = "the build's reading, unsure: "
+"""How the evidence of a successor read from the words alone goes on."""
 
 
-def _absent(e: Editions, older_by_id: Mapping[str, tuple[Source, Ruling]]) -> Iterable[Change]:
-    """Each older ruling with no counterpart, and the current wording most like it in the current
-    rules (MOVED_TO): of the LIKELY wordings sharing the most words with it, the one most alike
-    letter by letter (each distinct wording compared once)."""
+def _absent(e: Editions, older_by_id: Mapping[str, tuple[Source, Ruling]], problems: list[Problem]) -> Iterable[Change]:
+    """Each older ruling with no counterpart, and where it went (kb.successors): as a person checked
+    it, else the build's reading: possibly moved (a ruling of the current rules, MOVED_TO, worded
+    alike), else possibly replaced or reversed (a ruling new since shares its key words), else
+    dropped; each with its evidence. A pairing checked by hand whose wordings are gone is a problem."""
     absent = [older_by_id[i] for i, (target, _) in e.editions.items() if not target and i in older_by_id]
-    candidates: dict[str, str] = {}  # each distinct wording of the current rules -> its first ruling
-    source_of: dict[str, str] = {}
-    having: dict[str, list[str]] = {}  # a word -> the wordings that have it
-    for s in e.sources if absent else []:
-        for r in e.rulings(s.id) if s.current and s.parser in MOVED_TO else []:
-            key = wording_key(r.text)
-            if r.kind not in ("note", "card") and key not in candidates:
-                candidates[key], source_of[r.id] = r.id, r.source
-                for word in set(fold(r.text).split()):
-                    having.setdefault(word, []).append(key)
-    found: dict[str, tuple[str | None, float]] = {}
+    if not absent:
+        return
+    current = [r for s in e.sources if s.current and s.parser in MOVED_TO for r in e.rulings(s.id)]
+    texts = {r.id: r.text for r in current}
+    found = Successors(current, (t for t, _ in e.editions.values() if t), (r.text for _, r in older_by_id.values()))
     for source, r in absent:
-        key = wording_key(r.text)
-        if key not in found:
-            shared = Counter(k for word in set(fold(r.text).split()) for k in having.get(word, ()))
-            found[key] = nearest(key, ((k, candidates[k]) for k, _ in shared.most_common(LIKELY)))
-        best, ratio = found[key]
-        if best and ratio >= REWORDED:
-            verdict = "moved"
-            evidence = (f"not in the current CRF: no ruling under its heading is worded alike ({REWORDED}); the build "
-                        f"reads it as moved: a ruling of {source_of[best]} is worded {ratio:.2f} alike")
-        else:
-            verdict = "dropped"
-            evidence = (f"not in the current CRF: no ruling under its heading, nor any of the current rules, is worded "
-                        f"alike ({REWORDED}); the build reads it as dropped"
-                        + (f"; the nearest wording found is {ratio:.2f} alike" if best else ""))
-        yield Change(r.id, "absent", edition_year(source), evidence, "", best or "", round(ratio, 2) if best else None,
-                     bool(best), verdict)
+        best, ratio = found.moved(r.text)
+        pairing = checked_pairing(e.checked, r, texts)
+        if r.id in e.checked and pairing is None:
+            problems.append(Problem(source.id, r.span.start, f"the pairing of {r.id} checked by hand (kb/data/"
+                                    f"successors.toml) names a wording the current rules no longer have: check it again"))
+        change = _found(r, source, best, ratio, found.read(r), texts)
+        yield _checked(change, pairing, r.text, texts) if pairing else change
+
+
+def _found(r: Ruling, source: Source, best: str | None, ratio: float, reading: Reading | None,
+           texts: Mapping[str, str]) -> Change:
+    """The build's own reading of an older ruling gone from the current CRF: possibly moved (the
+    nearest wording of the current rules, best, is worded alike; under another heading, wordings alike
+    are not always one ruling), else possibly replaced or reversed, all three unsure; else dropped,
+    the nearest wording as evidence."""
+    year = edition_year(source)
+    if best and ratio >= REWORDED:
+        cue = reversal(r.text, texts[best])
+        return Change(r.id, "absent", year, f"{GONE}: no ruling under its heading is worded alike ({REWORDED}); "
+                      f"{UNSURE}moved: a ruling of {best.split('.')[0]} is worded {ratio:.2f} alike"
+                      + (f"; but {cue}: it may say the opposite" if cue else ""), "", best, round(ratio, 2), True,
+                      "reversed" if cue else "moved", unsure=True)
+    if reading:
+        return Change(r.id, "absent", year, f"{GONE}; {UNSURE}{reading.evidence()}", "", reading.successor,
+                      round(alike(r.text, texts[reading.successor]), 2), True, reading.verdict, unsure=True)
+    return Change(r.id, "absent", year, f"{GONE}: no ruling new since shares its key words (under its "
+                  f"heading, nor rarer ones elsewhere), and none of the current rules is worded alike ({REWORDED}); "
+                  "the build reads it as dropped"
+                  + (f"; the nearest wording found is {ratio:.2f} alike" if best else ""), "", best or "",
+                  round(ratio, 2) if best else None, True, "dropped")
+
+
+def _checked(reading: Change, pairing: Pairing, older: str, texts: Mapping[str, str]) -> Change:
+    """An older ruling's change as a person checked it (kb/data/successors.toml): their verdict and
+    successor, with the build's own reading beside it as further evidence."""
+    agrees = reading.verdict == pairing.verdict and reading.other_id == pairing.successor
+    likeness = round(alike(older, texts[pairing.successor]), 2) if pairing.successor else None
+    build = reading.evidence.removeprefix(GONE).lstrip(":; ").replace(UNSURE, "")
+    return replace(reading, other_id=pairing.successor, likeness=likeness, guess=False, verdict=pairing.verdict,
+                   unsure=False, evidence=f"{GONE}; checked by hand ({pairing.checked}): {pairing.why}; the build's "
+                   f"own reading {'agrees' if agrees else 'differs'}: {build}")

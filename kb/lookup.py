@@ -522,13 +522,33 @@ class Reader:
         for row in query(self.conn, "select kind, target, how from links where ruling_id = ? order by kind, target",
                          (ruling_id,)):
             links.setdefault(row["kind"], []).append((row["target"], row["how"]))
-        older = query(self.conn, "select ruling_id, how from links where kind = 'edition' and target = ?", (ruling_id,))
-        if older:
-            links["older_editions"] = [(r["ruling_id"], r["how"]) for r in older]
+        change = self._change_of(ruling_id, links)
         faces = [] if ruling.kind != "card" else self._faces_of(
             query(self.conn, f"select {CARD_COLUMNS} from cards where ruling_id = ?", (ruling_id,)))
+        others = self.rulings([change.other_id]) if change and change.other_id else []
         return RulingAnswer(ruling, parents[0] if parents else None,
-                            tuple((kind, tuple(items)) for kind, items in links.items()), faces[0] if faces else None)
+                            tuple((kind, tuple(items)) for kind, items in links.items()), faces[0] if faces else None,
+                            change, others[0] if others else None)
+
+    def _change_of(self, ruling_id: str, links: dict[str, list[tuple[str, str]]]) -> Change | None:
+        """A ruling's change (kb.changes), if it has one; its links in the current edition made what the
+        change found: an older ruling gone from it -> its successor and verdict ("replaced, checked by
+        hand"); and "older_editions", the older rulings of its wording or that it replaced, reversed or holds moved."""
+        from kb.changes import from_row, verdict_words
+
+        rows = query(self.conn, "select * from changes where ruling_id = ? order by ord limit 1", (ruling_id,))
+        change = from_row(rows[0]) if rows else None
+        if change is not None and change.kind == "absent":
+            successor = change.other_id if change.verdict != "dropped" else ""
+            links["edition"] = [(successor, verdict_words(change.verdict, change.unsure, change.guess))]
+        older = [(r["ruling_id"], r["how"]) for r in query(
+            self.conn, "select ruling_id, how from links where kind = 'edition' and target = ?", (ruling_id,))]
+        older += [(r["ruling_id"], verdict_words(r["verdict"], bool(r["unsure"]), bool(r["guess"]), successor=True))
+                  for r in query(self.conn, "select ruling_id, verdict, unsure, guess from changes where kind = 'absent' "
+                                            "and other_id = ? and verdict != 'dropped' order by ord", (ruling_id,))]
+        if older:
+            links["older_editions"] = older
+        return change
 
 
 KbOrReader = Union[Kb, Reader]
@@ -627,12 +647,12 @@ def changes(kb: KbOrReader, since: str | None = None, source: str | None = None,
             raise Refused(str(exc), hint=exc.hint) from exc
         of_phase = {r["ruling_id"] for r in query(conn, "select ruling_id from links where kind = 'phase' and "
                                                         "target = ?", (target,))}
-        found = [c for c in found if of_phase & {c.ruling_id, c.other_id}]
+        found = [c for c in found if of_phase.intersection(c.parties)]
     shaped = {r.id: r.to_json() for r in reader.rulings({i for c in found for i in (c.ruling_id, c.other_id) if i})}
     out = []
     for c in found:
         other = shaped.get(c.other_id)
-        if source is None or source in (shaped[c.ruling_id]["source"], other and other["source"]):
+        if source is None or source in {shaped[i]["source"] for i in c.parties}:
             out.append({**shaped[c.ruling_id], "change": c.to_json(other)})
     return out
 

@@ -20,6 +20,16 @@ DATE_TAG = re.compile(r"\[(effective [^\[\]]+)\]", re.I)
 ALIGNMENT_TAG = re.compile(r"\[(HERO|MINION|FALLEN-WIZARD|BALROG)\]")
 
 
+WORD = re.compile(r"[^\W_]")
+"""A letter or a digit: what a text of words has and a line of marks alone ("@", "-", "* * *") has not."""
+
+
+def has_words(text: str) -> bool:
+    """Whether a text says anything in words: has_words("@") is False (the CRF's legend of its mark),
+    has_words("@ Change ...") True. A stored ruling always has words (kb.parsers.document)."""
+    return WORD.search(text) is not None
+
+
 def find_markers(text: str) -> tuple[str, ...]:
     """The markers a text carries, e.g. "@ ... [CoE 2024]" -> ("new", "tag:CoE 2024")."""
     found = [name for name, pattern in MARKER_RULES if pattern.search(text)]

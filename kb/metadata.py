@@ -82,13 +82,19 @@ TABLES: dict[str, dict[str, Any]] = {
                                  "the static site, as the build decided it: the page, and a ruling's anchor on it.", "facets": ["kind"]},
     "changes": {"description": "What changed in the current CRF (`rulings changes`): kind listed (in its \"Changes from "
                                "...\" section), marked (@), reworded (since the older edition, word by word), tagged "
-                               "(an origin tag), absent (an older ruling no longer in it); each with its evidence, and "
-                               "guess 1 where a pairing is the build's reading.",
+                               "(an origin tag), absent (an older ruling no longer in it in its words: verdict replaced, "
+                               "reversed, moved or dropped); each with its evidence, guess 1 where a pairing is the "
+                               "build's reading, and unsure 1 where the verdict rests on the words alone.",
                 "facets": ["kind", "year", "verdict"], "sortable_columns": ["kind", "year", "ord"],
                 "columns": {"ruling_id": "the ruling that changed (the older one, for absent)",
                             "year": "the year the sources date it from (its tag's, else its edition's)",
                             "other_id": "the ruling on the other side: the one a listed change names, the older "
-                                        "wording, the nearest current wording",
+                                        "wording, an older ruling's successor, or the nearest current wording of "
+                                        "one dropped",
+                            "verdict": "absent: replaced, reversed, moved or dropped; reworded: reversed where "
+                                       "one wording negates the other",
+                            "unsure": "1 where the verdict is the build's reading of the words alone (say it "
+                                      "\"possibly\"); 0 where the sources or a person checking by hand decided",
                             "likeness": "how alike the two wordings are (0 to 1), where the pairing rests on it",
                             "erratum_cards": "the cards it is an erratum of",
                             "diff": "the older wording made into this one: [op, text] pieces (same, removed, added)"}},

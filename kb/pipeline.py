@@ -14,6 +14,7 @@ from kb import __version__
 from kb.addresses import Addresses
 from kb.changes import to_row
 from kb.editions import Editions, find_changes
+from kb.successors import load_pairings
 from kb.errors import KbBroken
 from kb.index import analyze, index_writer
 from kb.inputs import DEFAULT_MAX_SOURCE_MB, MB, size_limit
@@ -141,9 +142,12 @@ def store_links(db: Draft, sources: list[Source], lexicon: Lexicon, targets: Tar
 
 def store_changes(db: Draft, sources: list[Source]) -> None:
     """What changed in the current CRFs (kb.editions), read from the stored rulings and links a
-    document at a time, into the database; a "Changes from ..." entry naming no ruling is a problem."""
+    document at a time, with the pairings checked by hand (kb/data/successors.toml), into the
+    database; a "Changes from ..." entry naming no ruling is a problem, and so is a pairing checked
+    by hand whose wordings the sources no longer have."""
     editions = {ruling_id: (target, how) for ruling_id, target, how in db.links("edition")}
-    changes, problems = find_changes(Editions(sources, db.rulings, editions, db.cards_about, db.card_texts))
+    changes, problems = find_changes(Editions(sources, db.rulings, editions, db.cards_about, db.card_texts,
+                                              load_pairings()))
     db.add_changes(to_row(c, n) for n, c in enumerate(changes))
     db.add_problems(problems)
 

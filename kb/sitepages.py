@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kb.addresses import number_key
-from kb.changes import PARTS, Change, other_label, parts_of
+from kb.changes import PARTS, Change, other_label, parts_of, verdict_words
 from kb.corpus import Corpus
 from kb.documents import SourceRow
 from kb.excerpt import SLACK, excerpt
@@ -87,9 +87,17 @@ class Pages:
         self.section_titles = {sec.id: sec.titles for secs in corpus.sections.values() for sec in secs}
         self.older_wordings: dict[str, list[Change]] = defaultdict(list)
         """A current ruling -> the changes holding an older wording of it, word by word."""
+        self.gone: dict[str, Change] = {}
+        """An older ruling gone from the current CRF -> its change: its verdict and successor."""
+        self.successor_of: dict[str, list[Change]] = defaultdict(list)
+        """A current ruling -> the changes of the older rulings it replaced, reversed or holds moved."""
         for c in corpus.changes:
             if c.diff and c.other_id in corpus.rulings:
                 self.older_wordings[c.ruling_id].append(c)
+            if c.kind == "absent":
+                self.gone[c.ruling_id] = c
+                if c.verdict != "dropped" and c.other_id in corpus.rulings:
+                    self.successor_of[c.other_id].append(c)
 
     def all(self) -> Iterator[Page]:
         """Every page, one at a time (each is rendered and written before the next is made)."""
@@ -208,16 +216,30 @@ class Pages:
                 title = " › ".join(clean_heading(t) for t in self.section_titles.get(target, (target,)))
                 groups["see also"].append((title, Urls.placed(self.plan.section_home[target], "s:" + target)))
             elif kind == "edition":
-                if k.how == "absent" or target not in self.plan.home:
-                    groups["CRF 22"].append(("not in CRF 22", ""))
-                else:
-                    groups["CRF 22"].append((edition_words(k.how), self.plan.ruling_placed(target)))
+                groups["CRF 22"].append(self._in_current(r.id, k.how, target))
         for older in self.c.backlinks.get(("edition", r.id), []):
             if older in self.plan.home:
                 how = next((k.how for k in self.c.links.get(older, []) if k.kind == "edition"), "")
                 groups["older edition"].append((edition_words(how), self.plan.ruling_placed(older)))
+        for c in self.successor_of.get(r.id, []):
+            groups["older edition"].append((verdict_words(c.verdict, c.unsure, c.guess, successor=True),
+                                            self.plan.ruling_placed(c.ruling_id)))
         order = ["CRF 22", "older edition", "cites", "see also", "cards", "phases", "terms"]
         return [(label, groups[label]) for label in order if groups.get(label)]
+
+    def _in_current(self, ruling_id: str, how: str, target: str) -> tuple[str, str]:
+        """An older ruling in the current CRF, as its page links it: its counterpart (the same or
+        reworded), else its verdict (kb.changes) and its successor's words, linked."""
+        c = self.gone.get(ruling_id)
+        if c is None:
+            if how == "absent" or target not in self.plan.home:
+                return "not in CRF 22", ""
+            return edition_words(how), self.plan.ruling_placed(target)
+        words = verdict_words(c.verdict, c.unsure, c.guess)
+        successor = self.c.rulings.get(c.other_id) if c.verdict != "dropped" else None
+        if successor is None or successor.id not in self.plan.home:
+            return f"not in CRF 22: {words}", ""
+        return f"{words}: “{plain(successor.stored, successor.parser, EXCERPT)}”", self.plan.ruling_placed(successor.id)
 
     def grouped(self, page: str, rulings: Sequence[Ruling], full: bool, block: str = "",
                 focus: str = "") -> list[dict[str, Any]]:
@@ -296,12 +318,16 @@ class Pages:
     def _change(self, page: str, c: Change) -> dict[str, Any]:
         r = self.c.rulings[c.ruling_id]
         other = self.c.rulings.get(c.other_id)
-        label = other_label(c.kind, c.verdict)
+        label = other_label(c.kind, c.verdict, c.unsure)
         # whole, its links to cards, terms and phases left to its own page (the same ruling HTML is
         # made once for every page, kb.website: this one is the template's own)
+        whole = c.kind == "absent" and c.verdict != "dropped"  # a successor is read whole, as the ruling it follows
+        shown = None if other is None or not label else \
+            {**self.render_ruling(page, other), "links": []} if whole else self.render_ruling(page, other, False)
         return {"ruling": {**self.render_ruling(page, r), "links": []}, "change": c, "year": c.year,
+                "verdict": verdict_words(c.verdict, c.unsure, c.guess),
                 "alike": f"{c.likeness:.2f}" if c.guess and c.likeness is not None else "",
-                "other": self.render_ruling(page, other, False) if other and label else None, "other_label": label,
+                "other": shown, "other_label": label,
                 "cards": [(name, Urls.placed(self.urls.card(name))) for name in c.erratum_cards if name in self.card_names]}
 
     def search_page(self) -> Page:

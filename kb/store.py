@@ -25,7 +25,7 @@ if TYPE_CHECKING:  # the model's types are imported where a build makes them: a 
     from kb.model import ParsedDocument, Problem, Ruling, Section, Source
     from kb.xref import Link
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 DB_NAME = "rulings.db"
 INDEX_DIR = "index"
 LEXICON = "lexicon.json"
@@ -48,7 +48,7 @@ links(ruling_id, kind, target, how)    cross-references: kind card (how about|me
 terms(key, name, definition ruling id, section_id of its "Rulings by Term" heading)
 card_headings(section_id, heading, card)  every CRF card heading and the card name(s) it stands for
 changes(ruling_id, kind, year, evidence, tag, other_id, likeness, guess, verdict, erratum_cards JSON list,
-        erratum_evidence, erratum_guess, diff JSON [[op, text]], ord)
+        erratum_evidence, erratum_guess, diff JSON [[op, text]], unsure, ord)
                                        what changed in the current CRF (kb/changes.py: kind listed|marked|
                                        reworded|tagged|absent), in the order shown
 card_names(key, name)                  every card's name in every language as a name may be asked for,
@@ -153,7 +153,7 @@ def _problem_rows(problems: Iterable[Problem]) -> Iterator[dict[str, Any]]:
 CHANGE_COLUMNS: dict[str, type] = {
     "ruling_id": str, "kind": str, "year": int, "evidence": str, "tag": str, "other_id": str, "likeness": float,
     "guess": int, "verdict": str, "erratum_cards": str, "erratum_evidence": str, "erratum_guess": int, "diff": str,
-    "ord": int}
+    "unsure": int, "ord": int}
 """The changes table's columns (kb.changes.to_row makes its rows)."""
 
 

@@ -292,6 +292,10 @@ def render_ruling_answer(page: Page, answer: RulingAnswer) -> None:
                                                                                               "older_editions", "section")
                                                      else "") for i in items[:30])
         page(style(f"{LINK_LABELS.get(kind, kind)}: ", bold=True) + told, "", "  ")
+        change = r.get("change")
+        if kind == "edition" and change and change["kind"] == "absent" and change["verdict"] != "dropped" \
+                and change["other"]:
+            page(change["other"]["text"], "  ")  # the successor's words, under its id
 
 
 def render_card(page: Page, answer: CardAnswer) -> None:
@@ -349,7 +353,7 @@ def render_numbered(page: Page, answer: NumberAnswer) -> None:
 def render_changes(page: Page, found: list[dict[str, Any]], since: str | None = None) -> None:
     """`rulings changes`: each part of kb.changes.PARTS, its rulings whole, each with why it is a change
     and the ruling on the other side: the one a listed change names, an older wording word by word, the nearest."""
-    from kb.changes import PARTS, other_label, parts_of
+    from kb.changes import PARTS, other_label, parts_of, verdict_words
 
     if since:
         page(style(f"Changes the sources date {since.strip()} or later", bold=True))
@@ -372,6 +376,8 @@ def render_changes(page: Page, found: list[dict[str, Any]], since: str | None = 
             if c["erratum"] and part == "errata":
                 page(f"erratum of {', '.join(c['erratum']['cards']) or 'a card'}: {c['erratum']['evidence']}"
                      + (" (the build's reading)" if c["erratum"]["guess"] else ""), "    ", "      ")
+            if c["verdict"]:
+                page(style("verdict: ", bold=True) + verdict_words(c["verdict"], c["unsure"], c["guess"]), "    ", "      ")
             page(style("why: ", bold=True) + c["evidence"], "    ", "      ")
             other = c["other"]
             if other and c["diff"]:
@@ -380,7 +386,7 @@ def render_changes(page: Page, found: list[dict[str, Any]], since: str | None = 
                      + diff_text([{"op": "added", "text": "added"}]) + ")", "    ", "      ")
             elif other:
                 alike = f" ({c['likeness']:.2f} alike)" if c["guess"] and c["likeness"] is not None else ""
-                page(f"{other_label(c['kind'], c['verdict'])}{alike}: [{head(other)}] "
+                page(f"{other_label(c['kind'], c['verdict'], c['unsure'])}{alike}: [{head(other)}] "
                      f"{' > '.join(other['section'][-2:])}  " + style(f"{other['id']} · {lines_of(other)}", dim=True),
                      "    ", "      ")
                 if c["kind"] == "absent":

@@ -110,13 +110,26 @@ def test_marked_rulings_and_card_errata(excerpt_changes: tuple[dict[str, Any], l
 
 def test_a_reworded_ruling_shows_its_older_wording_word_by_word(excerpt_changes: tuple[dict[str, Any], list[Any]]) -> None:
     found, _ = excerpt_changes
-    [c] = _of(found, "reworded")
+    c, _ = _of(found, "reworded")
     assert found["texts"][c.other_id].startswith("Your staring hand")
     assert found["texts"][c.ruling_id].startswith("Your starting hand")
     assert [(p.op, p.text.strip()) for p in c.diff if p.op != "same"] == [
         ("removed", "staring"), ("added", "starting"), ("removed", "[effective 11/17/97]")]
     assert c.guess and c.likeness is not None and 0.75 <= c.likeness < 1 and c.year == 1997  # the older edition's year
     assert f"wordings alike ({c.likeness:.2f})" in c.evidence and "the pairing is the build's" in c.evidence
+    assert (c.verdict, c.unsure) == ("", False)
+
+
+def test_a_reworded_ruling_that_negates_its_older_wording_is_possibly_reversed(
+        excerpt_changes: tuple[dict[str, Any], list[Any]]) -> None:
+    found, _ = excerpt_changes
+    _, c = _of(found, "reworded")
+    assert found["texts"][c.other_id] == "Hazards may be played on a company that returns to its site of origin."
+    assert found["texts"][c.ruling_id] == "Hazards may not be played on a company that returns to its site of origin."
+    assert c.likeness is not None and c.likeness >= 0.75  # worded alike: the same heading, one word more
+    assert (c.verdict, c.unsure, c.guess) == ("reversed", True, True)
+    assert c.evidence.endswith("; but “not” before “be played on a company that returns to its site of origin” in "
+                               "the current wording only: it may now say the opposite")
 
 
 def test_tagged_rulings_newest_first_by_the_year_they_entered_the_crf(
@@ -130,17 +143,26 @@ def test_tagged_rulings_newest_first_by_the_year_they_entered_the_crf(
     assert tag_year("ICE") is None and tag_year("Van 1999") == 1999
 
 
-def test_an_older_ruling_absent_from_the_current_crf_is_moved_or_dropped(
+def test_an_older_ruling_gone_from_the_current_crf_is_replaced_reversed_moved_or_dropped(
         excerpt_changes: tuple[dict[str, Any], list[Any]]) -> None:
+    # the build's reading of the words alone: "possibly" for every successor, with the words that decided it
     found, _ = excerpt_changes
-    dropped, moved = _of(found, "absent")
-    assert found["texts"][dropped.ruling_id].startswith("You should either draw numbers")
-    assert dropped.verdict == "dropped" and dropped.guess and dropped.likeness is not None and dropped.likeness < 0.75
-    assert found["texts"][dropped.other_id] == "You roll dice for the whole game."  # the nearest, as evidence
-    assert f"the nearest wording found is {dropped.likeness:.2f} alike" in dropped.evidence
+    dice, limit, untap, moved = _of(found, "absent")
+    assert found["texts"][dice.ruling_id].startswith("You should either draw numbers")
+    assert found["texts"][dice.other_id] == "You roll dice for the whole game."  # the successor
+    assert (dice.verdict, dice.unsure, dice.guess, dice.likeness) == ("replaced", True, True, 0.57)
+    assert "under the same heading, shares its key words “roll dice for the whole game”" in dice.evidence
+    assert found["texts"][limit.other_id].endswith("it always counts against the 10 character limit.")
+    assert (limit.verdict, limit.unsure) == ("reversed", True)
+    assert "but “not” before “count against the 10 character limit” in the older wording only" in limit.evidence
+    # nothing states the untap ruling's matter: dropped, the nearest wording its evidence alone
+    assert found["texts"][untap.ruling_id].startswith("Corruption checks triggered at the end of the untap phase")
+    assert (untap.verdict, untap.unsure, untap.guess) == ("dropped", False, True) and untap.likeness is not None
+    assert f"the build reads it as dropped; the nearest wording found is {untap.likeness:.2f} alike" in untap.evidence
+    assert untap.parties == (untap.ruling_id,)  # the nearest wording takes no part in it
     assert found["texts"][moved.ruling_id].startswith("Replacing one site with another at the end of the turn")
-    assert (moved.verdict, moved.other_id.split(".")[0], moved.guess) == ("moved", "coe", True)
-    assert "the build reads it as moved: a ruling of coe is worded" in moved.evidence
+    assert (moved.verdict, moved.other_id.split(".")[0], moved.guess, moved.unsure) == ("moved", "coe", True, True)
+    assert "the build's reading, unsure: moved: a ruling of coe is worded 0.82 alike" in moved.evidence
     # "Discard down to eight cards" is worded the same in both editions: no change
     assert not [c for c in found["changes"] if "Discard down" in found["texts"][c.ruling_id]]
 
@@ -185,12 +207,19 @@ def test_the_command_prints_every_part_with_its_evidence(changes_corpus: tuple[P
     out = result.output
     titles = [line for line in out.splitlines() if line and not line.startswith(" ")]
     assert titles == ["The CRF's own list of its changes (2)", "New or changed since the last CRF (marked @) (2)",
-                      "Card errata, new or changed (2)", "Reworded since the older edition (1)",
-                      "Rulings by origin tag, newest first (2)", "Older rulings not in the current CRF (2)"]
+                      "Card errata, new or changed (2)", "Reworded since the older edition (2)",
+                      "Rulings by origin tag, newest first (2)",
+                      "Older rulings not in the current CRF in their words: replaced, reversed, moved or dropped (4)"]
     assert "Your [-staring-] {+starting+} hand is eight cards" in flat(out)
     assert "erratum of Adûnaphel: it changes “Tap to cancel”, words of the card's own text (the build's reading)" in flat(out)
-    assert "Moved, the build reads, to (0.82 alike): [rule 2.VI.1]" in flat(out)
-    assert "The nearest wording found (0.57 alike)" in flat(out)
+    assert "verdict: possibly moved, unsure why:" in flat(out)
+    assert "Possibly moved (unsure) to (0.82 alike): [rule 2.VI.1]" in flat(out)
+    assert ("verdict: possibly replaced, unsure why: not in the current CRF in these words; the build's reading, "
+            "unsure: a ruling new since the older edition") in flat(out)
+    assert ("Possibly replaced (unsure) by (0.57 alike): [ruling] Turn Sequence Rulings > Beginning of the Game "
+            "crf-2.e41064073f · line 31 You roll dice for the whole game.") in flat(out)
+    assert "Possibly reversed (unsure) by (0.62 alike)" in flat(out) and "verdict: possibly reversed, unsure" in flat(out)
+    assert "verdict: dropped, the build's reading" in flat(out) and "The nearest wording found (0.42 alike)" in flat(out)
     assert "\n 2023\n" in out and "\n 2002\n" in out
 
 
@@ -247,7 +276,9 @@ def test_whats_new_is_reached_from_home_and_links_each_change(changes_corpus: tu
     assert "doc/crf-2-card-errata-and-rulings.html#crf-2.e49add5141" in permalinks or \
         any(p.endswith("#crf-2.e49add5141") for p in permalinks)
     assert any(p.endswith("#coe.b9ff7cd74a") for p in permalinks)  # where the older ruling moved
-    assert "Moved, the build reads, to (0.82 alike)" in page and "The nearest wording found (0.57 alike)" in page
+    assert "Possibly moved (unsure) to (0.82 alike)" in page and "The nearest wording found (0.42 alike)" in page
+    assert "Possibly replaced (unsure) by (0.57 alike)" in page and "Verdict: possibly reversed, unsure" in page
+    assert "Verdict: dropped, the build&#39;s reading" in page or "Verdict: dropped, the build's reading" in page
     assert "the build&#39;s reading" in page or "the build's reading" in page
 
 
@@ -303,12 +334,14 @@ def test_what_changed_in_the_real_crf_22(real_kb: Path, validators: dict[str, An
     assert [(p["op"], p["text"].strip()) for p in hand["change"]["diff"] if p["op"] != "same"] == [
         ("removed", "staring"), ("added", "starting")]
     assert {r["change"]["other"]["source"] for r in kinds["reworded"]} == {"crf-older"}
-    # ICE-era rulings with no counterpart: one moved to the CoE rules (the build's reading), one dropped
+    # ICE-era rulings with no counterpart, each as a person checked it (tests/test_successors.py holds every one)
     absent = {r["id"]: r["change"] for r in kinds["absent"]}
     moved = absent["crf-older.e3e374880a"]
-    assert (moved["verdict"], moved["other"]["id"], moved["guess"]) == ("moved", "coe-rules.b9ff7cd74a", True)
+    assert (moved["verdict"], moved["other"]["id"], moved["guess"]) == ("moved", "coe-rules.b9ff7cd74a", False)
     dice = absent["crf-older.566508ff6b"]
-    assert dice["verdict"] == "dropped" and dice["other"]["text"] == "You roll dice for the whole game"
+    assert dice["verdict"] == "replaced" and dice["other"]["text"] == "You roll dice for the whole game"
+    assert {c["verdict"] for c in absent.values()} == {"moved", "replaced", "reversed"}
+    assert not [r for r in found if r["change"]["unsure"]]  # nothing the words alone decided
     # every ruling tagged after ICE's last CRF, newest first, the legend of the tags not among them
     years = [r["change"]["year"] for r in kinds["tagged"]]
     assert years == sorted(years, key=lambda y: (y is None, -(y or 0))) and 2002 in years and 2025 in years
@@ -316,6 +349,30 @@ def test_what_changed_in_the_real_crf_22(real_kb: Path, validators: dict[str, An
     stated = [r for r in kinds["tagged"] if r["change"]["erratum"]]
     assert {"The One Ring"} <= {c for r in stated for c in r["change"]["erratum"]["cards"]}
     assert all(r["change"]["erratum"]["evidence"] == "the CRF calls it a Card Erratum" for r in stated)
+
+
+def test_the_real_changes_of_each_kind_are_as_a_person_read_them(real_kb: Path) -> None:
+    import tomllib
+
+    checked = tomllib.loads((Path(__file__).parent / "data" / "changes" / "real_checked.toml").read_text("utf-8"))
+    found = {r["id"]: r["change"] for r in json.loads(run(real_kb, "--json").output)}
+
+    def other(ruling_id: str) -> str:
+        return str(found[ruling_id]["other"]["id"]) if found[ruling_id]["other"] else ""
+
+    reworded = {(other(i), i) for i, c in found.items() if c["kind"] == "reworded"}
+    assert reworded == {(older, current) for older, current, _ in checked["reworded"]}  # every one, none more
+    assert all((found[i]["verdict"], found[i]["unsure"]) == (None, False) for _, i in reworded)  # none reversed
+    conn = connect(real_kb)
+    for older, current, _ in checked["same"]:
+        link = conn.execute("select target, how from links where ruling_id = ? and kind = 'edition'", (older,)).fetchone()
+        assert tuple(link) == (current, "same")
+        assert current not in found
+    for entry, names, _ in checked["listed"]:
+        assert (found[entry]["kind"], other(entry), found[entry]["guess"]) == ("listed", names, False)
+        assert found[names]["kind"] == "marked"
+    for ruling_id, year, tag in checked["tagged"]:
+        assert (found[ruling_id]["kind"], found[ruling_id]["year"] or "", found[ruling_id]["tag"]) == ("tagged", year, tag)
 
 
 def test_the_real_changes_narrowed(real_kb: Path) -> None:

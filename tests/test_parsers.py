@@ -182,6 +182,46 @@ def test_cards_excerpt() -> None:
     assert ruling.id == "test.TW-1" and ruling.kind == "card" and ruling.span.start == 8
 
 
+def test_a_region_card_without_text_is_given_the_regions_it_moves_to(tmp_path: Path) -> None:
+    # Anfalas and Angmar have no text in the card database; every other region's text is its moveTo
+    regions = {"TW-443": ("Anfalas", "", "Andrast, Bay of Belfalas, Belfalas, Lamedon, Old Pûkel Gap"),
+               "TW-445": ("Anórien", "<p>Ithilien, Lebennin, Rohan</p>", "Ithilien, Lebennin, Rohan")}
+    cards = {cid: {"id": cid, "set": "TW", "name": {"en": en}, "type": "Region", "alignment": "Neutral",
+                   "attributes": {"moveTo": to, "regionType": "{w}"}, "text": {"en": text}}
+             for cid, (en, text, to) in regions.items()}
+    f = tmp_path / "cards.json"
+    f.write_text(json.dumps({"TW": {"name": {"en": "The Wizards"}, "cards": cards}}, indent=4, ensure_ascii=False), "utf-8")
+    doc = parse_file("cards", f)
+    assert [r.text for r in doc.rulings] == [regions["TW-443"][2], "Ithilien, Lebennin, Rohan"]
+    assert doc.cards[0].text == regions["TW-443"][2] and doc.cards[0].text_html == ""  # the source's own, kept
+    assert [(r.line, r.before) for r in doc.repairs] == [(doc.rulings[0].span.start, "TW-443: no text")]
+    assert doc.repairs[0].kind.startswith("region card without text")
+
+
+def test_the_legend_of_the_at_mark_is_skipped_not_stored() -> None:
+    # the introduction explains the "@" on a line of its own: a legend, no ruling (it was a note marked new)
+    path = DATA / "changes" / "crf-current.md"
+    doc = parse_file("crf", path)
+    assert_all_lines_accounted(doc)
+    lone = doc_lines(path).index("@") + 1
+    assert [k.reason for k in doc.skipped if k.span.start == lone] == [
+        "a mark alone, without words (the legend of the CRF's “@”, explained by the line after it)"]
+    assert not [r for r in doc.rulings if r.span.start <= lone <= r.span.end]
+    assert [r.text for r in doc.rulings if r.section == ("Introduction",)][0].startswith("Items marked with a “@”")
+
+
+@pytest.mark.parametrize("text", ["@", " @ ", "- * -", "«»"])
+def test_a_parser_storing_a_ruling_without_words_fails_the_build(text: str) -> None:
+    from kb.model import Span
+    from kb.parsers.document import DocumentBuilder
+
+    b = DocumentBuilder(source_for("crf", DATA / "crf_excerpt.md"), ["# Title", "", text])
+    b.add("ruling", "A ruling in words.", Span(1, 1))
+    b.add("note", text, Span(3, 3))
+    with pytest.raises(ParseError, match=r"crf_excerpt\.md:3: expected words in every ruling stored .*a ruling of none"):
+        b.finish()
+
+
 def test_cards_malformed_json_names_line(tmp_path: Path) -> None:
     f = tmp_path / "cards.json"
     f.write_text('{\n  "TW": {\n    "cards": {,}\n  }\n}\n')

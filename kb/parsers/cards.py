@@ -144,10 +144,16 @@ def repair_shifted_names(b: DocumentBuilder, data: dict[str, Any], spans: dict[s
     return repaired
 
 
+REGION_TEXT = "region card without text: its text is the regions it moves to (moveTo), as every other region card's is"
+"""Two region cards of the database (Anfalas, Angmar) have no text; every other region's text is its
+"moveTo", the adjacent regions the card prints."""
+
+
 def add_card(b: DocumentBuilder, path: Path, card_set: dict[str, Any], card: dict[str, Any], span: Span,
              repaired: dict[str, str]) -> None:
     """Store one card: its ruling (plain English text, sentences glued by markup spaced apart, a
-    repair) and its Card; ParseError if it has no English name."""
+    region's missing text made its adjacent regions, each a repair) and its Card; ParseError if it has
+    no English name."""
     names = {lang: name for lang, name in {**card["name"], **repaired}.items() if name}
     if "en" not in names:
         raise ParseError(str(path), span.start, f"an English name for card {quote(card['id'])}")
@@ -160,6 +166,9 @@ def add_card(b: DocumentBuilder, path: Path, card_set: dict[str, Any], card: dic
         spaced = GLUED.sub(" ", text)
         b.repair(span.start, "sentence glued to the next by markup", text, spaced)
         text = spaced
+    if not text and card.get("type") == "Region" and (regions := str((card.get("attributes") or {}).get("moveTo") or "")):
+        b.repair(span.start, REGION_TEXT, f"{card['id']}: no text", f"{card['id']}: {regions}")
+        text = regions
     ruling = b.add("card", text, span, number=card["id"], title=names["en"], key=card["id"],
                    section=section, markers=(f"type:{card.get('type')}", f"alignment:{card.get('alignment')}"))
     attributes = {k: v for k, v in card.items() if k not in ("id", "set", "name", "type", "alignment", "text")}

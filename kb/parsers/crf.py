@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kb.errors import ParseError
+from kb.markers import has_words
 from kb.model import ParsedDocument, Ruling, Source, Span
 from kb.parsers.blocks import Block, read_lines, walk
 from kb.parsers.document import DocumentBuilder
@@ -162,11 +163,15 @@ def contents(s: CrfState, block: Block) -> bool:
 
 
 def ruling(s: CrfState, block: Block) -> bool:
-    """Any other block: an empty item skipped, a continuation joined to the ruling before, a note in
-    a prose part, else a ruling of its kind (crf_kind)."""
+    """Any other block: an empty item skipped, a line of marks alone skipped (the "@" of the
+    introduction's legend, which the line after it explains: a legend is no ruling), a continuation
+    joined to the ruling before, a note in a prose part, else a ruling of its kind (crf_kind)."""
     text = html.unescape(block.text)
     if block.kind == "bullet" and not text.strip():
         s.b.skip(block.span, "empty list item")
+        return True
+    if not has_words(text):
+        s.b.skip(block.span, "a mark alone, without words (the legend of the CRF's “@”, explained by the line after it)")
         return True
     prose = s.part in PROSE_PARTS
     if s.last is not None and not prose and continues(s, block, text):

@@ -8,7 +8,8 @@ import unicodedata
 from collections import Counter
 from dataclasses import replace
 
-from kb.markers import find_markers
+from kb.errors import ParseError
+from kb.markers import find_markers, has_words
 from kb.model import Card, ParsedDocument, Problem, Repair, Ruling, Section, Skip, Source, Span
 
 CLOSERS = "»”\"’')]*_"
@@ -167,6 +168,10 @@ class DocumentBuilder:
         the same section gets "-2".
         """
         self.doc.rulings = [self._complete(r) for r in self.doc.rulings]
+        for r in self.doc.rulings:
+            if not has_words(r.text):  # a parser stores words: a line of marks alone is skipped with its reason
+                raise ParseError(self.source.path, r.span.start, "words in every ruling stored (a line without "
+                                 "any is skipped, with its reason, by the parser)", "a ruling of none", text=r.text)
         final: dict[str, str] = {}
         for r in self.doc.rulings:
             if r.id.startswith("key-"):
