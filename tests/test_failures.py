@@ -536,6 +536,8 @@ def test_the_same_failures_in_text_are_one_line(tiny: tuple[Path, Path, Path], t
 
 FULL = "cannot write the output to standard output: the disk is full"
 AGAIN = "Free some space and run the command again."
+SHUT = "cannot write the output to standard output: it is closed (or open for reading only)"
+OPEN = "Give the command a standard output (a terminal, a file or a pipe)."
 STDIN = "Pipe a decklist into it (rulings deck - < deck.txt), or name the file."
 
 # (what happened, arguments, shell redirections, exit code, stderr: a line of text or the JSON object)
@@ -546,6 +548,10 @@ STREAM_CASES: list[tuple[str, str, str, int, str | dict[str, str]]] = [
     ("stats to a full disk", "stats", "> /dev/full", 1, f"Error: {FULL}. {AGAIN}"),
     ("deck --json to a full disk", "deck {tmp}/deck.txt --json", "> /dev/full", 1, {"error": FULL, "hint": AGAIN}),
     ("site to a full disk", "site --out {tmp}/site", "> /dev/full", 1, f"Error: {FULL}. {AGAIN}"),
+    ("show: standard output closed", "show {id}", ">&-", 1, f"Error: {SHUT}. {OPEN}"),
+    ("export: standard output closed", "export", ">&-", 1, f"Error: {SHUT}. {OPEN}"),
+    ("stats --json: standard output closed", "stats --json", ">&-", 1, {"error": SHUT, "hint": OPEN}),
+    ("search --json: standard output read-only", "search strike --json", "1</dev/null", 1, {"error": SHUT, "hint": OPEN}),
     ("deck: standard input closed", "deck -", "<&-", 2,
      f"Error: standard input is closed: there is no decklist to read. {STDIN}"),
     ("deck --json: standard input closed", "deck - --json", "<&-", 2,
@@ -559,11 +565,14 @@ STREAM_CASES: list[tuple[str, str, str, int, str | dict[str, str]]] = [
 
 
 def rulings_line(kb: Path, args: str, redirect: str, tmp: Path) -> str:
-    """A shell line running rulings (this checkout's cli.py) with its standard streams redirected."""
+    """A shell line running rulings (this checkout's cli.py) with its standard streams redirected;
+    {id} in args is the id of a ruling of the knowledge base."""
     import shlex
 
+    with sqlite3.connect(f"file:{kb / 'current' / 'rulings.db'}?mode=ro", uri=True) as db:
+        ruling = db.execute("select id from rulings order by rowid limit 1").fetchone()[0]
     words = [sys.executable, "-c", "import sys, cli; sys.argv[0] = 'rulings'; cli.main()", "--kb", str(kb),
-             *args.format(tmp=tmp).split()]
+             *args.format(tmp=tmp, id=ruling).split()]
     return " ".join(shlex.quote(w) for w in words) + " " + redirect.format(tmp=tmp)
 
 
