@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from kb.errors import KbError, ParseError
-from kb.inputs import MB, read_bytes
+from kb.inputs import MB, parse_json, read_bytes
 from kb.search import open_searcher
 from kb.snapshot import Kb, Snapshot
 
@@ -42,7 +42,7 @@ def read_cases(path: Path) -> list[dict[str, Any]]:
         if not line.strip():
             continue
         try:
-            case = json.loads(line)
+            case = parse_json(line)
         except json.JSONDecodeError as exc:
             raise KbError(f"{path}:{n}: expected a JSON object ({exc.msg})") from exc
         except RecursionError as exc:

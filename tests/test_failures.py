@@ -93,12 +93,17 @@ def manifest_path(path: str) -> Cause:
     return cause
 
 
+def replaced(relative: str, text: str, replacement: str) -> Cause:
+    """The first `text` in a file of the corpus (sources/...) replaced."""
+    def cause(env: Env) -> None:
+        path = env.sources / relative.removeprefix("sources/")
+        path.write_text(path.read_text("utf-8").replace(text, replacement, 1), "utf-8")
+    return cause
+
+
 def manifest_line(line: str, replacement: str) -> Cause:
     """A line of the manifest replaced."""
-    def cause(env: Env) -> None:
-        manifest = env.sources / "sources.toml"
-        manifest.write_text(manifest.read_text("utf-8").replace(line, replacement, 1), "utf-8")
-    return cause
+    return replaced("sources/sources.toml", line, replacement)
 
 
 def symlink_out(env: Env) -> None:
@@ -220,6 +225,8 @@ def empty_env(env: Env) -> None:
 
 
 BUILD = "--kb {kb} build --sources {sources}"
+LONG = "9" * 5000
+"""A number of more digits than Python's int() reads (4300)."""
 DISK_FULL = OSError(errno.ENOSPC, "No space left on device")
 DENIED = PermissionError(errno.EACCES, "Permission denied")
 KEPT_KB = "the previous knowledge base still answers"
@@ -314,6 +321,17 @@ CASES: list[tuple[str, str, Cause, str]] = [
     ("build: manifest id leads up", BUILD, manifest_line('id = "crf-x"', 'id = "../crf x"'),
      "{sources}/sources.toml:1: [[source]] entry 1 ('../crf x'): id must be 1 to 64 letters, digits, '-' or '_' (no "
      "dot, slash or space), found '../crf x'; e.g. id = \"crf-22\""),
+    # a number of more digits than Python reads (its int() refuses more than 4300)
+    ("build: manifest number too long", BUILD, manifest_line('parser = "crf"', 'parser = "crf"\norder = ' + LONG),
+     "{sources}/sources.toml: not valid TOML: a number of more than 4300 digits (at line 11, column 9)"),
+    ("build: card database number too long", BUILD, replaced("sources/meccg/cards.json", '"8"', LONG),
+     "{sources}/meccg/cards.json:19: expected text, found a number of more than 4300 digits at column 32"),
+    ("build: text source number too long", BUILD, replaced("sources/meccg/crf.md", "Annotation 25a", f"Annotation {LONG}"),
+     "{sources}/meccg/crf.md:21: expected text, found a number of more than 4300 digits at column 14"),
+    ("eval: number too long", "--kb {kb} eval {tmp}/q.jsonl", write("tmp/q.jsonl", f'{{"query": "x", "gold": [{LONG}]}}\n'),
+     "{tmp}/q.jsonl:1: expected a JSON object (a number of more than 4300 digits)"),
+    ("build: ranking.toml number too long", BUILD, data_file("ranking", f"[weights]\nname = {LONG}\n"),
+     "kb/data/ranking.toml: not valid TOML (a number of more than 4300 digits (at line 2, column 8))"),
     # an incomplete installation
     ("build: bundled sources missing", "--kb {kb} build", bundle_gone,
      "the bundled sources that come with rulings are missing: no package rulings_sources holds sources.toml, nor "
@@ -497,6 +515,9 @@ JSON_CASES: list[tuple[str, str, Cause, int, dict[str, str]]] = [
      {"error": "{tmp}/none.txt: No such file or directory", "hint": DECK_HINT}),
     ("deck: unreadable file", "--kb {kb} deck {tmp}/deck.txt --json", unreadable("deck.txt"), 2,
      {"error": "{tmp}/deck.txt: Permission denied", "hint": DECK_HINT}),
+    ("eval: number too long", "--kb {kb} eval {tmp}/q.jsonl --json",
+     write("tmp/q.jsonl", f'{{"query": "x", "gold": [{LONG}]}}\n'), 1,
+     {"error": "{tmp}/q.jsonl:1: expected a JSON object (a number of more than 4300 digits)", "hint": ""}),
     ("eval: a FIFO", "--kb {kb} eval {tmp}/q.jsonl --json", fifo_at("q.jsonl"), 1,
      {"error": "{tmp}/q.jsonl: expected a regular file, found a named pipe (FIFO)", "hint": QUESTIONS}),
 ]
