@@ -28,9 +28,9 @@ HINT = "Give a question file: JSON Lines, an object a line with its query, gold 
 
 
 def read_cases(path: Path) -> list[dict[str, Any]]:
-    """The cases of a JSON Lines file, checked; KbError naming the line otherwise. The file is read
-    as every input is (kb.inputs): a regular file (a pipe or a device is refused, not waited on) of at
-    most MAX_QUESTIONS bytes."""
+    """The cases of a JSON Lines file, checked, at least one; KbError naming the line otherwise. The
+    file is read as every input is (kb.inputs): a regular file (a pipe or a device is refused, not
+    waited on) of at most MAX_QUESTIONS bytes."""
     cases = []
     try:
         lines = read_bytes(path, MAX_QUESTIONS, "question").decode("utf-8").splitlines()
@@ -50,6 +50,8 @@ def read_cases(path: Path) -> list[dict[str, Any]]:
         if not isinstance(case, dict) or not isinstance(case.get("query"), str) or not isinstance(case.get("gold"), list):
             raise KbError(f"{path}:{n}: expected an object with 'query' and a 'gold' list")
         cases.append(case)
+    if not cases:
+        raise KbError(f"{path}: no question in it (an empty file, or blank lines only)", hint=HINT)
     return cases
 
 

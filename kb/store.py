@@ -483,9 +483,31 @@ def query(conn: sqlite3.Connection, sql: str, params: tuple[Any, ...] | dict[str
         d = dict(zip(names, row))  # (a build's connection gives tuples, a reader's sqlite3.Row)
         for key in keys:
             if isinstance(d[key], str):
-                d[key] = json.loads(d[key])
+                try:
+                    d[key] = json.loads(d[key])
+                except ValueError as exc:
+                    raise KbBroken(f"the knowledge base is damaged: the {key} stored for {d.get('id') or d.get('ruling_id')} "
+                                   "is not JSON; run `rulings build` to rebuild it") from exc
         out.append(d)
     return out
+
+
+JSON_ROWS = {"sections": "id", "rulings": "id", "cards": "ruling_id", "changes": "ruling_id"}
+"""The column naming a row of each table of JSON_COLUMNS: a section's or a ruling's id."""
+
+
+def not_json(conn: sqlite3.Connection) -> list[tuple[str, str]]:
+    """Every value of a JSON column (JSON_COLUMNS) that does not decode, as (the id its row names,
+    the column): what a damaged knowledge base holds, for `rulings check`."""
+    found = []
+    for table, columns in JSON_COLUMNS.items():
+        for name, *values in conn.execute(f"select {JSON_ROWS[table]}, {', '.join(columns)} from {table}"):
+            for column, value in zip(columns, values):
+                try:
+                    json.loads(value) if isinstance(value, str) else None  # (NULL is none: query() leaves it)
+                except ValueError:
+                    found.append((name, column))
+    return found
 
 
 # -- saved queries: SQL a reader of the database runs by name (Datasette shows them as canned queries) --------

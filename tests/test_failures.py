@@ -389,6 +389,8 @@ CASES: list[tuple[str, str, Cause, str]] = [
      "{tmp}/q.jsonl: cannot read ('utf-8' codec can't decode byte 0xff in position 11: invalid start byte)"),
     ("eval: nested too deeply", "--kb {kb} eval {tmp}/q.jsonl", write("tmp/q.jsonl", "[" * 100_000 + "\n"),
      "{tmp}/q.jsonl:1: expected a JSON object (arrays or objects nested too deeply)"),
+    ("eval: no question", "--kb {kb} eval {tmp}/q.jsonl", write("tmp/q.jsonl", "\n  \n"),
+     "{tmp}/q.jsonl: no question in it (an empty file, or blank lines only). " + QUESTIONS),
     ("eval: a FIFO", "--kb {kb} eval {tmp}/q.jsonl", fifo_at("q.jsonl"),
      "{tmp}/q.jsonl: expected a regular file, found a named pipe (FIFO). " + QUESTIONS),
     # a device is refused before it is read: /dev/zero the same way (/dev/null here, so that code without the
@@ -402,6 +404,8 @@ CASES: list[tuple[str, str, Cause, str]] = [
     ("deck: --html over a file it did not make", "--kb {kb} deck {tmp}/deck.txt --html {tmp}/notes.html",
      deck_and_notes, "{tmp}/notes.html exists and `rulings deck --html` did not make it; it is left as it is. "
      "Name a new file, or remove that one first."),
+    ("deck: --html into a missing folder", "--kb {kb} deck {tmp}/deck.txt --html {tmp}/none/deck.html", deck_and_notes,
+     "no folder {tmp}/none to write deck.html into. Create it, or name a file in an existing folder."),
     ("deck: --html disk full", "--kb {kb} deck {tmp}/deck.txt --html {tmp}/deck.html",
      lambda env: (deck_and_notes(env), raises("kb.deck.os.replace", DISK_FULL)(env)),
      "cannot write the deck page in {tmp}/deck.html: the disk is full; free some space and run `rulings deck "
@@ -469,6 +473,27 @@ def _args(command: str) -> list[str]:
     return out
 
 
+def test_a_stored_value_that_is_not_json_is_one_line_and_checked(tiny: tuple[Path, Path, Path], tmp_path: Path) -> None:
+    """A knowledge base damaged after its build: a ruling's section that is not JSON. Every command
+    reading the ruling says so in one line, naming it; `rulings check` warns of it at its line."""
+    kb = tmp_path / "kb"
+    shutil.copytree(tiny[1], kb, symlinks=True)
+    with sqlite3.connect(kb / "current" / "rulings.db") as db:
+        ruling, source, line = db.execute("select id, source, line_start from rulings order by rowid limit 1").fetchone()
+        db.execute("update rulings set section = 'not [json' where id = ?", (ruling,))
+    said = (f"the knowledge base is damaged: the section stored for {ruling} is not JSON; run `rulings build` to "
+            "rebuild it")
+    for command in (["export"], ["show", ruling], ["show", ruling, "--json"]):
+        result = CliRunner().invoke(cli, ["--kb", str(kb), *command], catch_exceptions=False)
+        assert result.exit_code == 1 and result.stdout == "", command
+        assert result.stderr == (json.dumps({"error": said, "hint": "Run `rulings build` to rebuild the knowledge base."})
+                                 if "--json" in command else f"Error: {said}") + "\n"
+    check = CliRunner().invoke(cli, ["--kb", str(kb), "check", "--json", "--strict"], catch_exceptions=False)
+    warnings = [p for p in json.loads(check.stdout)["problems"] if p["severity"] == "warning"]
+    assert check.exit_code == 1 and [(p["source"], p["line"]) for p in warnings if ruling in p["message"]] == [(source, line)]
+    assert "the section stored for " + ruling + " is not JSON" in warnings[-1]["message"]
+
+
 def test_every_failure_kind_of_the_issue_is_in_the_table() -> None:
     names = " ".join(c[0] for c in CASES)
     for kind in ("disk full", "permission denied", "invalid UTF-8", "database damaged", "another schema version",
@@ -509,6 +534,9 @@ JSON_CASES: list[tuple[str, str, Cause, int, dict[str, str]]] = [
      {"error": "no source 'nope'", "hint": "Known sources: crf-x, coe-x, cards (see `rulings stats`)."}),
     ("deck: --html a folder", "--kb {kb} deck {tmp}/deck.txt --html {tmp} --json", deck_and_notes, 2,
      {"error": "Invalid value for '--html': File '{tmp}' is a directory.", "hint": "Try 'cli deck --help' for help."}),
+    ("deck: --html into a missing folder", "--kb {kb} deck {tmp}/deck.txt --html {tmp}/none/deck.html --json",
+     deck_and_notes, 1, {"error": "no folder {tmp}/none to write deck.html into",
+                         "hint": "Create it, or name a file in an existing folder."}),
     ("check --strict: a warning", "--kb {kb} check --strict --json", nothing, 1,
      {"error": "2 warning(s) (--strict)", "hint": "Fix what the warnings name, or run without --strict."}),
     ("deck: missing file", "--kb {kb} deck {tmp}/none.txt --json", nothing, 2,
