@@ -8,7 +8,7 @@ import os
 import re
 import stat
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
@@ -124,15 +124,7 @@ def line_and_column(text: str, offset: int) -> tuple[int, int]:
 def parse_json(text: str) -> Any:
     """json.loads(text); an integer of more digits than Python converts is a JSONDecodeError at its
     place, as any other fault of the text is (not a bare ValueError)."""
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError:
-        raise
-    except ValueError as exc:
-        found = long_number(text, integers=True)
-        if found is None:
-            raise
-        raise json.JSONDecodeError(found[1], text, found[0]) from exc
+    return bounded(json.loads, text, json.JSONDecodeError, lambda start, what: json.JSONDecodeError(what, text, start))
 
 
 def parse_toml(text: str) -> dict[str, Any]:
@@ -140,13 +132,23 @@ def parse_toml(text: str) -> dict[str, Any]:
     its line and column, as any other fault of the text is (not a bare ValueError)."""
     import tomllib  # (here: a search, which reads no TOML, does not load it)
 
+    def error(start: int, what: str) -> ValueError:
+        line, column = line_and_column(text, start)
+        return tomllib.TOMLDecodeError(f"{what} (at line {line}, column {column})")
+    parsed: dict[str, Any] = bounded(tomllib.loads, text, tomllib.TOMLDecodeError, error)
+    return parsed
+
+
+def bounded(parse: Callable[[str], Any], text: str, fault: type[ValueError],
+            error: Callable[[int, str], ValueError]) -> Any:
+    """parse(text), its own faults (`fault`) as they are; a bare ValueError for an integer of more
+    digits than Python converts becomes error(its offset, "a number of more than 4300 digits")."""
     try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError:
+        return parse(text)
+    except fault:
         raise
     except ValueError as exc:
         found = long_number(text, integers=True)
         if found is None:
             raise
-        line, column = line_and_column(text, found[0])
-        raise tomllib.TOMLDecodeError(f"{found[1]} (at line {line}, column {column})") from exc
+        raise error(*found) from exc
