@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import http.client
 import json
-import os
 import re
 import shutil
 import socket
@@ -203,8 +202,8 @@ def ask(socket_path: Path, path: str) -> tuple[int, str]:
 
 @contextmanager
 def serving(kb: Path, folder: Path) -> Iterator[Server]:
-    """`rulings serve` running over kb on a Unix socket in folder, until the block ends (then stopped,
-    its peak memory taken), its standard error logged in folder."""
+    """`rulings serve` running over kb on a Unix socket in folder, until the block ends (then its peak
+    memory is taken and it is stopped), its standard error logged in folder."""
     server = Server(folder / "serve.sock", folder / "serve.log")
     with server.log.open("wb") as err:
         process = subprocess.Popen([sys.executable, "-c", "import cli; cli.main()", "--kb", str(kb), "serve",
@@ -221,14 +220,21 @@ def serving(kb: Path, folder: Path) -> Iterator[Server]:
                     time.sleep(0.1)
             yield server
         finally:
+            server.peak_mb = peak_mb(process.pid)
             process.terminate()
-            stopping = time.monotonic()
-            while not (ended := os.wait4(process.pid, os.WNOHANG))[0]:  # its own peak, not its parent's or siblings'
-                if time.monotonic() - stopping > 30:
-                    process.kill()
-                time.sleep(0.05)
-            process.returncode = os.waitstatus_to_exitcode(ended[1])
-            server.peak_mb = ended[2].ru_maxrss // 1024  # (kilobytes on Linux)
+            process.wait(timeout=30)
+
+
+def peak_mb(pid: int) -> int:
+    """The peak memory (resident set) of a running process since it started its program, in MB:
+    Linux's VmHWM (the rusage of a child counts the memory of its parent, this test process, which it
+    was a copy of until it started its program); 0 where /proc has no such line."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text("utf-8")
+    except OSError:
+        return 0
+    found = re.search(r"^VmHWM:\s+(\d+) kB", status, re.M)
+    return int(found.group(1)) // 1024 if found else 0
 
 
 @dataclass
@@ -294,7 +300,9 @@ def test_what_one_request_may_take_is_bounded(real_kb: Path, tmp_path: Path, dat
         assert status == 200 and len(json.loads(page)) == SETTINGS["max_returned_rows"] == 1000
         settings = json.loads(ask(server.socket, "/-/settings.json")[1])
         assert {key: settings[key] for key in SETTINGS} == SETTINGS
-    assert server.peak_mb < 300, server.peak_mb  # about 120 MB here
+    if not server.peak_mb:
+        pytest.skip("needs Linux's /proc to measure the server's memory")
+    assert server.peak_mb < 300, server.peak_mb  # about 100 MB here
     readme = " ".join((ROOT / "README.md").read_text("utf-8").split())  # the README says the bounds
     assert f"no string or blob longer than {MAX_VALUE // 2**20} MB" in readme
     assert f"no more than {MAX_COLUMNS} columns" in readme and f"take at most {MAX_ANSWER // 2**20} MB" in readme
