@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import functools
+import io
 import json
 import os
 import sys
@@ -249,6 +250,7 @@ def card(kb_dir: Path, name: tuple[str, ...], as_json: bool, no_pager: bool) -> 
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON (rulings in the ruling shape).")
 @click.option("--mentions", is_flag=True, help="List the rulings that mention each card, not just their number.")
 @click.option("--html", "html_out", type=click.Path(dir_okay=False, path_type=Path), metavar="OUT",
+              callback=lambda ctx, param, value: page_file(ctx, value),
               help="Also write the report as one printable HTML page to OUT (a new file, or one this option made).")
 @click.option("--format", "form", type=click.Choice(["text", "meccg", "octgn", "json"]),
               help="Read the list in this format (default: told from its content).")
@@ -514,6 +516,15 @@ def serve(kb_dir: Path, datasette_options: tuple[str, ...]) -> None:
         raise click.exceptions.Exit(code)
 
 
+def page_file(ctx: click.Context, value: Path | None) -> Path | None:
+    """--html's file: in a folder that exists, or it cannot be written (exit 1, as any output that
+    cannot be written; the deck check makes no folder)."""
+    if value is not None and not value.absolute().parent.is_dir():
+        fail(f"no folder {value.absolute().parent} to write {value.name} into",
+             "Create it, or name a file in an existing folder.", as_json=bool(ctx.meta.get(JSON_ERRORS)))
+    return value
+
+
 def folder(value: str, option: str, example: Path) -> Path:
     """A folder option's value; an empty one is refused (exit 2), as it would mean the current directory."""
     if not value.strip():
@@ -521,11 +532,39 @@ def folder(value: str, option: str, example: Path) -> Path:
     return Path(value)
 
 
+class ClosedOutput(io.TextIOBase):
+    """Standard output when the command was started with it closed (`rulings show ID >&-`): writing
+    to it fails as writing to a closed descriptor does (EBADF), so the first output is reported
+    (unwritable) rather than lost."""
+
+    encoding, errors = "utf-8", "strict"
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        if text:
+            raise OSError(errno.EBADF, os.strerror(errno.EBADF))
+        return 0
+
+
+def closed_output() -> None:
+    """When standard output is closed, its descriptor is taken by /dev/null (so that no file opened
+    later becomes standard output) and sys.stdout is a ClosedOutput."""
+    if sys.stdout is not None:
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    if devnull != 1:
+        os.dup2(devnull, 1)
+        os.close(devnull)
+    sys.stdout = ClosedOutput()
+
+
 def unwritable(exc: OSError) -> None:
-    """Standard output cannot be written (a full disk): one line on standard error (the JSON error
-    object under --json), exit 1; a closed pipe (`rulings export | head -1`) quietly, exit 1, as
-    click does when it sees one first. What is left of the output then goes nowhere, so that
-    Python's last flush at exit does not fail again."""
+    """Standard output cannot be written (a full disk; closed, or open for reading only): one line
+    on standard error (the JSON error object under --json), exit 1; a closed pipe (`rulings export |
+    head -1`) quietly, exit 1, as click does when it sees one first. What is left of the output then
+    goes nowhere, so that Python's last flush at exit does not fail again."""
     from kb.errors import trouble
 
     try:
@@ -536,6 +575,9 @@ def unwritable(exc: OSError) -> None:
     if exc.errno == errno.EPIPE:
         sys.exit(1)
     problem, advice = trouble(exc, "the folder it goes to", "run the command again")
+    if exc.errno == errno.EBADF:
+        problem, advice = "it is closed (or open for reading only)", "give the command a standard output (a " \
+                                                                       "terminal, a file or a pipe)"
     try:
         fail(f"cannot write the output to standard output: {problem}", advice[0].upper() + advice[1:] + ".",
              as_json="--json" in sys.argv[1:])
@@ -545,7 +587,8 @@ def unwritable(exc: OSError) -> None:
 
 def main() -> None:
     """Entry point: any unexpected error is one line (RULINGS_DEBUG=1 shows the traceback), and so is
-    output that cannot be written (see unwritable)."""
+    output that cannot be written, standard output closed too (see closed_output, unwritable)."""
+    closed_output()
     try:
         try:
             cli(standalone_mode=True)

@@ -7,7 +7,7 @@ from typing import Any
 
 from kb.parsers.document import ends_sentence, untagged
 from kb.snapshot import Kb, Snapshot
-from kb.store import query
+from kb.store import not_json, query
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,7 +149,21 @@ def check(kb: Kb) -> CheckReport:
                                                 "order by source, line")]
     problems += [Finding(p["source"], paths.get(p["source"], ""), p["line"], p["severity"], p["message"])
                  for p in query(conn, "select source, line, severity, message from problems")]
+    problems += damaged(conn, paths)
     return CheckReport(sources, repairs, problems, ended)
+
+
+def damaged(conn: Any, paths: dict[str, str]) -> list[Finding]:
+    """A warning for each stored value that is not the JSON it should be (kb.store.not_json), at the
+    source line of its ruling or section: the knowledge base is damaged."""
+    found = []
+    for name, column in not_json(conn):
+        where = conn.execute("select source, line_start from rulings where id = ? union all "
+                             "select source, line_start from sections where id = ?", (name, name)).fetchone()
+        source, line = where if where else ("", None)
+        found.append(Finding(source, paths.get(source, ""), line, "warning", f"the {column} stored for {name} is not "
+                             "JSON: the knowledge base is damaged; run `rulings build` to rebuild it", False))
+    return found
 
 
 LABELS = frozenset({"citation-key", "step"})

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from kb.errors import KbError, ParseError
-from kb.inputs import MB, read_bytes
+from kb.inputs import MB, parse_json, read_bytes
 from kb.search import open_searcher
 from kb.snapshot import Kb, Snapshot
 
@@ -28,9 +28,9 @@ HINT = "Give a question file: JSON Lines, an object a line with its query, gold 
 
 
 def read_cases(path: Path) -> list[dict[str, Any]]:
-    """The cases of a JSON Lines file, checked; KbError naming the line otherwise. The file is read
-    as every input is (kb.inputs): a regular file (a pipe or a device is refused, not waited on) of at
-    most MAX_QUESTIONS bytes."""
+    """The cases of a JSON Lines file, checked, at least one; KbError naming the line otherwise. The
+    file is read as every input is (kb.inputs): a regular file (a pipe or a device is refused, not
+    waited on) of at most MAX_QUESTIONS bytes."""
     cases = []
     try:
         lines = read_bytes(path, MAX_QUESTIONS, "question").decode("utf-8").splitlines()
@@ -42,7 +42,7 @@ def read_cases(path: Path) -> list[dict[str, Any]]:
         if not line.strip():
             continue
         try:
-            case = json.loads(line)
+            case = parse_json(line)
         except json.JSONDecodeError as exc:
             raise KbError(f"{path}:{n}: expected a JSON object ({exc.msg})") from exc
         except RecursionError as exc:
@@ -50,6 +50,8 @@ def read_cases(path: Path) -> list[dict[str, Any]]:
         if not isinstance(case, dict) or not isinstance(case.get("query"), str) or not isinstance(case.get("gold"), list):
             raise KbError(f"{path}:{n}: expected an object with 'query' and a 'gold' list")
         cases.append(case)
+    if not cases:
+        raise KbError(f"{path}: no question in it (an empty file, or blank lines only)", hint=HINT)
     return cases
 
 

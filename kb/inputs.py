@@ -1,13 +1,18 @@
-"""Input files read safely: regular files only (a pipe or device is refused, never waited on), up to a size cap."""
+"""Input files read safely: regular files only (a pipe or device is refused, never waited on), up to a
+size cap; their JSON and TOML parsed with every integer bounded."""
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import stat
-from collections.abc import Iterator
+import sys
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
+from typing import Any
 
 from kb.errors import ParseError
 
@@ -88,3 +93,62 @@ def read_bytes(path: Path, limit: int | None = None, kind: str = "source") -> by
     if size > limit:
         raise ParseError(str(path), None, f"a {kind} file", too_large(size, limit, kind))
     return b"".join(chunks)
+
+
+# -- numbers: one of more digits than Python converts is an error naming its line ---------------------------
+
+INTEGER = re.compile(r"(?<![\d_.])\d[\d_]*(?![\d_.eE])")
+"""A run of digits (TOML's "_" between them) that is an integer's, not part of a float's."""
+
+
+def long_number(text: str, integers: bool = False) -> tuple[int, str] | None:
+    """Where the first run of digits in text is that is longer than Python converts to a number
+    (int()'s limit, sys.get_int_max_str_digits(): 4300 unless set otherwise), and what to call it:
+    (its offset, "a number of more than 4300 digits"); None when there is none. With `integers`,
+    only an integer of JSON or TOML counts (not a float's digits; TOML's "_" between digits)."""
+    limit = sys.get_int_max_str_digits()
+    if not limit:
+        return None
+    if integers:
+        found = next((m for m in INTEGER.finditer(text) if len(m.group().replace("_", "")) > limit), None)
+    else:
+        found = re.search(rf"\d{{{limit + 1}}}", text)
+    return None if found is None else (found.start(), f"a number of more than {limit} digits")
+
+
+def line_and_column(text: str, offset: int) -> tuple[int, int]:
+    """The line and column (both from 1, the column in characters) of an offset in text."""
+    return text.count("\n", 0, offset) + 1, offset - text.rfind("\n", 0, offset)
+
+
+def parse_json(text: str) -> Any:
+    """json.loads(text); an integer of more digits than Python converts is a JSONDecodeError at its
+    place, as any other fault of the text is (not a bare ValueError)."""
+    return bounded(json.loads, text, json.JSONDecodeError, lambda start, what: json.JSONDecodeError(what, text, start))
+
+
+def parse_toml(text: str) -> dict[str, Any]:
+    """tomllib.loads(text); an integer of more digits than Python converts is a TOMLDecodeError naming
+    its line and column, as any other fault of the text is (not a bare ValueError)."""
+    import tomllib  # (here: a search, which reads no TOML, does not load it)
+
+    def error(start: int, what: str) -> ValueError:
+        line, column = line_and_column(text, start)
+        return tomllib.TOMLDecodeError(f"{what} (at line {line}, column {column})")
+    parsed: dict[str, Any] = bounded(tomllib.loads, text, tomllib.TOMLDecodeError, error)
+    return parsed
+
+
+def bounded(parse: Callable[[str], Any], text: str, fault: type[ValueError],
+            error: Callable[[int, str], ValueError]) -> Any:
+    """parse(text), its own faults (`fault`) as they are; a bare ValueError for an integer of more
+    digits than Python converts becomes error(its offset, "a number of more than 4300 digits")."""
+    try:
+        return parse(text)
+    except fault:
+        raise
+    except ValueError as exc:
+        found = long_number(text, integers=True)
+        if found is None:
+            raise
+        raise error(*found) from exc

@@ -10,7 +10,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from kb.errors import ManifestError, ParseError, quote
-from kb.inputs import kind_of, read_bytes, too_large
+from kb.inputs import kind_of, parse_toml, read_bytes, too_large
 from kb.inputs import max_bytes as max_bytes_in_force
 from kb.model import Source
 from kb.parsers import PARSERS
@@ -72,7 +72,7 @@ def manifest_text(path: Path, limit: int) -> str:
 def source_entries(path: Path, text: str) -> list[Any]:
     """The manifest's [[source]] entries, as TOML gives them: ManifestError if it is not TOML or has none."""
     try:
-        data = tomllib.loads(text)
+        data = parse_toml(text)
     except tomllib.TOMLDecodeError as exc:
         raise ManifestError(f"{path}: not valid TOML: {exc}") from exc
     except RecursionError as exc:  # tomllib parses nested arrays and tables by recursion

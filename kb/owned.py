@@ -8,11 +8,17 @@ gone) and removed by the next run. A name alone (`build-*`, `.tmp-*`) is never a
 A reader of a folder holds a shared lock on its marker (hold), and a folder is removed by a clean-up
 only under an exclusive one (remove_unheld), so a build being read is never deleted under its reader.
 Where fcntl is missing (Windows) nothing is locked and clean-up removes as before.
+
+A folder is removed so that a kill at any moment leaves what the next run recognises (bury): it is
+renamed to a tombstone of its kind first, its marker in it, and the marker is deleted last; the
+next run finishes each tombstone it finds (remove_graves).
 """
 
 from __future__ import annotations
 
 import os
+import shutil
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -88,13 +94,66 @@ def left_over(folder: Path, kind: str) -> bool:
 
 
 def remove(folder: Path, kind: str) -> bool:
-    """Delete a folder if it carries the marker of this kind; returns whether it did."""
+    """Delete a folder if it carries the marker of this kind (bury); returns whether it did."""
     if read_mark(folder, kind) is None:
         return False
-    import shutil
-
-    shutil.rmtree(folder, ignore_errors=True)
+    bury(folder, kind)
     return True
+
+
+GRAVE = ".rulings-removed-"
+"""The beginning of a tombstone's name: a folder of ours being removed (bury), GRAVE + its kind + "-"."""
+
+
+def bury(folder: Path, kind: str) -> None:
+    """Delete a marked folder so that a kill at any moment leaves a tombstone the next run finishes
+    (remove_graves): renamed first to a name of GRAVE beside it, then emptied, its marker last,
+    then removed. (Where it cannot be renamed, it is emptied in place, its marker still last.)"""
+    grave = folder.parent / f"{GRAVE}{kind}-{os.getpid()}-{time.time_ns()}"
+    try:
+        folder.rename(grave)
+    except OSError:
+        grave = folder
+    empty(grave, kind)
+
+
+def empty(folder: Path, kind: str) -> None:
+    """Delete what a marked folder holds, its marker last, then the folder. When something cannot
+    be deleted (permission denied, say), the marker stays, for a later run to try again."""
+    last = marker(folder, kind)
+    try:
+        for entry in folder.iterdir():
+            if entry.is_dir() and not entry.is_symlink():
+                shutil.rmtree(entry, ignore_errors=True)
+            elif entry != last:
+                entry.unlink(missing_ok=True)
+        if any(entry != last for entry in folder.iterdir()):
+            return
+        last.unlink(missing_ok=True)
+        folder.rmdir()
+    except OSError:
+        pass  # removed meanwhile (another run at it), or not deletable: left for a later run
+
+
+def remove_graves(parent: Path, kind: str) -> None:
+    """Finish the tombstones of this kind a killed run left in parent (bury): one still marked is
+    emptied and removed; one without its marker (killed between the marker and the folder) is
+    removed only if empty, so nothing that is not ours is ever deleted."""
+    for entry in parent.iterdir():
+        if not grave(entry, kind):
+            continue
+        if read_mark(entry, kind) is not None:
+            empty(entry, kind)
+        else:
+            try:
+                entry.rmdir()
+            except OSError:
+                pass  # not empty: not ours to empty
+
+
+def grave(entry: Path, kind: str) -> bool:
+    """Whether a folder is named as a tombstone of this kind (bury), whatever it holds."""
+    return entry.name.startswith(f"{GRAVE}{kind}-") and entry.is_dir() and not entry.is_symlink()
 
 
 class Hold:
@@ -158,9 +217,7 @@ def remove_unheld(folder: Path, kind: str) -> bool:
             return False  # being read: a later clean-up removes it
         except OSError:
             pass  # a file system without locks: removed as where fcntl is missing
-        import shutil
-
-        shutil.rmtree(folder, ignore_errors=True)
+        bury(folder, kind)
         return True
     finally:
         os.close(fd)

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kb.errors import KbBroken
+from kb.inputs import parse_toml
 from kb.query import PATTERNS, Understanding, fold
 from kb.searchspec import SearchSpec
 from kb.tables import data_file
@@ -49,7 +50,7 @@ def parse_weights(text: str, where: str = "kb/data/ranking.toml") -> dict[str, f
     import tomllib  # (here: a search scores with the weights its search data ships)
 
     try:
-        table = tomllib.loads(text).get("weights")
+        table = parse_toml(text).get("weights")
     except tomllib.TOMLDecodeError as exc:
         raise KbBroken(f"{where}: not valid TOML ({exc})") from exc
     if not isinstance(table, dict):

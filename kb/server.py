@@ -5,6 +5,9 @@ Datasette (an optional extra: `pip install 'rulings[serve]'`) is imported here a
 `rulings serve` follows the knowledge base (Following): each request is answered wholly from the
 build `current` named when it came in, held (kb.snapshot) so no rebuild's clean-up removes it while
 served, and a rebuild is picked up by the next request, with one line on standard error.
+
+What one request may make is bounded (BOUNDS; the README lists them), for a server any address can
+reach (`-h 0.0.0.0`) takes any SQL: `select randomblob(1e9)` is refused (400), not 7.5 GB taken.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from kb.errors import KbBroken, KbError, MissingExtra
+from kb.inputs import MB
 from kb.metadata import DATABASE, METADATA
 from kb.snapshot import Kb, Snapshot, current_build
 
@@ -55,12 +59,31 @@ def served(kb: Kb) -> Served:
                        "the knowledge base") from exc
 
 
+MAX_VALUE = MB
+"""The longest string or blob a query may make or return, in bytes (SQLite's length limit on each
+connection: `select randomblob(1e9)` fails at once). The longest the bundled sources store is 4 KB."""
+MAX_COLUMNS = 32
+"""The most columns a query may return (SQLite's column limit; the widest table has 14)."""
+MAX_ANSWER = 16 * MB
+"""The most memory the values one query returns may take (Python's measure of each value), in bytes:
+the largest page of a table (`_size=max`, 1,000 rulings) takes about 5 MB."""
+SETTINGS = {"sql_time_limit_ms": 1000, "max_returned_rows": 1000}
+"""Datasette's own bounds, given by rulings (they are Datasette 0.65's defaults): a query runs at most
+a second, and returns at most 1,000 rows. A --setting in the options raises or lowers them."""
+
+
+class TooLarge(sqlite3.OperationalError):
+    """A query made or returned more than the bounds allow: Datasette answers 400 with the message."""
+
+
 def serve_args(kb: Kb, options: Sequence[str] = ()) -> list[str]:
     """The arguments of `datasette serve` for a build (the current one of a knowledge base): its
-    database read-only (--immutable), then `options` as given (-p 8001, --host 0.0.0.0, --get
-    /rulings.json). Its metadata comes from Following (a --metadata given in options wins over it,
-    key by key). KbMissing, or KbBroken for a knowledge base too old to have metadata."""
-    return ["--immutable", str(served(kb).snapshot.db), *options]
+    database read-only (--immutable), Datasette's bounds (SETTINGS), then `options` as given (-p 8001,
+    --host 0.0.0.0, --get /rulings.json, a --setting that wins over SETTINGS). Its metadata comes from
+    Following (a --metadata given in options wins over it, key by key). KbMissing, or KbBroken for a
+    knowledge base too old to have metadata."""
+    bounds = [word for name, value in SETTINGS.items() for word in ("--setting", name, str(value))]
+    return ["--immutable", str(served(kb).snapshot.db), *bounds, *options]
 
 
 REQUEST: contextvars.ContextVar[Served] = contextvars.ContextVar("served")
@@ -158,7 +181,15 @@ def build_database(following: Following) -> Any:
                 self.path, self.cached_hash, self.cached_size, self._cached_table_counts = newest, None, None, None
 
             def in_thread() -> Any:
-                return fn(self.build_connection(build))
+                conn = self.build_connection(build)
+                local.taken = 0  # the memory this query's values take (bounded)
+                try:
+                    return fn(conn)
+                except sqlite3.DataError as exc:
+                    if exc.sqlite_errorname != "SQLITE_TOOBIG":
+                        raise
+                    raise TooLarge(f"a value of more than {MAX_VALUE // MB} MB: rulings serve makes and returns "
+                                   "no longer string or blob") from exc
 
             if self.ds.executor is None:
                 return in_thread()
@@ -172,10 +203,27 @@ def build_database(following: Following) -> Any:
                     conn.close()
                 conn = sqlite3.connect(f"file:{build.db}?immutable=1", uri=True, check_same_thread=False)
                 self.ds._prepare_connection(conn, self.name)
+                bound(conn, local)
                 local.conn, local.folder = conn, build.folder
             return conn
 
     return BuildDatabase
+
+
+def bound(conn: sqlite3.Connection, answer: threading.local) -> None:
+    """A connection's queries bounded: no value longer than MAX_VALUE, no more columns than
+    MAX_COLUMNS, and the values of one query's rows (counted as they are fetched, in answer.taken,
+    which each query sets to 0) taking no more than MAX_ANSWER, else TooLarge."""
+    conn.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, MAX_VALUE)
+    conn.setlimit(sqlite3.SQLITE_LIMIT_COLUMN, MAX_COLUMNS)
+
+    def row(cursor: sqlite3.Cursor, values: tuple[Any, ...]) -> sqlite3.Row:
+        answer.taken += sum(map(sys.getsizeof, values))
+        if answer.taken > MAX_ANSWER:
+            raise TooLarge(f"an answer of more than {MAX_ANSWER // MB} MB: rulings serve returns no more for one "
+                           "query; ask for fewer rows (_size=) or columns (_col=)")
+        return sqlite3.Row(cursor, values)
+    conn.row_factory = row
 
 
 def pinned(following: Following, app: Callable[..., Awaitable[None]]) -> Callable[..., Awaitable[None]]:

@@ -13,13 +13,13 @@ import os
 import sqlite3
 import time
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import asdict, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kb.errors import KbBroken, KbMissing, WriteFailed
-from kb.owned import claim, die_at, left_over, mark, marker, read_mark, remove, remove_unheld
+from kb.owned import claim, die_at, grave, left_over, mark, marker, read_mark, remove, remove_graves, remove_unheld
 
 if TYPE_CHECKING:  # the model's types are imported where a build makes them: a reader needs none
     from kb.model import ParsedDocument, Problem, Ruling, Section, Source
@@ -345,9 +345,10 @@ def write_full_text(db: Any) -> None:
 # -- the knowledge base directory -----------------------------------------------------------------
 
 def clean_stale(kb_dir: Path) -> list[Path]:
-    """Remove what rulings itself left in its knowledge-base folder: builds of killed processes, and
-    complete builds older than the one before the current one. Only folders carrying the build
-    marker (kb.owned) are touched, and only in a folder carrying the knowledge-base marker.
+    """Remove what rulings itself left in its knowledge-base folder: builds of killed processes,
+    complete builds older than the one before the current one, and what a killed clean-up left of a
+    build (its tombstone, kb.owned.bury). Only folders carrying the build marker (kb.owned) are
+    touched (and an empty tombstone), and only in a folder carrying the knowledge-base marker.
 
     The build before the current one is kept, so a reader that opened it just before a swap can
     finish its answer; and so is any build a reader holds (kb.snapshot), whatever its age.
@@ -355,12 +356,13 @@ def clean_stale(kb_dir: Path) -> list[Path]:
     removed: list[Path] = []
     if read_mark(kb_dir, "kb") is None:
         return removed
+    remove_graves(kb_dir, "build")
     current = (kb_dir / CURRENT).resolve() if (kb_dir / CURRENT).exists() else None
     complete: list[Path] = []
     for entry in kb_dir.iterdir():
         m = read_mark(entry, "build")
-        if m is None:
-            continue  # not ours, whatever its name
+        if m is None or grave(entry, "build"):
+            continue  # not ours, whatever its name; or being removed
         if m.pid is not None:
             if left_over(entry, "build") and remove(entry, "build"):
                 removed.append(entry)
@@ -413,9 +415,9 @@ def new_build(kb_dir: Path) -> Iterator[Path]:
                              "the previous knowledge base still answers") from exc
     finally:
         if tmp is not None:
-            import shutil
-
-            shutil.rmtree(tmp, ignore_errors=True)
+            if not remove(tmp, "build"):
+                with suppress(OSError):
+                    tmp.rmdir()  # made, but its marker could not be written: nothing in it
             if fresh:
                 unclaim(kb_dir, made)
     clean_stale(kb_dir)
@@ -483,9 +485,31 @@ def query(conn: sqlite3.Connection, sql: str, params: tuple[Any, ...] | dict[str
         d = dict(zip(names, row))  # (a build's connection gives tuples, a reader's sqlite3.Row)
         for key in keys:
             if isinstance(d[key], str):
-                d[key] = json.loads(d[key])
+                try:
+                    d[key] = json.loads(d[key])
+                except ValueError as exc:
+                    raise KbBroken(f"the knowledge base is damaged: the {key} stored for {d.get('id') or d.get('ruling_id')} "
+                                   "is not JSON; run `rulings build` to rebuild it") from exc
         out.append(d)
     return out
+
+
+JSON_ROWS = {"sections": "id", "rulings": "id", "cards": "ruling_id", "changes": "ruling_id"}
+"""The column naming a row of each table of JSON_COLUMNS: a section's or a ruling's id."""
+
+
+def not_json(conn: sqlite3.Connection) -> list[tuple[str, str]]:
+    """Every value of a JSON column (JSON_COLUMNS) that does not decode, as (the id its row names,
+    the column): what a damaged knowledge base holds, for `rulings check`."""
+    found = []
+    for table, columns in JSON_COLUMNS.items():
+        for name, *values in conn.execute(f"select {JSON_ROWS[table]}, {', '.join(columns)} from {table}"):
+            for column, value in zip(columns, values):
+                try:
+                    json.loads(value) if isinstance(value, str) else None  # (NULL is none: query() leaves it)
+                except ValueError:
+                    found.append((name, column))
+    return found
 
 
 # -- saved queries: SQL a reader of the database runs by name (Datasette shows them as canned queries) --------

@@ -6,6 +6,7 @@ import functools
 from pathlib import Path
 
 from kb.errors import KbBroken
+from kb.inputs import parse_toml
 
 DATA = Path(__file__).resolve().parent / "data"
 """kb/data: the tables, word lists, schemas and weights rulings ships with, as files beside this module
@@ -24,7 +25,7 @@ def load_table(name: str) -> dict[str, str]:
 
     where = f"kb/data/{name}.toml"
     try:
-        data = tomllib.loads(data_file(f"{name}.toml").read_text("utf-8"))
+        data = parse_toml(data_file(f"{name}.toml").read_text("utf-8"))
     except (OSError, UnicodeDecodeError) as exc:
         raise KbBroken(f"{where}: cannot be read ({exc}); reinstall rulings or restore the file") from exc
     except tomllib.TOMLDecodeError as exc:

@@ -311,11 +311,12 @@ def build_site(kb: Kb, out: Path, strict: bool = False) -> SiteReport:
 
 def clear_left_overs(out: Path, mine: tuple[Path, ...]) -> None:
     """What killed runs left beside out, cleared: a previous site moved aside comes back when out is
-    gone, a half-written one is removed; ForeignFolder when one of this run's folders (mine) is taken
-    by something rulings did not make."""
+    gone, a half-written one is removed, so is what a killed removal left; ForeignFolder when one of
+    this run's folders (mine) is taken by something rulings did not make."""
     from kb.errors import ForeignFolder
-    from kb.owned import left_over, mark, remove
+    from kb.owned import left_over, mark, remove, remove_graves
 
+    remove_graves(out.parent, "site")  # what a killed run's clean-up left (kb.owned.bury)
     for entry in sorted(out.parent.iterdir()):
         if entry.name.startswith(f".{out.name}.") and left_over(entry, "site"):
             if entry.name.startswith(f".{out.name}.old-") and not out.exists():

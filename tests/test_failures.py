@@ -93,12 +93,17 @@ def manifest_path(path: str) -> Cause:
     return cause
 
 
+def replaced(relative: str, text: str, replacement: str) -> Cause:
+    """The first `text` in a file of the corpus (sources/...) replaced."""
+    def cause(env: Env) -> None:
+        path = env.sources / relative.removeprefix("sources/")
+        path.write_text(path.read_text("utf-8").replace(text, replacement, 1), "utf-8")
+    return cause
+
+
 def manifest_line(line: str, replacement: str) -> Cause:
     """A line of the manifest replaced."""
-    def cause(env: Env) -> None:
-        manifest = env.sources / "sources.toml"
-        manifest.write_text(manifest.read_text("utf-8").replace(line, replacement, 1), "utf-8")
-    return cause
+    return replaced("sources/sources.toml", line, replacement)
 
 
 def symlink_out(env: Env) -> None:
@@ -220,6 +225,8 @@ def empty_env(env: Env) -> None:
 
 
 BUILD = "--kb {kb} build --sources {sources}"
+LONG = "9" * 5000
+"""A number of more digits than Python's int() reads (4300)."""
 DISK_FULL = OSError(errno.ENOSPC, "No space left on device")
 DENIED = PermissionError(errno.EACCES, "Permission denied")
 KEPT_KB = "the previous knowledge base still answers"
@@ -314,6 +321,17 @@ CASES: list[tuple[str, str, Cause, str]] = [
     ("build: manifest id leads up", BUILD, manifest_line('id = "crf-x"', 'id = "../crf x"'),
      "{sources}/sources.toml:1: [[source]] entry 1 ('../crf x'): id must be 1 to 64 letters, digits, '-' or '_' (no "
      "dot, slash or space), found '../crf x'; e.g. id = \"crf-22\""),
+    # a number of more digits than Python reads (its int() refuses more than 4300)
+    ("build: manifest number too long", BUILD, manifest_line('parser = "crf"', 'parser = "crf"\norder = ' + LONG),
+     "{sources}/sources.toml: not valid TOML: a number of more than 4300 digits (at line 11, column 9)"),
+    ("build: card database number too long", BUILD, replaced("sources/meccg/cards.json", '"8"', LONG),
+     "{sources}/meccg/cards.json:19: expected text, found a number of more than 4300 digits at column 32"),
+    ("build: text source number too long", BUILD, replaced("sources/meccg/crf.md", "Annotation 25a", f"Annotation {LONG}"),
+     "{sources}/meccg/crf.md:21: expected text, found a number of more than 4300 digits at column 14"),
+    ("eval: number too long", "--kb {kb} eval {tmp}/q.jsonl", write("tmp/q.jsonl", f'{{"query": "x", "gold": [{LONG}]}}\n'),
+     "{tmp}/q.jsonl:1: expected a JSON object (a number of more than 4300 digits)"),
+    ("build: ranking.toml number too long", BUILD, data_file("ranking", f"[weights]\nname = {LONG}\n"),
+     "kb/data/ranking.toml: not valid TOML (a number of more than 4300 digits (at line 2, column 8))"),
     # an incomplete installation
     ("build: bundled sources missing", "--kb {kb} build", bundle_gone,
      "the bundled sources that come with rulings are missing: no package rulings_sources holds sources.toml, nor "
@@ -371,6 +389,8 @@ CASES: list[tuple[str, str, Cause, str]] = [
      "{tmp}/q.jsonl: cannot read ('utf-8' codec can't decode byte 0xff in position 11: invalid start byte)"),
     ("eval: nested too deeply", "--kb {kb} eval {tmp}/q.jsonl", write("tmp/q.jsonl", "[" * 100_000 + "\n"),
      "{tmp}/q.jsonl:1: expected a JSON object (arrays or objects nested too deeply)"),
+    ("eval: no question", "--kb {kb} eval {tmp}/q.jsonl", write("tmp/q.jsonl", "\n  \n"),
+     "{tmp}/q.jsonl: no question in it (an empty file, or blank lines only). " + QUESTIONS),
     ("eval: a FIFO", "--kb {kb} eval {tmp}/q.jsonl", fifo_at("q.jsonl"),
      "{tmp}/q.jsonl: expected a regular file, found a named pipe (FIFO). " + QUESTIONS),
     # a device is refused before it is read: /dev/zero the same way (/dev/null here, so that code without the
@@ -384,6 +404,8 @@ CASES: list[tuple[str, str, Cause, str]] = [
     ("deck: --html over a file it did not make", "--kb {kb} deck {tmp}/deck.txt --html {tmp}/notes.html",
      deck_and_notes, "{tmp}/notes.html exists and `rulings deck --html` did not make it; it is left as it is. "
      "Name a new file, or remove that one first."),
+    ("deck: --html into a missing folder", "--kb {kb} deck {tmp}/deck.txt --html {tmp}/none/deck.html", deck_and_notes,
+     "no folder {tmp}/none to write deck.html into. Create it, or name a file in an existing folder."),
     ("deck: --html disk full", "--kb {kb} deck {tmp}/deck.txt --html {tmp}/deck.html",
      lambda env: (deck_and_notes(env), raises("kb.deck.os.replace", DISK_FULL)(env)),
      "cannot write the deck page in {tmp}/deck.html: the disk is full; free some space and run `rulings deck "
@@ -451,6 +473,27 @@ def _args(command: str) -> list[str]:
     return out
 
 
+def test_a_stored_value_that_is_not_json_is_one_line_and_checked(tiny: tuple[Path, Path, Path], tmp_path: Path) -> None:
+    """A knowledge base damaged after its build: a ruling's section that is not JSON. Every command
+    reading the ruling says so in one line, naming it; `rulings check` warns of it at its line."""
+    kb = tmp_path / "kb"
+    shutil.copytree(tiny[1], kb, symlinks=True)
+    with sqlite3.connect(kb / "current" / "rulings.db") as db:
+        ruling, source, line = db.execute("select id, source, line_start from rulings order by rowid limit 1").fetchone()
+        db.execute("update rulings set section = 'not [json' where id = ?", (ruling,))
+    said = (f"the knowledge base is damaged: the section stored for {ruling} is not JSON; run `rulings build` to "
+            "rebuild it")
+    for command in (["export"], ["show", ruling], ["show", ruling, "--json"]):
+        result = CliRunner().invoke(cli, ["--kb", str(kb), *command], catch_exceptions=False)
+        assert result.exit_code == 1 and result.stdout == "", command
+        assert result.stderr == (json.dumps({"error": said, "hint": "Run `rulings build` to rebuild the knowledge base."})
+                                 if "--json" in command else f"Error: {said}") + "\n"
+    check = CliRunner().invoke(cli, ["--kb", str(kb), "check", "--json", "--strict"], catch_exceptions=False)
+    warnings = [p for p in json.loads(check.stdout)["problems"] if p["severity"] == "warning"]
+    assert check.exit_code == 1 and [(p["source"], p["line"]) for p in warnings if ruling in p["message"]] == [(source, line)]
+    assert "the section stored for " + ruling + " is not JSON" in warnings[-1]["message"]
+
+
 def test_every_failure_kind_of_the_issue_is_in_the_table() -> None:
     names = " ".join(c[0] for c in CASES)
     for kind in ("disk full", "permission denied", "invalid UTF-8", "database damaged", "another schema version",
@@ -491,12 +534,18 @@ JSON_CASES: list[tuple[str, str, Cause, int, dict[str, str]]] = [
      {"error": "no source 'nope'", "hint": "Known sources: crf-x, coe-x, cards (see `rulings stats`)."}),
     ("deck: --html a folder", "--kb {kb} deck {tmp}/deck.txt --html {tmp} --json", deck_and_notes, 2,
      {"error": "Invalid value for '--html': File '{tmp}' is a directory.", "hint": "Try 'cli deck --help' for help."}),
+    ("deck: --html into a missing folder", "--kb {kb} deck {tmp}/deck.txt --html {tmp}/none/deck.html --json",
+     deck_and_notes, 1, {"error": "no folder {tmp}/none to write deck.html into",
+                         "hint": "Create it, or name a file in an existing folder."}),
     ("check --strict: a warning", "--kb {kb} check --strict --json", nothing, 1,
      {"error": "2 warning(s) (--strict)", "hint": "Fix what the warnings name, or run without --strict."}),
     ("deck: missing file", "--kb {kb} deck {tmp}/none.txt --json", nothing, 2,
      {"error": "{tmp}/none.txt: No such file or directory", "hint": DECK_HINT}),
     ("deck: unreadable file", "--kb {kb} deck {tmp}/deck.txt --json", unreadable("deck.txt"), 2,
      {"error": "{tmp}/deck.txt: Permission denied", "hint": DECK_HINT}),
+    ("eval: number too long", "--kb {kb} eval {tmp}/q.jsonl --json",
+     write("tmp/q.jsonl", f'{{"query": "x", "gold": [{LONG}]}}\n'), 1,
+     {"error": "{tmp}/q.jsonl:1: expected a JSON object (a number of more than 4300 digits)", "hint": ""}),
     ("eval: a FIFO", "--kb {kb} eval {tmp}/q.jsonl --json", fifo_at("q.jsonl"), 1,
      {"error": "{tmp}/q.jsonl: expected a regular file, found a named pipe (FIFO)", "hint": QUESTIONS}),
 ]
@@ -536,6 +585,8 @@ def test_the_same_failures_in_text_are_one_line(tiny: tuple[Path, Path, Path], t
 
 FULL = "cannot write the output to standard output: the disk is full"
 AGAIN = "Free some space and run the command again."
+SHUT = "cannot write the output to standard output: it is closed (or open for reading only)"
+OPEN = "Give the command a standard output (a terminal, a file or a pipe)."
 STDIN = "Pipe a decklist into it (rulings deck - < deck.txt), or name the file."
 
 # (what happened, arguments, shell redirections, exit code, stderr: a line of text or the JSON object)
@@ -546,6 +597,10 @@ STREAM_CASES: list[tuple[str, str, str, int, str | dict[str, str]]] = [
     ("stats to a full disk", "stats", "> /dev/full", 1, f"Error: {FULL}. {AGAIN}"),
     ("deck --json to a full disk", "deck {tmp}/deck.txt --json", "> /dev/full", 1, {"error": FULL, "hint": AGAIN}),
     ("site to a full disk", "site --out {tmp}/site", "> /dev/full", 1, f"Error: {FULL}. {AGAIN}"),
+    ("show: standard output closed", "show {id}", ">&-", 1, f"Error: {SHUT}. {OPEN}"),
+    ("export: standard output closed", "export", ">&-", 1, f"Error: {SHUT}. {OPEN}"),
+    ("stats --json: standard output closed", "stats --json", ">&-", 1, {"error": SHUT, "hint": OPEN}),
+    ("search --json: standard output read-only", "search strike --json", "1</dev/null", 1, {"error": SHUT, "hint": OPEN}),
     ("deck: standard input closed", "deck -", "<&-", 2,
      f"Error: standard input is closed: there is no decklist to read. {STDIN}"),
     ("deck --json: standard input closed", "deck - --json", "<&-", 2,
@@ -559,11 +614,14 @@ STREAM_CASES: list[tuple[str, str, str, int, str | dict[str, str]]] = [
 
 
 def rulings_line(kb: Path, args: str, redirect: str, tmp: Path) -> str:
-    """A shell line running rulings (this checkout's cli.py) with its standard streams redirected."""
+    """A shell line running rulings (this checkout's cli.py) with its standard streams redirected;
+    {id} in args is the id of a ruling of the knowledge base."""
     import shlex
 
+    with sqlite3.connect(f"file:{kb / 'current' / 'rulings.db'}?mode=ro", uri=True) as db:
+        ruling = db.execute("select id from rulings order by rowid limit 1").fetchone()[0]
     words = [sys.executable, "-c", "import sys, cli; sys.argv[0] = 'rulings'; cli.main()", "--kb", str(kb),
-             *args.format(tmp=tmp).split()]
+             *args.format(tmp=tmp, id=ruling).split()]
     return " ".join(shlex.quote(w) for w in words) + " " + redirect.format(tmp=tmp)
 
 

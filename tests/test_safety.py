@@ -93,6 +93,61 @@ def test_what_a_killed_build_left_is_recognised_by_its_marker(corpus: tuple[Path
     assert not left.exists() and alive.is_dir()
 
 
+KILLED_IN_CLEAN_UP = """
+import os, signal, sys
+when, swapped, replace, unlink = sys.argv.pop(1), [], os.replace, os.unlink
+def replacing(src, dst, *args, **kwargs):
+    replace(src, dst, *args, **kwargs)
+    swapped.append(os.path.basename(dst) == "current")
+def unlinking(path, *args, **kwargs):
+    unlink(path, *args, **kwargs)
+    if os.path.basename(path) == when or when == "first" and any(swapped):
+        os.kill(os.getpid(), signal.SIGKILL)
+os.replace, os.unlink = replacing, unlinking
+import cli
+cli.main()
+"""
+"""A rulings command SIGKILLed in its clean-up: right after it deletes the first file named
+argv[1] (a marker: a build's old build, or the old site, being removed), or with "first" at the
+first file a build deletes once it has swapped `current` in."""
+
+
+@pytest.mark.parametrize("when", ["first", ".rulings-build"])
+def test_a_build_killed_in_its_clean_up_leaves_nothing_the_next_does_not_remove(corpus: tuple[Path, Path, Path],
+                                                                                 when: str) -> None:
+    """A build killed while it removes an old build, after the swap (on main the old build's marker
+    could go first, and the half-deleted folder, no longer marked, stayed for good): the next build
+    removes what is left, and the folder holds only the current build and the one before it."""
+    import signal
+
+    sources, kb_dir, _ = corpus
+    assert run("--kb", str(kb_dir), "build", "--sources", str(sources)).exit_code == 0  # two builds: one to remove
+    killed = subprocess.run([sys.executable, "-c", KILLED_IN_CLEAN_UP, when, "--kb", str(kb_dir), "build", "--sources",
+                             str(sources)], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=300)
+    assert killed.returncode == -signal.SIGKILL  # it died in the clean-up, with the new build current
+    assert (kb_dir / "current" / "rulings.db").is_file() and len(list(kb_dir.iterdir())) == 5  # one half-removed
+    assert run("--kb", str(kb_dir), "build", "--sources", str(sources)).exit_code == 0
+    builds = [p for p in kb_dir.iterdir() if not p.is_symlink() and (p / ".rulings-build").is_file()]
+    assert sorted(p.name for p in kb_dir.iterdir() if p not in builds) == [".rulings-kb", "current"]
+    assert len(builds) == 2 and (kb_dir / "current").resolve() in builds
+
+
+def test_a_site_run_killed_in_its_clean_up_leaves_nothing_the_next_does_not_remove(
+        corpus: tuple[Path, Path, Path]) -> None:
+    """A site run killed while it removes the site it replaced, right after that site's marker
+    (on main the half-deleted site, no longer marked, stayed beside the new one for good)."""
+    import signal
+
+    _, kb_dir, site = corpus
+    before = {p.name for p in site.parent.iterdir()}
+    killed = subprocess.run([sys.executable, "-c", KILLED_IN_CLEAN_UP, ".rulings-site", "--kb", str(kb_dir), "site",
+                             "--out", str(site)], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            timeout=300)
+    assert killed.returncode == -signal.SIGKILL and (site / "index.html").is_file()
+    assert run("--kb", str(kb_dir), "site", "--out", str(site)).exit_code == 0
+    assert {p.name for p in site.parent.iterdir()} == before
+
+
 def test_site_leftovers_of_a_killed_run_are_cleaned_by_marker(corpus: tuple[Path, Path, Path]) -> None:
     _, kb_dir, site = corpus
     pid = dead_pid()

@@ -11,6 +11,9 @@ import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -197,6 +200,52 @@ def ask(socket_path: Path, path: str) -> tuple[int, str]:
         conn.close()
 
 
+@contextmanager
+def serving(kb: Path, folder: Path) -> Iterator[Server]:
+    """`rulings serve` running over kb on a Unix socket in folder, until the block ends (then its peak
+    memory is taken and it is stopped), its standard error logged in folder."""
+    server = Server(folder / "serve.sock", folder / "serve.log")
+    with server.log.open("wb") as err:
+        process = subprocess.Popen([sys.executable, "-c", "import cli; cli.main()", "--kb", str(kb), "serve",
+                                    "--uds", str(server.socket)], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=err)
+        try:
+            started = time.monotonic()
+            while True:  # Datasette starting: a second or two, more on a busy machine
+                assert process.poll() is None, server.log.read_text("utf-8")
+                assert time.monotonic() - started < 300, "rulings serve did not start in 5 minutes"
+                try:
+                    ask(server.socket, "/-/versions.json")
+                    break
+                except OSError:  # no socket yet, or not yet listening
+                    time.sleep(0.1)
+            yield server
+        finally:
+            server.peak_mb = peak_mb(process.pid)
+            process.terminate()
+            process.wait(timeout=30)
+
+
+def peak_mb(pid: int) -> int:
+    """The peak memory (resident set) of a running process since it started its program, in MB:
+    Linux's VmHWM (the rusage of a child counts the memory of its parent, this test process, which it
+    was a copy of until it started its program); 0 where /proc has no such line."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text("utf-8")
+    except OSError:
+        return 0
+    found = re.search(r"^VmHWM:\s+(\d+) kB", status, re.M)
+    return int(found.group(1)) // 1024 if found else 0
+
+
+@dataclass
+class Server:
+    """A running `rulings serve` (serving): its socket, its log and, once stopped, its peak memory."""
+
+    socket: Path
+    log: Path
+    peak_mb: int = 0
+
+
 def test_serve_keeps_answering_across_rebuilds_and_picks_up_the_new_one(tiny: tuple[Path, Path, Path], tmp_path: Path,
                                                                          datasette: None) -> None:
     """A running `rulings serve`, two rebuilds of other sources (the second's clean-up removes the
@@ -209,36 +258,55 @@ def test_serve_keeps_answering_across_rebuilds_and_picks_up_the_new_one(tiny: tu
     shutil.copytree(tiny[1], kb, symlinks=True)
     other = edited(tiny[0], tmp_path / "other", "### General\n\n", f"### General\n\n- {INSERTED}\n\n")
     first = (kb / CURRENT).resolve()
-    socket_path, log = tmp_path / "serve.sock", tmp_path / "serve.log"
     inserted = "/rulings/rulings.json?_search=" + quote("inserted above") + "&_col=text&_shape=array"
-    with log.open("wb") as err:
-        server = subprocess.Popen([sys.executable, "-c", "import cli; cli.main()", "--kb", str(kb), "serve",
-                                   "--uds", str(socket_path)], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=err)
-        try:
-            started = time.monotonic()
-            while True:  # Datasette starting: a second or two, more on a busy machine
-                assert server.poll() is None, log.read_text("utf-8")
-                assert time.monotonic() - started < 300, "rulings serve did not start in 5 minutes"
-                try:
-                    ask(socket_path, "/-/versions.json")
-                    break
-                except OSError:  # no socket yet, or not yet listening
-                    time.sleep(0.1)
-            assert ask(socket_path, inserted) == (200, "[]")
-            build(other, kb)
-            build(other, kb)
-            assert first.is_dir()  # the build being served is held: no clean-up removed it
-            for path in ("/", "/rulings", "/rulings/rulings?_facet=kind", "/rulings/card_rulings?card=Adûnaphel"):
-                status, page = ask(socket_path, quote(path, safe="/?=&_"))
-                assert status == 200, (path, page[:300])
-            status, found = ask(socket_path, inserted)
-            assert status == 200 and [r["text"] for r in json.loads(found)] == [INSERTED]
-        finally:
-            server.terminate()
-            server.wait(timeout=30)
-    said = log.read_text("utf-8")
+    with serving(kb, tmp_path) as server:
+        assert ask(server.socket, inserted) == (200, "[]")
+        build(other, kb)
+        build(other, kb)
+        assert first.is_dir()  # the build being served is held: no clean-up removed it
+        for path in ("/", "/rulings", "/rulings/rulings?_facet=kind", "/rulings/card_rulings?card=Adûnaphel"):
+            status, page = ask(server.socket, quote(path, safe="/?=&_"))
+            assert status == 200, (path, page[:300])
+        status, found = ask(server.socket, inserted)
+        assert status == 200 and [r["text"] for r in json.loads(found)] == [INSERTED]
+    said = server.log.read_text("utf-8")
     assert f"rulings serve: serving the new build {(kb / CURRENT).resolve()}" in said, said
     assert "unable to open database file" not in said and "Traceback" not in said
+
+
+def test_what_one_request_may_take_is_bounded(real_kb: Path, tmp_path: Path, datasette: None) -> None:
+    """A server anyone may reach (the README's `-h 0.0.0.0`) answers any SQL: a value of 100 MB or
+    1 GB, or a thousand rows of 900 KB, is a 400 naming the bound (kb.server's MAX_VALUE, MAX_ANSWER)
+    rather than gigabytes taken; the largest page of a table still answers; the server's own peak
+    memory stays far under what was asked for (on main, 100 MB asked took 791 MB)."""
+    from kb.server import MAX_ANSWER, MAX_COLUMNS, MAX_VALUE, SETTINGS
+
+    def sql(query: str) -> tuple[int, dict[str, Any]]:
+        status, body = ask(server.socket, "/rulings.json?sql=" + quote(query))
+        return status, json.loads(body)
+
+    rows = "with recursive n(i) as (select 1 union all select i + 1 from n limit 1000) "
+    with serving(real_kb, tmp_path) as server:
+        for query in ("select randomblob(100000000)", "select length(randomblob(1000000000))"):
+            status, answer = sql(query)
+            assert (status, answer["ok"]) == (400, False), query
+            assert answer["error"].startswith(f"a value of more than {MAX_VALUE // 2**20} MB"), query
+        status, answer = sql(rows + "select zeroblob(900000) from n")  # 900 MB in all
+        assert (status, answer["ok"]) == (400, False)
+        assert answer["error"].startswith(f"an answer of more than {MAX_ANSWER // 2**20} MB")
+        status, answer = sql(rows + "select randomblob(1000) from n")  # within the bounds: all of it
+        assert status == 200 and len(answer["rows"]) == 1000
+        status, page = ask(server.socket, "/rulings/rulings.json?_size=max&_shape=array")
+        assert status == 200 and len(json.loads(page)) == SETTINGS["max_returned_rows"] == 1000
+        settings = json.loads(ask(server.socket, "/-/settings.json")[1])
+        assert {key: settings[key] for key in SETTINGS} == SETTINGS
+    if not server.peak_mb:
+        pytest.skip("needs Linux's /proc to measure the server's memory")
+    assert server.peak_mb < 300, server.peak_mb  # about 100 MB here
+    readme = " ".join((ROOT / "README.md").read_text("utf-8").split())  # the README says the bounds
+    assert f"no string or blob longer than {MAX_VALUE // 2**20} MB" in readme
+    assert f"no more than {MAX_COLUMNS} columns" in readme and f"take at most {MAX_ANSWER // 2**20} MB" in readme
+    assert "runs at most 1 second and returns at most 1,000 rows" in readme and SETTINGS["sql_time_limit_ms"] == 1000
 
 
 # -- issue 30: relevance, names as a judge types them, the README's facets -------------------------------

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kb.errors import ParseError
-from kb.inputs import read_bytes
+from kb.inputs import line_and_column, long_number, read_bytes
 from kb.model import Span
 
 HEADING = re.compile(r"^(#{1,6})\s+(.*)$")
@@ -58,6 +58,10 @@ def read_lines(path: Path) -> list[str]:
         line, column = position(data, start)
         raise ParseError(str(path), line, "UTF-8 text", f"byte 0x{data[start]:02X} at column {column}, "
                          "which UTF-8 does not allow there (is it Latin-1? convert it to UTF-8)") from exc
+    long = long_number(text)
+    if long is not None:  # no parser reads it as a number: Python would not
+        line, column = line_and_column(text, long[0])
+        raise ParseError(str(path), line, "text", f"{long[1]} at column {column}")
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
