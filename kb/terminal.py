@@ -648,7 +648,8 @@ def render_stats(page: Page, info: dict[str, Any]) -> None:
 
 def render_check(page: Page, report: CheckReport) -> None:
     """`rulings check`: per source the lines stored, skipped and unaccounted; the rulings without a
-    sentence's stop, why; every repair; every problem."""
+    sentence's stop, why; those marked incomplete in the source's text, each with why; every repair;
+    every problem."""
     echo = page.plain
     echo(f"{'source':<10} {'lines':>6} {'stored':>6} {'skipped':>7} {'unaccounted':>11}")
     for s in report.sources:
@@ -663,6 +664,11 @@ def render_check(page: Page, report: CheckReport) -> None:
         why.setdefault((u.source, u.reason.split(":")[0]), []).append(u.line)
     for (source, reason), lines in why.items():
         echo(f"  {source} {len(lines)}: {reason} (lines {some(lines)})")
+    marked = report.incomplete
+    echo(f"\nrulings marked incomplete in the source's text (every reader shows them so): {len(marked.rulings)}"
+         + (" (" + ", ".join(f"{source} {n}" for source, n in marked.by_source.items()) + ")" if marked.rulings else ""))
+    for m in marked.rulings:
+        echo(f"  {m.id} (lines {m.lines[0]}-{m.lines[1]}): {m.reason}")
     by_kind: dict[tuple[str, str, str, str], list[int]] = {}
     for r in report.repairs:
         by_kind.setdefault((r.source, r.kind, r.before, r.after), []).append(r.line)
