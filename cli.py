@@ -377,7 +377,8 @@ def export(kb_dir: Path) -> None:
 @pager_option
 @click.pass_obj
 def check(kb_dir: Path, as_json: bool, strict: bool, no_pager: bool) -> None:
-    """Audit the knowledge base: every source line stored or skipped with a reason; repairs; problems."""
+    """Audit the knowledge base: every source line stored or skipped with a reason; the rulings marked
+    incomplete in the source's text; repairs; problems."""
     from kb.check import check as run_check
     from kb.terminal import render_check
 

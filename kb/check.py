@@ -85,14 +85,34 @@ class Unended:
 
 
 @dataclass(frozen=True, slots=True)
+class IncompleteRuling:
+    """A stored ruling the source's text leaves incomplete (kb.model.Ruling.incomplete), and why."""
+
+    id: str
+    source: str
+    lines: tuple[int, int]
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Incomplete:
+    """The stored rulings marked incomplete in the source's text, as every reader shows them."""
+
+    by_source: dict[str, int]
+    """How many in each source, in manifest order."""
+    rulings: list[IncompleteRuling]
+
+
+@dataclass(frozen=True, slots=True)
 class CheckReport:
     """What `rulings check` reports: per source its lines, the rulings that end without a sentence's
-    stop, then every repair and problem."""
+    stop, those marked incomplete, then every repair and problem."""
 
     sources: list[SourceAudit]
     repairs: list[Repair]
     problems: list[Finding]
     unended: Unended
+    incomplete: Incomplete
 
     @property
     def warnings(self) -> int:
@@ -106,7 +126,7 @@ class CheckReport:
         """As `check --json` prints it."""
         return {"sources": [asdict(s) for s in self.sources], "repairs": [asdict(r) for r in self.repairs],
                 "problems": [p.to_json() for p in self.problems], "warnings": self.warnings,
-                "unended": asdict(self.unended), "notes": self.notes}
+                "unended": asdict(self.unended), "incomplete": asdict(self.incomplete), "notes": self.notes}
 
 
 def check(kb: Kb) -> CheckReport:
@@ -150,7 +170,7 @@ def check(kb: Kb) -> CheckReport:
     problems += [Finding(p["source"], paths.get(p["source"], ""), p["line"], p["severity"], p["message"])
                  for p in query(conn, "select source, line, severity, message from problems")]
     problems += damaged(conn, paths)
-    return CheckReport(sources, repairs, problems, ended)
+    return CheckReport(sources, repairs, problems, ended, incomplete(conn))
 
 
 def damaged(conn: Any, paths: dict[str, str]) -> list[Finding]:
@@ -180,13 +200,12 @@ def unended_reason(r: dict[str, Any]) -> str:
         if r["card_type"] in ("Site", "Region"):
             return "a site's or region's card: its data lines end it, not a sentence"
         return "a card's text, ended as the card database ends it"
+    if r["incomplete"]:
+        return f"incomplete in the source's text, and shown so: {r['incomplete']}"
     if r["kind"] in LABELS:
         return "a label (a step of the turn, a citation's key), not a sentence"
     if "\n" in r["text"].strip() and len(last.split()) <= SHORT:
         return "ends with a list, whose last item has no stop"
-    if r["parser"] == "arda":
-        return (f"cut by the PDF extraction, which interleaved two columns: the next line ({r['line_end'] + 1}) "
-                "goes on with another passage")
     end = untagged(r["text"])
     if end.endswith(":"):
         return "opens a list (ends with a colon): its items follow as the next rulings"
@@ -200,12 +219,25 @@ def unended_reason(r: dict[str, Any]) -> str:
 def unended(conn: Any) -> Unended:
     """The stored rulings whose text does not end as a sentence does (kb.parsers.document
     .ends_sentence), by source, each with its id, last line, how it ends and why (unended_reason)."""
-    rows = query(conn, "select r.id, r.source, r.kind, r.text, r.line_end, s.parser, c.type as card_type "
+    rows = query(conn, "select r.id, r.source, r.kind, r.text, r.line_end, r.incomplete, s.parser, c.type as card_type "
                        "from rulings r join sources s on s.id = r.source left join cards c on c.ruling_id = r.id "
                        "order by s.rowid, r.ord")
     found = [UnendedRuling(r["id"], r["source"], r["line_end"], r["text"].rstrip()[-40:], unended_reason(r))
              for r in rows if not ends_sentence(r["text"])]
+    return Unended(counted(found), found)
+
+
+def incomplete(conn: Any) -> Incomplete:
+    """The stored rulings marked incomplete in the source's text (kb.model.Ruling.incomplete), by source."""
+    rows = query(conn, "select r.id, r.source, r.line_start, r.line_end, r.incomplete from rulings r join sources s "
+                       "on s.id = r.source where r.incomplete != '' order by s.rowid, r.ord")
+    found = [IncompleteRuling(r["id"], r["source"], (r["line_start"], r["line_end"]), r["incomplete"]) for r in rows]
+    return Incomplete(counted(found), found)
+
+
+def counted(found: list[UnendedRuling] | list[IncompleteRuling]) -> dict[str, int]:
+    """How many of the rulings found are in each source, in the order found (manifest order)."""
     by_source: dict[str, int] = {}
     for r in found:
         by_source[r.source] = by_source.get(r.source, 0) + 1
-    return Unended(by_source, found)
+    return by_source

@@ -30,10 +30,10 @@ if TYPE_CHECKING:
     from kb.searchspec import SearchSpec
 
 RULING_COLUMNS = "r.id, r.source, r.game, r.section, r.kind, r.number, r.title, r.text, r.line_start, " \
-                 "r.line_end, r.markers, r.ord, (select page || '#' || anchor from addresses where kind = 'ruling' " \
+                 "r.line_end, r.markers, r.ord, r.incomplete, (select page || '#' || anchor from addresses where kind = 'ruling' " \
                  "and key = r.id and part = '') as url"
 RULING_FIELDS = ("id", "source", "source_title", "edition", "current", "game", "section", "kind", "number", "title",
-                 "text", "markdown", "lines", "markers", "url")
+                 "text", "markdown", "lines", "markers", "url", "incomplete")
 """The fields of a ruling in every command's JSON (kb/data/schema/ruling.json), in this order."""
 CARD_COLUMNS = "ruling_id, id, set_code, set_name, name, names, type, alignment, text, attributes, (select page from " \
                "addresses a where a.kind = 'card' and a.key = cards.name and a.part = '') as page"
@@ -214,7 +214,7 @@ class Reader:
             game=row["game"], section=section, kind=row["kind"], number=row["number"] or None,
             title=row["title"] or None, stored=row["text"], parser=parser, lines=(int(lines[0]), int(lines[1])),
             markers=tuple(row["markers"]), url=self.url(row, "url"),
-            ord=int(row.get("ord") or 0), notes=self.notes().get(row["id"], ()))
+            ord=int(row.get("ord") or 0), notes=self.notes().get(row["id"], ()), incomplete=row.get("incomplete") or "")
 
     def _order(self, r: Ruling) -> tuple[bool, int, int]:
         return not r.current, self.sources[r.source].rank, r.ord

@@ -40,7 +40,7 @@ TABLES: dict[str, dict[str, Any]] = {
                        "(source, section, line span). Search with the box: full text over title, section and "
                        "text (words stemmed, accents folded), the rows in id order; the search query gives "
                        "the same rows, the most relevant first.",
-        "facets": ["source", "game", "kind"],
+        "facets": ["source", "game", "kind", "incomplete"],
         "sortable_columns": ["id", "source", "game", "kind", "number", "title", "line_start", "ord"],
         "label_column": "title",
         "columns": {"id": "stable id: source id, a dot, a hash of the ruling's place and words",
@@ -50,7 +50,9 @@ TABLES: dict[str, dict[str, Any]] = {
                     "text": "the ruling's text, Markdown", "raw": "the source lines as they are in the file",
                     "markers": "tags the document puts on the ruling (errata, origin tags)",
                     "line_start": "first line in the source file", "line_end": "last line in the source file",
-                    "ord": "position in its document", "parent": "the id of the ruling this one belongs to"},
+                    "ord": "position in its document", "parent": "the id of the ruling this one belongs to",
+                    "incomplete": "why the source's text of the ruling is not whole (a text extraction cut it and "
+                                  "the rest was not found), empty where it reads whole: every reader shows it so"},
     },
     "cards": {
         "description": "The cards of the Council of Elrond card database, one row each: names in every language, "

@@ -95,6 +95,9 @@ class Ruling:
     """A name the ruling defines: a glossary term, a card name."""
     parent: str | None = None
     """Id of the ruling this one belongs to (an example's rule)."""
+    incomplete: str = ""
+    """Why the source's text of it is not whole ("it begins mid-sentence": a PDF extraction cut it and
+    the rest was not found), or "" where it reads whole. Decided by its parser, once, at build time."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -38,6 +38,8 @@ class Ruling:
     """Its place in its document."""
     notes: tuple[str, ...] = ()
     """What `rulings check` notes on the source's own text at its lines (a rule numbered under the wrong parent)."""
+    incomplete: str = ""
+    """Why the source's text of it is not whole (kb.model.Ruling.incomplete), "" where it reads whole."""
 
     @property
     def page(self) -> str:
@@ -50,12 +52,14 @@ class Ruling:
 
     def to_json(self) -> dict[str, Any]:
         """The one ruling shape: its text as a reader reads it, and, from a source written in
-        Markdown, its text so written ("markdown"); "notes" when it has some."""
+        Markdown, its text so written ("markdown"); "incomplete": why the source's text of it is not
+        whole, or null; "notes" when it has some."""
         out = {"id": self.id, "source": self.source, "source_title": self.source_title, "edition": self.edition,
                "current": self.current, "game": self.game, "section": list(self.section), "kind": self.kind,
                "number": self.number, "title": self.title, "text": self.reading().text,
                "markdown": self.stored if self.parser in MARKDOWN_PARSERS else None,
-               "lines": list(self.lines), "markers": list(self.markers), "url": self.url}
+               "lines": list(self.lines), "markers": list(self.markers), "url": self.url,
+               "incomplete": self.incomplete or None}
         if self.notes:
             out["notes"] = list(self.notes)
         return out

@@ -225,7 +225,7 @@ def document_units(s: Source, rulings: list[Ruling], lexicon: Lexicon, parent_te
         yield Unit(
             data={"id": r.id, "source": s.id, "kind": r.kind, "number": r.number, "title": title,
                   "about": sorted(about), "section": list(r.section), "text": r.text,
-                  "markers": list(r.markers), "lines": [r.span.start, r.span.end]},
+                  "markers": list(r.markers), "lines": [r.span.start, r.span.end], "incomplete": r.incomplete},
             fields=fields, keys=keys, known=document_fields(r.kind, r.text, s.kind, s.current),
             defines=title if r.kind == "glossary" and title else "")
 

@@ -93,6 +93,8 @@ class Doc:
     """The name of the rulebook step it opens with ("set the base hazard limit"), folded."""
     same_words: int | None = None
     """The first document with the same words (folded), where an earlier one has them: the two are one result."""
+    incomplete: str = ""
+    """Why the source's text of it is not whole (kb.model.Ruling.incomplete): every result says so."""
 
 
 DOC_DEFAULTS: dict[str, Any] = {f.name: f.default if f.default_factory is MISSING else f.default_factory()
@@ -194,7 +196,7 @@ class Docs:
                "prior": self.priors.setdefault(tuple(known.get("prior", ())), len(self.priors)),
                "defines": heading_terms(unit.defines, self.vocab) if unit.defines else [],
                "numbers": known.get("numbers", []), "step": known.get("step", ""),
-               "same_words": first if first != n else None}
+               "same_words": first if first != n else None, "incomplete": d.get("incomplete", "")}
         return {k: v for k, v in doc.items() if k not in DOC_DEFAULTS or v != DOC_DEFAULTS[k]}
 
     def heading_terms(self) -> Iterator[list[str] | None]:
@@ -636,7 +638,7 @@ class SearchSpec:
                              "edition": s["edition"], "current": s["current"], "game": s["game"], "kind": doc.kind,
                              "number": doc.number, "title": doc.title, "about": doc.about,
                              "section": self.raw["sections"][doc.section], "text": doc.text, "markers": doc.markers,
-                             "lines": doc.lines, "path": s["path"]}
+                             "lines": doc.lines, "path": s["path"], "incomplete": doc.incomplete}
         return self._data[d]
 
 

@@ -181,7 +181,7 @@ class Pages:
                 "source": source,
                 "lines": r.lines, "permalink": self.plan.ruling_placed(r.id),
                 "links": self.link_groups(r) if full else [],
-                "notes": list(r.notes),
+                "notes": list(r.notes), "incomplete": r.incomplete,
                 "older": [self.older_wording(c) for c in self.older_wordings.get(r.id, [])] if full else []}
 
     def older_wording(self, c: Change) -> dict[str, Any]:

@@ -25,7 +25,7 @@ if TYPE_CHECKING:  # the model's types are imported where a build makes them: a 
     from kb.model import ParsedDocument, Problem, Ruling, Section, Source
     from kb.xref import Link
 
-SCHEMA_VERSION = 9
+SCHEMA_VERSION = 10
 DB_NAME = "rulings.db"
 INDEX_DIR = "index"
 LEXICON = "lexicon.json"
@@ -36,7 +36,8 @@ meta(key, value)                       schema_version, built_at, kb_version
 sources(id, title, game, kind, edition, date, origin, path, parser, current, licence, origin_url, line_count, rulings)
 sections(id, source, titles JSON list of titles, title, depth, line_start, line_end, ord)
 rulings(id, source, game, section JSON list, kind, number, title, text, raw, line_start, line_end,
-        markers JSON list, ord, parent)
+        markers JSON list, ord, parent, incomplete)   incomplete: why the source's text of it is not
+                                       whole (kb.model.Ruling.incomplete), "" where it reads whole
 cards(ruling_id (key), id (the database's card id), set_code, set_name, name, names JSON {lang: name}, all_names
       (every language's name, distinct, " / " between), type, alignment, text, text_html, attributes JSON)
 skipped(source, line_start, line_end, reason)
@@ -78,7 +79,8 @@ COLUMNS: dict[str, dict[str, type]] = {
     "sections": {"id": str, "source": str, "titles": str, "title": str, "depth": int, "line_start": int,
                  "line_end": int, "ord": int},
     "rulings": {"id": str, "source": str, "game": str, "section": str, "kind": str, "number": str, "title": str,
-                "text": str, "raw": str, "line_start": int, "line_end": int, "markers": str, "ord": int, "parent": str},
+                "text": str, "raw": str, "line_start": int, "line_end": int, "markers": str, "ord": int, "parent": str,
+                "incomplete": str},
     "cards": {"ruling_id": str, "id": str, "set_code": str, "set_name": str, "name": str, "names": str,
               "all_names": str, "type": str, "alignment": str, "text": str, "text_html": str, "attributes": str},
     "skipped": {"source": str, "line_start": int, "line_end": int, "reason": str},
@@ -125,7 +127,8 @@ def _rows(doc: ParsedDocument, table: str) -> Iterator[dict[str, Any]]:
             yield {"id": r.id, "source": s.id, "game": s.game, "section": json.dumps(r.section, ensure_ascii=False),
                    "kind": r.kind, "number": r.number, "title": r.title, "text": r.text, "raw": r.raw,
                    "line_start": r.span.start, "line_end": r.span.end,
-                   "markers": json.dumps(r.markers, ensure_ascii=False), "ord": r.order, "parent": r.parent}
+                   "markers": json.dumps(r.markers, ensure_ascii=False), "ord": r.order, "parent": r.parent,
+                   "incomplete": r.incomplete}
     elif table == "cards":
         for c in doc.cards:
             yield {"id": c.id, "ruling_id": c.ruling_id, "set_code": c.set, "set_name": c.set_name,
@@ -222,11 +225,12 @@ class Stored:
         from kb.model import Ruling, Span
 
         rows = self.conn.execute(
-            "select id, source, section, kind, number, text, raw, line_start, line_end, markers, ord, title, parent "
-            "from rulings where source = ? order by ord", (source,))
+            "select id, source, section, kind, number, text, raw, line_start, line_end, markers, ord, title, parent, "
+            "incomplete from rulings where source = ? order by ord", (source,))
         return [Ruling(rid, src, tuple(json.loads(section)), kind, number, text, raw, Span(start, end),
-                       tuple(json.loads(markers)), order, title, parent)
-                for rid, src, section, kind, number, text, raw, start, end, markers, order, title, parent in rows]
+                       tuple(json.loads(markers)), order, title, parent, incomplete or "")
+                for rid, src, section, kind, number, text, raw, start, end, markers, order, title, parent, incomplete
+                in rows]
 
     def sections(self, source: str) -> list[Section]:
         """The sections of one stored document, in document order."""

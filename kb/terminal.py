@@ -174,6 +174,14 @@ def head(r: dict[str, Any]) -> str:
     return str(r["kind"]) + (f" {r['number']}" if r.get("number") else "")
 
 
+def incomplete_line(r: dict[str, Any]) -> str | None:
+    """What a reader is told before a ruling the source's text leaves incomplete (a text extraction cut
+    it), in bold: "INCOMPLETE in the source's text: it breaks off mid-sentence"; None for a whole one."""
+    if not r.get("incomplete"):
+        return None
+    return style("INCOMPLETE in the source's text", bold=True, fg="red") + f": {r['incomplete']}"
+
+
 def marks(r: dict[str, Any]) -> str:
     """The markers a reader is told of beside a ruling's kind: " · new or changed" (the CRF's @)."""
     return " · new or changed" if "new" in r["markers"] else ""
@@ -220,6 +228,8 @@ def render_ruling(page: Page, r: dict[str, Any], indent: str = "  ", where: int 
     the text given: its words marked), then its notes."""
     path = " > ".join(r["section"][-where:])
     page(f"[{head(r)}{marks(r)}] {path}  " + style(f"{r['id']} · {lines_of(r)}", dim=True), indent, indent + "    ")
+    if warning := incomplete_line(r):
+        page(warning, indent + "  ", indent + "    ")
     page(text_of(r) if text is None else text, indent + "  ")
     for note in r.get("notes", []):
         page(style(f"note on the source: {note}", dim=True), indent + "  ", indent + "    ")
@@ -276,6 +286,8 @@ def render_ruling_answer(page: Page, answer: RulingAnswer) -> None:
         page("markers: " + ", ".join(r["markers"]))
     page(style(f"on the site: {r['url']}", dim=True))
     page()
+    if warning := incomplete_line(r):
+        page(warning, "", "  ")
     if r.get("card"):
         render_face(page, r["card"])
     else:
@@ -455,6 +467,8 @@ def render_result(page: Page, n: int, r: Any, found: Found, full: bool = False, 
          + f" (edition {d['edition']}{'' if d['current'] else ', older edition'}) · {lines_of(d)}", "", "    ")
     where = " > ".join(d["section"][-3:])
     page(f"{where}  [{head(d)}]" + (f"  {' '.join(d['markers'])}" if d["markers"] else ""), "    ", "      ")
+    if warning := incomplete_line(d):
+        page(warning, "    ", "      ")
     reading = found.reading(r)
     text = reading.text
     spans = highlight_spans(text, found.understanding, found.spec)
@@ -613,6 +627,8 @@ def render_deck_card(page: Page, entry: dict[str, Any]) -> None:
         for r in rulings:
             page(f"[{head(r)}{marks(r)}] " + style(f"{r['source_title']} · {r['id']} · {lines_of(r)}", dim=True),
                  "  ", "      ")
+            if warning := incomplete_line(r):
+                page(warning, "    ", "      ")
             page(text_of(r), "    ")
     if entry.get("mentioned_in"):
         render_groups(page, f" Mentioned in {entry['mentions']} other rulings", entry["mentioned_in"])
@@ -648,7 +664,8 @@ def render_stats(page: Page, info: dict[str, Any]) -> None:
 
 def render_check(page: Page, report: CheckReport) -> None:
     """`rulings check`: per source the lines stored, skipped and unaccounted; the rulings without a
-    sentence's stop, why; every repair; every problem."""
+    sentence's stop, why; those marked incomplete in the source's text, each with why; every repair;
+    every problem."""
     echo = page.plain
     echo(f"{'source':<10} {'lines':>6} {'stored':>6} {'skipped':>7} {'unaccounted':>11}")
     for s in report.sources:
@@ -663,6 +680,11 @@ def render_check(page: Page, report: CheckReport) -> None:
         why.setdefault((u.source, u.reason.split(":")[0]), []).append(u.line)
     for (source, reason), lines in why.items():
         echo(f"  {source} {len(lines)}: {reason} (lines {some(lines)})")
+    marked = report.incomplete
+    echo(f"\nrulings marked incomplete in the source's text (every reader shows them so): {len(marked.rulings)}"
+         + (" (" + ", ".join(f"{source} {n}" for source, n in marked.by_source.items()) + ")" if marked.rulings else ""))
+    for m in marked.rulings:
+        echo(f"  {m.id} (lines {m.lines[0]}-{m.lines[1]}): {m.reason}")
     by_kind: dict[tuple[str, str, str, str], list[int]] = {}
     for r in report.repairs:
         by_kind.setdefault((r.source, r.kind, r.before, r.after), []).append(r.line)

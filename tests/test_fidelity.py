@@ -221,7 +221,8 @@ def test_check_counts_the_unended_rulings_by_source_each_with_a_reason(real_kb: 
            and r.line < len(text) and text[r.line][:1].islower() and r.line + 1 not in skipped]
     assert cut == []
     printed = run(real_kb, "check").output
-    assert "rulings ending without a sentence's stop:" in printed and "cut by the PDF extraction" in printed
+    assert "rulings ending without a sentence's stop:" in printed
+    assert "rulings marked incomplete in the source's text (every reader shows them so):" in printed
 
 
 def test_the_cut_ruling_of_the_issue_now_reads_whole(real_kb: Path) -> None:

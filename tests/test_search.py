@@ -302,7 +302,7 @@ def test_the_search_data_decides_once_what_no_query_changes(searcher: Searcher) 
     # a field at its default is left out of the search data's document
     raw = spec.raw["docs"]
     assert DOC_DEFAULTS == {"number": "", "title": "", "markers": [], "about": [], "prior": 0, "defines": [],
-                            "numbers": [], "step": "", "same_words": None} == spec.raw["doc_defaults"]
+                            "numbers": [], "step": "", "same_words": None, "incomplete": ""} == spec.raw["doc_defaults"]
     assert all(all(v != DOC_DEFAULTS[k] for k, v in doc.items() if k in DOC_DEFAULTS) for doc in raw)
     assert all(Doc(**doc) == docs[d] for d, doc in enumerate(raw))
 

@@ -182,7 +182,7 @@ def test_browser_search_index_is_the_knowledge_bases_own(real_kb: Path, real_sit
     assert {t: _ungap(p, 2) for t, p in data.pop("postings").items()} == own.pop("postings")
     assert {k: _ungap(p, 1) for k, p in data.pop("keys").items()} == own.pop("keys")
     assert data.pop("doc_fields") == ["id", "source", "kind", "section", "text", "lines", "number", "title", "markers",
-                                      "about", "prior", "defines", "numbers", "step", "same_words"]
+                                      "about", "prior", "defines", "numbers", "step", "same_words", "incomplete"]
     # every word of a card name, each between line breaks, looked up as text
     words = data.pop("name_words")
     assert words.startswith("\n") and words.endswith("\n") and "\n\n" not in words

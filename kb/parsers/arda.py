@@ -1,24 +1,27 @@
-"""Parser for Arda Revised, text extracted from a PDF: headings, lost ligatures, small caps, repeats.
+"""Parser for Arda Revised, text extracted from a PDF: reading order, headings, lost ligatures, small caps, repeats.
 
-The extraction lost the fi/fl/ff ligatures ("inuence"), dropped the letters small caps drew
-differently ("Utap Phase" for "Untap Phase"), doubled heading fragments ("PLA PLAYER YER") and
-repeated whole passages where two columns interleaved. Repairs use the vocabulary of the other
-documents beside this one, and every repair is recorded.
+The extraction read the PDF's two columns line by line across (kb.parsers.columns restores the
+reading order as kb/data's repair file says), lost the fi/fl/ff ligatures ("inuence"), dropped the
+letters small caps drew differently ("Utap Phase" for "Untap Phase"), doubled heading fragments
+("PLA PLAYER YER") and repeated whole passages. Repairs use the vocabulary of the other documents
+beside this one, and every repair is recorded; a passage the text still leaves cut is marked
+incomplete (kb.model.Ruling.incomplete).
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
+from dataclasses import dataclass
 from itertools import chain
 from pathlib import Path
 
 from kb.errors import ParseError
 from kb.inputs import read_bytes
-from kb.markers import find_markers
 from kb.model import ParsedDocument, Ruling, Source, Span
 from kb.parsers.blocks import read_lines
-from kb.parsers.document import DocumentBuilder, ends_sentence
+from kb.parsers.columns import NONE, Mark, Piece, ReadingOrder, load_order, read_pieces
+from kb.parsers.document import DocumentBuilder, cut_reason, ends_sentence
 
 WORD = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)*")
 LIGATURES = ("fi", "fl", "ff", "ffi", "ffl")
@@ -162,7 +165,10 @@ def repair_doubles(text: str, vocab: Vocabulary) -> tuple[str, list[tuple[str, s
       power," (its punctuation repeated too), "player player.." (the punctuation doubled), "company’
       company’s" (a fragment, then the word), "ifif" (joined; not a word, twice one) -> once
       ("doubled word"). A pair English makes is kept: a word English writes twice (ENGLISH_DOUBLES:
-      "that that", "had had"), or a repeat whose punctuation differs otherwise ("now, now").
+      "that that", "had had"), or a repeat whose punctuation differs otherwise ("now, now");
+    - a word written whole and again in two parts, around it or after it: "Wi Wizard zard",
+      "corruption co rruption", "modified mo died" (the parts without the lost ligature) -> the word
+      once ("split word").
 
     The extraction kept no line breaks to show where it joined two lines or columns; what shows
     its doubling is the word repeated with its own punctuation, which English does not write.
@@ -170,9 +176,44 @@ def repair_doubles(text: str, vocab: Vocabulary) -> tuple[str, list[tuple[str, s
     changes: list[tuple[str, str, str]] = []
     while True:  # again while a repair makes another pair ("character’s character ’s")
         text, more = _doubles_once(text, vocab)
-        if not more:
+        text, split = _split_words_once(text)
+        if not more and not split:
             return text, changes
-        changes += more
+        changes += more + split
+
+
+def _split_words_once(text: str) -> tuple[str, list[tuple[str, str, str]]]:
+    """One pass over the text's tokens, each word written whole and in two parts around or after it
+    ("Wi Wizard zard", "corruption co rruption") read once."""
+    tokens = text.split(" ")
+    out: list[str] = []
+    changes: list[tuple[str, str, str]] = []
+    i = 0
+    while i < len(tokens):
+        whole = _split_whole(*tokens[i:i + 3]) if i + 2 < len(tokens) else None
+        if whole:
+            changes.append(("split word", " ".join(tokens[i:i + 3]), whole))
+            out.append(whole)
+            i += 3
+        else:
+            out.append(tokens[i])
+            i += 1
+    return (" ".join(out), changes) if changes else (text, changes)
+
+
+def _split_whole(a: str, b: str, c: str) -> str | None:
+    """The word of three tokens that are a word and its two parts, "Wi Wizard zard" or "corruption
+    co rruption" (the word without a lost ligature: "modified mo died"), with the last one's
+    punctuation; None otherwise."""
+    (wa, pa), (wb, pb), (wc, pc) = _core(a), _core(b), _core(c)
+    if not (wa and wb and wc) or not any(ch.isalpha() for ch in wa + wb + wc):
+        return None
+    if wa + wc == wb and pa == "":  # "Wi Wizard zard"
+        return wb + (pc or pb)
+    whole = {wa} | {wa.replace(lig, "", 1) for lig in LIGATURES if lig in wa}
+    if wb + wc in whole and pb == "" and len(wa) > 1:  # "corruption co rruption", "in i n"
+        return wa + (pc or pa)
+    return None
 
 
 def _doubles_once(text: str, vocab: Vocabulary) -> tuple[str, list[tuple[str, str, str]]]:
@@ -240,6 +281,8 @@ def split_heading(text: str) -> tuple[str, str]:
         n += 1
     if n < len(tokens) and n > 0 and tokens[n - 1] in ("A", "I") and tokens[n][:1].islower():
         n -= 1
+    elif n < len(tokens) and n > 1 and tokens[n - 1] == "A" and tokens[n][:1].isupper():
+        n -= 1  # "COMPANY VS COMPANY COMBAT A Wizard Company may ...": no heading ends with "A"
     heading = tokens[:n]
     letters = sum(sum(c.isalpha() for c in t) for t in heading)
     if letters < 4 or (len(heading) == 1 and len(heading[0]) < 4) or len(heading) > MAX_HEADING_WORDS:
@@ -279,88 +322,229 @@ def clean_heading(heading: str, vocab: Vocabulary) -> str:
     half = len(tokens) // 2
     if half and len(tokens) % 2 == 0 and tokens[:half] == tokens[half:]:
         tokens = tokens[:half]
-    return " ".join(t.capitalize() if t.isalpha() else t.title() for t in tokens)
+    return " ".join(t.capitalize() if t.isalpha() else re.sub(r"’S\b", "’s", t.title()) for t in tokens)
 
 
 def _letters(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "", text.lower())
 
 
-def parse_arda(source: Source, path: Path, vocab: Vocabulary | None = None) -> ParsedDocument:
-    """Parse Arda Revised line by line (the extraction has no blank lines to go by)."""
+ORDER_FILE = "arda_reading_order.toml"
+"""The reading order of the bundled text (kb.parsers.columns), made for it alone."""
+
+
+def bundled_order(source: Source, path: Path, b: DocumentBuilder) -> ReadingOrder:
+    """The repair file's reading order if it was made for this text; else none, with a warning when
+    it was made for a text of the same path (the document changed: the repairs must be made again)."""
+    order = load_order(ORDER_FILE)
+    if order.fits(read_bytes(path)):
+        return order
+    if order.path == source.path:
+        b.problem(None, f"kb/data/{ORDER_FILE} was made for another text of {source.path} (SHA-256 "
+                        f"{order.sha256[:12]}...): its reading order is not restored, and what the extraction "
+                        "cut is marked incomplete; make the repairs again for this text")
+    return NONE
+
+
+@dataclass(slots=True)
+class Passage:
+    """A passage being read: its pieces' texts and lines, in reading order (kept until it ends)."""
+
+    kind: str
+    texts: list[str]
+    lines: list[int]
+    section: tuple[str, ...]
+
+    @property
+    def text(self) -> str:
+        return " ".join(self.texts)
+
+
+@dataclass(frozen=True, slots=True)
+class Stored:
+    """A passage as stored: its ruling, the lines it was read from, and the passage stored right
+    before it in reading order (None where a heading or a skipped repeat stood between)."""
+
+    ruling: Ruling
+    lines: list[int]
+    follows: Ruling | None
+
+
+class ArdaReader:
+    """Reads the pieces (kb.parsers.columns) in order: headings open sections, a piece goes on with
+    the passage before it or begins one, each ended passage stored once (a repeated one skipped)."""
+
+    def __init__(self, b: DocumentBuilder, vocab: Vocabulary) -> None:
+        self.b = b
+        self.vocab = vocab
+        self.seen: dict[str, int] = {}
+        """Sentence letters -> the first line they were read on."""
+        self.open: Passage | None = None
+        self.stored: list[Stored] = []
+        self.last: Ruling | None = None
+        """The passage stored last, while nothing (a heading, a skipped repeat) has come after it."""
+        self.chapters = 0
+        self.untitled: tuple[str, int] | None = None
+        """A chapter number whose title is on the next piece ("•8•" alone): its number and line."""
+
+    def read(self, piece: Piece) -> None:
+        """One piece: its words repaired, a chapter or heading it opens with, then its text."""
+        text, changes = repair_words(piece.text.strip(), self.vocab)
+        text, doubles = repair_doubles(text, self.vocab)
+        for kind, before, after in changes + doubles:
+            self.b.repair(piece.line, kind, before, after)
+        if not text:
+            return
+        span = Span(piece.line, piece.line)
+        text = self.headings(text, span)
+        if text.strip():
+            self.segments(piece, text)
+
+    def headings(self, text: str, span: Span) -> str:
+        """Open the chapter or section the text begins with (a chapter's number alone, "•8•", takes
+        its title from the heading the next piece begins with); the text after it."""
+        untitled, self.untitled = self.untitled, None
+        chapter = CHAPTER.match(text)
+        heading, rest = split_heading(text[chapter.end():] if chapter else text)
+        if heading or chapter or untitled:
+            self.end()
+            self.last = None
+        if untitled:
+            label, line = untitled
+            if heading and not chapter:
+                self.b.open_section(f"{label}. {clean_heading(heading, self.vocab)}", 1, span)
+                self.b.skip(Span(line, line), f"chapter number, read with its title on line {span.start}")
+                return rest
+            self.b.open_section(f"{label}.", 1, Span(line, line))
+        if chapter:
+            self.chapters += 1
+            label = chapter.group(1).upper()
+            if label.isdigit() and not heading and not rest.strip():
+                self.untitled = (label, span.start)
+                return ""
+            title = clean_heading(heading, self.vocab) if heading else ""
+            self.b.open_section(f"{label}. {title}".strip() if label.isdigit()
+                                else clean_heading(label + " " + heading, self.vocab), 1, span)
+            return rest
+        if heading:
+            self.b.open_section(clean_heading(heading, self.vocab), 2 if self.chapters else 1, span)
+            return rest
+        return text
+
+    def close(self) -> None:
+        """The end of the text: the passage read stored, a chapter number left without its title opened."""
+        self.end()
+        if self.untitled:
+            label, line = self.untitled
+            self.b.open_section(f"{label}.", 1, Span(line, line))
+
+    def segments(self, piece: Piece, text: str) -> None:
+        """The text split at Designer Notes/Clarification/Tip marks: the first part goes on with the
+        open passage where it continues it (goes_on()), each other part begins a passage."""
+        pieces: list[tuple[str, str]] = []
+        last, kind = 0, "rule"
+        for m in NOTE_MARK.finditer(text):
+            if m.start() > last:
+                pieces.append((kind, text[last:m.start()]))
+            kind, last = NOTE_KINDS[m.group("kind").lower()], m.start()
+        pieces.append((kind, text[last:]))
+        for n, (kind, part) in enumerate(pieces):
+            part = part.strip()
+            if not part:
+                continue
+            if n == 0 and self.open is not None and goes_on(self.open.text, part, piece.joined):
+                self.open.texts.append(part)
+                self.open.lines.append(piece.line)
+            else:
+                self.end()
+                self.open = Passage(kind, [part], [piece.line], self.b.path)
+
+    def end(self) -> None:
+        """Store the open passage, or skip it if the extraction repeated it (all its long sentences
+        read before)."""
+        passage, self.open = self.open, None
+        if passage is None:
+            return
+        text = passage.text
+        sentences = [_letters(s) for s in SENTENCE.split(text)]
+        long = [s for s in sentences if len(s) >= 25]
+        lines = list(dict.fromkeys(passage.lines))
+        if long and all(s in self.seen for s in long) and len(_letters(text)) - sum(map(len, long)) < 25:
+            for line in lines:
+                self.b.skip(Span(line, line), f"repeated passage (the extraction repeated line {self.seen[long[0]]})")
+            self.last = None
+            return
+        ruling = self.b.add(passage.kind, text, Span(min(lines), max(lines)), section=passage.section)
+        self.stored.append(Stored(ruling, lines, self.last))
+        self.last = ruling
+        for s in long:
+            self.seen.setdefault(s, lines[0])
+
+
+OPENERS = "(“\"‘'["
+"""What may stand before a passage's first word: an opening bracket or quote ("(e.g., ...")."""
+
+
+def goes_on(before: str, text: str, joined: bool) -> bool:
+    """Whether a piece's text goes on with the passage before it, which ends without a sentence's
+    end: a thread of the repair file says so (`joined`), or it opens in lower case, after any
+    bracket or quote ("... the “unused direct influence” of the item’s" / "controlling character.
+    In all ..."; "... special abilities" / "(e.g., corruption check modifiers)"): a paragraph the
+    PDF's page or column broke."""
+    return not ends_sentence(before) and (joined or text.lstrip(OPENERS)[:1].islower())
+
+
+def parse_arda(source: Source, path: Path, vocab: Vocabulary | None = None,
+               order: ReadingOrder | None = None) -> ParsedDocument:
+    """Parse Arda Revised piece by piece (the extraction has no blank lines to go by), in the
+    reading order its repair file restores (`order`; the bundled one if it fits the text), each
+    passage it leaves cut marked incomplete."""
     lines = read_lines(path)
     vocab = vocab or corpus_vocabulary(path, "\n".join(lines))
     b = DocumentBuilder(source, lines)
-    seen: dict[str, int] = {}  # sentence letters -> first line
-    chapters = 0
-    last: Ruling | None = None  # the ruling the line before ended with
-    for number, line in enumerate(lines, start=1):
-        span = Span(number, number)
-        previous, last = last, None
-        if not line.strip():
-            continue
-        text, changes = repair_words(line.strip(), vocab)
-        text, doubles = repair_doubles(text, vocab)
-        for kind, before, after in changes + doubles:
-            b.repair(number, kind, before, after)
-        if m := CHAPTER.match(text):
-            chapters += 1
-            rest = text[m.end():]
-            heading, rest = split_heading(rest)
-            label = m.group(1).upper()
-            title = clean_heading(heading, vocab) if heading else ""
-            b.open_section(f"{label}. {title}".strip() if label.isdigit() else clean_heading(label + " " + heading, vocab), 1, span)
-            text, previous = rest, None
-        else:
-            heading, rest = split_heading(text)
-            if heading:
-                b.open_section(clean_heading(heading, vocab), 2 if chapters else 1, span)
-                text, previous = rest, None
-        if not text.strip():
-            continue
-        last = _add_segments(b, text, span, seen, previous)
-    if chapters == 0:
+    order = bundled_order(source, path, b) if order is None else order
+    record: list[tuple[int, str, str, str]] = []
+    reader = ArdaReader(b, vocab)
+    for piece in read_pieces(path, lines, order, record):
+        reader.read(piece)
+    reader.close()
+    for repair in record:
+        b.repair(*repair)
+    if reader.chapters == 0:
         raise ParseError(str(path), None, "chapter markers such as •1•", "none")
+    mark_incomplete(b, path, reader.stored, order)
     return b.finish()
 
 
-def continues(ruling: Ruling | None, text: str) -> bool:
-    """Whether a line's text goes on with the ruling the line before ended: that one ends without
-    a sentence's end, and this one opens in lower case ("... the “unused direct influence” of the
-    item’s" / "controlling character. In all ..."): a paragraph the PDF's page or column broke."""
-    return ruling is not None and not ends_sentence(ruling.text) and text[:1].islower()
+FOLLOWS_CUT = "it may begin mid-sentence: the passage before it breaks off"
+"""Why a passage that reads whole is marked incomplete all the same: it opens in capitals ("Ring to
+Mount Doom, ...") right after a passage cut mid-sentence ("... move The One"), so it may be that
+passage's rest, which a capital word begins."""
 
 
-def _add_segments(b: DocumentBuilder, text: str, span: Span, seen: dict[str, int],
-                  before: Ruling | None = None) -> Ruling | None:
-    """Store a line's text, split at Designer Notes/Clarification/Tip marks, once per passage; a
-    line that continues the ruling the line before ended (`before`, continues()) is joined to it.
-    Returns the ruling the line ends with (None if it ends with a repeat, skipped)."""
-    pieces: list[tuple[str, str]] = []
-    last, kind = 0, "rule"
-    for m in NOTE_MARK.finditer(text):
-        if m.start() > last:
-            pieces.append((kind, text[last:m.start()]))
-        kind, last = NOTE_KINDS[m.group("kind").lower()], m.start()
-    pieces.append((kind, text[last:]))
-    ended: Ruling | None = None
-    for n, (kind, piece) in enumerate(pieces):
-        piece = piece.strip()
-        if not piece:
-            continue
-        sentences = [_letters(s) for s in SENTENCE.split(piece)]
-        long = [s for s in sentences if len(s) >= 25]
-        if long and all(s in seen for s in long) and len(_letters(piece)) - sum(map(len, long)) < 25:
-            first = seen[long[0]]
-            b.skip(span, f"repeated passage (the extraction repeated line {first})")
-            ended = None
-            continue
-        if n == 0 and before is not None and continues(before, piece):
-            joined = f"{before.text} {piece}"
-            whole = Span(before.span.start, span.end)
-            ended = b.update(before, text=joined, span=whole, raw=b.raw(whole), markers=find_markers(joined))
-        else:
-            ended = b.add(kind, piece, span)
-        for s in long:
-            seen.setdefault(s, span.start)
-    return ended
+def mark_incomplete(b: DocumentBuilder, path: Path, stored: list[Stored], order: ReadingOrder) -> None:
+    """Mark incomplete each passage the text leaves cut (kb.parsers.document.cut_reason), and each
+    one right after a cut passage that may be its rest (FOLLOWS_CUT: not a list's item, nor a note),
+    but those the repair file vouches for as whole; and each it finds words missing in (a gap)."""
+    whole = {_marked(path, stored, m, True).id for m in order.whole}
+    gaps = [(m, _marked(path, stored, m, False).id) for m in order.gaps]
+    for s in stored:
+        ruling, before = s.ruling, s.follows
+        reason = "" if ruling.id in whole else cut_reason(ruling.text)
+        if (not reason and ruling.id not in whole and before is not None and before.id not in whole
+                and not ends_sentence(before.text) and ruling.kind == "rule" and not ruling.text.startswith("•")):
+            reason = FOLLOWS_CUT
+        missing = [f"words are missing after “{m.words}”" for m, rid in gaps if rid == ruling.id]
+        if reason or missing:
+            b.update(ruling, incomplete="; ".join([reason] * bool(reason) + missing))
+
+
+def _marked(path: Path, stored: list[Stored], mark: Mark, begins: bool) -> Ruling:
+    """The one stored passage read from the mark's line that begins with its words (`begins`) or
+    holds them; ParseError otherwise."""
+    found = [s.ruling for s in stored if mark.line in s.lines
+             and (s.ruling.text.startswith(mark.words) if begins else mark.words in s.ruling.text)]
+    if len(found) != 1:
+        raise ParseError(str(path), mark.line, f"one passage for {mark.words!r} (kb/data repair file)",
+                         f"{len(found)} passages")
+    return found[0]

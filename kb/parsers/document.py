@@ -23,6 +23,18 @@ def ends_sentence(text: str) -> bool:
     return untagged(text).rstrip(CLOSERS)[-1:] in (".", "!", "?")
 
 
+def cut_reason(text: str) -> str:
+    """Why a passage of a text a PDF extraction may have cut reads as cut, or "" if it reads whole:
+    it opens in lower case (its start is elsewhere, or lost), it ends without a sentence's end
+    (ends_sentence: its rest is elsewhere, or lost). cut_reason("of his companies at their current
+    locations.") == "it begins mid-sentence"."""
+    letter = next((c for c in text if c.isalpha()), "")
+    begins, ends = letter.islower(), not ends_sentence(text)
+    if begins and ends:
+        return "it begins and breaks off mid-sentence"
+    return "it begins mid-sentence" if begins else "it breaks off mid-sentence" if ends else ""
+
+
 def untagged(text: str) -> str:
     """The text without the source's tags at its end: untagged("x» [CoE 2023]") == "x»"."""
     text = text.rstrip()

@@ -234,7 +234,7 @@
       var data = {id: doc.id, source: s.id, source_title: s.title, source_kind: s.kind, edition: s.edition,
         current: s.current, game: s.game, kind: doc.kind, number: doc.number, title: doc.title, about: doc.about,
         section: this.section(doc.section), text: doc.text, markers: doc.markers, lines: doc.lines,
-        path: s.path, parser: s.parser};
+        path: s.path, parser: s.parser, incomplete: doc.incomplete};
       // its page address only when shown: a query ranks a hundred documents and shows twenty
       Object.defineProperty(data, "url", {enumerable: true, get: this.url.bind(this, d)});
       this._data.set(d, data);

@@ -102,7 +102,10 @@
       }).filter(Boolean);
       var text = spec.shown(r.doc);
       var words = own_words(spec, state.q, u, r.matched.filter(function (t) { return t.indexOf(":") < 0; }));
-      li.innerHTML = head + '<div class="text">' + highlight(text, searcher.highlight_spans(text, u)) + "</div>" +
+      // a ruling the source's text leaves incomplete (kb.model.Ruling.incomplete) says so before its words
+      var incomplete = d.incomplete ? '<p class="warning incomplete"><strong>Incomplete in the source\'s text:</strong> ' +
+        escapeHtml(d.incomplete) + ". Read it as a fragment, not as a whole rule.</p>" : "";
+      li.innerHTML = head + incomplete + '<div class="text">' + highlight(text, searcher.highlight_spans(text, u)) + "</div>" +
         (also.length ? '<div class="where">also in ' + also.join(", ") + ", in the same words</div>" : "") +
         (words.length ? '<div class="matched">matched: ' + escapeHtml(words.join(", ")) + "</div>" : "");
       out.appendChild(li);
