@@ -1,0 +1,199 @@
+"""A judge's audit: draw, by a fixed seed, rulings of every source, changes of every kind and every deck of
+the audit set, and print each beside what a judge checks it against (the source's own lines, the other
+side of a change, the hand verdict recorded for a deck), so that a person marks each right, wrong or
+marked unsure; with --judged, tally a file of such marks.
+
+Usage (a knowledge base built first, RULINGS_KB or --kb naming it):
+    python tools/audit.py --seed 40 > audit.md                 # the sample, as Markdown
+    python tools/audit.py --seed 40 --json > audit.json        # the same sample, one item a line
+    python tools/audit.py --seed 40 --judged docs/audit/marks.toml   # the tally of a judge's marks
+
+The sample depends only on the seed and the build: the same seed on the same sources draws the same
+items. A marks file (TOML) holds one table per item id: `["crf-22.454d048a6d"] mark = "right"`, with
+`note` where the judge has something to say; mark is right, wrong or unsure (the tool itself said
+it is unsure, or marks the text incomplete, and it is).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import tomllib
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from kb.bundle import bundled_editions, bundled_sources  # noqa: E402
+from kb.deck import deck_report  # noqa: E402
+from kb.lookup import Reader  # noqa: E402
+from kb.location import locate  # noqa: E402
+
+RULINGS = 30
+"""Rulings drawn of every source."""
+SMALL = {"arda": 20}
+"""Sources drawn fewer of (Arda, a variant extracted from two columns, is judged apart)."""
+CHANGES = 20
+"""Changes drawn of every kind."""
+AUDIT_DECKS = ROOT / "tests" / "data" / "decks" / "audit"
+MARKS = ("right", "wrong", "unsure")
+
+
+@dataclass
+class Item:
+    """One thing a judge checks: a ruling, a change or a deck, and what to check it against."""
+
+    id: str
+    part: str
+    """"ruling:SOURCE", "change:KIND" or "deck"."""
+    shown: str
+    """What the tool shows of it (a ruling's text as `rulings show` prints it, a change's verdict)."""
+    against: str
+    """What a judge checks it against."""
+    flags: list[str] = field(default_factory=list)
+    """What the tool says of its own certainty (incomplete, unsure, guess)."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "part": self.part, "shown": self.shown, "against": self.against, "flags": self.flags}
+
+
+def source_lines(paths: dict[str, Path], source: str, lines: tuple[int, int]) -> str:
+    """A ruling's lines as its source file has them (the lines it was stored from, with one line of
+    context each side, the context marked)."""
+    path = paths.get(source)
+    if path is None or not path.suffix in (".md", ".txt"):
+        return "(the source is not a text file: check it in the card database)"
+    text = path.read_text("utf-8").splitlines()
+    start, end = lines
+    out = []
+    for n in range(max(1, start - 1), min(len(text), end + 1) + 1):
+        mark = "  " if start <= n <= end else "~ "
+        out.append(f"{mark}{n:5} {text[n - 1]}")
+    return "\n".join(out)
+
+
+def ruling_flags(r: Any) -> list[str]:
+    """What a ruling says of its own wholeness, if the build marks it (incomplete)."""
+    shown = r.to_json()
+    return [key for key in ("incomplete",) if shown.get(key)]
+
+
+def draw_rulings(reader: Reader, rng: random.Random, paths: dict[str, Path]) -> list[Item]:
+    by_source: dict[str, list[Any]] = defaultdict(list)
+    for r in reader.every():
+        by_source[r.source].append(r)
+    items = []
+    for source in sorted(by_source):
+        pool = sorted(by_source[source], key=lambda r: r.id)
+        for r in sorted(rng.sample(pool, min(len(pool), SMALL.get(source, RULINGS))), key=lambda r: r.ord):
+            head = " > ".join(r.section)
+            shown = f"[{r.kind}{' ' + r.number if r.number else ''}] {head}\n{r.reading().text}"
+            items.append(Item(r.id, f"ruling:{source}", shown, source_lines(paths, source, r.lines), ruling_flags(r)))
+    return items
+
+
+def draw_changes(reader: Reader, rng: random.Random) -> list[Item]:
+    by_kind: dict[str, list[Any]] = defaultdict(list)
+    for c in reader.every_change():
+        by_kind[change_kind(c)].append(c)
+    items = []
+    for kind in sorted(by_kind):
+        pool = by_kind[kind]
+        for c in rng.sample(pool, min(len(pool), CHANGES)):
+            this, = reader.rulings([c.ruling_id])
+            other = reader.rulings([c.other_id])[0] if c.other_id else None
+            shown = f"{kind}: {c.evidence}\n{c.ruling_id}: {this.reading().text}"
+            against = f"{other.id} ({' > '.join(other.section)}): {other.reading().text}" if other else "(no other side)"
+            flags = ["guess"] if c.guess else []
+            items.append(Item(f"{c.ruling_id}@{kind}", f"change:{kind}", shown, against, flags))
+    return items
+
+
+def change_kind(c: Any) -> str:
+    """A change's kind as a judge reads it: absent ones by their verdict (dropped, replaced, ...)."""
+    return f"{c.kind}:{c.verdict}" if c.verdict else c.kind
+
+
+def draw_decks(reader: Reader) -> list[Item]:
+    manifest = next(iter(sorted(AUDIT_DECKS.glob("*.toml"))), None) if AUDIT_DECKS.is_dir() else None
+    if manifest is None:
+        return []
+    recorded = tomllib.loads(manifest.read_text("utf-8"))
+    items = []
+    for entry in recorded.get("deck", []):
+        path = AUDIT_DECKS / entry["file"]
+        report = deck_report(reader, path.read_text("utf-8"), path.name)
+        verdict = report.to_json().get("verdict", {})
+        shown = json.dumps(verdict, ensure_ascii=False)
+        against = json.dumps({k: v for k, v in entry.items() if k != "file"}, ensure_ascii=False)
+        items.append(Item(entry["file"], "deck", shown, against, []))
+    return items
+
+
+def markdown(items: list[Item], seed: int) -> str:
+    out = [f"# A judge's audit, seed {seed}", "",
+           "Mark each item right, wrong or unsure (the tool says it is unsure, or marks the text incomplete, "
+           "and it is) in a marks file; `--judged FILE` tallies it.", ""]
+    part = ""
+    for n, item in enumerate(items, 1):
+        if item.part != part:
+            part = item.part
+            out += [f"## {part}", ""]
+        flags = f" [{', '.join(item.flags)}]" if item.flags else ""
+        out += [f"### {n}. {item.id}{flags}", "", "shown:", "```", item.shown, "```", "against:", "```", item.against,
+                "```", ""]
+    return "\n".join(out)
+
+
+def tally(items: list[Item], marks_file: Path) -> str:
+    marks = tomllib.loads(marks_file.read_text("utf-8"))
+    counts: dict[str, Counter[str]] = defaultdict(Counter)
+    missing = []
+    for item in items:
+        mark = marks.get(item.id, {}).get("mark")
+        if mark not in MARKS:
+            missing.append(item.id)
+            continue
+        counts[item.part][mark] += 1
+    rows = ["| part | drawn | right | wrong | unsure |", "|---|---|---|---|---|"]
+    for part, c in counts.items():
+        rows.append(f"| {part} | {sum(c.values())} | {c['right']} | {c['wrong']} | {c['unsure']} |")
+    wrong = [i.id for i in items if marks.get(i.id, {}).get("mark") == "wrong"]
+    rows.append("")
+    rows.append(f"{len(items)} drawn, {len(items) - len(missing)} marked, {len(wrong)} wrong"
+                + (f": {', '.join(wrong)}" if wrong else ""))
+    if missing:
+        rows.append(f"not marked ({len(missing)}): {', '.join(missing)}")
+    return "\n".join(rows)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seed", type=int, default=40)
+    parser.add_argument("--kb", type=Path, default=None)
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--judged", type=Path, default=None, help="a marks file (TOML) to tally")
+    args = parser.parse_args(argv)
+    reader = Reader(locate(str(args.kb) if args.kb else None).path)
+    paths = {s.id: bundled_sources() / s.path for s in bundled_editions()}
+    rng = random.Random(args.seed)
+    items = draw_rulings(reader, rng, paths) + draw_changes(reader, rng) + draw_decks(reader)
+    if args.judged:
+        print(tally(items, args.judged))
+        return 1 if any(tomllib.loads(args.judged.read_text("utf-8")).get(i.id, {}).get("mark") == "wrong"
+                        for i in items) else 0
+    if args.json:
+        for item in items:
+            print(json.dumps(item.to_json(), ensure_ascii=False))
+    else:
+        print(markdown(items, args.seed))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
