@@ -119,7 +119,7 @@ def change_kind(c: Any) -> str:
     return f"{c.kind}:{c.verdict}" if c.verdict else c.kind
 
 
-def draw_decks(reader: Reader) -> list[Item]:
+def draw_decks(kb: Path) -> list[Item]:
     manifest = next(iter(sorted(AUDIT_DECKS.glob("*.toml"))), None) if AUDIT_DECKS.is_dir() else None
     if manifest is None:
         return []
@@ -127,7 +127,7 @@ def draw_decks(reader: Reader) -> list[Item]:
     items = []
     for entry in recorded.get("deck", []):
         path = AUDIT_DECKS / entry["file"]
-        report = deck_report(reader, path.read_text("utf-8"), path.name)
+        report = deck_report(kb, path.read_text("utf-8"), path.name)
         verdict = report.to_json().get("verdict", {})
         shown = json.dumps(verdict, ensure_ascii=False)
         against = json.dumps({k: v for k, v in entry.items() if k != "file"}, ensure_ascii=False)
@@ -179,10 +179,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--judged", type=Path, default=None, help="a marks file (TOML) to tally")
     args = parser.parse_args(argv)
-    reader = Reader(locate(str(args.kb) if args.kb else None).path)
+    kb = locate(str(args.kb) if args.kb else None).path
+    reader = Reader(kb)
     paths = {s.id: bundled_sources() / s.path for s in bundled_editions()}
     rng = random.Random(args.seed)
-    items = draw_rulings(reader, rng, paths) + draw_changes(reader, rng) + draw_decks(reader)
+    items = draw_rulings(reader, rng, paths) + draw_changes(reader, rng) + draw_decks(kb)
     if args.judged:
         print(tally(items, args.judged))
         return 1 if any(tomllib.loads(args.judged.read_text("utf-8")).get(i.id, {}).get("mark") == "wrong"
