@@ -42,6 +42,28 @@ def test_card_names_in_text() -> None:
     assert lex.find_in_text("Marvelsy Told") == set()
 
 
+def test_a_card_name_in_the_plural_is_the_card_but_a_common_word_stays_guarded() -> None:
+    """"two Twilights", "Orc-patrols": the card; a card named like a word the corpus writes in lower
+    case ("Gift": "gifts") only capitalised mid-sentence, in the plural as in the singular; a race
+    never ("Dragons"); a plural that is a card's own name is that card ("Wolves")."""
+    lex = Lexicon()
+    for name in ("Twilight", "Orc-patrol", "Gift", "Dragon", "Wolves", "Wolf", "Lesser Ring"):
+        lex.add_name(name, name)
+    lex.add_words("the gifts of the elves")
+    lex.game_words = {"dragon", "dragons"}
+    text = ("A Fallen-wizard may only count two Twilights as resources. Two Orc-patrols attack. "
+            "Gifts are given. The Dragons come, and Wolves. The gifts are kept. The rings are Lesser Rings.")
+    assert [(text[s:e], names) for s, e, names in lex.find_spans(text)] == [
+        ("Twilights", ["Twilight"]), ("Orc-patrols", ["Orc-patrol"]), ("Wolves", ["Wolves"]),
+        ("Lesser Rings", ["Lesser Ring"])]
+    assert lex.find_in_text("a hazard like two Gifts") == {"Gift"}  # capitalised mid-sentence: the card
+
+
+def test_a_card_lookup_lists_a_ruling_naming_it_in_the_plural(real_kb: Path) -> None:
+    twilight = lookup.card(real_kb, "Twilight")
+    assert any("may only count two Twilights as resources" in r.reading().text for r in twilight.said.mentions)
+
+
 def test_references_in_text() -> None:
     assert references("as per annotation 18") == {"annotation:18"}
     assert references("Annotations 5 and 6, Annotation 1-4") == {f"annotation:{n}" for n in "123456"}
