@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -109,7 +108,7 @@ def heading(s: CrfState, block: Block) -> bool:
         return False
     s.headings += 1
     s.in_residue, s.last = False, None
-    title = html.unescape(block.text)
+    title = block.text
     if block.level == 1:
         s.b.skip(block.span, "document title (recorded in the manifest)")
     elif block.level == 2 and (title.lower() in PARTS or CHANGES.match(title)):
@@ -164,7 +163,7 @@ def contents(s: CrfState, block: Block) -> bool:
 def ruling(s: CrfState, block: Block) -> bool:
     """Any other block: an empty item skipped, a continuation joined to the ruling before, a note in
     a prose part, else a ruling of its kind (crf_kind)."""
-    text = html.unescape(block.text)
+    text = block.text
     if block.kind == "bullet" and not text.strip():
         s.b.skip(block.span, "empty list item")
         return True
