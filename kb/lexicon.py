@@ -35,6 +35,10 @@ class Lexicon:
     headings: dict[str, list[str]] = field(default_factory=dict)
     """Each CRF card heading, as written, -> the English names of the cards it stands for (none for a
     heading that names no card), read once by kb.searchdata.read_heading."""
+    keywords: dict[str, str] = field(default_factory=dict)
+    """A name (folded) `rulings card` reads as a CRF keyword heading's cards ("mind ring", "dwarven
+    rings") -> that heading (kb.searchdata.group_names). No name of a card: a text, a question or a
+    decklist that writes it names none ("1 Mind Ring" in a deck is no card)."""
     _starts: dict[str, int] = field(default_factory=dict)
     _prefixes: set[str] = field(default_factory=set)
     """The first words of every name of several words ("doors", "doors of"): a walk over a text's
@@ -54,7 +58,7 @@ class Lexicon:
 
     def to_json(self) -> dict[str, object]:
         return {"names": self.names, "lowercase": sorted(self.lowercase),
-                "game_words": sorted(self.game_words), "headings": self.headings}
+                "game_words": sorted(self.game_words), "headings": self.headings, "keywords": self.keywords}
 
     @classmethod
     def from_json(cls, data: dict[str, object]) -> Lexicon:
@@ -63,7 +67,9 @@ class Lexicon:
         lowercase: Any = data.get("lowercase", ())
         game: Any = data.get("game_words", ())
         headings: Any = data.get("headings", {})
-        lex = cls({}, set(lowercase), set(game), {str(k): list(v) for k, v in dict(headings).items()})
+        keywords: Any = data.get("keywords", {})
+        lex = cls({}, set(lowercase), set(game), {str(k): list(v) for k, v in dict(headings).items()},
+                  {str(k): str(v) for k, v in dict(keywords).items()})
         for key, canonicals in dict(data["names"]).items():  # type: ignore[call-overload]
             for canonical in canonicals:
                 lex.add_name(key, canonical)

@@ -12,6 +12,7 @@ import difflib
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from kb.errors import KbBroken
 from kb.keys import cased_numbers, numbers_meant, page_key
@@ -20,8 +21,9 @@ from kb.phrases import PhraseBook
 from kb.headings import title_key
 from kb.lexicon import Lexicon
 from kb.query import fold
-from kb.searchdata import card_heading, card_section, references
+from kb.searchdata import card_heading, card_section, group_title, references
 from kb.tables import load_table, load_words
+from kb.terms import TermDraft, TermPlace, crf_places, join_places, rule_places
 
 PHASES: dict[str, tuple[str, ...]] = {
     "beginning-of-game": ("beginning of the game", "character draft", "starting company", "starting hand",
@@ -259,6 +261,11 @@ class Targets:
     """(title, ruling id, text) of every glossary entry."""
     term_sections: list[tuple[str, str]] = field(default_factory=list)
     """(term, section id) of every "Rulings by Term" heading of a current CRF."""
+    places: list[TermPlace] = field(default_factory=list)
+    """The other headings of a current CRF and the titles of the current CoE rules that name what
+    they treat (kb.terms)."""
+    card_sections: dict[str, str] = field(default_factory=dict)
+    """Each card heading of a current CRF -> its section id (a keyword's heading names a term too)."""
     annotations: set[str] = field(default_factory=set)
     rules: list[str] = field(default_factory=list)
     sections: SectionFinder = field(default_factory=SectionFinder)
@@ -274,6 +281,10 @@ class Targets:
         if d.source.parser == "crf" and d.source.current:
             self.term_sections += [(s.path[1], s.id) for s in d.sections
                                    if len(s.path) == 2 and s.path[0].lower() == "rulings by term"]
+            self.places += crf_places(d)
+            self.card_sections.update((h, s.id) for s in d.sections if (h := card_heading(s.path)) is not None)
+        if d.source.parser == "coe_rules" and d.source.current:
+            self.places += rule_places(d)
         self.sections.add(d)
 
     def glossary_names(self) -> Iterator[tuple[str, str, str]]:
@@ -282,22 +293,32 @@ class Targets:
             for name in re.split(r",\s*", re.sub(r"\s*\((?:s|es)\)", "", title)):
                 yield re.sub(r"\s*\(.*?\)", "", name).strip(), ruling_id, text
 
-    def terms(self) -> list[dict[str, str]]:
+    def terms(self, lexicon: Lexicon | None = None) -> list[dict[str, Any]]:
         """Terms: CoE glossary entries and CRF "Rulings by Term" headings, with where each is defined; a
-        heading kb/data/term_aliases.toml joins to glossary terms is their section, not a term of its own."""
-        terms: dict[str, dict[str, str]] = {}
+        heading kb/data/term_aliases.toml joins to glossary terms is their section (and a name the first
+        is asked by), not a term of its own; then the other CRF headings, the CRF's keyword headings
+        (the lexicon's keywords: "Mind Ring") and the CoE rule titles that name a term, joined to it or
+        terms of their own (kb.terms.join_places; a heading that is a card's name is no term)."""
+        lexicon = lexicon or Lexicon()
+        terms: dict[str, TermDraft] = {}
         for name, ruling_id, _ in self.glossary_names():
-            terms.setdefault(title_key(name), {"name": name, "definition": ruling_id, "section_id": ""})
+            terms.setdefault(title_key(name), TermDraft(name, ruling_id))
         aliases = term_aliases()
         for name, section_id in self.term_sections:
             owners = aliases.get(title_key(name), [])
-            if owners and all(k in terms and not terms[k]["section_id"] for k in owners):
+            if owners and all(k in terms and not terms[k].section_id for k in owners):
                 for k in owners:
-                    terms[k]["section_id"] = section_id
+                    terms[k].section_id = section_id
+                terms[owners[0]].aliases.append(title_key(name))
                 continue
-            entry = terms.setdefault(title_key(name), {"name": name, "definition": "", "section_id": ""})
-            entry["section_id"] = section_id
-        return [{"key": k, **v} for k, v in sorted(terms.items())]
+            terms.setdefault(title_key(name), TermDraft(name)).section_id = section_id
+        keywords: dict[str, list[str]] = {}
+        for key, heading in lexicon.keywords.items():
+            keywords.setdefault(heading, []).append(key)
+        places = [TermPlace(group_title(h), "heading", (self.card_sections[h],), tuple(keys))
+                  for h, keys in keywords.items() if h in self.card_sections]
+        join_places(terms, self.places + places, lexicon.names)
+        return [t.row(k) for k, t in sorted(terms.items())]
 
     def actions(self) -> set[str]:
         """The keys of the glossary terms its definition calls an action or effect ("tap - An action
@@ -305,7 +326,7 @@ class Targets:
         return {title_key(name) for name, _, text in self.glossary_names()
                 if ACTION.match(text.split(" - ", 1)[-1])}
 
-    def context(self, lexicon: Lexicon, terms: list[dict[str, str]], problems: list[Problem]) -> Context:
+    def context(self, lexicon: Lexicon, terms: list[dict[str, Any]], problems: list[Problem]) -> Context:
         """What the detectors read: the lexicon, the numbers, the sections, the terms (all but those
         kb/data/unlinked_terms.txt names); where they put problems."""
         unlinked = {title_key(w) for w in load_words("unlinked_terms")}
@@ -376,7 +397,7 @@ def verb_forms(verb: str) -> list[str]:
 class TermFinder:
     """The glossary terms a folded text uses, all looked for in one pass (kb.phrases)."""
 
-    def __init__(self, terms: list[dict[str, str]], actions: Iterable[str] = (),
+    def __init__(self, terms: list[dict[str, Any]], actions: Iterable[str] = (),
                  aliases: Mapping[str, str] | None = None) -> None:
         """terms (their names), the keys of those that are actions, and other phrases for a term
         (a heading joined to it, "Dice Roll" -> "make a roll")."""
