@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -64,13 +64,18 @@ class TermDraft:
         return {"key": key, **asdict(self)}
 
 
+def treated(path: Sequence[str]) -> bool:
+    """Whether a CRF section path ends in a heading that names what its rulings treat (TREATED), not
+    a "General"."""
+    depth = TREATED.get(title_key(path[0])) if path else None
+    return bool(depth) and len(path) >= (depth or 0) and title_key(path[-1]) != GENERAL
+
+
 def crf_places(d: ParsedDocument) -> Iterator[TermPlace]:
-    """The headings of a CRF's Turn Sequence and Tournament parts that hold rulings (TREATED), their
-    "General"s aside."""
+    """The headings of a CRF's Turn Sequence and Tournament parts that hold rulings (treated)."""
     held = {r.section for r in d.rulings}
     for s in d.sections:
-        depth = TREATED.get(title_key(s.path[0])) if s.path else None
-        if depth and len(s.path) >= depth and s.path in held and title_key(s.path[-1]) != GENERAL:
+        if s.path in held and treated(s.path):
             yield TermPlace(s.path[-1], "heading", (s.id,))
 
 
@@ -99,7 +104,7 @@ def join_places(terms: dict[str, TermDraft], places: list[TermPlace], cards: Col
     """Each place (the headings first, in document order) to the term one of its names is (a glossary
     term, a "Rulings by Term" heading, a place before it), else a term of its own named as the place;
     its other names are the term's aliases. A heading that is a card's name (cards: folded) is the
-    card's, no term ("Freeze the Flesh" in the Tournament Rulings)."""
+    card's, no term ("Freeze the Flesh" in the Tournament Rulings: kb.xref.detect_cards)."""
     owner = {k: key for key, t in terms.items() for k in [key, *t.aliases]}
     for place in sorted(places, key=lambda p: p.kind != "heading"):
         if place.kind == "heading" and fold(place.name) in cards:

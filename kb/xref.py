@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,9 +21,9 @@ from kb.phrases import PhraseBook
 from kb.headings import title_key
 from kb.lexicon import Lexicon
 from kb.query import fold
-from kb.searchdata import card_heading, card_section, group_title, references
+from kb.searchdata import card_heading, group_title, references
 from kb.tables import load_table, load_words
-from kb.terms import TermDraft, TermPlace, crf_places, join_places, rule_places
+from kb.terms import TermDraft, TermPlace, crf_places, join_places, rule_places, treated
 
 PHASES: dict[str, tuple[str, ...]] = {
     "beginning-of-game": ("beginning of the game", "character draft", "starting company", "starting hand",
@@ -105,14 +105,15 @@ def _joins(c: str) -> bool:
 # -- detectors -----------------------------------------------------------------------------------
 
 def detect_cards(doc: ParsedDocument, r: Ruling, ctx: Context) -> list[Link]:
-    """Card names in the text (both versions of a shared name), and the card a CRF card section is about."""
+    """Card names in the text (both versions of a shared name), and the card a CRF card section is
+    about, or another CRF heading of what its rulings treat that is a card's name exactly (the
+    Tournament Rulings' "Freeze the Flesh")."""
     if doc.source.game != "meccg":
         return []
     lexicon = ctx.lexicon
     links = [Link(r.id, "card", name, "mention") for name in sorted(lexicon.find_in_text(r.text))]
-    heading = card_section(r)
-    if heading:
-        links += [Link(r.id, "card", name, "about") for name in lexicon.headings.get(heading, ())]
+    if doc.source.parser == "crf":
+        links += [Link(r.id, "card", name, "about") for name in heading_cards(r.section, lexicon) or ()]
     if r.kind == "card" and r.title:
         links.append(Link(r.id, "card", r.title, "card"))
     return links
@@ -431,21 +432,32 @@ def link_document(d: ParsedDocument, ctx: Context) -> list[Link]:
     return [link for r in d.rulings for _, detect in DETECTORS for link in detect(d, r, ctx)]
 
 
+def heading_cards(path: Sequence[str], lexicon: Lexicon) -> list[str] | None:
+    """The cards a CRF section's heading stands for, the cards its rulings are about: a card heading
+    as the lexicon read it (kb.searchdata.read_heading: "Arkenstone" -> "The Arkenstone"; [] for one
+    that names no card), another heading of what its rulings treat that is exactly a card's name (the
+    Tournament Rulings' "Freeze the Flesh": kb.terms.treated); None for any other heading."""
+    heading = card_heading(path)
+    if heading is not None:
+        return lexicon.headings.get(heading, [])
+    if treated(path) and (names := lexicon.names.get(fold(path[-1]))):
+        return list(names)
+    return None
+
+
 def card_headings(d: ParsedDocument, lexicon: Lexicon, problems: list[Problem]) -> list[dict[str, str]]:
-    """Every CRF card heading of a document and the card name(s) it stands for, as the lexicon read
-    them (kb.searchdata.read_heading: "Arkenstone" -> "The Arkenstone"), the cards its rulings are
-    about; a heading that stands for no card is a problem."""
+    """Every CRF heading of a document that stands for cards (heading_cards), and the card name(s);
+    a card heading that stands for no card is a problem."""
     rows: list[dict[str, str]] = []
     if d.source.parser != "crf":
         return rows
     for s in d.sections:
-        if (heading := card_heading(s.path)) is None:
+        if (names := heading_cards(s.path, lexicon)) is None:
             continue
-        names = lexicon.headings.get(heading, [])
         if not names:
-            problems.append(Problem(d.source.id, s.span.start, f"card heading {heading!r} matches no card"))
+            problems.append(Problem(d.source.id, s.span.start, f"card heading {s.path[-1]!r} matches no card"))
         for name in names or [""]:
-            rows.append({"section_id": s.id, "heading": heading, "card": name})
+            rows.append({"section_id": s.id, "heading": s.path[-1], "card": name})
     return rows
 
 
