@@ -57,7 +57,8 @@ class CardAnswer:
 
 @dataclass(frozen=True, slots=True)
 class Term:
-    """A game term as stored: the CoE glossary's, the CRF's "Rulings by Term", or both."""
+    """A game term as stored: the CoE glossary's, the CRF's "Rulings by Term", another CRF heading or
+    a CoE rule's title that names it (kb.terms), or several of them."""
 
     key: str
     """Its name reduced for matching (kb.headings.title_key)."""
@@ -66,12 +67,19 @@ class Term:
     """Its glossary entry's ruling id ("" when it has none)."""
     section_id: str
     """Its "Rulings by Term" heading ("" when it has none)."""
+    headings: tuple[str, ...] = ()
+    """The other CRF headings that name it ("Turn Sequence Rulings › Site Phase › On-Guard Cards")."""
+    rules: tuple[str, ...] = ()
+    """The ruling ids of the CoE rules whose title names it, each with its parts."""
+    aliases: tuple[str, ...] = ()
+    """The other keys it is asked by ("untapping" for untap, "character draft" for The Character Draft)."""
 
 
 @dataclass(frozen=True, slots=True)
 class TermAnswer:
-    """A game term (the CoE glossary, the CRF's "Rulings by Term"): its definition, its Rulings by
-    Term section, and every other ruling that uses it."""
+    """A game term (the CoE glossary, the CRF's "Rulings by Term", a CRF heading or CoE rule's title
+    that names it): its definition, its Rulings by Term section, the rulings under its other CRF
+    headings, the CoE rules titled by it, and every other ruling that uses it."""
 
     query: str
     read_as: str
@@ -83,10 +91,15 @@ class TermAnswer:
     used_in: tuple[Ruling, ...]
     url: str
     """Its page on the site ("term/hazard-limit.html"), as the build stored it (kb.addresses)."""
+    under_headings: tuple[Ruling, ...] = ()
+    """The rulings under its other CRF headings ("On-Guard Cards" in the Site Phase's)."""
+    rules: tuple[Ruling, ...] = ()
+    """The CoE rules whose title names it ("Placing an On-Guard Card"), each with its parts."""
 
     def to_json(self) -> dict[str, Any]:
         return {"query": self.query, "read_as": self.read_as, "term": self.name, "url": self.url,
                 "definitions": rulings_json(self.definitions), "rulings_by_term": rulings_json(self.by_term),
+                "under_headings": rulings_json(self.under_headings), "rules": rulings_json(self.rules),
                 "used_in": groups_json(self.used_in)}
 
 

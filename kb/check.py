@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from kb.normalize import entities
 from kb.parsers.document import ends_sentence, untagged
 from kb.snapshot import Kb, Snapshot
 from kb.store import not_json, query
@@ -170,6 +171,7 @@ def check(kb: Kb) -> CheckReport:
     problems += [Finding(p["source"], paths.get(p["source"], ""), p["line"], p["severity"], p["message"])
                  for p in query(conn, "select source, line, severity, message from problems")]
     problems += damaged(conn, paths)
+    problems += entities_left(conn, paths)
     return CheckReport(sources, repairs, problems, ended, incomplete(conn))
 
 
@@ -184,6 +186,26 @@ def damaged(conn: Any, paths: dict[str, str]) -> list[Finding]:
         found.append(Finding(source, paths.get(source, ""), line, "warning", f"the {column} stored for {name} is not "
                              "JSON: the knowledge base is damaged; run `rulings build` to rebuild it", False))
     return found
+
+
+STORED_TEXT = ("select source, line_start as line, 'ruling ' || id as what, text || char(10) || coalesce(title, '') "
+               "|| char(10) || section as text from rulings",
+               "select source, line_start as line, 'heading ' || id as what, titles as text from sections",
+               "select r.source, r.line_start as line, 'card ' || c.ruling_id as what, c.name || char(10) || c.names "
+               "|| char(10) || c.set_name || char(10) || c.text as text from cards c join rulings r on r.id = c.ruling_id",
+               "select coalesce(r.source, '') as source, r.line_start as line, 'term ' || t.key as what, t.name as text "
+               "from terms t left join rulings r on r.id = t.definition")
+"""Every text the knowledge base stores to be read (the `raw` lines, kept exactly as the source
+has them, aside), with where it came from."""
+
+
+def entities_left(conn: Any, paths: dict[str, str]) -> list[Finding]:
+    """A warning for each stored text that still holds an HTML entity (kb.normalize.entities): the
+    build reads every source's (kb.parsers.document.DocumentBuilder.decoded), so one left is a text
+    that escaped it, shown to a judge as "&Euml;arcaraxë"."""
+    return [Finding(row["source"], paths.get(row["source"], ""), row["line"], "warning",
+                    f"HTML entity {', '.join(dict.fromkeys(found))} left in the stored text of {row['what']}", False)
+            for sql in STORED_TEXT for row in query(conn, sql) if (found := entities(row["text"] or ""))]
 
 
 LABELS = frozenset({"citation-key", "step"})

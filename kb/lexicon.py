@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from kb.headings import singulars
 from kb.query import fold, not_names
 
 NAME_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
@@ -34,6 +35,10 @@ class Lexicon:
     headings: dict[str, list[str]] = field(default_factory=dict)
     """Each CRF card heading, as written, -> the English names of the cards it stands for (none for a
     heading that names no card), read once by kb.searchdata.read_heading."""
+    keywords: dict[str, str] = field(default_factory=dict)
+    """A name (folded) `rulings card` reads as a CRF keyword heading's cards ("mind ring", "dwarven
+    rings") -> that heading (kb.searchdata.group_names). No name of a card: a text, a question or a
+    decklist that writes it names none ("1 Mind Ring" in a deck is no card)."""
     _starts: dict[str, int] = field(default_factory=dict)
     _prefixes: set[str] = field(default_factory=set)
     """The first words of every name of several words ("doors", "doors of"): a walk over a text's
@@ -53,7 +58,7 @@ class Lexicon:
 
     def to_json(self) -> dict[str, object]:
         return {"names": self.names, "lowercase": sorted(self.lowercase),
-                "game_words": sorted(self.game_words), "headings": self.headings}
+                "game_words": sorted(self.game_words), "headings": self.headings, "keywords": self.keywords}
 
     @classmethod
     def from_json(cls, data: dict[str, object]) -> Lexicon:
@@ -62,7 +67,9 @@ class Lexicon:
         lowercase: Any = data.get("lowercase", ())
         game: Any = data.get("game_words", ())
         headings: Any = data.get("headings", {})
-        lex = cls({}, set(lowercase), set(game), {str(k): list(v) for k, v in dict(headings).items()})
+        keywords: Any = data.get("keywords", {})
+        lex = cls({}, set(lowercase), set(game), {str(k): list(v) for k, v in dict(headings).items()},
+                  {str(k): str(v) for k, v in dict(keywords).items()})
         for key, canonicals in dict(data["names"]).items():  # type: ignore[call-overload]
             for canonical in canonicals:
                 lex.add_name(key, canonical)
@@ -87,15 +94,17 @@ class Lexicon:
         i = 0
         while i < len(tokens):
             step = 1
-            if not (starts.get(whole[i]) or starts.get(bare[i])):
-                i += 1  # no name begins with this word (most words)
+            if not (starts.get(whole[i]) or starts.get(bare[i]) or any(starts.get(w) for w in singulars(whole[i]))):
+                i += 1  # no name begins with this word, nor with its singular (most words)
                 continue
             for n, key, end_cut in reversed(self._names_at(i, whole, bare)):  # the longest first
                 if not any(t[:1].isupper() for t, _ in tokens[i:i + n]):
-                    self.lowercase.add(key)  # a plain phrase, noted for the queries that write it so
+                    if n > 1 or key == whole[i]:  # (a plain word, add_words noted it as written)
+                        self.lowercase.add(key)  # a plain phrase, noted for the queries that write it so
                     continue  # "the white hand", not "The White Hand"
-                if n == 1 and (key in self.game_words or not (
-                        (tokens[i][0][:1].isupper() and key not in self.lowercase)
+                said = {key, whole[i]}  # a one-word name, and the plural it was written as ("Twilights")
+                if n == 1 and (said & self.game_words or not (
+                        (tokens[i][0][:1].isupper() and not said & self.lowercase)
                         or _capitalised_mid_sentence(text, tokens[i][0], tokens[i][1]))):
                     continue
                 final, start = tokens[i + n - 1]
@@ -109,19 +118,19 @@ class Lexicon:
     def _names_at(self, i: int, whole: list[str], bare: list[str]) -> list[tuple[int, str, int]]:
         """The names that begin at word i, shortest first: (words, name key, characters of a final
         "’s" left out). Inner words are taken whole ("Beorn’s House"); the last one may be
-        possessive ("Alatar’s ability")."""
-        longest = min(max(self._starts.get(whole[i], 0), self._starts.get(bare[i], 0)), len(whole) - i)
+        possessive ("Alatar’s ability") or plural ("two Twilights", "Orc-patrols": kb.headings.singulars)."""
+        starts = [self._starts.get(w, 0) for w in (whole[i], bare[i], *singulars(whole[i]))]
+        longest = min(max(starts), len(whole) - i)
         found: list[tuple[int, str, int]] = []
         prefix = ""
         for n in range(1, longest + 1):
             last, cut = whole[i + n - 1], bare[i + n - 1]
             key = f"{prefix} {last}" if prefix and last else prefix or last
-            if key in self.names:
-                found.append((n, key, 0))
-            elif cut != last:
-                key_cut = f"{prefix} {cut}" if prefix and cut else prefix or cut
-                if key_cut in self.names:
-                    found.append((n, key_cut, 2))
+            ends = [(key, 0)] + [(f"{prefix} {w}".strip(), 0) for w in singulars(last)] * (last == cut)
+            ends += [(f"{prefix} {cut}".strip(), 2)] * (cut != last)
+            named = next(((k, c) for k, c in ends if k in self.names), None)
+            if named:
+                found.append((n, *named))
             prefix = key
             if prefix and prefix not in self._prefixes:
                 break  # no name goes on with these words

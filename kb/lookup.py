@@ -341,15 +341,31 @@ class Reader:
     def card(self, typed: str) -> CardAnswer:
         """A card by any language's name (accents, hyphens, plurals and typos forgiven): every
         printing's face, its errata, its CRF rulings, and every ruling that mentions it; with an
-        exact name, the other cards it begins. A name that begins several cards ("khamul") raises
-        Ambiguous listing them; a miss raises NotFound with the nearest names."""
+        exact name, the other cards it begins. A CRF keyword heading's name ("mind ring") is every
+        card it covers. A name that begins several cards ("khamul") raises Ambiguous listing them; a
+        miss raises NotFound with the nearest names."""
         from kb import resolve
 
+        keyword = self._keyword(typed)
+        if keyword:
+            return keyword
         versions: dict[str, list[dict[str, Any]]] = {}
         for c in query(self.conn, "select id, name, set_name, type, alignment from cards order by set_code, id"):
             versions.setdefault(c["name"], []).append(c)
         match = resolve.card(typed, self.spec, versions)
         return self._card(typed, match.read_as, sorted(match.names), match.also)
+
+    def _keyword(self, typed: str) -> CardAnswer | None:
+        """The cards of the CRF keyword heading a name stands for ("mind ring": Binding-ring, Thrall-ring,
+        Troth-ring, as the build read the heading: card_keywords), or None."""
+        from kb.query import fold
+
+        rows = query(self.conn, "select k.heading, h.card from card_keywords k join card_headings h on h.heading = "
+                                "k.heading where k.key = ? order by h.rowid", (fold(typed),))
+        if not rows:
+            return None
+        return self._card(typed, f"{quoted(typed)} read as the cards of the CRF heading {rows[0]['heading']}",
+                          sorted(dict.fromkeys(r["card"] for r in rows)), [])
 
     def card_named(self, name: str) -> CardAnswer:
         """The card of this English name (its page on the site), as card() answers it exactly."""
@@ -388,37 +404,28 @@ class Reader:
         """Every game term by key, by name: the terms `rulings term` accepts, each with its page on the site."""
         from kb.answers import Term
         if self._terms is None:
-            self._terms = {t["key"]: Term(t["key"], t["name"], t["definition"] or "", t["section_id"] or "")
-                           for t in query(self.conn, "select key, name, definition, section_id from terms "
-                                                     "order by name")}
+            self._terms = {t["key"]: Term(t["key"], t["name"], t["definition"] or "", t["section_id"] or "",
+                                          tuple(t["headings"] or ()), tuple(t["rules"] or ()), tuple(t["aliases"] or ()))
+                           for t in query(self.conn, "select key, name, definition, section_id, headings, rules, "
+                                                     "aliases from terms order by name")}
         return self._terms
 
     def term(self, typed: str) -> TermAnswer:
-        """A term by name, plural, abbreviation ("GI") or near spelling; NotFound with the nearest
-        terms (and, for a heading of the current CRF that is no term, where its rulings are)."""
+        """A term by name, another name it is asked by (a heading joined to it, "Untapping"; a step's
+        parenthesis), plural, abbreviation ("GI") or near spelling; NotFound with the nearest terms
+        (and, for a heading of the current CRF that is no term, where its rulings are)."""
         from kb import resolve
-        from kb.headings import title_key
         from kb.tables import load_table
 
         terms = self.terms()
+        owner = {k: key for key, t in terms.items() for k in (key, *t.aliases)}
         try:
-            key, read_as = resolve.term(typed, {k: t.name for k, t in terms.items()}, load_table("abbreviations"))
+            key, read_as = resolve.term(typed, {k: terms[o].name for k, o in owner.items()}, load_table("abbreviations"))
         except NotFound as exc:
-            key = self._term_headings().get(title_key(typed), "")
-            if not key:
-                raise NotFound(str(exc), hint=self._heading_hint(typed) + (exc.hint or "")) from exc
-            read_as = f"{quoted(typed)} read as {terms[key].name}"
-        return self._term(typed, read_as, key)
-
-    def _term_headings(self) -> dict[str, str]:
-        """The key of each "Rulings by Term" heading that is a glossary term's section under another
-        name (kb/data/term_aliases.toml: "Untapping") -> that term's key (the first, for a heading of two)."""
-        from kb.headings import title_key
-
-        owner = {t.section_id: k for k, t in reversed(self.terms().items()) if t.section_id}
-        return {title_key(s["title"]): owner[s["id"]] for s in query(
-            self.conn, f"select id, title from sections where id in ({', '.join('?' * len(owner))})", tuple(owner))
-            if title_key(s["title"]) not in self.terms()}
+            raise NotFound(str(exc), hint=self._heading_hint(typed) + (exc.hint or "")) from exc
+        if key != owner[key] and not read_as:
+            read_as = f"{quoted(typed)} read as {terms[owner[key]].name}"
+        return self._term(typed, read_as, owner[key])
 
     def term_named(self, key: str) -> TermAnswer:
         """The term of this key (its page on the site), as term() answers it."""
@@ -428,13 +435,19 @@ class Reader:
         from kb.answers import TermAnswer
         t = self.terms()[key]
         definitions = self.rulings([t.definition] if t.definition else [])
-        section = self.rulings(r["id"] for r in query(
-            self.conn, "select r.id from rulings r join sections s on s.source = r.source and r.section = s.titles "
-                       "where s.id = ?", (t.section_id,))) if t.section_id else []
-        shown = {r.id for r in definitions + section}
+        section, headings = self._under([t.section_id] if t.section_id else []), self._under(t.headings)
+        rules = self.rulings(t.rules)
+        shown = {r.id for r in definitions + section + headings + rules}
         users = self.rulings(r["ruling_id"] for r in self._linked("term", t.name) if r["ruling_id"] not in shown)
         return TermAnswer(typed, read_as, t.name, t.section_id, tuple(definitions), tuple(section), tuple(users),
-                          str(self.page("term", t.name)))
+                          str(self.page("term", t.name)), tuple(headings), tuple(rules))
+
+    def _under(self, section_ids: Iterable[str]) -> list[Ruling]:
+        """The rulings under these sections' headings, in reading order."""
+        ids = tuple(section_ids)
+        return self.rulings(r["id"] for r in query(
+            self.conn, "select r.id from rulings r join sections s on s.source = r.source and r.section = s.titles "
+                       f"where s.id in ({','.join('?' * len(ids))})", ids)) if ids else []
 
     def _heading_hint(self, typed: str) -> str:
         """Where a heading of the current CRF that is no term leads: "'Gandalf' is a card of the CRF's

@@ -73,9 +73,15 @@ TABLES: dict[str, dict[str, Any]] = {
                              "term, annotation and rule (cites), section (See also), edition (same, reworded or "
                              "absent, from an older edition's ruling to the current one).",
               "facets": ["kind", "how"]},
-    "terms": {"description": "Game terms: the ruling that defines each, and its Rulings by Term section.",
-              "label_column": "name"},
+    "terms": {"description": "Game terms: the ruling that defines each, its Rulings by Term section, the other CRF "
+                             "headings and the CoE rules whose title names it, and the other names it is asked by.",
+              "label_column": "name",
+              "columns": {"headings": "the other CRF headings that name it (section ids)",
+                          "rules": "the CoE rules titled by it, each with its parts (ruling ids)",
+                          "aliases": "the other keys `rulings term` reads as it"}},
     "card_headings": {"description": "Every CRF card heading and the card name or names it stands for."},
+    "card_keywords": {"description": "Each name `rulings card` reads as a CRF keyword heading's cards (folded: "
+                                     "\"mind ring\"), with that heading (its cards: card_headings)."},
     "card_answers": {"description": "What is said of each card, as `rulings card` answers it and the card_rulings "
                                     "query lists it: part card (its own text), erratum, ruling (about it), mention "
                                     "(any other ruling naming it), each ruling once per card, ord the reading order.",

@@ -108,11 +108,12 @@ def build(sources_dir: Path, kb_dir: Path, progress: Progress | None = None,
                 report.count(doc)
                 del doc  # let go: the later stages read the stored rows back
         lexicon = words.finish()
-        terms = targets.terms()
+        terms = targets.terms(lexicon)
         store_links(db, sources, lexicon, targets, terms)
         store_changes(db, sources)
         db.add_card_answers()
         db.add_name_keys(name_table(lexicon.names))
+        db.add_keywords(lexicon.keywords)
         store_addresses(db, [t["name"] for t in terms])
         with index_writer(folder / INDEX_DIR) as add_record:
             write_spec(folder, search_data(db, lexicon, index=add_record))
@@ -123,7 +124,7 @@ def build(sources_dir: Path, kb_dir: Path, progress: Progress | None = None,
 
 
 def store_links(db: Draft, sources: list[Source], lexicon: Lexicon, targets: Targets,
-                terms: list[dict[str, str]]) -> None:
+                terms: list[dict[str, Any]]) -> None:
     """The cross-references (kb.xref) of the stored documents, a document at a time, into the
     database: every detector's links, then the older editions' links; the CRF card headings; the
     problems found, the detectors' before the headings'."""

@@ -154,15 +154,16 @@ def term(typed: str, terms: Mapping[str, str], abbreviations: Mapping[str, str])
             if k in terms:
                 return k, f"{quoted(typed)} read as {terms[k]}"
     if not key or len(key) > MAX_NAME:
-        raise NotFound(f"no term {quoted(typed)} in the glossary or the CRF's Rulings by Term",
+        raise NotFound(f"no term {quoted(typed)} in the glossary, the CRF's headings or the CoE rules' titles",
                        hint=f"Search the rulings instead: `rulings search {quoted(typed)}`.")
     limit = max(1, len(key) // 5)
     near = sorted((distance(key, k, limit), k) for k in terms if abs(len(k) - len(key)) <= limit)
-    near = [(d, k) for d, k in near if d <= limit]
+    near = _one_each([(d, k) for d, k in near if d <= limit], terms)
     if near and (len(near) == 1 or near[0][0] < near[1][0]):
         return near[0][1], f"{quoted(typed)} read as {terms[near[0][1]]}"
     compact = key.replace(" ", "")
-    starts = sorted(k for k in terms if k.startswith(key) or k.replace(" ", "").startswith(compact))
+    starts = [k for _, k in _one_each([(0, k) for k in sorted(terms) if k.startswith(key)
+                                       or k.replace(" ", "").startswith(compact)], terms)]
     if len(starts) == 1:
         return starts[0], f"{quoted(typed)} read as {terms[starts[0]]}"
     if 1 < len(starts) <= 8:
@@ -171,8 +172,16 @@ def term(typed: str, terms: Mapping[str, str], abbreviations: Mapping[str, str])
                         [{"name": n} for n in names], hint=f'Name one, e.g. `rulings term "{names[0]}"`.')
     suggested = NameIndex({k: [v] for k, v in terms.items()}).rank(expanded)
     hint = f"Did you mean {listed(suggested)}? " if suggested else ""
-    raise NotFound(f"no term {quoted(typed)} in the glossary or the CRF's Rulings by Term",
+    raise NotFound(f"no term {quoted(typed)} in the glossary, the CRF's headings or the CoE rules' titles",
                    hint=hint + f"Or search every ruling: `rulings search {quoted(typed)}`.")
+
+
+def _one_each(found: list[tuple[int, str]], terms: Mapping[str, str]) -> list[tuple[int, str]]:
+    """The first key found of each term (terms: key -> name; a term asked by several keys is one)."""
+    out: dict[str, tuple[int, str]] = {}
+    for d, k in found:
+        out.setdefault(terms[k], (d, k))
+    return list(out.values())
 
 
 def phase(typed: str, names: Mapping[str, str], aliases: Mapping[str, str]) -> str:

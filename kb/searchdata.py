@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from kb.headings import singulars
 from kb.keys import page_key
 from kb.model import ParsedDocument, Ruling, Source
 from kb.lexicon import Lexicon
@@ -67,12 +68,28 @@ def read_heading(heading: str, book: CardBook) -> tuple[str, ...]:
         alike = tuple(n for n in names if version.group(1).lower() in book.alignments.get(n, ()))
         return alike or names
     group = GROUP.search(heading)
-    text = heading[:group.start()] if group else heading
-    for parts in alternatives(text):
+    for parts in alternatives(group_title(heading)):
         readings = [_read_name(part, book, group is not None) for part in parts]
         if all(readings):
             return tuple(dict.fromkeys(n for names in readings for n in names))
     return ()
+
+
+def group_title(heading: str) -> str:
+    """A heading without the "(all)" or "cards" that makes it a group: "Dwarven Rings (all)" -> "Dwarven Rings"."""
+    group = GROUP.search(heading)
+    return heading[:group.start()] if group else heading
+
+
+def group_names(heading: str, book: CardBook) -> list[str]:
+    """The names (folded) a judge asks a keyword heading's cards by: the heading without "(all)" or
+    "cards", and the keyword it reads as, singular and plural: group_names("Dwarven Rings (all)") ==
+    ["dwarven rings", "dwarven ring"]; [] for a heading that is no keyword (a card's own name, "A/B")."""
+    key = fold(group_title(heading))
+    keyword = next((stem for stem in dict.fromkeys((key, *singulars(key))) if stem in book.keywords), None)
+    if keyword is None or key in book.names or "/" in heading:
+        return []
+    return list(dict.fromkeys((key, keyword, keyword + "s")))
 
 
 def alternatives(text: str) -> list[list[str]]:
@@ -93,7 +110,7 @@ def _read_name(text: str, book: CardBook, group: bool) -> list[str]:
     for candidate in (key, f"the {key}", re.sub(r"^the ", "", key)):
         if candidate in book.names:
             return list(book.names[candidate])
-    stems = (key, key[:-1]) if key.endswith("s") else (key,)
+    stems = (key, *singulars(key))
     for stem in stems:
         if stem in book.keywords:
             return list(book.keywords[stem])
@@ -147,6 +164,8 @@ class LexiconDraft:
         for title, names in lexicon.headings.items():  # after every heading is read: each against the cards alone
             if len(names) == 1 and fold(title) not in lexicon.names:
                 lexicon.add_name(title, names[0])
+            for key in group_names(title, book) if len(names) > 1 else ():
+                lexicon.keywords.setdefault(key, title)
         lexicon.game_words = game_words(self._races)
         return lexicon
 

@@ -477,6 +477,8 @@ class Pages:
         return self._lookup(page, answer.name, "Term", [
             ("Definition", "definition", self.grouped(page, answer.definitions, True, "definition")),
             ("Rulings by Term", "by-term", self.grouped(page, answer.by_term, True, "by-term")),
+            ("Under its CRF headings", "headings", self.grouped(page, answer.under_headings, True, "headings")),
+            ("CoE rules titled by it", "rules", self.grouped(page, answer.rules, True, "rules")),
             ("Used in", "used-in", self.grouped(page, answer.used_in, False, "used-in"))], section_link=section_link)
 
     def phase_page(self, phase_id: str) -> Page:

@@ -12,7 +12,7 @@ import json
 import os
 import sqlite3
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager, suppress
 from dataclasses import asdict, fields
 from pathlib import Path
@@ -25,7 +25,7 @@ if TYPE_CHECKING:  # the model's types are imported where a build makes them: a 
     from kb.model import ParsedDocument, Problem, Ruling, Section, Source
     from kb.xref import Link
 
-SCHEMA_VERSION = 10
+SCHEMA_VERSION = 11
 DB_NAME = "rulings.db"
 INDEX_DIR = "index"
 LEXICON = "lexicon.json"
@@ -46,8 +46,12 @@ problems(source, line, severity, message)   severity warning, or note (about the
 links(ruling_id, kind, target, how)    cross-references: kind card (how about|mention|card), phase
                                        (section|text), term, annotation / rule (cites), section (a
                                        "See also" target), edition (same|reworded|absent, older -> current)
-terms(key, name, definition ruling id, section_id of its "Rulings by Term" heading)
+terms(key, name, definition ruling id, section_id of its "Rulings by Term" heading, headings JSON list of
+      the other CRF headings that name it, rules JSON list of the CoE rules whose title names it (each
+      with its parts), aliases JSON list of the other keys it is asked by (kb/terms.py))
 card_headings(section_id, heading, card)  every CRF card heading and the card name(s) it stands for
+card_keywords(key, heading)            each name `rulings card` reads as a CRF keyword heading's cards
+                                       (folded: "mind ring", "dwarven rings"), -> that heading (kb/searchdata.py)
 changes(ruling_id, kind, year, evidence, tag, other_id, likeness, guess, verdict, erratum_cards JSON list,
         erratum_evidence, erratum_guess, diff JSON [[op, text]], unsure, ord)
                                        what changed in the current CRF (kb/changes.py: kind listed|marked|
@@ -102,7 +106,8 @@ def name_keys(name: str) -> set[str]:
     return {k for k in (fold(name), lowered, lowered.replace("’", "'")) if k}
 
 JSON_COLUMNS: dict[str, tuple[str, ...]] = {"sections": ("titles",), "rulings": ("section", "markers"),
-                                            "cards": ("names", "attributes"), "changes": ("erratum_cards", "diff")}
+                                            "cards": ("names", "attributes"), "changes": ("erratum_cards", "diff"),
+                                            "terms": ("headings", "rules", "aliases")}
 """The columns holding JSON text, by table: query() decodes them, and Datasette's metadata names them."""
 
 FULL_TEXT: dict[str, tuple[str, ...]] = {"rulings": ("title", "section", "text"), "cards": ("all_names", "text")}
@@ -279,8 +284,10 @@ class Draft(Stored):
             # created with their columns first, so a table with no rows (no card database, say) still has them
             db[name].create(COLUMNS[name], pk=KEYS.get(name))  # type: ignore[union-attr]
         db["links"].create({"ruling_id": str, "kind": str, "target": str, "how": str})  # type: ignore[union-attr]
-        db["terms"].create({"key": str, "name": str, "definition": str, "section_id": str}, pk="key")  # type: ignore[union-attr]
+        db["terms"].create({"key": str, "name": str, "definition": str, "section_id": str, "headings": str,  # type: ignore[union-attr]
+                            "rules": str, "aliases": str}, pk="key")
         db["card_headings"].create({"section_id": str, "heading": str, "card": str})  # type: ignore[union-attr]
+        db["card_keywords"].create({"key": str, "heading": str}, pk="key")  # type: ignore[union-attr]
         db["changes"].create(CHANGE_COLUMNS)  # type: ignore[union-attr]
         db["addresses"].create({"kind": str, "key": str, "part": str, "page": str, "anchor": str},  # type: ignore[union-attr]
                                pk=("kind", "key", "part"))
@@ -309,6 +316,9 @@ class Draft(Stored):
     def add_headings(self, headings: Iterable[dict[str, str]]) -> None:
         self._db["card_headings"].insert_all(headings)  # type: ignore[union-attr]
 
+    def add_keywords(self, keywords: Mapping[str, str]) -> None:
+        self._db["card_keywords"].insert_all({"key": k, "heading": h} for k, h in keywords.items())  # type: ignore[union-attr]
+
     def add_changes(self, rows: Iterable[dict[str, Any]]) -> None:
         self._db["changes"].insert_all(rows)  # type: ignore[union-attr]
 
@@ -326,7 +336,7 @@ class Draft(Stored):
     def add_addresses(self, rows: Iterable[dict[str, str]]) -> None:
         self._db["addresses"].insert_all(rows, batch_size=5000)  # type: ignore[union-attr]
 
-    def finish(self, version: str, terms: Iterable[dict[str, str]]) -> None:
+    def finish(self, version: str, terms: Iterable[dict[str, Any]]) -> None:
         """The terms, the meta table and the full-text tables; committed."""
         db = self._db
         db["terms"].insert_all(terms)  # type: ignore[union-attr]
@@ -498,8 +508,8 @@ def query(conn: sqlite3.Connection, sql: str, params: tuple[Any, ...] | dict[str
     return out
 
 
-JSON_ROWS = {"sections": "id", "rulings": "id", "cards": "ruling_id", "changes": "ruling_id"}
-"""The column naming a row of each table of JSON_COLUMNS: a section's or a ruling's id."""
+JSON_ROWS = {"sections": "id", "rulings": "id", "cards": "ruling_id", "changes": "ruling_id", "terms": "key"}
+"""The column naming a row of each table of JSON_COLUMNS: a section's or a ruling's id, a term's key."""
 
 
 def not_json(conn: sqlite3.Connection) -> list[tuple[str, str]]:

@@ -337,13 +337,16 @@ def render_phase(page: Page, answer: PhaseAnswer) -> None:
 
 
 def render_term(page: Page, answer: TermAnswer) -> None:
-    """`rulings term`: its definitions, its Rulings by Term section, the rulings that use it."""
+    """`rulings term`: its definitions, its Rulings by Term section, the rulings under its other CRF
+    headings, the CoE rules titled by it, the rulings that use it (as its page on the site shows them)."""
     result = answer.to_json()
     render_read_as(page, result)
     page(style(result["term"], bold=True))
     for r in result["definitions"]:
         render_ruling(page, r)
-    render_groups(page, "Rulings under its heading", by_source(answer.by_term))
+    render_groups(page, "Rulings by Term", by_source(answer.by_term))
+    render_groups(page, "Under its CRF headings", by_source(answer.under_headings))
+    render_groups(page, "CoE rules titled by it", by_source(answer.rules))
     render_groups(page, "Used in", result["used_in"])
 
 

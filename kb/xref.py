@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from kb.errors import KbBroken
 from kb.keys import cased_numbers, numbers_meant, page_key
@@ -20,8 +21,9 @@ from kb.phrases import PhraseBook
 from kb.headings import title_key
 from kb.lexicon import Lexicon
 from kb.query import fold
-from kb.searchdata import card_heading, card_section, references
+from kb.searchdata import card_heading, group_title, references
 from kb.tables import load_table, load_words
+from kb.terms import TermDraft, TermPlace, crf_places, join_places, rule_places, treated
 
 PHASES: dict[str, tuple[str, ...]] = {
     "beginning-of-game": ("beginning of the game", "character draft", "starting company", "starting hand",
@@ -103,14 +105,15 @@ def _joins(c: str) -> bool:
 # -- detectors -----------------------------------------------------------------------------------
 
 def detect_cards(doc: ParsedDocument, r: Ruling, ctx: Context) -> list[Link]:
-    """Card names in the text (both versions of a shared name), and the card a CRF card section is about."""
+    """Card names in the text (both versions of a shared name), and the card a CRF card section is
+    about, or another CRF heading of what its rulings treat that is a card's name exactly (the
+    Tournament Rulings' "Freeze the Flesh")."""
     if doc.source.game != "meccg":
         return []
     lexicon = ctx.lexicon
     links = [Link(r.id, "card", name, "mention") for name in sorted(lexicon.find_in_text(r.text))]
-    heading = card_section(r)
-    if heading:
-        links += [Link(r.id, "card", name, "about") for name in lexicon.headings.get(heading, ())]
+    if doc.source.parser == "crf":
+        links += [Link(r.id, "card", name, "about") for name in heading_cards(r.section, lexicon) or ()]
     if r.kind == "card" and r.title:
         links.append(Link(r.id, "card", r.title, "card"))
     return links
@@ -259,6 +262,11 @@ class Targets:
     """(title, ruling id, text) of every glossary entry."""
     term_sections: list[tuple[str, str]] = field(default_factory=list)
     """(term, section id) of every "Rulings by Term" heading of a current CRF."""
+    places: list[TermPlace] = field(default_factory=list)
+    """The other headings of a current CRF and the titles of the current CoE rules that name what
+    they treat (kb.terms)."""
+    card_sections: dict[str, str] = field(default_factory=dict)
+    """Each card heading of a current CRF -> its section id (a keyword's heading names a term too)."""
     annotations: set[str] = field(default_factory=set)
     rules: list[str] = field(default_factory=list)
     sections: SectionFinder = field(default_factory=SectionFinder)
@@ -274,6 +282,10 @@ class Targets:
         if d.source.parser == "crf" and d.source.current:
             self.term_sections += [(s.path[1], s.id) for s in d.sections
                                    if len(s.path) == 2 and s.path[0].lower() == "rulings by term"]
+            self.places += crf_places(d)
+            self.card_sections.update((h, s.id) for s in d.sections if (h := card_heading(s.path)) is not None)
+        if d.source.parser == "coe_rules" and d.source.current:
+            self.places += rule_places(d)
         self.sections.add(d)
 
     def glossary_names(self) -> Iterator[tuple[str, str, str]]:
@@ -282,22 +294,32 @@ class Targets:
             for name in re.split(r",\s*", re.sub(r"\s*\((?:s|es)\)", "", title)):
                 yield re.sub(r"\s*\(.*?\)", "", name).strip(), ruling_id, text
 
-    def terms(self) -> list[dict[str, str]]:
+    def terms(self, lexicon: Lexicon | None = None) -> list[dict[str, Any]]:
         """Terms: CoE glossary entries and CRF "Rulings by Term" headings, with where each is defined; a
-        heading kb/data/term_aliases.toml joins to glossary terms is their section, not a term of its own."""
-        terms: dict[str, dict[str, str]] = {}
+        heading kb/data/term_aliases.toml joins to glossary terms is their section (and a name the first
+        is asked by), not a term of its own; then the other CRF headings, the CRF's keyword headings
+        (the lexicon's keywords: "Mind Ring") and the CoE rule titles that name a term, joined to it or
+        terms of their own (kb.terms.join_places; a heading that is a card's name is no term)."""
+        lexicon = lexicon or Lexicon()
+        terms: dict[str, TermDraft] = {}
         for name, ruling_id, _ in self.glossary_names():
-            terms.setdefault(title_key(name), {"name": name, "definition": ruling_id, "section_id": ""})
+            terms.setdefault(title_key(name), TermDraft(name, ruling_id))
         aliases = term_aliases()
         for name, section_id in self.term_sections:
             owners = aliases.get(title_key(name), [])
-            if owners and all(k in terms and not terms[k]["section_id"] for k in owners):
+            if owners and all(k in terms and not terms[k].section_id for k in owners):
                 for k in owners:
-                    terms[k]["section_id"] = section_id
+                    terms[k].section_id = section_id
+                terms[owners[0]].aliases.append(title_key(name))
                 continue
-            entry = terms.setdefault(title_key(name), {"name": name, "definition": "", "section_id": ""})
-            entry["section_id"] = section_id
-        return [{"key": k, **v} for k, v in sorted(terms.items())]
+            terms.setdefault(title_key(name), TermDraft(name)).section_id = section_id
+        keywords: dict[str, list[str]] = {}
+        for key, heading in lexicon.keywords.items():
+            keywords.setdefault(heading, []).append(key)
+        places = [TermPlace(group_title(h), "heading", (self.card_sections[h],), tuple(keys))
+                  for h, keys in keywords.items() if h in self.card_sections]
+        join_places(terms, self.places + places, lexicon.names)
+        return [t.row(k) for k, t in sorted(terms.items())]
 
     def actions(self) -> set[str]:
         """The keys of the glossary terms its definition calls an action or effect ("tap - An action
@@ -305,7 +327,7 @@ class Targets:
         return {title_key(name) for name, _, text in self.glossary_names()
                 if ACTION.match(text.split(" - ", 1)[-1])}
 
-    def context(self, lexicon: Lexicon, terms: list[dict[str, str]], problems: list[Problem]) -> Context:
+    def context(self, lexicon: Lexicon, terms: list[dict[str, Any]], problems: list[Problem]) -> Context:
         """What the detectors read: the lexicon, the numbers, the sections, the terms (all but those
         kb/data/unlinked_terms.txt names); where they put problems."""
         unlinked = {title_key(w) for w in load_words("unlinked_terms")}
@@ -376,7 +398,7 @@ def verb_forms(verb: str) -> list[str]:
 class TermFinder:
     """The glossary terms a folded text uses, all looked for in one pass (kb.phrases)."""
 
-    def __init__(self, terms: list[dict[str, str]], actions: Iterable[str] = (),
+    def __init__(self, terms: list[dict[str, Any]], actions: Iterable[str] = (),
                  aliases: Mapping[str, str] | None = None) -> None:
         """terms (their names), the keys of those that are actions, and other phrases for a term
         (a heading joined to it, "Dice Roll" -> "make a roll")."""
@@ -410,21 +432,32 @@ def link_document(d: ParsedDocument, ctx: Context) -> list[Link]:
     return [link for r in d.rulings for _, detect in DETECTORS for link in detect(d, r, ctx)]
 
 
+def heading_cards(path: Sequence[str], lexicon: Lexicon) -> list[str] | None:
+    """The cards a CRF section's heading stands for, the cards its rulings are about: a card heading
+    as the lexicon read it (kb.searchdata.read_heading: "Arkenstone" -> "The Arkenstone"; [] for one
+    that names no card), another heading of what its rulings treat that is exactly a card's name (the
+    Tournament Rulings' "Freeze the Flesh": kb.terms.treated); None for any other heading."""
+    heading = card_heading(path)
+    if heading is not None:
+        return lexicon.headings.get(heading, [])
+    if treated(path) and (names := lexicon.names.get(fold(path[-1]))):
+        return list(names)
+    return None
+
+
 def card_headings(d: ParsedDocument, lexicon: Lexicon, problems: list[Problem]) -> list[dict[str, str]]:
-    """Every CRF card heading of a document and the card name(s) it stands for, as the lexicon read
-    them (kb.searchdata.read_heading: "Arkenstone" -> "The Arkenstone"), the cards its rulings are
-    about; a heading that stands for no card is a problem."""
+    """Every CRF heading of a document that stands for cards (heading_cards), and the card name(s);
+    a card heading that stands for no card is a problem."""
     rows: list[dict[str, str]] = []
     if d.source.parser != "crf":
         return rows
     for s in d.sections:
-        if (heading := card_heading(s.path)) is None:
+        if (names := heading_cards(s.path, lexicon)) is None:
             continue
-        names = lexicon.headings.get(heading, [])
         if not names:
-            problems.append(Problem(d.source.id, s.span.start, f"card heading {heading!r} matches no card"))
+            problems.append(Problem(d.source.id, s.span.start, f"card heading {s.path[-1]!r} matches no card"))
         for name in names or [""]:
-            rows.append({"section_id": s.id, "heading": heading, "card": name})
+            rows.append({"section_id": s.id, "heading": s.path[-1], "card": name})
     return rows
 
 

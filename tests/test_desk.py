@@ -197,15 +197,16 @@ def test_misses_suggest_the_nearest_names(real_kb: Path) -> None:
 
 
 def test_a_term_is_what_has_a_term_page(real_kb: Path, real_site: Path) -> None:
-    """`rulings term` accepts the terms the site has a page for (the CoE glossary and the CRF's Rulings
-    by Term), and no other heading of the CRF: a card's heading says to ask `rulings card`, another
-    heading says where it stands (its rulings are in its document, and `rulings search` finds them)."""
+    """`rulings term` accepts the terms the site has a page for (the CoE glossary, the CRF's Rulings
+    by Term, its other headings of what the rules treat and the CoE rules' titles: kb.terms), and no
+    other heading of the CRF: a card's heading says to ask `rulings card`, a phase's heading says
+    where it stands (its rulings are in its document, and `rulings search` finds them)."""
     card = run(real_kb, "term", "Gandalf")
     assert card.exit_code == 1 and '`rulings card "Gandalf"`' in card.stderr
-    heading = run(real_kb, "term", "On-Guard", "Cards")
+    heading = run(real_kb, "term", "Untap", "Phase")
     assert heading.exit_code == 1 and heading.stderr.count("\n") == 1
-    assert "'On-Guard Cards' is a heading of the CRF (Turn Sequence Rulings › Site Phase), not a term" in heading.stderr
-    assert "rulings search 'On-Guard Cards'" in heading.stderr
+    assert "'Untap Phase' is a heading of the CRF (Turn Sequence Rulings), not a term" in heading.stderr
+    assert "rulings search 'Untap Phase'" in heading.stderr
     reader = lookup.Reader(real_kb)
     names = [t.name for t in reader.terms().values()]
     assert len(list((real_site / "term").glob("*.html"))) == len(names) > 150

@@ -293,3 +293,66 @@ def test_a_card_is_not_listed_as_mentioning_itself(real_kb: Path) -> None:
     mentions = {r["id"] for g in data["mentioned_in"] for r in g["rulings"]}
     assert own and not own & mentions
     assert any(i.startswith("cards.") for i in mentions)  # other cards that name him are listed
+
+
+# -- issue 40.4: HTML entities read in every source, and none left ------------------------------------------
+
+GLOSSARY_WITH_ENTITIES = """\
+**1.1** The length of the game is determined by agreement.
+
+## Glossary
+
+lair - A site with a Dragon automatic-attack. Each unique Dragon has an associated lair:
+
+- &Euml;arcaraxë: Isle of the Ulond
+
+- Smaug: The Lonely Mountain &amp; &#8220;more&#x201D;, &foo; kept
+"""
+
+
+def test_html_entities_are_read_wherever_a_source_writes_them_and_recorded(tmp_path: Path) -> None:
+    from kb.normalize import decode_entities, entities
+
+    from .conftest import parse_file
+
+    assert decode_entities("&Euml;arcaraxë &lt;foo&gt;") == ("Ëarcaraxë <foo>", [("&Euml;", "Ë"), ("&lt;", "<"),
+                                                                                   ("&gt;", ">")])
+    assert entities("R&D; &foo; AT&T &#8217;") == ["&#8217;"]  # a name HTML does not know is text
+    path = tmp_path / "coe.md"
+    path.write_text(GLOSSARY_WITH_ENTITIES, "utf-8")
+    doc = parse_file("coe_rules", path)  # (a list item joined to the entry before it, as the real lair)
+    lair = next(r for r in doc.rulings if r.title == "lair")
+    assert "Ëarcaraxë: Isle of the Ulond" in lair.text and "Mountain & “more”, &foo; kept" in lair.text
+    assert "&Euml;" in lair.raw  # the source's lines, exactly
+    assert {(r.line, r.kind, r.before, r.after) for r in doc.repairs} >= {(7, "HTML entity", "&Euml;", "Ë"),
+                                                                          (9, "HTML entity", "&#x201D;", "”")}
+
+
+def test_no_stored_text_holds_an_entity_and_the_lair_names_its_dragon(real_kb: Path) -> None:
+    report = check(real_kb)
+    assert not [p for p in report.problems if "HTML entity" in p.message]
+    assert {("coe-rules", "&Euml;", "Ë"), ("crf-22", "&lt;", "<")} <= {
+        (r.source, r.before, r.after) for r in report.repairs if r.kind == "HTML entity"}
+    conn = sqlite3.connect(real_kb / CURRENT / DB_NAME)
+    texts = [t for (t,) in conn.execute("select text from rulings union all select titles from sections "
+                                        "union all select name || names || text from cards")]
+    assert not [t for t in texts if re.search(r"&(?:#\d+|#x[0-9a-f]+|[a-z]+\d*);", t, re.I)
+                and "&foo;" not in t]
+    dragons = json.loads(run(real_kb, "card", "Eärcaraxë", "--json").output)["mentioned_in"]
+    lair = [r for g in dragons for r in g["rulings"] if r["kind"] == "glossary" and r["title"] == "lair"]
+    assert lair and "Ëarcaraxë: Isle of the Ulond" in lair[0]["text"]
+
+
+def test_check_fails_strict_on_an_entity_left_in_a_stored_text(tiny: tuple[Path, Path, Path], tmp_path: Path) -> None:
+    import shutil
+
+    kb = tmp_path / "kb"
+    shutil.copytree(tiny[1], kb, symlinks=True)
+    assert "left in the stored text" not in run(kb, "check").output
+    conn = sqlite3.connect(kb / CURRENT / DB_NAME)
+    rid = conn.execute("select id from rulings where source = 'crf-x' and kind = 'ruling' order by ord").fetchone()[0]
+    conn.execute("update rulings set text = text || ' &Euml;arcaraxë' where id = ?", (rid,))
+    conn.commit()
+    conn.close()
+    result = run(kb, "check", "--strict")
+    assert result.exit_code == 1 and f"HTML entity &Euml; left in the stored text of ruling {rid}" in result.output

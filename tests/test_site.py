@@ -1012,6 +1012,7 @@ def test_a_card_page_gives_the_answer_rulings_card_gives(real_kb: Path, real_sit
 
 
 @pytest.mark.parametrize("kind, name", [("term", "general influence"), ("term", "Corruption"), ("term", "Haven"),
+                                        ("term", "On-Guard Cards"), ("term", "ally"),
                                         ("phase", "site"), ("phase", "untap"), ("annotation", "18"),
                                         ("rule", "2.IV"), ("rule", "1.5.F6")])
 def test_a_lookup_page_gives_the_answer_the_terminal_gives(real_kb: Path, real_site: Path, kind: str, name: str) -> None:
@@ -1023,7 +1024,8 @@ def test_a_lookup_page_gives_the_answer_the_terminal_gives(real_kb: Path, real_s
     urls = Urls()
     if kind == "term":
         answer = lookup.term(real_kb, name)
-        page, shown = urls.term(answer.name), answer.definitions + answer.by_term + answer.used_in
+        page = urls.term(answer.name)
+        shown = answer.definitions + answer.by_term + answer.under_headings + answer.rules + answer.used_in
     elif kind == "phase":
         phase = lookup.phase(real_kb, name)
         page, shown = urls.phase(phase.phase), phase.rulings

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import html
 import json
 import re
 from pathlib import Path
@@ -20,9 +19,9 @@ PARAGRAPH_END = re.compile(r"</p>\s*|<br\s*/?>", re.I)
 
 
 def plain_text(markup: str) -> str:
-    """Card HTML to plain text: plain_text("<p><b>Unique.</b> Tap&nbsp;him.</p>") == "Unique. Tap\\xa0him."."""
-    text = PARAGRAPH_END.sub("\n", markup)
-    return html.unescape(TAG.sub("", text)).strip()
+    """Card HTML to plain text, its entities left for the builder to read as every source's are
+    (kb.normalize.decode_entities): plain_text("<p><b>Unique.</b> Tap&nbsp;him.</p>") == "Unique. Tap&nbsp;him."."""
+    return TAG.sub("", PARAGRAPH_END.sub("\n", markup)).strip()
 
 
 def _card_spans(lines: list[str], path: Path, ids: list[str]) -> dict[str, Span]:
@@ -173,7 +172,7 @@ def add_card(b: DocumentBuilder, path: Path, card_set: dict[str, Any], card: dic
                    section=section, markers=(f"type:{card.get('type')}", f"alignment:{card.get('alignment')}"))
     attributes = {k: v for k, v in card.items() if k not in ("id", "set", "name", "type", "alignment", "text")}
     b.card(Card(card["id"], card["set"], set_name, names, str(card.get("type")), str(card.get("alignment")),
-                ruling.text, text_html, attributes, f"{b.source.id}.{card['id']}"))
+                ruling.text, text_html, attributes, f"{b.source.id}.{card['id']}"), span.start)
 
 
 def skip_structure(b: DocumentBuilder, lines: list[str], spans: dict[str, Span]) -> None:

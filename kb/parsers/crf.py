@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -110,7 +109,7 @@ def heading(s: CrfState, block: Block) -> bool:
         return False
     s.headings += 1
     s.in_residue, s.last = False, None
-    title = html.unescape(block.text)
+    title = block.text
     if block.level == 1:
         s.b.skip(block.span, "document title (recorded in the manifest)")
     elif block.level == 2 and (title.lower() in PARTS or CHANGES.match(title)):
@@ -166,7 +165,7 @@ def ruling(s: CrfState, block: Block) -> bool:
     """Any other block: an empty item skipped, a line of marks alone skipped (the "@" of the
     introduction's legend, which the line after it explains: a legend is no ruling), a continuation
     joined to the ruling before, a note in a prose part, else a ruling of its kind (crf_kind)."""
-    text = html.unescape(block.text)
+    text = block.text
     if block.kind == "bullet" and not text.strip():
         s.b.skip(block.span, "empty list item")
         return True

@@ -10,6 +10,7 @@ from dataclasses import replace
 
 from kb.errors import ParseError
 from kb.markers import find_markers, has_words
+from kb.normalize import decode_entities
 from kb.model import Card, ParsedDocument, Problem, Repair, Ruling, Section, Skip, Source, Span
 
 CLOSERS = "»”\"’')]*_"
@@ -78,6 +79,7 @@ class DocumentBuilder:
 
     def open_section(self, title: str, level: float, span: Span) -> None:
         """Start a section at `level`, closing any at that level or deeper."""
+        title = self.decoded(title, span.start)
         while self._stack and self._stack[-1][0] >= level:
             self._stack.pop()
         self._stack.append((level, title))
@@ -104,7 +106,9 @@ class DocumentBuilder:
             raw: str | None = None, key: str | None = None) -> Ruling:
         """Store one ruling; its id hashes source, section path and text (or is source.key when the
         source gives its own stable key, like a card id), so it survives edits elsewhere."""
-        path = self.path if section is None else section
+        path = self.path if section is None else tuple(self.decoded(t, span.start) for t in section)
+        text = self.decoded(text, span.start)
+        title = self.decoded(title, span.start) if title is not None else None
         self._order += 1
         ruling = Ruling(
             id=f"key-{key}" if key else f"tmp-{self._order}", source=self.source.id, section=path, kind=kind, number=number, text=text,
@@ -125,7 +129,7 @@ class DocumentBuilder:
         """
         new = replace(ruling, span=Span(ruling.span.start, span.end))
         self.doc.rulings[self._at[ruling.id]] = new
-        self._more.setdefault(ruling.id, []).append(text)
+        self._more.setdefault(ruling.id, []).append(self.decoded(text, span.start))
         return new
 
     def update(self, ruling: Ruling, **changes: object) -> Ruling:
@@ -151,9 +155,18 @@ class DocumentBuilder:
         level = self._stack[-1][0]
         return level if level % 1 else level + 0.5
 
-    def card(self, card: Card) -> None:
-        """Store a card of the card database."""
-        self.doc.cards.append(card)
+    def card(self, card: Card, line: int) -> None:
+        """Store a card of the card database (at this line), its names read as its ruling's are."""
+        self.doc.cards.append(replace(card, set_name=self.decoded(card.set_name, line),
+                                      names={k: self.decoded(v, line) for k, v in card.names.items()}))
+
+    def decoded(self, text: str, line: int) -> str:
+        """A source's text with its HTML entities read (kb.normalize.decode_entities), each a repair:
+        every text the builder stores passes here, whatever the parser."""
+        text, changes = decode_entities(text)
+        for before, after in changes:
+            self.repair(line, "HTML entity", before, after)
+        return text
 
     # -- what is not stored --------------------------------------------------------------------
     def skip(self, span: Span, reason: str) -> None:
