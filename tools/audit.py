@@ -31,7 +31,8 @@ sys.path.insert(0, str(ROOT))
 
 from kb.bundle import bundled_editions, bundled_sources  # noqa: E402
 from kb.deck import deck_report  # noqa: E402
-from kb.lookup import Reader  # noqa: E402
+from kb.lookup import Reader, changes  # noqa: E402
+from kb.terminal import ANSI, Page, render_changes, render_ruling_answer  # noqa: E402
 from kb.location import locate  # noqa: E402
 
 RULINGS = 30
@@ -62,12 +63,17 @@ class Item:
         return {"id": self.id, "part": self.part, "shown": self.shown, "against": self.against, "flags": self.flags}
 
 
+def plain(page: Page) -> str:
+    """A page's text as a terminal without colour shows it."""
+    return ANSI.sub("", page.text())
+
+
 def source_lines(paths: dict[str, Path], source: str, lines: tuple[int, int]) -> str:
     """A ruling's lines as its source file has them (the lines it was stored from, with one line of
     context each side, the context marked)."""
     path = paths.get(source)
-    if path is None or not path.suffix in (".md", ".txt"):
-        return "(the source is not a text file: check it in the card database)"
+    if path is None:
+        return "(no source file)"
     text = path.read_text("utf-8").splitlines()
     start, end = lines
     out = []
@@ -91,32 +97,37 @@ def draw_rulings(reader: Reader, rng: random.Random, paths: dict[str, Path]) -> 
     for source in sorted(by_source):
         pool = sorted(by_source[source], key=lambda r: r.id)
         for r in sorted(rng.sample(pool, min(len(pool), SMALL.get(source, RULINGS))), key=lambda r: r.ord):
-            head = " > ".join(r.section)
-            shown = f"[{r.kind}{' ' + r.number if r.number else ''}] {head}\n{r.reading().text}"
-            items.append(Item(r.id, f"ruling:{source}", shown, source_lines(paths, source, r.lines), ruling_flags(r)))
+            page = Page(None)
+            render_ruling_answer(page, reader.ruling(r.id))
+            items.append(Item(r.id, f"ruling:{source}", plain(page), source_lines(paths, source, r.lines),
+                              ruling_flags(r)))
     return items
 
 
 def draw_changes(reader: Reader, rng: random.Random) -> list[Item]:
-    by_kind: dict[str, list[Any]] = defaultdict(list)
-    for c in reader.every_change():
-        by_kind[change_kind(c)].append(c)
+    """CHANGES of each kind (all, of a kind with fewer), each as `rulings changes` prints it, against the
+    text of the ruling on its other side."""
+    by_kind: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for found in changes(reader):
+        by_kind[change_kind(found["change"])].append(found)
     items = []
     for kind in sorted(by_kind):
         pool = by_kind[kind]
-        for c in rng.sample(pool, min(len(pool), CHANGES)):
-            this, = reader.rulings([c.ruling_id])
-            other = reader.rulings([c.other_id])[0] if c.other_id else None
-            shown = f"{kind}: {c.evidence}\n{c.ruling_id}: {this.reading().text}"
-            against = f"{other.id} ({' > '.join(other.section)}): {other.reading().text}" if other else "(no other side)"
-            flags = ["guess"] if c.guess else []
-            items.append(Item(f"{c.ruling_id}@{kind}", f"change:{kind}", shown, against, flags))
+        for found in rng.sample(pool, min(len(pool), CHANGES)):
+            page = Page(None)
+            render_changes(page, [found])
+            change = found["change"]
+            other = change.get("other")
+            against = (f"{other['id']} ({' > '.join(other['section'])}): {other['text']}" if other
+                       else "(no ruling on the other side)")
+            flags = [flag for flag in ("guess", "unsure") if change.get(flag)]
+            items.append(Item(f"{found['id']}@{kind}", f"change:{kind}", plain(page), against, flags))
     return items
 
 
-def change_kind(c: Any) -> str:
+def change_kind(change: dict[str, Any]) -> str:
     """A change's kind as a judge reads it: absent ones by their verdict (dropped, replaced, ...)."""
-    return f"{c.kind}:{c.verdict}" if c.verdict else c.kind
+    return f"{change['kind']}:{change['verdict']}" if change.get("verdict") else change["kind"]
 
 
 def draw_decks(kb: Path) -> list[Item]:
