@@ -105,13 +105,18 @@ def _joins(c: str) -> bool:
 # -- detectors -----------------------------------------------------------------------------------
 
 def detect_cards(doc: ParsedDocument, r: Ruling, ctx: Context) -> list[Link]:
-    """Card names in the text (both versions of a shared name), and the card a CRF card section is
+    """Card names in the text (both versions of a shared name; in a "See also", only a section it names
+    that is a card's, not "Burglary" in "Burglary Attempts"), and the card a CRF card section is
     about, or another CRF heading of what its rulings treat that is a card's name exactly (the
     Tournament Rulings' "Freeze the Flesh")."""
     if doc.source.game != "meccg":
         return []
     lexicon = ctx.lexicon
-    links = [Link(r.id, "card", name, "mention") for name in sorted(lexicon.find_in_text(r.text))]
+    names = sorted(lexicon.find_in_text(r.text))
+    if r.kind == "see-also":  # it names sections: a card only where a section it names is the card's
+        named = {fold(part) for path in split_see_also(r.text) for part in path}
+        names = [n for n in names if fold(n) in named]
+    links = [Link(r.id, "card", name, "mention") for name in names]
     if doc.source.parser == "crf":
         links += [Link(r.id, "card", name, "about") for name in heading_cards(r.section, lexicon) or ()]
     if r.kind == "card" and r.title:
@@ -493,20 +498,22 @@ def likeness(how: str) -> float | None:
 
 def edition_links(current: Iterable[Ruling], older: Iterable[Ruling]) -> Iterator[Link]:
     """Each ruling of an older CRF edition linked to its current counterpart (among the rulings of
-    the current editions): same, reworded (with how alike: "reworded (0.95)"), or absent. Each
-    distinct text is kept once, by id."""
-    exact: dict[str, str] = {}  # folded text -> the id of its last ruling
+    the current editions): same, reworded (with how alike: "reworded (0.95)"), or absent. A text the
+    current edition prints more than once (a ruling repeated under Optional Rules) is the copy under
+    the older ruling's own heading, else its first; each distinct text is kept once, by id."""
+    exact: dict[str, dict[str, str]] = {}  # folded text -> heading -> the id of its first ruling there
     by_heading: dict[str, dict[str, str]] = {}  # heading -> folded text -> the id of its first ruling
     for c in current:  # a text repeated under one heading is compared once: the first would win the tie
-        key = wording_key(c.text)
-        exact[key] = c.id
-        by_heading.setdefault(title_key(c.section[-1]) if c.section else "", {}).setdefault(key, c.id)
+        key, heading = wording_key(c.text), title_key(c.section[-1]) if c.section else ""
+        exact.setdefault(key, {}).setdefault(heading, c.id)
+        by_heading.setdefault(heading, {}).setdefault(key, c.id)
     for r in older:
-        key = wording_key(r.text)
+        key, heading = wording_key(r.text), title_key(r.section[-1]) if r.section else ""
         if key in exact:
-            yield Link(r.id, "edition", exact[key], "same")
+            copies = exact[key]
+            yield Link(r.id, "edition", copies.get(heading) or next(iter(copies.values())), "same")
             continue
-        best, ratio = nearest(key, by_heading.get(title_key(r.section[-1]) if r.section else "", {}).items())
+        best, ratio = nearest(key, by_heading.get(heading, {}).items())
         if best and ratio >= REWORDED:
             yield Link(r.id, "edition", best, f"reworded ({ratio:.2f})")
         else:

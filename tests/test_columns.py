@@ -101,12 +101,28 @@ def test_a_note_and_a_list_item_after_a_cut_passage_are_not_taken_for_its_rest(t
     assert found["The game goes on."][1] == ""
 
 
+def test_a_thread_of_one_passage_reads_on_after_a_whole_sentence(tmp_path: Path) -> None:
+    """A list whose items go on in the other column after a whole item: a thread reads the pieces in
+    order, but only `one = true` makes them one passage (a judge's audit found the Creature Cards'
+    conditions cut after the second of four)."""
+    file = tmp_path / "arda.txt"
+    text = ("•10• PLAYING CARDS An attack can occur only if: • The company is at a site.\n"
+            "The other column's words.\n• A region symbol matches.\n")
+    file.write_text(text, "utf-8")
+    sha = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    for one, expected in ((False, ["An attack can occur only if: • The company is at a site.", "• A region symbol matches."]),
+                          (True, ["An attack can occur only if: • The company is at a site. • A region symbol matches."])):
+        order = ReadingOrder("meccg/arda-columns-excerpt.txt", sha, threads=((("1", "3"), "x", one),))
+        assert [t for t in read(order, file) if "column" not in t] == expected, one
+
+
 @pytest.mark.parametrize("entry, expected", [
     ({"cuts": ((12, "NO SUCH WORDS", "x"),)}, "12: expected the words to cut before ('NO SUCH WORDS') once on the line"),
     ({"drops": ((14, "no such words", "words", "x"),)}, "14: expected the words 'no such words' once on the line"),
-    ({"threads": ((("3", "99"), "x"),)}, "3: expected a thread of known pieces, each moved once"),
-    ({"threads": ((("3", "6"), "x"), (("5", "6"), "x"))}, "5: expected a thread of known pieces, each moved once"),
-    ({"threads": ((("12", "14"), "x"),), "cuts": ((12, "ORGANIZATION", "x"),)}, "12: expected a thread of known pieces"),
+    ({"threads": ((("3", "99"), "x", False),)}, "3: expected a thread of known pieces, each moved once"),
+    ({"threads": ((("3", "6"), "x", False), (("5", "6"), "x", False))}, "5: expected a thread of known pieces, each moved once"),
+    ({"threads": ((("12", "14"), "x", False),), "cuts": ((12, "ORGANIZATION", "x"),)},
+     "12: expected a thread of known pieces"),
 ])
 def test_a_repair_file_that_does_not_fit_its_text_stops_the_build_naming_the_line(
         entry: dict[str, tuple[object, ...]], expected: str) -> None:

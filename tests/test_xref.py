@@ -22,7 +22,8 @@ from kb.headings import title_key
 from kb.phrases import PhraseBook
 from kb.query import fold
 from kb.tables import load_table
-from kb.xref import TermFinder, phase_words, split_see_also
+from kb.model import Ruling, Span
+from kb.xref import TermFinder, edition_links, phase_words, split_see_also
 
 from .conftest import EXAMPLES
 
@@ -141,6 +142,48 @@ def test_real_links(db: sqlite3.Connection) -> None:
     assert see_also >= 60
     problems = db.execute("select severity, source, line from problems").fetchall()
     assert problems == [("note", "coe-rules", 119), ("note", "coe-rules", 526)]  # the rules misnumbered in the source
+
+
+def test_a_text_printed_twice_pairs_with_the_copy_under_its_own_heading() -> None:
+    """CRF 22 prints some rulings twice (again under Optional Rules): an older ruling is the copy under its
+    own heading, whichever comes first (a judge's audit found "the second strike is considered
+    successful" paired with its Optional Rules copy, as if the ruling now lived only there)."""
+    def ruling(rid: str, heading: str, text: str) -> Ruling:
+        return Ruling(rid, "x", ("Turn Sequence", heading), "ruling", None, text, text, Span(1, 1))
+
+    text = "If a character is facing two strikes, and the first strike kills the character, the second succeeds."
+    for current in ([ruling("new.a", "The Strike Sequence", text), ruling("new.b", "Optional Rules", text)],
+                    [ruling("new.b", "Optional Rules", text), ruling("new.a", "The Strike Sequence", text)]):
+        (link,) = edition_links(current, [ruling("old.a", "The Strike Sequence", text)])
+        assert (link.target, link.how) == ("new.a", "same")
+    (link,) = edition_links(current, [ruling("old.c", "Combat", text)])  # under neither: the first printed
+    assert (link.target, link.how) == ("new.b", "same")
+
+
+def test_a_see_also_names_sections_not_the_cards_their_titles_begin_with(db: sqlite3.Connection) -> None:
+    """"See also Rulings By Term, Burglary Attempts." names a section: it mentions no card Burglary (under
+    the card's own heading it is still about the card); a "See also" naming a card's own section
+    mentions the card."""
+    mentions = "select r.section, l.target from links l join rulings r on r.id = l.ruling_id where r.kind = 'see-also' " \
+               "and l.kind = 'card' and l.how = 'mention'"
+    burglary = db.execute(mentions + " and r.text like '%Burglary Attempts%'").fetchall()
+    assert burglary == []
+    about = db.execute("select count(*) from links l join rulings r on r.id = l.ruling_id where r.kind = 'see-also' "
+                       "and r.text like '%Burglary Attempts%' and l.kind = 'card' and l.how = 'about'").fetchone()[0]
+    assert about >= 1  # the copy under CRF 22's Burglary heading
+    linked = db.execute(mentions.replace("r.section", "r.text")).fetchall()
+    assert linked
+    assert all(fold(target.strip()) in {fold(p) for path in split_see_also(text) for p in path}
+               for text, target in linked)
+
+
+def test_a_card_name_is_its_words_without_spaces_around(db: sqlite3.Connection) -> None:
+    """The database gives some names with a space after ("Burglary ", "Valiant Sword "): stored, linked
+    and shown without it, each a repair `rulings check` lists."""
+    names = [n for (row,) in db.execute("select names from cards") for n in json.loads(row).values()]
+    assert names and [n for n in names if n != n.strip()] == []
+    assert db.execute("select count(*) from links where kind = 'card' and target != trim(target)").fetchone()[0] == 0
+    assert db.execute("select count(*) from repairs where kind = ?", ("spaces around a card's name",)).fetchone()[0] >= 3
 
 
 def test_lookups_forgive(real_kb: Path) -> None:

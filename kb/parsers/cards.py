@@ -51,6 +51,8 @@ def _card_spans(lines: list[str], path: Path, ids: list[str]) -> dict[str, Span]
 CARD_FIELDS = {"id": str, "set": str, "name": dict, "type": str, "alignment": str}
 
 SHIFTED = "name shifted to the next card in the database"
+SPACED_NAME = "spaces around a card's name"
+"""The repair kind of a name the database gives with spaces before or after it ("Burglary ")."""
 """The repair kind of a language's names moved one card down a set (see shifted_names)."""
 
 
@@ -153,7 +155,12 @@ def add_card(b: DocumentBuilder, path: Path, card_set: dict[str, Any], card: dic
     """Store one card: its ruling (plain English text, sentences glued by markup spaced apart, a
     region's missing text made its adjacent regions, each a repair) and its Card; ParseError if it has
     no English name."""
-    names = {lang: name for lang, name in {**card["name"], **repaired}.items() if name}
+    names = {}
+    for lang, name in {**card["name"], **repaired}.items():
+        if name and name != name.strip():  # "Burglary ": a name is its words
+            b.repair(span.start, SPACED_NAME, f"{card['id']} {lang}: {name!r}", f"{card['id']} {lang}: {name.strip()!r}")
+        if name.strip():
+            names[lang] = name.strip()
     if "en" not in names:
         raise ParseError(str(path), span.start, f"an English name for card {quote(card['id'])}")
     text_html = str((card.get("text") or {}).get("en") or "")

@@ -10,7 +10,9 @@ against the text:
 - `[[drop]]`: words of the other column, or a broken repeat, landed in a line ("debris"), taken out
   of the words around them (which must stand once on the line);
 - `[[thread]]`: pieces read one after another ("100", "77", "79"): the first stays where it is,
-  the others are taken from their places and read after it, each going on with the one before;
+  the others are taken from their places and read after it, each going on with the one before
+  where that one's sentence is cut; with `one = true`, one passage whatever its sentences (a list
+  whose items go on in the other column after a whole sentence);
 - `[[whole]]`: a passage that looks cut (no sentence's stop) but is whole as it is (a legend);
 - `[[gap]]`: a passage with words missing inside it, where the text gives no rest.
 
@@ -45,6 +47,8 @@ class Piece:
     """The source's words (debris dropped)."""
     joined: bool = False
     """A thread reads it on from the piece before it, whatever its first letter."""
+    bound: bool = False
+    """A thread (`one = true`) reads it on from the piece before it, whatever that one's end."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,8 +73,8 @@ class ReadingOrder:
     """(line, the words a piece begins with, why)."""
     drops: tuple[tuple[int, str, str, str], ...] = ()
     """(line, the words they are taken out of, the words taken out, why)."""
-    threads: tuple[tuple[tuple[str, ...], str], ...] = ()
-    """(the pieces read one after another, why)."""
+    threads: tuple[tuple[tuple[str, ...], str, bool], ...] = ()
+    """(the pieces read one after another, why, whether they are one passage whatever their sentences)."""
     whole: tuple[Mark, ...] = ()
     gaps: tuple[Mark, ...] = ()
 
@@ -101,7 +105,8 @@ def read_order(file: Path, where: str) -> ReadingOrder:
         cuts=tuple((_line(where, e), _text(where, e, "before"), _text(where, e, "why")) for e in _entries(where, data, "cut")),
         drops=tuple((_line(where, e), _text(where, e, "in"), _text(where, e, "text"), _text(where, e, "why"))
                     for e in _entries(where, data, "drop")),
-        threads=tuple((_names(where, e), _text(where, e, "why")) for e in _entries(where, data, "thread")),
+        threads=tuple((_names(where, e), _text(where, e, "why"), _flag(where, e, "one"))
+                      for e in _entries(where, data, "thread")),
         whole=tuple(Mark(_line(where, e), _text(where, e, "begins"), _text(where, e, "why"))
                     for e in _entries(where, data, "whole")),
         gaps=tuple(Mark(_line(where, e), _text(where, e, "after"), _text(where, e, "why")) for e in _entries(where, data, "gap")))
@@ -118,6 +123,14 @@ def _text(where: str, entry: dict[str, Any], key: str) -> str:
     value = entry.get(key)
     if not isinstance(value, str) or not value.strip():
         raise KbBroken(f"{where}: expected {key} = \"...\" in {entry!r:.120}")
+    return value
+
+
+def _flag(where: str, entry: dict[str, Any], key: str) -> bool:
+    """An entry's true/false field (false when it has none)."""
+    value = entry.get(key, False)
+    if not isinstance(value, bool):
+        raise KbBroken(f"{where}: {key} = {value!r} in an entry: expected true or false")
     return value
 
 
@@ -179,14 +192,15 @@ def _cut(path: Path, line: int, text: str, cuts: list[tuple[str, str]], record: 
     return [Piece(line, f"{line}{chr(ord('a') + i)}", text[a:b].strip()) for i, (a, b) in enumerate(zip(bounds, bounds[1:]))]
 
 
-def _thread(path: Path, pieces: list[Piece], threads: tuple[tuple[tuple[str, ...], str], ...],
+def _thread(path: Path, pieces: list[Piece], threads: tuple[tuple[tuple[str, ...], str, bool], ...],
             record: Record) -> list[Piece]:
     """The pieces with each thread's read after its first, in the thread's order, marked joined."""
     by_name = {p.name: p for p in pieces}
     order = [p.name for p in pieces]
     moved: set[str] = set()
     joined: set[str] = set()
-    for names, why in threads:
+    bound: set[str] = set()
+    for names, why, one in threads:
         unknown = [n for n in names if n not in by_name]
         again = [n for n in names[1:] if n in moved]
         if unknown or again or len(set(names)) < len(names):
@@ -198,10 +212,11 @@ def _thread(path: Path, pieces: list[Piece], threads: tuple[tuple[tuple[str, ...
         order = rest[:at] + list(names[1:]) + rest[at:]
         moved.update(names[1:])
         joined.update(names[1:])
+        bound.update(names[1:] if one else ())
         first = by_name[names[0]].line
         record.append((first, "reading order", f"{' '.join(sorted(names, key=_source_order))} as extracted",
                        f"read {' '.join(names)} ({why})"))
-    return [Piece(p.line, p.name, p.text, p.name in joined) for p in (by_name[n] for n in order)]
+    return [Piece(p.line, p.name, p.text, p.name in joined, p.name in bound) for p in (by_name[n] for n in order)]
 
 
 def _source_order(name: str) -> tuple[int, str]:
