@@ -146,10 +146,14 @@ class RulingAnswer:
     verdict and successor."""
     other: Ruling | None = None
     """The ruling on the other side of its change: an older ruling's successor, say."""
+    parts: tuple[Ruling, ...] = ()
+    """The rulings that are part of it, in document order: the steps of the procedure it opens
+    ("Follow this procedure ...:"), a rule's examples."""
 
     def to_json(self) -> dict[str, Any]:
         out = self.ruling.to_json()
         out["parent"] = self.parent.to_json() if self.parent else None
+        out["parts"] = [p.to_json() for p in self.parts]
         out["links"] = {kind: [{"target": t, "how": h} for t, h in items] for kind, items in self.links}
         if self.card is not None:
             out["card"] = self.card.to_json()

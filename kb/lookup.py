@@ -531,6 +531,8 @@ class Reader:
         ruling = found[0]
         parent = query(self.conn, "select parent from rulings where id = ?", (ruling_id,))[0]["parent"]
         parents = self.rulings([parent]) if parent else []
+        parts = self.rulings(row["id"] for row in query(self.conn, "select id from rulings where parent = ? order by ord",
+                                                          (ruling_id,)))
         links: dict[str, list[tuple[str, str]]] = {}
         for row in query(self.conn, "select kind, target, how from links where ruling_id = ? order by kind, target",
                          (ruling_id,)):
@@ -541,7 +543,7 @@ class Reader:
         others = self.rulings([change.other_id]) if change and change.other_id else []
         return RulingAnswer(ruling, parents[0] if parents else None,
                             tuple((kind, tuple(items)) for kind, items in links.items()), faces[0] if faces else None,
-                            change, others[0] if others else None)
+                            change, others[0] if others else None, tuple(parts))
 
     def _change_of(self, ruling_id: str, links: dict[str, list[tuple[str, str]]]) -> Change | None:
         """A ruling's change (kb.changes), if it has one; its links in the current edition made what the

@@ -11,8 +11,11 @@ MARKER_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("new", NEW_MARK),
     ("rules-erratum", re.compile(r"\brules\s+erratum\b", re.I)),
     ("card-erratum", re.compile(r"\bcard\s+erratum\b", re.I)),
-    ("standard-rules-only", re.compile(r"\bstandard rules only\s*:", re.I)),
 )
+STANDARD_ONLY = re.compile(r"\bstandard rules only\s*:", re.I)
+"""The rulebook's "Standard Rules Only:": the marker standard-rules-only where the text opens with it
+(the whole ruling is for the standard rules alone), standard-rules-only-in-part where it comes after
+other words (step 5 of the movement/hazard phase: only its last sentence is)."""
 TAG = re.compile(r"\[((?:CoE|COE|ICE|Van|Ruled by)[^\[\]]*)\]")
 DATE_TAG = re.compile(r"\[(effective [^\[\]]+)\]", re.I)
 # A tag ends at the next bracket of either kind, so each "[" scans only up to the next one: with
@@ -33,6 +36,8 @@ def has_words(text: str) -> bool:
 def find_markers(text: str) -> tuple[str, ...]:
     """The markers a text carries, e.g. "@ ... [CoE 2024]" -> ("new", "tag:CoE 2024")."""
     found = [name for name, pattern in MARKER_RULES if pattern.search(text)]
+    if m := STANDARD_ONLY.search(text):
+        found.append("standard-rules-only" if not WORD.search(text[:m.start()]) else "standard-rules-only-in-part")
     found += [f"tag:{m}" for m in TAG.findall(text)]
     found += [f"date:{m}" for m in DATE_TAG.findall(text)]
     found += [f"alignment:{m}" for m in ALIGNMENT_TAG.findall(text)]

@@ -297,6 +297,11 @@ def render_ruling_answer(page: Page, answer: RulingAnswer) -> None:
     if r["parent"]:
         page()
         page(style("part of: ", bold=True) + f"{head(r['parent'])} {r['parent']['id']}")
+    if r["parts"]:
+        page()
+        page(style("its parts:", bold=True))
+    for part in r["parts"]:
+        render_ruling(page, part, where=1)
     if r["links"]:
         page()
     for kind, items in r["links"].items():

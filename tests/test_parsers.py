@@ -125,6 +125,35 @@ def test_rulebook_excerpt_repairs_mojibake_and_br() -> None:
     assert std.markers == ("standard-rules-only",)
 
 
+def test_a_rulebook_text_ending_with_a_colon_keeps_the_list_it_opens() -> None:
+    """A judge's audit found lead-ins stored bare ("Each of your characters may do one of the following:"),
+    their options apart ("Untap  or"), and a phase's next instruction glued to the last option: a
+    paragraph ending with a colon keeps its bullets; its numbered steps are rulings of their own, part
+    of it; a plain line after a bullet, not indented under it, is a ruling of its own; "Standard
+    Rules Only:" marks the whole ruling only where it opens with it."""
+    doc = parse_file("rulebook", DATA / "rulebook_lists_excerpt.md")
+    assert_all_lines_accounted(doc)
+    by_start = {r.text.split("\n")[0]: r for r in doc.rulings}
+    untap = by_start["Each of your characters may do one of the following:"]
+    assert untap.text == "Each of your characters may do one of the following:\n\nUntap  or\n\nHeal (if at a Haven site)."
+    assert "Untap all of your other tapped non-site cards." in by_start and (untap.span.start, untap.span.end) == (11, 13)
+    phases = by_start["During  your  turn,  you  take various actions during the following phases:"]
+    procedure = by_start["Follow this procedure for each of your companies:"]
+    site = by_start["In the order you decide, each of your companies at an untapped site may:"]
+    assert site.text.endswith("do nothing or\n\nfollow this procedure:")
+    parents = {r.text: r.parent for r in doc.rulings if r.kind == "step"}
+    assert parents == {"Untap Phase": phases.id, "Site Phase": phases.id,
+                       "If the company has a face down site card, turn it over.": procedure.id,
+                       "Remove the old site card. Standard Rules Only: Return any region cards to the location deck.":
+                           procedure.id, "You decide to enter and explore the site.": site.id}
+    organization = by_start["Play a character card."]
+    assert organization.parent is None and "Stay at its current site" not in organization.text
+    markers = {r.text.split("\n")[0][:30]: r.markers for r in doc.rulings if any("standard" in m for m in r.markers)}
+    assert markers == {"Remove the old site card. Stan": ("standard-rules-only-in-part",),
+                       "Each of your companies may do ": ("standard-rules-only-in-part",),
+                       "Standard Rules Only: One chara": ("standard-rules-only",)}
+
+
 def test_timing_excerpt_numbers_and_examples() -> None:
     doc = parse_file("timing", DATA / "timing_excerpt.txt")
     assert_all_lines_accounted(doc)

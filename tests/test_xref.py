@@ -186,6 +186,19 @@ def test_a_card_name_is_its_words_without_spaces_around(db: sqlite3.Connection) 
     assert db.execute("select count(*) from repairs where kind = ?", ("spaces around a card's name",)).fetchone()[0] >= 3
 
 
+def test_show_gives_the_steps_of_the_procedure_a_ruling_opens(real_kb: Path) -> None:
+    """The rulebook's "Follow this procedure ...:" shown whole: its six steps under it, in order, in the
+    terminal and the JSON; each step says what it is part of."""
+    opener = next(r for r in lookup.export(real_kb) if r["source"] == "rulebook" and r["text"].startswith("Follow this"))
+    shown = lookup.show_ruling(real_kb, opener["id"]).to_json()
+    assert [p["number"] for p in shown["parts"]] == ["1", "2", "3", "4", "5", "6"]
+    step = lookup.show_ruling(real_kb, shown["parts"][2]["id"]).to_json()
+    assert step["parent"]["id"] == opener["id"] and step["parts"] == []
+    text = CliRunner().invoke(cli, ["--kb", str(real_kb), "show", opener["id"]]).stdout
+    assert "its parts:" in text and text.index("[step 1]") < text.index("[step 6]")
+    assert "hazard limit" in text
+
+
 def test_lookups_forgive(real_kb: Path) -> None:
     assert lookup.card(real_kb, "adunaphel").names == ("Adûnaphel",)
     marvels = lookup.card(real_kb, "Marvels Tld")
