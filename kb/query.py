@@ -69,9 +69,9 @@ SUFFIXES = ("ings", "ing", "ied", "ies", "ed", "es", "ly", "s")
 PREFIXES = frozenset({"non", "un", "re", "pre", "co", "anti", "semi", "self", "sub"})
 """Parts of a compound that are a prefix, not a word: "non-moving" is not about "non-Darkhaven"."""
 MAX_NAME_WORDS = 7
-NOT_NAMES = ("council of elrond", "white council")
-"""Phrases whose words name cards but that mean something else (the rules committee, an order):
-no card is mentioned there."""
+NOT_NAMES = ("council of elrond", "council of lorien", "white council")
+"""Phrases whose words name cards but that mean something else (the rules committee, and the one before
+it, whose tournament policy the CoE rules and the timing guide cite; an order): no card is mentioned there."""
 MAX_NAME = 120
 """Folded input longer than this names nothing (the longest card name is about 40 letters)."""
 SUGGESTIONS = 5

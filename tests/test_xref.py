@@ -199,6 +199,14 @@ def test_show_gives_the_steps_of_the_procedure_a_ruling_opens(real_kb: Path) -> 
     assert "hazard limit" in text
 
 
+def test_a_rules_committee_is_no_card(db: sqlite3.Connection) -> None:
+    """"the Council of Lorien tournament policy" (the committee before the Council of Elrond) mentions no
+    card Lórien, as "Council of Elrond" mentions no Elrond."""
+    linked = db.execute("select l.target from links l join rulings r on r.id = l.ruling_id where l.kind = 'card' "
+                        "and (r.text like '%Council of Lorien%' or r.text like '%Council of Elrond%')").fetchall()
+    assert not {t for (t,) in linked} & {"Lórien", "Elrond"}
+
+
 def test_lookups_forgive(real_kb: Path) -> None:
     assert lookup.card(real_kb, "adunaphel").names == ("Adûnaphel",)
     marvels = lookup.card(real_kb, "Marvels Tld")
