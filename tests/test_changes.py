@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli import cli
-from kb.changes import from_json, from_row, since_year, to_row
+from kb.changes import from_row, since_year, to_row
 from kb.check import check
 from kb.editions import tag_year
 from kb.errors import Refused
@@ -193,6 +193,8 @@ def test_a_listed_change_naming_no_ruling_is_a_problem(changes_corpus: tuple[Pat
 
 
 def test_a_change_is_stored_and_read_back_whole(excerpt_changes: tuple[dict[str, Any], list[Any]]) -> None:
+    from kb.changes import from_json
+
     found, _ = excerpt_changes
     for n, c in enumerate(found["changes"]):
         row = to_row(c, n)
