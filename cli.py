@@ -343,21 +343,31 @@ def rule(kb_dir: Path, number: str, as_json: bool, no_pager: bool) -> None:
 @click.option("--since", metavar="YEAR", help="Only what the sources date from this year on (e.g. 2015).")
 @click.option("--source", help="Only the changes a ruling of this source takes part in (see `rulings stats`).")
 @click.option("--phase", help='Only the changes of this turn phase ("M/H", "site", "eot", "org" ...).')
+@click.option("--all", "whole", is_flag=True, help="Print the earlier changes whole too, not folded into a count.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON array of rulings (the ruling shape), each with its change.")
 @pager_option
 @click.pass_obj
 @brief
-def changes(kb_dir: Path, since: str | None, source: str | None, phase: str | None, as_json: bool,
+def changes(kb_dir: Path, since: str | None, source: str | None, phase: str | None, whole: bool, as_json: bool,
             no_pager: bool) -> None:
-    """What changed in the current CRF: its own list of changes, the rulings marked @, card errata,
-    rulings reworded since the older edition (word by word), older rulings no longer in it in their
-    words (replaced, reversed, moved or dropped, with the ruling in their place), and the rulings by
-    the year of their origin tag; each with what the sources say of it, and how sure it is."""
+    """What is new in the current CRF, then what changed before it.
+
+    First, whole: what CRF 22 itself calls new, the rulings it marks @ ("new or changed since the last
+    version") and lists under "Changes from CRF 21", one entry per ruling (its @, its place in the list,
+    the card it is an erratum of). An origin tag's year ([CoE 2025]) is when a ruling was made, not
+    when it entered the CRF: a ruling without @ was already in the last CRF.
+
+    Then the earlier changes, folded into a line each (a count, the years, the verdicts); --all prints
+    them whole, as do --since, --source and --phase for what they choose: card errata of earlier CRFs
+    and the other rulings added since ICE's last CRF, by origin tag; rulings worded otherwise than in
+    the ICE-era CRF, word by word; ICE-era rulings no longer in it in their words (replaced, reversed,
+    moved or dropped, with the ruling in their place). Each says what the sources say of it, and how
+    sure it is: checked by hand, or this tool's reading ("possibly ..., unsure")."""
     from kb.lookup import changes as look_up
     from kb.terminal import render_changes
 
     with translated(as_json):
-        output(look_up(kb_dir, since, source, phase), render_changes, as_json, not no_pager, since=since)
+        output(look_up(kb_dir, since, source, phase), render_changes, as_json, not no_pager, since=since, whole=whole)
 
 
 @cli.command()

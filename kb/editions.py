@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
-from kb.changes import KINDS, Change
+from kb.changes import BY_HAND, KINDS, OURS, Change
 from kb.headings import title_key
 from kb.markers import TAG
 from kb.model import Problem, Ruling, Source
@@ -26,6 +26,8 @@ MOVED_TO = ("crf", "coe_rules")
 YEAR = re.compile(r"\b(\d{4})\b")
 """A year in an origin tag; the last one counts ("Ruled by CoE 2011, added by CoE 2023": 2023,
 when it entered the CRF)."""
+PAIRED = "paired by this tool, no person checked it: the same heading, much the same words"
+"""How a reworded ruling's evidence says the pairing with its older wording is this tool's (kb.xref.edition_links)."""
 QUOTED_CHANGE = re.compile(r"^\W*(?:change|replace)\s+[“«\"]([^“”«»\"]+)[”»\"]", re.I)
 """An "@" change that quotes the words it replaces: "@ Change “on a given turn” to ..."."""
 
@@ -119,13 +121,10 @@ def find_changes(e: Editions) -> tuple[list[Change], list[Problem]]:
 def _reworded(r: Ruling, older: tuple[Source, Ruling], how: str) -> Change:
     """A current ruling and an older edition's wording of it (kb.xref.edition_links paired them)."""
     source, o = older
-    ratio = likeness(how)
-    alike = "wordings alike" + (f" ({ratio:.2f})" if ratio is not None else "")
     cue = reversal(o.text, r.text)
     return Change(r.id, "reworded", tag_year(_tag(r)) or edition_year(source), f"worded otherwise in {source.title}; "
-                  f"the pairing is the build's: the same heading, {alike}" + (f"; but {cue}: it may now say the "
-                  "opposite" if cue else ""), _tag(r), o.id, ratio, True, "reversed" if cue else "",
-                  diff=word_diff(o.text, r.text), unsure=bool(cue))
+                  f"{PAIRED}" + (f"; but {cue}: it may now say the opposite" if cue else ""), _tag(r), o.id,
+                  likeness(how), True, "reversed" if cue else "", diff=word_diff(o.text, r.text), unsure=bool(cue))
 
 
 def _listed(r: Ruling, body: list[Ruling], year: int | None) -> Change:
@@ -142,14 +141,14 @@ def _listed(r: Ruling, body: list[Ruling], year: int | None) -> Change:
     for pool, where in ((under, "under the same heading"), ([c for c in body if "new" in c.markers], "among the “@” rulings")):
         best, ratio = nearest(key, ((_listed_key(c.text), c.id) for c in pool))
         if best and ratio >= REWORDED:
-            return Change(r.id, "listed", year, f"{evidence}; the ruling it names is the build's reading: the "
-                          f"wording most like it {where} ({ratio:.2f} alike)", _tag(r), best, round(ratio, 2), True)
+            return Change(r.id, "listed", year, f"{evidence}; which ruling it names is this tool's reading (no "
+                          f"person checked it): the one worded most like it {where}", _tag(r), best, round(ratio, 2), True)
     return Change(r.id, "listed", year, evidence, _tag(r))
 
 
 def _with_erratum(change: Change, r: Ruling, e: Editions) -> Change:
     """The change, naming its cards if it is a card erratum: one the CRF calls so, or an "@" change
-    under a card's heading that quotes words of that card's text (the build's reading)."""
+    under a card's heading that quotes words of that card's text (this tool's reading)."""
     cards = tuple(e.about(r.id))
     if "card-erratum" in r.markers:
         return replace(change, erratum_cards=cards, erratum_evidence="the CRF calls it a Card Erratum")
@@ -165,13 +164,13 @@ def _with_erratum(change: Change, r: Ruling, e: Editions) -> Change:
 
 GONE = "not in the current CRF in these words"
 """How the evidence of every older ruling without a counterpart opens."""
-UNSURE = "the build's reading, unsure: "
+UNSURE = "this tool's reading of the words, unsure: "
 """How the evidence of a successor read from the words alone goes on."""
 
 
 def _absent(e: Editions, older_by_id: Mapping[str, tuple[Source, Ruling]], problems: list[Problem]) -> Iterable[Change]:
     """Each older ruling with no counterpart, and where it went (kb.successors): as a person checked
-    it, else the build's reading: possibly moved (a ruling of the current rules, MOVED_TO, worded
+    it, else this tool's reading: possibly moved (a ruling of the current rules, MOVED_TO, worded
     alike), else possibly replaced or reversed (a ruling new since shares its key words), else
     dropped; each with its evidence. A pairing checked by hand whose wordings are gone is a problem."""
     absent = [older_by_id[i] for i, (target, _) in e.editions.items() if not target and i in older_by_id]
@@ -192,33 +191,32 @@ def _absent(e: Editions, older_by_id: Mapping[str, tuple[Source, Ruling]], probl
 
 def _found(r: Ruling, source: Source, best: str | None, ratio: float, reading: Reading | None,
            texts: Mapping[str, str]) -> Change:
-    """The build's own reading of an older ruling gone from the current CRF: possibly moved (the
+    """This tool's own reading of an older ruling gone from the current CRF: possibly moved (the
     nearest wording of the current rules, best, is worded alike; under another heading, wordings alike
     are not always one ruling), else possibly replaced or reversed, all three unsure; else dropped,
     the nearest wording as evidence."""
     year = edition_year(source)
     if best and ratio >= REWORDED:
         cue = reversal(r.text, texts[best])
-        return Change(r.id, "absent", year, f"{GONE}: no ruling under its heading is worded alike ({REWORDED}); "
-                      f"{UNSURE}moved: a ruling of {best.split('.')[0]} is worded {ratio:.2f} alike"
+        return Change(r.id, "absent", year, f"{GONE}: no ruling under its heading is worded like it; "
+                      f"{UNSURE}moved: a ruling of {best.split('.')[0]} is worded much like it"
                       + (f"; but {cue}: it may say the opposite" if cue else ""), "", best, round(ratio, 2), True,
                       "reversed" if cue else "moved", unsure=True)
     if reading:
         return Change(r.id, "absent", year, f"{GONE}; {UNSURE}{reading.evidence()}", "", reading.successor,
                       round(alike(r.text, texts[reading.successor]), 2), True, reading.verdict, unsure=True)
     return Change(r.id, "absent", year, f"{GONE}: no ruling new since shares its key words (under its "
-                  f"heading, nor rarer ones elsewhere), and none of the current rules is worded alike ({REWORDED}); "
-                  "the build reads it as dropped"
-                  + (f"; the nearest wording found is {ratio:.2f} alike" if best else ""), "", best or "",
+                  "heading, nor rarer ones elsewhere), and none of the current rules is worded like it: dropped, "
+                  f"{OURS}" + ("; the nearest wording found is given as evidence only" if best else ""), "", best or "",
                   round(ratio, 2) if best else None, True, "dropped")
 
 
 def _checked(reading: Change, pairing: Pairing, older: str, texts: Mapping[str, str]) -> Change:
     """An older ruling's change as a person checked it (kb/data/successors.toml): their verdict and
-    successor, with the build's own reading beside it as further evidence."""
+    successor, with this tool's own reading beside it as further evidence."""
     agrees = reading.verdict == pairing.verdict and reading.other_id == pairing.successor
     likeness = round(alike(older, texts[pairing.successor]), 2) if pairing.successor else None
-    build = reading.evidence.removeprefix(GONE).lstrip(":; ").replace(UNSURE, "")
+    ours = reading.evidence.removeprefix(GONE).lstrip(":; ").replace(UNSURE, "")
     return replace(reading, other_id=pairing.successor, likeness=likeness, guess=False, verdict=pairing.verdict,
-                   unsure=False, evidence=f"{GONE}; checked by hand ({pairing.checked}): {pairing.why}; the build's "
-                   f"own reading {'agrees' if agrees else 'differs'}: {build}")
+                   unsure=False, evidence=f"{GONE}; {BY_HAND} ({pairing.checked}): {pairing.why}; this tool's "
+                   f"own reading of the words {'agrees' if agrees else 'differs'}: {ours}")

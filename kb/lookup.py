@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from kb.addresses import Addresses
     from kb.answers import CardAnswer, CardRulings, PhaseAnswer, RulingAnswer, Term, TermAnswer
     from kb.cardface import CardFace
-    from kb.changes import Change
+    from kb.changes import Change, ChangesAnswer
     from kb.documents import CardRecord, Document, Edition, LinkRow
     from kb.searchspec import SearchSpec
 
@@ -636,13 +636,13 @@ def export(kb: KbOrReader) -> Iterator[dict[str, Any]]:
 # -- what changed ---------------------------------------------------------------------------------------
 
 def changes(kb: KbOrReader, since: str | None = None, source: str | None = None,
-            phase: str | None = None) -> list[dict[str, Any]]:
+            phase: str | None = None) -> ChangesAnswer:
     """What changed in the current CRF (kb.changes: listed, marked, reworded, tagged, absent), each
     change a ruling in the ruling shape with its `change`: since a year ("2015": what the sources
-    date from then on), of a source (a change a ruling of it takes part in), of a phase. A
-    `since` that is not a year, an unknown source or phase, is Refused."""
+    date from then on), of a source (a change a ruling of it takes part in), of a phase; with the
+    current CRF's name and date. A `since` that is not a year, an unknown source or phase, is Refused."""
     from kb import resolve
-    from kb.changes import since_year
+    from kb.changes import ChangesAnswer, edition_name, since_year
 
     year = since_year(since) if since is not None else None
     reader = Reader.of(kb)
@@ -669,7 +669,9 @@ def changes(kb: KbOrReader, since: str | None = None, source: str | None = None,
         other = shaped.get(c.other_id)
         if source is None or source in {shaped[i]["source"] for i in c.parties}:
             out.append({**shaped[c.ruling_id], "change": c.to_json(other)})
-    return out
+    crf = query(conn, "select kind, edition, date from sources where parser = 'crf' and current order by rowid limit 1")
+    return ChangesAnswer(out, edition_name(crf[0]["kind"], crf[0]["edition"]) if crf else "", crf[0]["date"] if crf else "",
+                         narrowed=any(v is not None for v in (since, source, phase)))
 
 
 # -- search ---------------------------------------------------------------------------------------------

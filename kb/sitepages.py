@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kb.addresses import number_key
-from kb.changes import PARTS, Change, other_label, parts_of, verdict_words
+from kb.changes import (EARLIER, NEW, Change, arrange, edition_name, edition_words, erratum_words, folded_words,
+                        new_lead, other_label, part_title, verdict_words)
 from kb.corpus import Corpus
 from kb.documents import SourceRow
 from kb.excerpt import SLACK, excerpt
@@ -296,26 +297,32 @@ class Pages:
                     spare_toc=[TocEntry(label, "#" + a) for label, a in HOME_PARTS])
 
     def changes_page(self) -> Page:
-        """What's new: every change of the current CRF (kb.changes), part by part (PARTS), each
-        ruling whole and linked to its place, with what the sources say of it and the ruling on the
-        other side; the rulings by origin tag under their year."""
+        """What's new: what the current CRF lists and marks "@" first, one entry per ruling with all it
+        is (kb.changes.arrange), each ruling whole and linked to its place; then the earlier changes,
+        each part folded in a <details> (its count and what it holds in its summary), the rulings by
+        origin tag under their year."""
         path = "changes.html"
-        parts: dict[str, list[dict[str, Any]]] = defaultdict(list)
-        for c in self.c.changes:
-            if c.ruling_id in self.c.rulings:
-                for part in parts_of(c.kind, bool(c.erratum_evidence)):
-                    parts[part].append(self._change(path, c))
-        blocks = [(title, f"part-{part}", part, parts[part]) for part, title in PARTS.items() if parts.get(part)]
-        toc: list[TocEntry] = []
-        for title, block_anchor, part, items in blocks:
-            toc.append(TocEntry(f"{title} ({len(items)})", "#" + block_anchor))
-            if part == "tagged":
-                years = dict.fromkeys(i["year"] for i in items)
-                toc += [TocEntry(str(y or "no year"), f"#year-{y or 'none'}", 2) for y in years]
         current = [s for s in self.c.sources if s.parser == "crf" and s.current]
-        return Page(path, "changes.html", "What's new", {"blocks": blocks, "current": current}, toc=toc)
+        edition = edition_name(current[0].kind, current[0].edition) if current else ""
+        parts = arrange([c for c in self.c.changes if c.ruling_id in self.c.rulings], lambda c: c)
+        blocks = []
+        for part, entries in parts.items():
+            items = [self._change(path, entry) for entry in entries]
+            said = folded_words(part, [entry[0] for entry in entries]) if part != NEW else ""
+            blocks.append((part_title(part, edition), f"part-{part}", part, items, said))
+        new = parts.get(NEW, [])
+        lists = list(dict.fromkeys(self.c.rulings[c.ruling_id].section[0] for entry in new for c in entry
+                                   if c.kind == "listed"))
+        lead = new_lead(edition, current[0].date if current else "", lists, new)
+        toc = [TocEntry(f"{title} ({len(items)})", "#" + block_anchor) for title, block_anchor, _, items, _ in blocks]
+        return Page(path, "changes.html", f"What's new in {edition}" if edition else "What's new",
+                    {"blocks": blocks, "lead": lead if new else "", "new": NEW, "earlier": EARLIER,
+                     "edition": edition}, toc=toc)
 
-    def _change(self, page: str, c: Change) -> dict[str, Any]:
+    def _change(self, page: str, entry: list[Change]) -> dict[str, Any]:
+        """One ruling's changes as What's new shows them: the ruling whole, its erratum, verdict and
+        why, the entries of the CRF's list naming it, the ruling on the other side."""
+        c = entry[0]
         r = self.c.rulings[c.ruling_id]
         other = self.c.rulings.get(c.other_id)
         label = other_label(c.kind, c.verdict, c.unsure)
@@ -324,10 +331,11 @@ class Pages:
         whole = c.kind == "absent" and c.verdict != "dropped"  # a successor is read whole, as the ruling it follows
         shown = None if other is None or not label else \
             {**self.render_ruling(page, other), "links": []} if whole else self.render_ruling(page, other, False)
+        listed = [(" › ".join(self.c.rulings[i.ruling_id].section), self.plan.ruling_placed(i.ruling_id),
+                   i.evidence if i.guess else "") for i in entry[1:] if i.ruling_id in self.c.rulings]
         return {"ruling": {**self.render_ruling(page, r), "links": []}, "change": c, "year": c.year,
-                "verdict": verdict_words(c.verdict, c.unsure, c.guess),
-                "alike": f"{c.likeness:.2f}" if c.guess and c.likeness is not None else "",
-                "other": shown, "other_label": label,
+                "verdict": verdict_words(c.verdict, c.unsure, c.guess), "listed": listed,
+                "other": shown, "other_label": label, "erratum": erratum_words(c.erratum_evidence, c.erratum_guess),
                 "cards": [(name, Urls.placed(self.urls.card(name))) for name in c.erratum_cards if name in self.card_names]}
 
     def search_page(self) -> Page:
@@ -501,8 +509,3 @@ class Pages:
             ("Cited by", "cited-by", self.grouped(page, answer.cited_by, False, "cited-by"))],
             anchor=anchor(f"{kind}-{number}"))
 
-
-def edition_words(how: str) -> str:
-    """How a ruling stands in another edition, in words: "reworded (0.96)" -> "reworded"."""
-    word = how.split(" ", 1)[0]
-    return {"same": "same wording", "reworded": "reworded"}.get(word, word)

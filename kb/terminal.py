@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from kb.deck import DeckReport
     from kb.model import Source
     from kb.answers import CardAnswer, PhaseAnswer, RulingAnswer, TermAnswer
+    from kb.changes import ChangesAnswer
     from kb.lookup import Found, NumberAnswer
     from kb.ruling import Ruling
     from kb.pipeline import BuildReport
@@ -304,10 +305,13 @@ def render_ruling_answer(page: Page, answer: RulingAnswer) -> None:
         render_ruling(page, part, where=1)
     if r["links"]:
         page()
+    from kb.changes import edition_words
+
     for kind, items in r["links"].items():
-        told = ", ".join(f"{i['target'] or '-'}" + (f" ({i['how']})" if i["how"] and kind in ("card", "edition",
-                                                                                              "older_editions", "section")
-                                                     else "") for i in items[:30])
+        hows = [edition_words(i["how"]) if kind in ("edition", "older_editions") else i["how"] for i in items[:30]]
+        told = ", ".join(f"{i['target'] or '-'}" + (f" ({how})" if how and kind in ("card", "edition", "older_editions",
+                                                                                     "section") else "")
+                         for i, how in zip(items, hows))
         page(style(f"{LINK_LABELS.get(kind, kind)}: ", bold=True) + told, "", "  ")
         change = r.get("change")
         if kind == "edition" and change and change["kind"] == "absent" and change["verdict"] != "dropped" \
@@ -370,49 +374,74 @@ def render_numbered(page: Page, answer: NumberAnswer) -> None:
 
 # -- what changed -----------------------------------------------------------------------------------------
 
-def render_changes(page: Page, found: list[dict[str, Any]], since: str | None = None) -> None:
-    """`rulings changes`: each part of kb.changes.PARTS, its rulings whole, each with why it is a change
-    and the ruling on the other side: the one a listed change names, an older wording word by word, the nearest."""
-    from kb.changes import PARTS, other_label, parts_of, verdict_words
+def render_changes(page: Page, answer: ChangesAnswer, since: str | None = None, whole: bool = False) -> None:
+    """`rulings changes`: what is new in the current CRF first (kb.changes.PARTS), each ruling once
+    with all it is; then the earlier changes, whole with `whole` (--all) or when an option chose them,
+    else folded: a line each, its count and what it holds."""
+    from kb.changes import EARLIER, NEW, folded_words, from_json, new_lead, part_title
 
     if since:
         page(style(f"Changes the sources date {since.strip()} or later", bold=True))
-    if not found:
+    if not answer.found:
         page("No change matches.")
-    by_part: dict[str, list[dict[str, Any]]] = {}
-    for r in found:
-        for part in parts_of(r["change"]["kind"], r["change"]["erratum"] is not None):
-            by_part.setdefault(part, []).append(r)
-    for part, title in PARTS.items():
-        if part in by_part:
-            page(style(f"{title} ({len(by_part[part])})", bold=True))
+    parts = answer.arranged()
+    whole = whole or answer.narrowed
+    for part, entries in parts.items():
+        if part == NEW:
+            page(style(f"{part_title(part, answer.edition)} ({len(entries)})", bold=True))
+            lists = list(dict.fromkeys(r["section"][0] for entry in entries for r in entry
+                                       if r["change"]["kind"] == "listed"))
+            news = [[from_json(r["id"], r["change"]) for r in entry] for entry in entries]
+            page(new_lead(answer.edition, answer.published, lists, news), "  ", "  ")
+        elif not whole:
+            continue
+        else:
+            page(style(f"{part_title(part, answer.edition)} ({len(entries)})", bold=True))
         year: object = None
-        for r in by_part.get(part, []):
-            c = r["change"]
-            if part == "tagged" and c["year"] != year:
-                year = c["year"]
+        for entry in entries:
+            if part in ("errata", "tagged") and entry[0]["change"]["year"] != year:
+                year = entry[0]["change"]["year"]
                 page(style(f" {year or 'no year'}", fg="cyan"))
-            render_ruling(page, r, text=diff_text(c["diff"]) if c["diff"] else None)
-            if c["erratum"] and part == "errata":
-                page(f"erratum of {', '.join(c['erratum']['cards']) or 'a card'}: {c['erratum']['evidence']}"
-                     + (" (the build's reading)" if c["erratum"]["guess"] else ""), "    ", "      ")
-            if c["verdict"]:
-                page(style("verdict: ", bold=True) + verdict_words(c["verdict"], c["unsure"], c["guess"]), "    ", "      ")
-            page(style("why: ", bold=True) + c["evidence"], "    ", "      ")
-            other = c["other"]
-            if other and c["diff"]:
-                page(f"older wording: {other['source_title']} · {other['id']} · {lines_of(other)} (its words "
-                     + diff_text([{"op": "removed", "text": "removed"}]) + ", "
-                     + diff_text([{"op": "added", "text": "added"}]) + ")", "    ", "      ")
-            elif other:
-                alike = f" ({c['likeness']:.2f} alike)" if c["guess"] and c["likeness"] is not None else ""
-                page(f"{other_label(c['kind'], c['verdict'], c['unsure'])}{alike}: [{head(other)}] "
-                     f"{' > '.join(other['section'][-2:])}  " + style(f"{other['id']} · {lines_of(other)}", dim=True),
-                     "    ", "      ")
-                if c["kind"] == "absent":
-                    page(other["text"], "      ")
-        if part in by_part:
-            page()
+            render_change(page, entry)
+        page()
+    earlier = [part for part in parts if part != NEW]
+    if earlier and not whole:
+        page(style(f"{EARLIER}, folded (`rulings changes --all` prints them whole)", bold=True))
+        for part in earlier:
+            changes = [from_json(entry[0]["id"], entry[0]["change"]) for entry in parts[part]]
+            page(f"{part_title(part, answer.edition)} ({len(changes)}): {folded_words(part, changes)}", "  ", "    ")
+
+
+def render_change(page: Page, entry: list[dict[str, Any]]) -> None:
+    """One ruling's changes (kb.changes.arrange's entry): the ruling whole (its words marked against
+    an older wording), its erratum and verdict, why it is a change, where the CRF's list names it, and
+    the ruling on the other side: the one a listed change names, the successor, the nearest."""
+    from kb.changes import erratum_words, other_label, verdict_words
+
+    r = entry[0]
+    c = r["change"]
+    render_ruling(page, r, text=diff_text(c["diff"]) if c["diff"] else None)
+    if c["erratum"]:
+        page(f"card erratum of {', '.join(c['erratum']['cards']) or 'a card'}: "
+             + erratum_words(c["erratum"]["evidence"], c["erratum"]["guess"]), "    ", "      ")
+    if c["verdict"]:
+        page(style("verdict: ", bold=True) + verdict_words(c["verdict"], c["unsure"], c["guess"]), "    ", "      ")
+    page(style("why: ", bold=True) + c["evidence"], "    ", "      ")
+    for listed in entry[1:]:
+        page(style("in the CRF's list: ", bold=True) + f"{' > '.join(listed['section'])}  "
+             + style(f"{listed['id']} · {lines_of(listed)}", dim=True)
+             + (f"; {listed['change']['evidence']}" if listed["change"]["guess"] else ""), "    ", "      ")
+    other = c["other"]
+    if other and c["diff"]:
+        page(f"older wording: {other['source_title']} · {other['id']} · {lines_of(other)} (its words "
+             + diff_text([{"op": "removed", "text": "removed"}]) + ", "
+             + diff_text([{"op": "added", "text": "added"}]) + ")", "    ", "      ")
+    elif other:
+        page(f"{other_label(c['kind'], c['verdict'], c['unsure'])}: [{head(other)}] "
+             f"{' > '.join(other['section'][-2:])}  " + style(f"{other['id']} · {lines_of(other)}", dim=True),
+             "    ", "      ")
+        if c["kind"] == "absent":
+            page(other["text"], "      ")
 
 
 def diff_text(diff: list[dict[str, str]]) -> str:

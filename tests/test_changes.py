@@ -116,7 +116,9 @@ def test_a_reworded_ruling_shows_its_older_wording_word_by_word(excerpt_changes:
     assert [(p.op, p.text.strip()) for p in c.diff if p.op != "same"] == [
         ("removed", "staring"), ("added", "starting"), ("removed", "[effective 11/17/97]")]
     assert c.guess and c.likeness is not None and 0.75 <= c.likeness < 1 and c.year == 1997  # the older edition's year
-    assert f"wordings alike ({c.likeness:.2f})" in c.evidence and "the pairing is the build's" in c.evidence
+    # the pairing is this tool's, and says so in words; how alike is data (likeness), not shown
+    assert "paired by this tool, no person checked it: the same heading, much the same words" in c.evidence
+    assert f"{c.likeness:.2f}" not in c.evidence
     assert (c.verdict, c.unsure) == ("", False)
 
 
@@ -145,7 +147,7 @@ def test_tagged_rulings_newest_first_by_the_year_they_entered_the_crf(
 
 def test_an_older_ruling_gone_from_the_current_crf_is_replaced_reversed_moved_or_dropped(
         excerpt_changes: tuple[dict[str, Any], list[Any]]) -> None:
-    # the build's reading of the words alone: "possibly" for every successor, with the words that decided it
+    # this tool's reading of the words alone: "possibly" for every successor, with the words that decided it
     found, _ = excerpt_changes
     dice, limit, untap, moved = _of(found, "absent")
     assert found["texts"][dice.ruling_id].startswith("You should either draw numbers")
@@ -158,25 +160,32 @@ def test_an_older_ruling_gone_from_the_current_crf_is_replaced_reversed_moved_or
     # nothing states the untap ruling's matter: dropped, the nearest wording its evidence alone
     assert found["texts"][untap.ruling_id].startswith("Corruption checks triggered at the end of the untap phase")
     assert (untap.verdict, untap.unsure, untap.guess) == ("dropped", False, True) and untap.likeness is not None
-    assert f"the build reads it as dropped; the nearest wording found is {untap.likeness:.2f} alike" in untap.evidence
+    assert ("none of the current rules is worded like it: dropped, as this tool reads the words (no person checked "
+            "it); the nearest wording found is given as evidence only") in untap.evidence
     assert untap.parties == (untap.ruling_id,)  # the nearest wording takes no part in it
     assert found["texts"][moved.ruling_id].startswith("Replacing one site with another at the end of the turn")
     assert (moved.verdict, moved.other_id.split(".")[0], moved.guess, moved.unsure) == ("moved", "coe", True, True)
-    assert "the build's reading, unsure: moved: a ruling of coe is worded 0.82 alike" in moved.evidence
+    assert "this tool's reading of the words, unsure: moved: a ruling of coe is worded much like it" in moved.evidence
     # "Discard down to eight cards" is worded the same in both editions: no change
     assert not [c for c in found["changes"] if "Discard down" in found["texts"][c.ruling_id]]
 
 
-def test_a_listed_change_naming_no_ruling_is_a_problem(changes_corpus: tuple[Path, Path, Path], tmp_path: Path) -> None:
+def listing_otherwise(changes_corpus: tuple[Path, Path, Path], folder: Path, entry: str) -> Path:
+    """The changes excerpts built with the first entry of the CRF's own list of changes worded as
+    entry: the knowledge base's folder."""
     import shutil
 
-    sources = tmp_path / "rulings"
+    sources = folder / "rulings"
     shutil.copytree(changes_corpus[0], sources)
     current = sources / "crf-current.md"
     current.write_text(current.read_text("utf-8").replace("@ A company may not move twice in one turn.\n",
-                                                          "@ Something no ruling says at all.\n", 1), "utf-8")
-    build(sources, tmp_path / "kb")
-    found, problems = stored_changes(tmp_path / "kb")
+                                                          f"@ {entry}\n", 1), "utf-8")
+    build(sources, folder / "kb")
+    return folder / "kb"
+
+
+def test_a_listed_change_naming_no_ruling_is_a_problem(changes_corpus: tuple[Path, Path, Path], tmp_path: Path) -> None:
+    found, problems = stored_changes(listing_otherwise(changes_corpus, tmp_path, "Something no ruling says at all."))
     listed = [c for c in found["changes"] if c.kind == "listed"]
     assert listed[0].other_id == "" and listed[1].other_id
     assert [(p.source, p.line, p.severity) for p in problems] == [("crf-2", 17, "warning")]
@@ -184,11 +193,15 @@ def test_a_listed_change_naming_no_ruling_is_a_problem(changes_corpus: tuple[Pat
 
 
 def test_a_change_is_stored_and_read_back_whole(excerpt_changes: tuple[dict[str, Any], list[Any]]) -> None:
+    from kb.changes import from_json
+
     found, _ = excerpt_changes
     for n, c in enumerate(found["changes"]):
         row = to_row(c, n)
         decoded = {**row, "erratum_cards": json.loads(row["erratum_cards"]), "diff": json.loads(row["diff"])}
         assert from_row(decoded) == c
+        # and from the JSON `rulings changes --json` gives (what the terminal arranges), its other side by id
+        assert from_json(c.ruling_id, json.loads(json.dumps(c.to_json({"id": c.other_id} if c.other_id else None)))) == c
 
 
 @pytest.mark.parametrize("text", ["abc", "15", "2015x", "20 15", "", "٢٠١٥", "\x1b[2J2015"])
@@ -200,27 +213,63 @@ def test_since_must_be_a_year(text: str) -> None:
 
 # -- `rulings changes` on the excerpts -----------------------------------------------------------------
 
-def test_the_command_prints_every_part_with_its_evidence(changes_corpus: tuple[Path, Path, Path]) -> None:
-    kb = changes_corpus[1]
+def new_and_earlier(kb: Path, title: str) -> tuple[str, str]:
+    """`rulings changes` of a knowledge base, its two parts' text (spaces made one): what is new (under
+    its title, first) and the earlier changes folded (under their title, last; nothing else between)."""
     result = run(kb, "--no-pager")
+    assert result.exit_code == 0, result.output
+    titles = [line for line in result.output.splitlines() if line and not line.startswith(" ")]
+    assert titles == [title, "Earlier changes, folded (`rulings changes --all` prints them whole)"]
+    new, earlier = flat(result.output).split("Earlier changes, folded", 1)
+    return new, earlier
+
+
+def test_the_command_opens_with_whats_new_each_ruling_once_and_folds_the_rest(
+        changes_corpus: tuple[Path, Path, Path]) -> None:
+    new, earlier = new_and_earlier(changes_corpus[1], "New in CRF 2 (2)")
+    assert new.startswith("New in CRF 2 (2) CRF 2 (published 2026-01-21): what it marks “@” (new or changed since the "
+                          "last CRF) and lists under “Changes from CRF 1”; 2 rulings, 1 of them a card erratum (as this "
+                          "tool reads it), each shown once with all it is.")
+    # each new ruling once, with all it is: its "@", its entry in the CRF's own list, its erratum
+    assert new.count("crf-2.e49add5141") == 1 and new.count("crf-2.f7a08bbf11") == 1
+    assert ("card erratum of Adûnaphel: it changes “Tap to cancel”, words of the card's own text (this tool's "
+            "reading: the CRF does not call it one)") in new
+    assert "in the CRF's list: Changes from CRF 1 > Card Errata and Rulings > Adûnaphel crf-2.7e49b4df03 · line 23" in new
+    # the earlier changes a line each: how many, the years, the verdicts and how sure
+    assert earlier.split(") ", 1)[1] == (
+        "Card errata of earlier CRFs (1): by origin tag: 2018 (1); not marked “@”: by the CRF's own word, unchanged "
+        "since the last CRF Other rulings added since ICE's last CRF (2): by origin tag: 2023 (1), 2002 (1) Rulings "
+        "worded otherwise than in an older CRF (2): each beside its older wording, the words that differ marked; "
+        "paired by this tool (the same heading, much the same words); 1 possibly says the opposite now (unsure) Older "
+        "CRF rulings not in the current CRF in their words (4): 1 possibly replaced, unsure; 1 possibly reversed, "
+        "unsure; 1 dropped, as this tool reads the words (no person checked it); 1 possibly moved, unsure")
+
+
+def test_all_prints_every_change_whole_with_its_evidence(changes_corpus: tuple[Path, Path, Path]) -> None:
+    kb = changes_corpus[1]
+    result = run(kb, "--no-pager", "--all")
     assert result.exit_code == 0, result.output
     out = result.output
     titles = [line for line in out.splitlines() if line and not line.startswith(" ")]
-    assert titles == ["The CRF's own list of its changes (2)", "New or changed since the last CRF (marked @) (2)",
-                      "Card errata, new or changed (2)", "Reworded since the older edition (2)",
-                      "Rulings by origin tag, newest first (2)",
-                      "Older rulings not in the current CRF in their words: replaced, reversed, moved or dropped (4)"]
+    assert titles == ["New in CRF 2 (2)", "Card errata of earlier CRFs (1)", "Other rulings added since ICE's last CRF (2)",
+                      "Rulings worded otherwise than in an older CRF (2)",
+                      "Older CRF rulings not in the current CRF in their words (4)"]
+    assert flat(out).count("crf-2.e49add5141") == 1  # the "@" erratum once, under what is new
     assert "Your [-staring-] {+starting+} hand is eight cards" in flat(out)
-    assert "erratum of Adûnaphel: it changes “Tap to cancel”, words of the card's own text (the build's reading)" in flat(out)
+    assert "card erratum of Adûnaphel: the CRF calls it a Card Erratum" in flat(out)
     assert "verdict: possibly moved, unsure why:" in flat(out)
-    assert "Possibly moved (unsure) to (0.82 alike): [rule 2.VI.1]" in flat(out)
-    assert ("verdict: possibly replaced, unsure why: not in the current CRF in these words; the build's reading, "
-            "unsure: a ruling new since the older edition") in flat(out)
-    assert ("Possibly replaced (unsure) by (0.57 alike): [ruling] Turn Sequence Rulings > Beginning of the Game "
+    assert "Possibly moved (unsure) to: [rule 2.VI.1]" in flat(out)
+    assert ("verdict: possibly replaced, unsure why: not in the current CRF in these words; this tool's reading of "
+            "the words, unsure: a ruling new since the older edition") in flat(out)
+    assert ("Possibly replaced (unsure) by: [ruling] Turn Sequence Rulings > Beginning of the Game "
             "crf-2.e41064073f · line 31 You roll dice for the whole game.") in flat(out)
-    assert "Possibly reversed (unsure) by (0.62 alike)" in flat(out) and "verdict: possibly reversed, unsure" in flat(out)
-    assert "verdict: dropped, the build's reading" in flat(out) and "The nearest wording found (0.42 alike)" in flat(out)
-    assert "\n 2023\n" in out and "\n 2002\n" in out
+    assert "Possibly reversed (unsure) by: [ruling]" in flat(out) and "verdict: possibly reversed, unsure" in flat(out)
+    assert "verdict: dropped, as this tool reads the words (no person checked it)" in flat(out)
+    assert "The nearest wording found: [ruling]" in flat(out)
+    assert "\n 2018\n" in out and "\n 2023\n" in out and "\n 2002\n" in out
+    # an option that chooses changes shows each of them whole
+    older = flat(run(kb, "--no-pager", "--source", "crf-1").output)
+    assert "Earlier changes" not in older and "Your [-staring-] {+starting+} hand" in older
 
 
 def test_since_source_and_phase_narrow_the_changes(changes_corpus: tuple[Path, Path, Path],
@@ -268,18 +317,22 @@ def test_whats_new_is_reached_from_home_and_links_each_change(changes_corpus: tu
     site = changes_corpus[2]
     assert '<a href="changes.html">What\'s new</a>' in (site / "index.html").read_text("utf-8")
     page = (site / "changes.html").read_text("utf-8")
-    assert re.findall(r'<h2 id="(part-[a-z]+)"', page) == [
-        "part-listed", "part-marked", "part-errata", "part-reworded", "part-tagged", "part-absent"]
-    assert re.findall(r'<h3 class="year" id="(year-\d+)"', page) == ["year-2023", "year-2002"]
+    assert re.findall(r'<h2 id="([a-z-]+)"', page) == ["part-new", "earlier"]
+    # the earlier changes folded, each part a <details> closed (it opens without a script)
+    assert re.findall(r'<details class="part" id="(part-[a-z]+)">', page) == [
+        "part-errata", "part-tagged", "part-reworded", "part-absent"]
+    assert re.findall(r'<h3 class="year" id="([a-z]+-\d+)"', page) == ["errata-2018", "tagged-2023", "tagged-2002"]
+    new = page.split('id="part-new"', 1)[1].split('id="earlier"', 1)[0]
+    assert new.count('class="change"') == 2  # each "@" ruling once, its entry in the CRF's list beside it
+    assert re.findall(r"In the CRF's list: <a href=\"[^\"]*#([^\"]+)\"", new) == ["crf-2.68eb287194", "crf-2.7e49b4df03"]
     # each change links to its ruling's page (and the other side's): the permalinks of every ruling shown
     permalinks = re.findall(r'class="permalink" href="([^"]+)"', page)
-    assert "doc/crf-2-card-errata-and-rulings.html#crf-2.e49add5141" in permalinks or \
-        any(p.endswith("#crf-2.e49add5141") for p in permalinks)
+    assert any(p.endswith("#crf-2.e49add5141") for p in permalinks)
     assert any(p.endswith("#coe.b9ff7cd74a") for p in permalinks)  # where the older ruling moved
-    assert "Possibly moved (unsure) to (0.82 alike)" in page and "The nearest wording found (0.42 alike)" in page
-    assert "Possibly replaced (unsure) by (0.57 alike)" in page and "Verdict: possibly reversed, unsure" in page
-    assert "Verdict: dropped, the build&#39;s reading" in page or "Verdict: dropped, the build's reading" in page
-    assert "the build&#39;s reading" in page or "the build's reading" in page
+    assert "Possibly moved (unsure) to:" in page and "The nearest wording found:" in page
+    assert "Possibly replaced (unsure) by:" in page and "Verdict: possibly reversed, unsure" in page
+    assert "Verdict: dropped, as this tool reads the words (no person checked it)" in page
+    assert "(this tool&#39;s reading: the CRF does not call it one)" in page
 
 
 def test_a_reworded_rulings_page_shows_its_older_wording_beside_it(changes_corpus: tuple[Path, Path, Path]) -> None:
@@ -297,11 +350,14 @@ def test_whats_new_and_a_reworded_ruling_read_on_a_phone_and_in_print(tab, chang
     page, errors = tab((site / "index.html").as_uri(), width=390, height=844)
     page.get_by_role("link", name="What's new").click()
     page.wait_for_load_state("load")
-    assert page.url.endswith("changes.html") and page.locator("h1").inner_text() == "What's new in CRF 2 excerpt"
+    assert page.url.endswith("changes.html") and page.locator("h1").inner_text() == "What's new in CRF 2"
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     older = page.locator("section.change .older-wording").first
+    assert not older.is_visible()  # folded: the earlier changes' part is closed
+    page.locator("#part-reworded > summary").click()
     older.scroll_into_view_if_needed()
     assert older.is_visible() and older.locator(".diff del").first.text_content() == "[removed: staring]"
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
     # the marks are the text's own decoration, so they print without colour; the block is not hidden in print
     page.emulate_media(media="print")
     style = older.evaluate("""e => [getComputedStyle(e).display,
@@ -390,9 +446,85 @@ def test_the_real_changes_narrowed(real_kb: Path) -> None:
 def test_the_real_site_says_whats_new(real_site: Path) -> None:
     assert '<a href="changes.html">What\'s new</a>' in (real_site / "index.html").read_text("utf-8")
     page = (real_site / "changes.html").read_text("utf-8")
-    assert "<h1>What's new in Collected Rulings File (CRF) 22</h1>" in page
+    assert "<h1>What&#39;s new in CRF 22</h1>" in page
     for ruling_id in ("crf-22.140b483d08", "crf-22.3c164db5e6", "crf-older.e3e374880a", "coe-rules.b9ff7cd74a"):
         assert f'#{ruling_id}"' in page, ruling_id  # linked to its place
+    # what CRF 22 marks "@" first, each ruling once: the erratum of An Unexpected Party not again among the errata
+    new = page.split('id="part-new"', 1)[1].split('id="earlier"', 1)[0]
+    assert new.count('class="change"') == 3
+    for ruling_id in AT:
+        assert page.count(f'class="permalink" href="doc/crf-22-card-errata-and-rulings.html#{ruling_id}"') + \
+            page.count(f'class="permalink" href="doc/crf-22-turn-sequence-rulings.html#{ruling_id}"') == 1, ruling_id
+    errata = page.split('<details class="part" id="part-errata">', 1)[1].split("</details>", 1)[0]
+    assert "CoE 2026" not in errata and ">new<" not in errata  # no erratum of this edition among the earlier ones
     turn = (real_site / "doc" / "crf-22-turn-sequence-rulings.html").read_text("utf-8")
     article = turn.split('id="crf-22.3c164db5e6"', 1)[1].split("</article>", 1)[0]
     assert 'href="crf-older.html#crf-older.efe4b4ca37"' in article and ">staring<" in article and ">starting<" in article
+
+
+AT = ("crf-22.4b7da52c33", "crf-22.140b483d08", "crf-22.d351fc7888")
+"""The rulings CRF 22 marks "@", which its "Changes from CRF 21" lists again (lines 67, 73 and 77)."""
+
+
+def test_the_real_whats_new_is_what_crf_22_calls_new_each_ruling_once(real_kb: Path) -> None:
+    every = json.loads(run(real_kb, "--json").output)
+    new, earlier = new_and_earlier(real_kb, "New in CRF 22 (3)")
+    assert new.startswith("New in CRF 22 (3) CRF 22 (published 2026-01-21): what it marks “@” (new or changed since the "
+                          "last CRF) and lists under “Changes from CRF 21”; 3 rulings, 2 of them card errata (as this "
+                          "tool reads them), each shown once with all it is.")
+    for ruling_id in (*AT, "crf-22.937b8fdd74", "crf-22.973430d1cf", "crf-22.4e5923b0b6"):  # and their entries in the list
+        assert new.count(ruling_id) == 1, ruling_id
+    assert "card erratum of An Unexpected Party" in new and "card erratum of An Untimely Brood" in new
+    # the earlier card errata: those tagged, none marked "@" and none of 2026, counted by year
+    errata = [r for r in every if r["change"]["kind"] == "tagged" and r["change"]["erratum"]]
+    assert errata and not [r for r in errata if "new" in r["markers"] or r["change"]["year"] == 2026]
+    years: dict[str, int] = {}
+    for r in errata:
+        years[str(r["change"]["year"] or "no year")] = years.get(str(r["change"]["year"] or "no year"), 0) + 1
+    told = ", ".join(f"{y} ({n})" for y, n in years.items())
+    assert f"Card errata of earlier CRFs ({len(errata)}): by origin tag: {told}; not marked “@”" in earlier
+    assert "Older CRF rulings not in the current CRF in their words (5): 3 replaced, checked by hand; 1 reversed, " \
+           "checked by hand; 1 moved, checked by hand" in earlier
+    # --all: every change whole, each ruling shown once (its header line), every part after what is new
+    whole = CliRunner().invoke(cli, ["--kb", str(real_kb), "changes", "--no-pager", "--all"], env={"COLUMNS": ""}).output
+    shown = re.findall(r"^  \[[^]]+\] .*  (\S+) · lines? ", whole, re.M)
+    assert len(shown) == len(set(shown)) == len(every) - len(AT)  # a listed change is its "@" ruling's entry
+    assert [line for line in whole.splitlines() if line and not line.startswith(" ")] == [
+        "New in CRF 22 (3)", f"Card errata of earlier CRFs ({len(errata)})", "Other rulings added since ICE's last CRF "
+        f"({sum(1 for r in every if r['change']['kind'] == 'tagged') - len(errata)})",
+        "Rulings worded otherwise than in an older CRF (13)", "Older CRF rulings not in the current CRF in their words (5)"]
+
+
+JARGON = re.compile(r"build's|the build reads|likeness|wordings alike|alike \(0\.|\b[01]\.\d\d alike|\([01]\.\d\d\)")
+"""What a judge is not to read: the build's inner words, a similarity score ("wordings alike (0.99)")."""
+
+
+def terminal_texts(kb: Path) -> dict[str, str]:
+    """What the terminal prints of every change: `rulings changes`, with --all, and `rulings show` of
+    every ruling that takes part in one (its "in CRF 22: ..." line)."""
+    from kb.lookup import Reader
+    from kb.terminal import ANSI, Page, render_ruling_answer
+
+    texts = {"changes": run(kb, "--no-pager").output, "changes --all": run(kb, "--no-pager", "--all").output}
+    reader = Reader(kb)
+    for r in json.loads(run(kb, "--json").output):
+        for ruling_id in (r["id"], (r["change"]["other"] or {}).get("id")):
+            if ruling_id and f"show {ruling_id}" not in texts:
+                page = Page(None)
+                render_ruling_answer(page, reader.ruling(ruling_id))
+                texts[f"show {ruling_id}"] = ANSI.sub("", page.text())
+    return texts
+
+
+def test_no_score_or_build_jargon_where_people_read(real_kb: Path, real_site: Path,
+                                                   changes_corpus: tuple[Path, Path, Path], tmp_path: Path) -> None:
+    # a CRF list entry worded a little otherwise than the ruling it names: which it names is this tool's reading
+    guessed = listing_otherwise(changes_corpus, tmp_path, "A company may never move twice in one turn.")
+    texts = {f"{name}: {k}": v for name, kb in (("real", real_kb), ("excerpts", changes_corpus[1]),
+                                                 ("a list guessed", guessed))
+             for k, v in terminal_texts(kb).items()}
+    texts.update({str(p): p.read_text("utf-8") for site in (real_site, changes_corpus[2]) for p in site.rglob("*.html")})
+    assert len(texts) > 2000 and {k: JARGON.findall(v) for k, v in texts.items() if JARGON.search(v)} == {}
+    # what they say instead, in words: whose reading it is, and that no person checked it
+    assert "which ruling it names is this tool's reading (no person checked it)" in flat(texts["a list guessed: changes"])
+    assert "in CRF 22: crf-22.3c164db5e6 (reworded)" in texts["real: show crf-older.efe4b4ca37"]

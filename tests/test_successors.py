@@ -93,7 +93,7 @@ def test_each_pairing_checked_by_hand_holds_on_the_real_documents(real_kb: Path)
         assert (change["kind"], change["verdict"], change["other"]["id"]) == ("absent", p.verdict, p.successor)
         assert not change["unsure"] and not change["guess"]
         assert f"checked by hand ({p.checked}): {p.why}" in change["evidence"]
-        assert "the build's own reading agrees" in change["evidence"]
+        assert "this tool's own reading of the words agrees" in change["evidence"]
 
 
 def test_the_words_alone_find_each_successor_and_say_unsure(real_kb: Path) -> None:
@@ -103,7 +103,7 @@ def test_the_words_alone_find_each_successor_and_say_unsure(real_kb: Path) -> No
     for p in PAIRINGS.values():
         c = read[p.older]
         assert (c.verdict, c.other_id, c.unsure, c.guess) == (p.verdict, p.successor, True, True), p.older
-        assert "the build's reading, unsure" in c.evidence
+        assert "this tool's reading of the words, unsure" in c.evidence
     reversed_ = read["crf-older.0497eff406"]
     assert "“not” before “count against the 10 character limit” in the older wording only" in reversed_.evidence
     assert "shares its key words “roll dice for the whole game”" in read["crf-older.566508ff6b"].evidence
@@ -116,7 +116,7 @@ def test_with_its_successor_gone_an_older_ruling_is_dropped(real_kb: Path) -> No
     for older in ("crf-older.566508ff6b", "crf-older.0497eff406", "crf-older.870aee9665"):
         c = read[older]
         assert (c.verdict, c.unsure) == ("dropped", False) and c.other_id not in successors
-        assert "the build reads it as dropped; the nearest wording found is" in c.evidence
+        assert "dropped, as this tool reads the words (no person checked it); the nearest wording found" in c.evidence
     # a pairing checked by hand whose successor is gone is reported, and the build's reading stands
     read, problems = changes_of(real_kb, PAIRINGS, without=["crf-22.3bfd0e13f0"])
     assert read["crf-older.566508ff6b"].verdict == "dropped" and read["crf-older.566508ff6b"].guess

@@ -22,7 +22,7 @@ import random
 import sys
 import tomllib
 from collections import Counter, defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -105,17 +105,18 @@ def draw_rulings(reader: Reader, rng: random.Random, paths: dict[str, Path]) -> 
 
 
 def draw_changes(reader: Reader, rng: random.Random) -> list[Item]:
-    """CHANGES of each kind (all, of a kind with fewer), each as `rulings changes` prints it, against the
+    """CHANGES of each kind (all, of a kind with fewer), each as `rulings changes --all` prints it, against the
     text of the ruling on its other side."""
+    answer = changes(reader)
     by_kind: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for found in changes(reader):
+    for found in answer.found:
         by_kind[change_kind(found["change"])].append(found)
     items = []
     for kind in sorted(by_kind):
         pool = by_kind[kind]
         for found in rng.sample(pool, min(len(pool), CHANGES)):
             page = Page(None)
-            render_changes(page, [found])
+            render_changes(page, replace(answer, found=[found]), whole=True)  # whole, where it would be folded
             change = found["change"]
             other = change.get("other")
             against = (f"{other['id']} ({' > '.join(other['section'])}): {other['text']}" if other
