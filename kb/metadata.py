@@ -122,6 +122,20 @@ TABLES: dict[str, dict[str, Any]] = {
 """What Datasette shows of each table (Datasette 0.65 metadata keys)."""
 
 
+QUERIES = {
+    "search": "The rulings holding every word of q (words stemmed, accents folded; each word as typed, no "
+              "operators), the most relevant first (SQLite's BM25 rank over title, section and text). "
+              "`rulings search` ranks them as a judge asks, with cards and references read.",
+    "card_rulings": "What is said of the card named card, as `rulings card` answers it: its own text, its errata, "
+                    "the rulings about it, then every other ruling mentioning it (part says which), each once. "
+                    "The name in any language, any case, with or without accents; a name that begins several "
+                    "cards and is none (\"khamul\") gives each of them.",
+    "annotation_rulings": "Every ruling that cites the CRF annotation numbered annotation (\"18\", \"25a\"), by "
+                          "source and in document order. `rulings annotation` gives the annotation itself.",
+}
+"""What each saved query of the store (kb.store.SAVED_QUERIES) answers, shown under its title on its page."""
+
+
 def metadata(sources: Sequence[Source], version: str) -> dict[str, Any]:
     """The Datasette metadata of a knowledge base built from these sources.
 
@@ -157,7 +171,8 @@ def metadata(sources: Sequence[Source], version: str) -> dict[str, Any]:
         "source": f"{len(sources)} documents (the sources table gives each one's origin)",
         "databases": {DATABASE: {
             "tables": tables,
-            "queries": {name: {"title": title, "sql": sql} for name, (title, sql) in SAVED_QUERIES.items()},
+            "queries": {name: {"title": title, "description": QUERIES[name], "sql": sql}
+                        for name, (title, sql) in SAVED_QUERIES.items()},
         }},
     }
 

@@ -29,6 +29,7 @@ from kb.errors import KbBroken, KbError, MissingExtra
 from kb.inputs import MB
 from kb.metadata import DATABASE, METADATA
 from kb.snapshot import Kb, Snapshot, current_build
+from kb.templates import put_first
 
 INSTALL = ("Install it with `pip install 'rulings[serve]'` (installed with pipx: `pipx install --force '.[serve]'` in "
            "the rulings folder; in a checkout: `.venv/bin/pip install -e '.[serve]'`)")
@@ -159,7 +160,18 @@ def plugin(following: Following) -> Any:
         def get_metadata(self, datasette: Any, key: str, database: str, table: str) -> dict[str, Any]:
             return following.metadata()
 
+        @hookimpl  # type: ignore[untyped-decorator]
+        def prepare_jinja2_environment(self, env: Any, datasette: Any) -> None:
+            put_first(env, {f"query-{DATABASE}.html": QUERY_PAGE})
+
     return Plugin()
+
+
+QUERY_PAGE = """{% extends "default:query.html" %}
+{% block title %}{% if canned_query %}{{ metadata.title or canned_query }} · {{ database }}{% else %}{{ super() }}{% endif %}{% endblock %}
+"""
+"""The page of a query of the database (Datasette's own, which a saved query's title names: Datasette
+titles it with its SQL, "rulings: select r.id, r.source, ..."), its title and description kb.metadata's."""
 
 
 def build_database(following: Following) -> Any:

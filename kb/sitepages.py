@@ -343,7 +343,7 @@ class Pages:
         return Page("search.html", "search.html", "Search", {"sources": self.c.sources, "games": games})
 
     def credits_page(self) -> Page:
-        docs = [(s, self.urls.document(s.id), anchor("src-" + s.id)) for s in self.c.sources]
+        docs = [(s, self.urls.document(s.id), anchor(credits_anchor(s.id))) for s in self.c.sources]
         return Page("credits.html", "credits.html", "Credits and sources", {"docs": docs},
                     spare_toc=[TocEntry(s.title, "#" + a) for s, _, a in docs])
 
@@ -399,25 +399,33 @@ class Pages:
         if not parts:
             body = self._body(main, s, None)
             spare, by_letter = ([], False) if toc else self.rulings_toc(body)
-            return [Page(main, "document.html", s.title, {"source": s, "body": body}, toc=toc, spare_toc=spare,
-                         letters=by_letter)]
-        pages = [Page(main, "document.html", s.title, {"source": s, "body": self._body(main, s, "")}, toc=toc,
-                      toc_title="Its parts")]
+            return [Page(main, "document.html", s.title, {**self._source(main, s), "body": body}, toc=toc,
+                         spare_toc=spare, letters=by_letter)]
+        pages = [Page(main, "document.html", s.title, {**self._source(main, s), "body": self._body(main, s, "")},
+                      toc=toc, toc_title="Its parts")]
         for n, top in enumerate(parts):
             path = self.urls.document(s.id, top)
             nav = {"prev": Urls.href(path, self.urls.document(s.id, parts[n - 1])) if n else "",
                    "next": Urls.href(path, self.urls.document(s.id, parts[n + 1])) if n + 1 < len(parts) else "",
                    "up": Urls.href(path, main)}
             body = self._body(path, s, top)
+            own = next((i["again"] for i in body if "again" in i), "")  # the h1 takes its heading's anchor
+            body = [i for i in body if i.get("again") != own]
             headings = [i for i in body if "heading" in i]
             letters = [TocEntry(i["heading"], "#" + i["anchor"]) for i in headings if i["letter"]]
             part_toc = letters or [TocEntry(i["heading"], "#" + i["anchor"], i["depth"] - 1)
                                    for i in headings if 1 < i["depth"] <= 3]
             spare, by_letter = ([], False) if part_toc else self.rulings_toc(body)
             pages.append(Page(path, "document.html", f"{top} — {s.title}",
-                              {"source": s, "part": top, "nav": nav, "body": body},
+                              {**self._source(path, s), "part": top, "nav": nav, "body": body, "anchor": own},
                               toc=part_toc, spare_toc=spare, letters=bool(letters) or by_letter))
         return pages
+
+    @staticmethod
+    def _source(page: str, s: SourceRow) -> dict[str, Any]:
+        """What a document's page says of its source: the entry (its title, edition and date shown),
+        and where its file, origin and licence are (its entry on the credits page)."""
+        return {"source": s, "origin": Urls.href(page, "credits.html", credits_anchor(s.id))}
 
     def _card_database_page(self, s: SourceRow, main: str) -> Page:
         sets: dict[str, list[tuple[str, str, str]]] = defaultdict(list)
@@ -429,21 +437,25 @@ class Pages:
                 sets[v.set_name or v.set_code].append(
                     (v.name, self.plan.ruling_href(main, v.ruling_id), f"{v.alignment} {v.type}"))
         groups = [(k, anchor("set-" + k), sorted(v, key=lambda e: fold(e[0]))) for k, v in sorted(sets.items())]
-        return Page(main, "cards_source.html", s.title, {"source": s, "sets": groups},
+        return Page(main, "cards_source.html", s.title, {**self._source(main, s), "sets": groups},
                     toc=[TocEntry(f"{k} ({len(v)})", "#" + a) for k, a, v in groups])
 
     def _body(self, page: str, s: SourceRow, part: str | None) -> list[dict[str, Any]]:
         """Headings and rulings of a document (or one top-level part) in line order.
 
-        part None: the whole document; "": only what lies outside every top-level section.
+        part None: the whole document; "": only what lies outside every top-level section. A part's
+        page has the part's heading as its h1, its headings a level up; where the source gives that
+        heading again (the CoE rules' "Glossary"), a break stands in its place ("again").
         """
         items: list[tuple[int, int, int, dict[str, Any]]] = []
         for sec in self.c.sections.get(s.id, []):
-            if part is None or (part and sec.titles[0] == part):
+            if part and sec.titles[0] == part and sec.depth == 1:  # the part's own heading: the page's h1
+                items.append((sec.line_start, 0, sec.ord, {"again": anchor("s:" + sec.id)}))
+            elif part is None or (part and sec.titles[0] == part):
                 letter = divider_letter(sec.titles[-1])
                 items.append((sec.line_start, 0, sec.ord, {
                     "heading": letter or sec.titles[-1], "letter": letter is not None, "depth": sec.depth,
-                    "anchor": anchor("s:" + sec.id)}))
+                    "level": min(sec.depth if part else sec.depth + 1, 6), "anchor": anchor("s:" + sec.id)}))
         for r in self.plan.by_source.get(s.id, []):
             top = r.section[0] if r.section else ""
             if part is None or top == part:
@@ -504,8 +516,13 @@ class Pages:
         page = answer.url or self.urls.known(kind, number) or ""
         label = f"Annotation {answer.number}" if kind == "annotation" else f"Rule {answer.number}"
         return self._lookup(page, label, kind.title(), [
-            (label if kind == "rule" else "In every CRF edition", "text", self.grouped(page, answer.rulings, True, "text")),
+            ("Its text" if kind == "rule" else "In every CRF edition", "text",  # (the h1 is the rule's number)
+             self.grouped(page, answer.rulings, True, "text")),
             ("Its parts", "parts", self.grouped(page, answer.parts, False, "parts")),
             ("Cited by", "cited-by", self.grouped(page, answer.cited_by, False, "cited-by"))],
             anchor=anchor(f"{kind}-{number}"))
 
+
+def credits_anchor(source_id: str) -> str:
+    """Where a source's entry is on the credits page: its file, origin and licence."""
+    return "src-" + source_id

@@ -1,4 +1,4 @@
-"""The site's templates: one Jinja2 environment over a folder of them (HTML autoescaped, an undefined value an error), the only module that imports Jinja2; the site's pages and the deck check's printable page are rendered with it."""
+"""The site's templates: one Jinja2 environment over a folder of them (HTML autoescaped, an undefined value an error), the only module that imports Jinja2; the site's pages and the deck check's printable page are rendered with it (and the read API's page of a saved query put before Datasette's own: put_first)."""
 
 from __future__ import annotations
 
@@ -26,6 +26,14 @@ def environment(folder: Path) -> jinja2.Environment:
                                auto_reload=False, bytecode_cache=_compiled())
     env.filters["safe_html"] = Markup  # only for text that kb.render has already escaped
     return env
+
+
+def put_first(env: Any, templates: dict[str, str]) -> None:
+    """Templates given as text, found before those an environment's own loader finds: Datasette's
+    (kb.server overrides its page of a saved query with one of them)."""
+    import jinja2
+
+    env.loader = jinja2.ChoiceLoader([jinja2.DictLoader(templates), env.loader])
 
 
 @functools.cache

@@ -22,7 +22,7 @@ from kb.headings import title_key
 from kb.lexicon import Lexicon
 from kb.query import fold
 from kb.searchdata import card_heading, group_title, references
-from kb.tables import load_table, load_words
+from kb.tables import load_table
 from kb.terms import TermDraft, TermPlace, crf_places, join_places, rule_places, treated
 
 PHASES: dict[str, tuple[str, ...]] = {
@@ -138,10 +138,35 @@ def detect_phases(doc: ParsedDocument, r: Ruling, ctx: Context) -> list[Link]:
 
 
 def detect_terms(doc: ParsedDocument, r: Ruling, ctx: Context) -> list[Link]:
-    """Glossary terms the text uses (whole words, singular or plural, hyphen or space)."""
+    """Glossary terms the text uses as the game's terms (whole words, singular or plural, hyphen or
+    space): not a word of a card's name the text gives ("Lucky Search"), nor one that edits a
+    quotation (an erratum's "Replace «...» with «...»"), nor one of a phrase that is everyday English
+    or a phase's name (TermFinder)."""
     if doc.source.game != "meccg" or r.kind == "card":
         return []
-    return [Link(r.id, "term", name, "text") for name in sorted(ctx.terms.find(fold(r.text)))]
+    named = folded_spans(r.text, [(start, end) for start, end, _ in ctx.lexicon.find_spans(r.text)])
+    edits = folded_spans(r.text, [m.span(1) for m in QUOTING.finditer(r.text)])
+    return [Link(r.id, "term", name, "text") for name in sorted(ctx.terms.find(fold(r.text), edits, named))]
+
+
+QUOTING = re.compile(r"([^\W\d_][\w'’-]*)[ \t]*[«“][^«»“”]*[»”][ \t]*(?:with|by|to)[ \t]*[«“]")
+"""An erratum's edit of a card's words: the word before a quotation followed by "with", "by" or "to" and
+another ("Replace «Healing card» with «Healing effect.»") edits the text, no card in play; a word before
+one quotation may be the game's ("A creature «played at» a site")."""
+
+
+def folded_spans(text: str, spans: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Where runs of a text's whole words (start, end in the text) are in its folded text (kb.query.fold),
+    as TermFinder.find reads them: (the place of the space before the run, of the run's last character)
+    in the folded text with a space before and after it."""
+    found = []
+    for start, end in spans:
+        words = fold(text[start:end])
+        if words:
+            before = fold(text[:start])
+            first = len(before) + (1 if before else 0)
+            found.append((first, first + len(words)))
+    return found
 
 
 def detect_numbers(doc: ParsedDocument, r: Ruling, ctx: Context) -> list[Link]:
@@ -333,13 +358,12 @@ class Targets:
                 if ACTION.match(text.split(" - ", 1)[-1])}
 
     def context(self, lexicon: Lexicon, terms: list[dict[str, Any]], problems: list[Problem]) -> Context:
-        """What the detectors read: the lexicon, the numbers, the sections, the terms (all but those
-        kb/data/unlinked_terms.txt names); where they put problems."""
-        unlinked = {title_key(w) for w in load_words("unlinked_terms")}
+        """What the detectors read: the lexicon, the numbers, the sections, the terms and how the
+        rulings use their words (term_senses); where they put problems."""
         names, aliases = {t["key"]: t["name"] for t in terms}, term_aliases()
         joined = {heading: names[aliases[title_key(heading)][0]] for heading, _ in self.term_sections
                   if title_key(heading) not in names and title_key(heading) in aliases}
-        finder = TermFinder([t for t in terms if t["key"] not in unlinked], self.actions(), joined)
+        finder = TermFinder(terms, self.actions(), joined, term_senses(names))
         return Context(lexicon, frozenset(self.annotations), cased_numbers(self.rules), self.sections, finder, problems)
 
 
@@ -358,6 +382,18 @@ def term_aliases() -> dict[str, list[str]]:
         raise KbBroken(f"kb/data/term_aliases.toml: expected \"heading\" = \"glossary term, ...\", "
                        f"found no term for {empty[:3]}")
     return aliases
+
+
+def term_senses(names: Mapping[str, str]) -> dict[str, tuple[str, ...]]:
+    """The phrases whose words are not (only) a glossary term's: each phase's name (PHASES' "... phase":
+    "site phase" names the phase, not the term "site"), then kb/data/term_senses.toml's (folded) ->
+    the names of the terms it uses ("character specific" -> specific, character), none for everyday
+    English ("take place"). names: every term's name by its key (a term the sources built lack is
+    none: tests/test_xref.py holds the table to the real ones)."""
+    senses: dict[str, tuple[str, ...]] = {fold(w): () for words in PHASES.values() for w in words if w.endswith(" phase")}
+    for phrase, used in load_table("term_senses").items():
+        senses[fold(phrase)] = tuple(names[k] for k in (title_key(t) for t in used.split(",") if t.strip()) if k in names)
+    return senses
 
 
 def term_forms(name: str, action: bool = False) -> list[str]:
@@ -403,32 +439,39 @@ def verb_forms(verb: str) -> list[str]:
 class TermFinder:
     """The glossary terms a folded text uses, all looked for in one pass (kb.phrases)."""
 
-    def __init__(self, terms: list[dict[str, Any]], actions: Iterable[str] = (),
-                 aliases: Mapping[str, str] | None = None) -> None:
-        """terms (their names), the keys of those that are actions, and other phrases for a term
-        (a heading joined to it, "Dice Roll" -> "make a roll")."""
+    def __init__(self, terms: list[dict[str, Any]], actions: Iterable[str] = (), aliases: Mapping[str, str] | None = None,
+                 senses: Mapping[str, tuple[str, ...]] | None = None) -> None:
+        """terms (their names), the keys of those that are actions, other phrases for a term (a heading
+        joined to it, "Dice Roll" -> "make a roll"), and the phrases whose words are other terms' or
+        none's (term_senses: "character specific" -> specific, character; "take place" -> none),
+        which win over the terms' own where both read the same words."""
         verbs = set(actions)
-        phrases = [(t["name"], t["name"]) for t in terms] + list((aliases or {}).items())
-        linked = sorted(phrases, key=lambda p: -len(p[0]))
+        phrases = [(t["name"], (t["name"],)) for t in terms] + [(p, (name,)) for p, name in (aliases or {}).items()]
+        ranked = sorted((senses or {}).items(), key=lambda p: -len(p[0])) + sorted(phrases, key=lambda p: -len(p[0]))
         forms: dict[str, int] = {}
-        for rank, (phrase, _) in enumerate(linked):  # the longest phrase wins where several begin at one word
+        for rank, (phrase, _) in enumerate(ranked):  # the first phrase of those reading the same words wins
             for form in term_forms(phrase, title_key(phrase) in verbs):
                 forms.setdefault(f" {form} ", rank)
         self.book = PhraseBook(forms)
-        self.names = [name for _, name in linked]
+        self.names = [names for _, names in ranked] + [()]  # the last (rank -1 too): a run of words taken (find)
 
-    def find(self, folded: str) -> set[str]:
+    def find(self, folded: str, taken: Iterable[tuple[int, int]] = (), named: Iterable[tuple[int, int]] = ()) -> set[str]:
         """The names of the terms a folded text (kb.query.fold) uses, whole words, singular or plural,
-        an action's verb also as -ed or -ing."""
-        best: dict[int, tuple[int, int]] = {}  # start -> (rank, end) of the longest term there
-        for start, end, rank in self.book.occurrences(f" {folded} "):
-            if start not in best or rank < best[start][0]:
-                best[start] = (rank, end - 2)
-        found, after = set(), 0
+        an action's verb also as -ed or -ing: where several begin at one word, the longest; none in a
+        run of words taken (folded_spans: an erratum's edit) unless a longer term reads it, nor in a
+        card's name (named: "Lucky Search") unless a term reads as much of it ("Hobbits")."""
+        best: dict[int, tuple[int, int]] = {}  # start -> (end, rank) of the longest phrase there
+        candidates = [(start, end - 2, rank) for start, end, rank in self.book.occurrences(f" {folded} ")]
+        runs = [(start, end, -1) for start, end in taken] + [(start, end, len(self.names) - 1) for start, end in named]
+        for start, end, rank in runs + candidates:
+            if start not in best or (-end, rank) < (-best[start][0], best[start][1]):
+                best[start] = (end, rank)
+        found: set[str] = set()
+        after = 0
         for start in sorted(best):
             if start >= after:  # matches do not overlap: the text resumes after each one
-                rank, after = best[start]
-                found.add(self.names[rank])
+                after, rank = best[start]
+                found.update(self.names[rank])
         return found
 
 

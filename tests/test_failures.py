@@ -378,8 +378,8 @@ CASES: list[tuple[str, str, Cause, str]] = [
      "kb/data/term_aliases.toml: expected \"heading\" = \"glossary term, ...\", found no term for ['untapping']"),
     ("build: term_aliases.toml damaged", BUILD, data_file("term_aliases", '"Untapping" = \n'),
      "kb/data/term_aliases.toml: not valid TOML (Invalid value (at line 1, column 15)); fix the line it names"),
-    ("build: unlinked_terms.txt damaged", BUILD, data_file("unlinked_terms", "use\nTwo Words\n", "txt"),
-     "kb/data/unlinked_terms.txt: expected one lower-case word a line, found ['Two Words']"),
+    ("build: term_senses.toml damaged", BUILD, data_file("term_senses", '"take place" = 1\n'),
+     "kb/data/term_senses.toml: expected phrase = \"words\", found other values for ['take place']"),
     # question files for eval
     ("eval: not JSON", "--kb {kb} eval {tmp}/q.jsonl", write("tmp/q.jsonl", '{"query": "x", "gold": ["y"]}\n{oops\n'),
      "{tmp}/q.jsonl:2: expected a JSON object (Expecting property name enclosed in double quotes)"),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import http.client
 import json
 import re
@@ -158,6 +159,21 @@ def test_serve_metadata_and_read_only(real_kb: Path, datasette: None) -> None:
     assert "Data source:" in footer and written["databases"]["rulings"]["tables"]["cards"]["source_url"] in footer
     databases = get(real_kb, "/-/databases.json")
     assert [(d["name"], d["is_mutable"]) for d in databases] == [("rulings", False)]
+
+
+def test_a_saved_querys_page_is_titled_and_described_in_words(real_kb: Path, datasette: None) -> None:
+    """Each saved query has a title and a description in the metadata, and its page is titled with
+    them, not with its SQL (Datasette titled it "rulings: select r.id, r.source, ...")."""
+    queries = json.loads((real_kb / CURRENT / METADATA).read_text("utf-8"))["databases"]["rulings"]["queries"]
+    assert set(queries) == set(SAVED_QUERIES)
+    params = {"search": "q=hazard+limit", "card_rulings": "card=Gandalf", "annotation_rulings": "annotation=18"}
+    for name, query in queries.items():
+        assert query["title"] and len(query["description"]) > 40, name
+        assert not re.search(r"\bselect\b", query["title"] + query["description"], re.I), name
+        page = CliRunner().invoke(cli, ["--kb", str(real_kb), "serve", "--get", f"/rulings/{name}?{params[name]}"]).output
+        title = re.search(r"<title>(.*?)</title>", page, re.S).group(1).strip()
+        assert title == f"{query['title']} · rulings", name
+        assert query["description"] in html.unescape(page), name
 
 
 def test_serve_a_missing_page_exits_1(real_kb: Path, datasette: None) -> None:

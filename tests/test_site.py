@@ -16,6 +16,7 @@ from collections import Counter
 from contextlib import closing
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 from click.testing import CliRunner
@@ -656,9 +657,10 @@ def test_no_wcag_aa_violation_and_no_sideways_scrolling_on_a_phone(tab, real_sit
     kinds = {c for c in longest if c.startswith(".kind-")}  # a ruling's kind: no style of its own
     css = (real_site / "assets" / "style.css").read_text("utf-8")
     assert kinds and not any(re.search(re.escape(k) + r"(?![\w-])", css) for k in kinds)
-    # h5: heading levels are no WCAG A/AA rule of axe (heading-order is a best practice)
+    # h4 (its deepest headings; a part's headings stand a level under its h1): heading levels are no
+    # WCAG A/AA rule of axe (heading-order is a best practice)
     assert longest - kinds - parts("doc/crf-22-tournament-rulings.html") - parts(
-        "doc/crf-22-changes-from-crf-21.html") - parts("changes.html", changes) <= {"h5"}
+        "doc/crf-22-changes-from-crf-21.html") - parts("changes.html", changes) <= {"h4"}
     page, errors = tab((real_site / "index.html").as_uri(), width=390, script=AXE)  # axe in every page it loads
     found = {}
     for rel in ("index.html", "search.html?q=company+vs+company+combat", "card/the-arkenstone.html",
@@ -1037,3 +1039,137 @@ def test_a_lookup_page_gives_the_answer_the_terminal_gives(real_kb: Path, real_s
     assert shown and _main_ids(text) == {anchor(r.id) for r in shown}
     noted = [r for r in shown if r.notes]  # a note on the source's own text, beside the ruling wherever it is
     assert all(f"Note on the source: {r.notes[0]}" in text for r in noted) and (name != "1.5.F6" or noted)
+
+
+# -- what a reader meets first (issue 42) -----------------------------------------------------------
+
+HEADING = re.compile(r"<h([1-6])\b[^>]*>(.*?)</h\1>|<(/?)details\b", re.S)
+LINK_TEXT = re.compile(r"<a\b[^>]*>(.*?)</a>", re.S)
+
+
+def _words(fragment: str) -> str:
+    """An HTML fragment's text as a reader sees it (tags off, entities decoded, spaces as one)."""
+    import html
+
+    return " ".join(html.unescape(re.sub(r"<[^>]*>", "", fragment)).split())
+
+
+def repeated_headings(page: str) -> list[str]:
+    """The headings of a page's main part that say again what a heading they sit under says, or what
+    another heading under the same one says ("Card Errata and Rulings" as the h1 and the h2 under it);
+    a <details> is a part of its own, named by its summary ("What's new" gives years in two)."""
+    main = re.search(r"<main\b.*</main>", page, re.S)
+    stack: list[tuple[float, str, set[str]]] = [(0, "", set())]  # (level, words, the words of its subheadings)
+    repeated = []
+    for level, inner, closing in HEADING.findall(main.group(0) if main else page):
+        if not level:  # a <details> opens a part under the heading above it, </details> closes it
+            if closing:
+                while stack[-1][1] != "<details>":
+                    stack.pop()
+                stack.pop()
+            else:
+                stack.append((stack[-1][0] + 0.5, "<details>", set()))
+            continue
+        words = _words(inner)
+        while stack[-1][0] >= int(level) and stack[-1][1] != "<details>":
+            stack.pop()
+        if any(words == above for _, above, _ in stack[1:]) or words in stack[-1][2]:
+            repeated.append(words)
+        stack[-1][2].add(words)
+        stack.append((int(level), words, set()))
+    return repeated
+
+
+def test_no_page_says_a_thing_twice_where_a_reader_meets_it(real_site: Path) -> None:
+    """Every page: its title names each thing once ("MECCG rulings", never "MECCG rulings · MECCG
+    rulings"); no heading repeats one it sits under or a sibling's; no link's text begins or ends
+    with a space (its underline ran on: "Belegaer "); the home page has one search box."""
+    titles, headings, links = {}, {}, {}
+    for path in real_site.rglob("*.html"):
+        page, rel = path.read_text("utf-8"), str(path.relative_to(real_site))
+        title = _words(re.search(r"<title>(.*?)</title>", page, re.S).group(1))
+        parts = re.split(r" · | — ", title)
+        if len(parts) != len(set(parts)):
+            titles[rel] = title
+        if repeated := repeated_headings(page):
+            headings[rel] = repeated
+        spaced = [t for t in LINK_TEXT.findall(page) if (w := re.sub(r"<[^>]*>", "", t)) != w.strip()]
+        if spaced:
+            links[rel] = spaced[:3]
+    assert (titles, headings, links) == ({}, {}, {})
+    home = (real_site / "index.html").read_text("utf-8")
+    assert home.count("<form") == 1 and 'role="search"' in home and "<title>MECCG rulings</title>" in home
+    assert repeated_headings("<main><h1>A</h1><h2>B</h2><h3>A</h3><h2>C</h2><h2>C</h2><h2>B</h2></main>") == ["A", "C", "B"]
+    assert repeated_headings("<main><h2>B</h2><details><h3>Y</h3></details><details><h3>Y</h3><h3>Y</h3></details>"
+                             "<h3>Y</h3></main>") == ["Y"]
+
+
+def test_a_document_opens_with_its_title_edition_and_date(real_site: Path) -> None:
+    """A document's page (each part's too) says under its heading which document, edition and date it
+    is, and links to its entry on the credits page, where its file and origin (the commit it was
+    taken from) are; the page itself names neither."""
+    import html
+
+    from kb.manifest import read_manifest
+
+    sources = {s.id: s for s in read_manifest(ROOT / "rulings")}
+    seen = set()
+    for path in sorted((real_site / "doc").glob("*.html")):
+        page = path.read_text("utf-8")
+        line = re.search(r'<p class="provenance">(.*?)</p>', page, re.S)
+        href = re.search(r'href="\.\./credits\.html#src-([^"]+)"', line.group(1)) if line else None
+        assert line and href, path.name
+        s = sources[href.group(1)]
+        seen.add(s.id)
+        said = _words(line.group(1))
+        assert said.startswith(f"{s.title} · edition {s.edition}") and (s.date or "undated") in said, path.name
+        assert s.path not in html.unescape(page) and s.origin not in html.unescape(page), path.name
+    assert seen == set(sources)
+    credits = html.unescape((real_site / "credits.html").read_text("utf-8"))
+    for s in sources.values():
+        entry = re.search(rf'<section class="provenance-entry" id="src-{s.id}">(.*?)</section>', credits, re.S)
+        assert entry and f"rulings/{s.path}" in entry.group(1) and s.origin in entry.group(1), s.id
+
+
+TOP_COVERS = """() => { const up = document.querySelector("a.to-top"), under = [];
+    up.classList.add("shown");  // as site.js shows it a screen down (here at once: no waiting on a scroll event)
+    const box = up.getBoundingClientRect();
+    up.style.visibility = "hidden";  // what a reader would see there without it
+    const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+      if (!n.textContent.trim() || up.contains(n)) continue;
+      const range = document.createRange();
+      range.selectNodeContents(n);
+      for (const r of range.getClientRects()) {
+        const left = Math.max(r.left, box.left), right = Math.min(r.right, box.right);
+        const top = Math.max(r.top, box.top), bottom = Math.min(r.bottom, box.bottom);
+        if (right <= left || bottom <= top) continue;
+        const seen = document.elementFromPoint((left + right) / 2, (top + bottom) / 2);
+        if (seen && n.parentElement.contains(seen)) { under.push(n.textContent.trim().slice(0, 40)); break; }
+      } }
+    up.style.visibility = "";
+    return [box.width > 0, under]; }"""
+"""Whether the "↑ Top" link is there, and the text it covers: text a reader would see where it is, were
+it not there (not text that has scrolled under the sticky header)."""
+
+
+def test_the_top_link_covers_no_text(tab, real_site: Path) -> None:  # type: ignore[no-untyped-def]
+    """On a phone (390 x 844) and a wide screen, anywhere down a long page and the deck check's report, the
+    "↑ Top" link covers no text: it covered a ruling's terms, a note, a report's "line 1: ..." as they
+    scrolled by, and the footer at the end of a page, from its place fixed over the page's bottom."""
+    from .test_deck import HERO
+
+    deck = (real_site / "deck.html").as_uri() + "#" + quote(HERO.read_text("utf-8"), safe="")
+    for url, width in (((real_site / "doc" / "crf-22-tournament-rulings.html").as_uri(), 390), (deck, 390),
+                       ((real_site / "doc" / "crf-22-tournament-rulings.html").as_uri(), 1280)):
+        page, errors = tab(url, width=width, height=844)
+        if url == deck:
+            page.wait_for_selector(".deck-quiet")  # the report, made once the data has loaded
+        page.evaluate("""() => document.querySelectorAll("article.ruling, section.entries")
+              .forEach(e => { e.style.contentVisibility = "visible"; })""")  # every ruling at its height
+        height = page.evaluate("document.documentElement.scrollHeight")
+        assert height > 3 * 844, url
+        for y in range(844, height, 300):  # a screen down, then every 300 px to the end
+            page.evaluate(f"window.scrollTo(0, {y})")
+            assert page.evaluate(TOP_COVERS) == [True, []], (url, width, y)
+        assert errors == []

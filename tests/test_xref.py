@@ -23,7 +23,7 @@ from kb.phrases import PhraseBook
 from kb.query import fold
 from kb.tables import load_table
 from kb.model import Ruling, Span
-from kb.xref import TermFinder, edition_links, phase_words, split_see_also
+from kb.xref import QUOTING, TermFinder, edition_links, folded_spans, phase_words, split_see_also
 
 from .conftest import EXAMPLES
 
@@ -113,6 +113,94 @@ def test_an_action_term_is_found_as_its_verb_and_other_terms_are_not() -> None:
     assert irregular.find(fold("a drawer")) == set()
     assert finder.find(fold("his allies")) == {"ally"}
     assert finder.find(fold("a card called Gandalf; taped; a storey; the tapestry")) == set()
+
+
+def _spans(text: str, *words: str) -> list[tuple[int, int]]:
+    """Where each of these runs of words first is in a text (start, end), for folded_spans."""
+    return [(text.index(w), text.index(w) + len(w)) for w in words]
+
+
+def test_a_term_is_linked_where_the_text_uses_it_as_the_games_term() -> None:
+    """A common word is a term only where the text means the game's term: not in a phase's name
+    (term_senses: "site phase"), a phrase of everyday English ("take place"), a card's name the text
+    gives ("Lucky Search") or an erratum's edit ("Replace «…» with «…»"); a phrase may use a term
+    its word alone does not ("character specific"), and a longer term still wins ("Burglary Attempts")."""
+    terms = [{"name": n} for n in ("site", "hazard", "hazard limit", "untap", "place", "search", "replace",
+                                   "specific", "character", "Hobbits", "Burglary Attempts")]
+    senses = {"site phase": (), "movement hazard phase": (), "untap phase": (), "take place": (), "takes place": (),
+              "specific": (), "character specific": ("specific", "character")}
+    finder = TermFinder(terms, {"untap", "place", "search", "replace"}, None, senses)
+    assert finder.find(fold("During the site phase, at the site")) == {"site"}
+    assert finder.find(fold("the movement/hazard phase's hazard limit")) == {"hazard limit"}
+    assert finder.find(fold("at the end of the untap phase")) == set() and finder.find(fold("untapped")) == {"untap"}
+    assert finder.find(fold("combat that takes place; placed with it")) == {"place"}
+    assert finder.find(fold("a specific site; character specific cards")) == {"site", "specific", "character"}
+    text = "Lucky Search is played; search your deck. Hobbits may not. Burglary Attempts."
+    named = folded_spans(text, _spans(text, "Lucky Search", "Hobbits", "Burglary"))
+    assert finder.find(fold(text), named=named) == {"search", "Hobbits", "Burglary Attempts"}
+    assert finder.find(fold(text)) == {"search", "Hobbits", "Burglary Attempts"}
+    erratum = "Card Erratum: Replace «Healing card» with «Healing effect.» A replaced card."
+    assert [m.group(1) for m in QUOTING.finditer(erratum)] == ["Replace"]
+    assert not list(QUOTING.finditer("A creature «played at» a site is the same as being «keyed to» the site."))
+    assert finder.find(fold(erratum), folded_spans(erratum, [m.span(1) for m in QUOTING.finditer(erratum)])) == {"replace"}
+    assert finder.find(fold("Replace «a» with «b»."), folded_spans("Replace «a» with «b».", [(0, 7)])) == set()
+
+
+def test_folded_spans_are_where_the_words_are_in_the_folded_text() -> None:
+    text = "Gollum’s Fate: “Lucky Search” (ÉOMER) and Lucky  Search!"
+    folded = f" {fold(text)} "
+    for start, end in folded_spans(text, _spans(text, "Gollum’s Fate", "Lucky Search", "ÉOMER")):
+        assert folded[start] == " " and folded[end + 1] == " "
+    assert [folded[s + 1:e + 1] for s, e in folded_spans(text, _spans(text, "Gollum’s Fate", "Lucky Search", "ÉOMER"))] == [
+        "gollums fate", "lucky search", "eomer"]
+    assert folded_spans(text, [(13, 14)]) == []  # no words: a colon
+
+
+def test_term_links_agree_with_those_checked_by_hand(db: sqlite3.Connection) -> None:
+    """tests/data/term_links_checked.toml: 30 term links dropped and 30 kept (drawn at random, each read in its
+    ruling by a person): the build links the term exactly where the person found the game's term."""
+    import tomllib
+
+    checked = tomllib.loads((Path(__file__).parent / "data" / "term_links_checked.toml").read_text("utf-8"))
+    linked = {(r, t) for r, t in db.execute("select ruling_id, target from links where kind = 'term'")}
+    ids = {r for (r,) in db.execute("select id from rulings")}
+    for verdict, expected in (("not_the_term", False), ("the_term", True)):
+        for ruling_id, term, said in checked[verdict]:
+            assert ruling_id in ids, ruling_id
+            assert ((ruling_id, term) in linked) == expected, (ruling_id, term, said)
+
+
+def test_every_term_the_senses_table_names_is_a_term_of_the_real_sources(real_kb: Path) -> None:
+    """kb/data/term_senses.toml names real terms (a term the sources built lack is passed over, so a
+    misspelt one would do nothing), each phrase in words."""
+    terms = lookup.Reader(real_kb).terms()
+    for phrase, used in load_table("term_senses").items():
+        assert fold(phrase), phrase
+        for term in (t.strip() for t in used.split(",") if t.strip()):
+            assert title_key(term) in terms, (phrase, term)
+
+
+def test_real_term_links_follow_the_words_of_the_rulings(db: sqlite3.Connection, real_kb: Path) -> None:
+    """On the real documents: an erratum's "Replace «…» with «…»" links no replace (and "replace" has its
+    rulings still: "When a site is replaced..."); "movement/hazard phase" no hazard; "Wizard specific Stage
+    Resources" specific and Wizard; `rulings term use` none (kb/data/term_senses.toml)."""
+    def terms_of(start: str) -> set[str]:
+        rows = db.execute("select r.id from rulings r where r.text like ? and r.source = 'crf-22'", (start + "%",)).fetchall()
+        assert len(rows) >= 1, start
+        return {t for (t,) in db.execute("select target from links where kind = 'term' and ruling_id = ?", (rows[0][0],))}
+
+    assert "replace" not in terms_of("Card Erratum: Replace «Discard all revealed cards")
+    assert {"specific", "Wizard", "Stage"} <= terms_of("Wizard specific Stage Resources may be played")
+    assert "site" not in terms_of("Cannot be used during the site phase.")
+    assert "company" not in terms_of("Allows you to play Half-orcs without Bad Company in play.")
+    replace = lookup.term(real_kb, "replace")
+    assert any(r.reading().text.startswith("When a site is replaced with a site of the opposite alignment")
+               for r in replace.used_in)
+    assert not any("Card Erratum: Replace «" in r.reading().text for r in replace.used_in)
+    hazard = lookup.term(real_kb, "hazard").used_in
+    assert hazard and not any(re.sub(r"(?i)movement/\s*hazard phase", "", r.reading().text).lower().count("hazard") == 0
+                              for r in hazard)
+    assert not lookup.term(real_kb, "use").used_in
 
 
 def test_phase_words_stand_whole_between_hyphens_and_words() -> None:
@@ -480,7 +568,7 @@ def test_a_term_holds_the_crf_rulings_by_term_on_it(real_kb: Path, real_site: Pa
     assert len(tap.used_in) > 100
     page = (real_site / "term" / "tap.html").read_text("utf-8")
     assert page.count('class="ruling') > 100
-    assert not lookup.term(real_kb, "use").used_in  # kb/data/unlinked_terms.txt: a common English word
+    assert not lookup.term(real_kb, "use").used_in  # kb/data/term_senses.toml: a common English word
 
 
 def test_every_joined_heading_is_its_terms_section(real_kb: Path, real_site: Path) -> None:
