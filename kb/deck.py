@@ -321,38 +321,44 @@ def read_title(lines: list[DeckLine], spec: SearchSpec, index: NameIndex) -> tup
     reading = read_card(line.name, spec, index)
     if reading.names or reading.choices or any(spec.card_names(fold(item)) for item in list_items(line.name)):
         return lines, ""
-    return lines[:at] + [replace(line, kind="title", name="")] + lines[at + 1:], line.text[:MAX_TITLE]
+    title = " ".join(PATTERNS["markup"].sub(" ", line.text).split()) or line.text  # "<h3>Deck A</h3>": Deck A
+    return lines[:at] + [replace(line, kind="title", name="")] + lines[at + 1:], title[:MAX_TITLE]
 
 
-def place_starting(lines: list[DeckLine], name_of: Callable[[DeckLine], tuple[list[str], str]]
-                   ) -> tuple[list[DeckLine], list[DeckLine], list[dict[str, Any]]]:
+def place_starting(lines: list[DeckLine], name_of: Callable[[DeckLine], tuple[list[str], str]],
+                   unique: Callable[[tuple[str, ...]], bool]) -> tuple[list[DeckLine], list[DeckLine], list[dict[str, Any]]]:
     """(The card lines counted, the lines left out, the counts that cannot be told). A starting company's
     or character draft's line (part "starting") names cards of the pool, as the pool's own lines may: each
-    card is counted as the one place that gives the most copies of it (the lines outside the starting
-    companies and draft together, or one starting section: "Company 1:" and "Company 2:" together, a draft,
-    a pool's "Minor items:" written under it), the first on a tie, the list's own lines before a starting
-    section; its lines elsewhere are left out. Where a starting section gives more copies than the list's
-    own lines, it is counted so, and the verdict says the count cannot be told (a check not made)."""
+    card of the pool is counted as the one place that gives the most copies of it (the pool's own lines
+    together, or one starting section: "Company 1:" and "Company 2:" together, a draft, a "Minor items:"
+    written under it), the first on a tie, the pool's own lines before a starting section; its lines
+    elsewhere in the pool are left out. A unique card (unique: by its English names) another part gives
+    is that card: its starting lines are left out. Where a starting section gives more copies than the
+    pool's own lines, it is counted so, and the verdict says the count cannot be told (a check not made)."""
     if not any(line.part == "starting" for line in lines):
         return lines, [], []
     keys = [tuple(sorted(names)) if (names := name_of(line)[0]) else ("", fold(line.name)) for line in lines]
-    sources = [line.section if line.part == "starting" else "" for line in lines]
+    sources = [line.section if line.part == "starting" else "" if line.part == "pool" else None for line in lines]
+    elsewhere = {k for k, source in zip(keys, sources, strict=True) if source is None and k[0] and unique(k)}
     totals: dict[tuple[str, ...], dict[str, int]] = {}
     for line, k, source in zip(lines, keys, sources, strict=True):
-        by = totals.setdefault(k, {})
-        by[source] = by.get(source, 0) + line.count
+        if source is not None:
+            by = totals.setdefault(k, {})
+            by[source] = by.get(source, 0) + line.count
     best = {k: most_copies(by) for k, by in totals.items()}
     counted, repeated, unsure = [], [], []
     for line, k, source in zip(lines, keys, sources, strict=True):
-        if source != best[k]:
+        if source is None:
+            counted.append(line)
+        elif source != best[k] or (source and k in elsewhere):
             repeated.append(line)
         else:
             counted.append(replace(line, part="pool") if source else line)
     for k, won in best.items():
-        if won and totals[k].get("", 0):
+        if won and totals[k].get("", 0) and k not in elsewhere:
             cards = [line for line, other in zip(lines, keys, strict=True) if other == k]
             unsure.append({"rule": "", "status": "not checked", "message": (
-                f"how many copies of {' / '.join(k) if k[0] else cards[0].name} the list holds: its own lines give "
+                f"how many copies of {' / '.join(k) if k[0] else cards[0].name} the pool holds: its own lines give "
                 f"{totals[k]['']}, its starting companies or draft {totals[k][won]}; counted {totals[k][won]}"),
                 "lines": sorted({line.number for line in cards}), "cards": []})
     return counted, repeated, unsure
@@ -488,12 +494,16 @@ class Cards:
         self.readings = read_names([c for c in lines if c.card_id not in self.by_id], self.spec, self.index,
                                    {f.set_code for f in self.facts})
         out = ReadLines(self)
-        out.lines, out.repeated, out.unsure = place_starting(lines, self.name_of)
+        out.lines, out.repeated, out.unsure = place_starting(lines, self.name_of, self.unique)
         for line in out.lines:
             out.add(line)
         if out.repeated:
             out.warnings.append(repeated_text(out.repeated))
         return out
+
+    def unique(self, names: tuple[str, ...]) -> bool:
+        """Whether the card(s) of these English names are unique, every printing."""
+        return all(f.has("u") for name in names for f in self.by_name.get(name, []))
 
     def name_of(self, line: DeckLine) -> tuple[list[str], str]:
         """The English name(s) a card line means and how it was read (kb.deck.name_of)."""

@@ -7,7 +7,7 @@ Four formats, told apart by their content (read_deck; `rulings deck --format` fo
   2", "Gandalf [TW]", "- Gandalf", "SB: Gandalf", "Gandalf // a note", or a list of cards on one line
   ("Resources: 3x Concealment, 2 Dodge", "Shagrat with Orc-draughts": each item read by the deck check,
   kb.deck.read_list); headers ("Characters:", "Hazards", "## Sideboard (15)", "Sideboard - 12 cards",
-  "Hazards (30) [Creatures first]", NetMECCG's "[starting]"), a pool's groups ("Pool:" then "Minor
+  "Hazards (30) [Creatures first]", NetMECCG's "[starting]", "Other Heroes:"), a pool's groups ("Pool:" then "Minor
   Items: Cram", POOL_SECTIONS), starting companies and drafts ("Ideal Starting Companies", "Company 1:",
   "10-character draft:": the part "starting"); comments (`#`, `//`); its title (its first line standing
   alone, title_at); a "Notes:" part and lines of prose (sentences, words too many for a card's name)
@@ -102,7 +102,9 @@ LINE_RULES: dict[str, str] = {
     "count_after": r"^(.*?[^ ]) ?(?:[x\u00d7*] ?(\d{1,3})|\((?:x ?)?(\d{1,3})(?: ?x)?\)|\[(\d{1,3})\]| (\d{1,3}))$",
     "count_before": r"^(\d{1,3}) ?(?:[x\u00d7*] |- ?| )(.+)$",
     "sideboard": r"(?:^| )(?:side ?board|sb)(?: |$)",
-    "starting": r"(?:^| )(?:(?:starting|ideal) compan(?:y|ies)|(?:character )?draft)(?: |$)",
+    "starting": r"(?:^| )(?:(?:starting|ideal) (?:compan(?:y|ies)|characters?)|(?:character )?draft)(?: |$)",
+    "xml": r"^<(?:\?xml|deck[ />])",
+    "markup": r"<[^<>]{0,200}>",
     "section_count": r"^\d{1,3} ",
     "fw_sideboard": r"(?:^| )(?:anti ?fw|anti fallen ?wizards?|(?:vs|versus|against|for) (?:fw|fallen ?wizards?)|"
                     r"(?:fw|fallen ?wizards?) (?:side ?board|sb|cards|opponents?))(?: |$)",
@@ -125,8 +127,10 @@ card's name that holds "prose" (a sentence's end, then more words);
 "list_split" parts a line listing cards at a ", ", " / " or " with " outside brackets (list_items),
 "bracketed" takes a note in brackets off a name (kb.deck.read_list); "sideboard", "fw_sideboard" and
 "starting" (a starting company, a character draft) are run over a folded section name, after
-"section_count" ("30 Hazards") is taken off it; "card_id" over a card id in a file ("tw-116"); the
-"xml_" patterns read an OCTGN tag's name, its attributes and the entities of its text."""
+"section_count" ("30 Hazards") is taken off it; "card_id" over a card id in a file ("tw-116"); "xml"
+tells an OCTGN file from a page opening with a tag (detect), "markup" is a tag taken out of a title line
+("<h3>Challenge Deck A</h3>"); the "xml_" patterns read an OCTGN tag's name, its attributes and the
+entities of its text."""
 
 SECTIONS: dict[str, list[str]] = {
     # a part of the deck: [section, part, group]
@@ -148,6 +152,7 @@ SECTIONS: dict[str, list[str]] = {
     "character": ["Characters", "", "characters"], "characters": ["Characters", "", "characters"],
     "chars": ["Characters", "", "characters"], "avatar": ["Characters", "", "characters"],
     "avatars": ["Characters", "", "characters"], "wizard": ["Characters", "", "characters"],
+    "heroes": ["Characters", "", "characters"], "minions": ["Characters", "", "characters"],
     "wizards": ["Characters", "", "characters"], "ringwraith": ["Characters", "", "characters"],
     "ringwraiths": ["Characters", "", "characters"], "fallen wizard": ["Characters", "", "characters"],
     "resource": ["Resources", "", "resources"], "resources": ["Resources", "", "resources"],
@@ -276,7 +281,8 @@ def section_of(name: str, part: str) -> tuple[str, str, str]:
     """(section, part, group) a header starts inside `part`: section_of("Side-board", "play") ==
     ("Sideboard", "sideboard", ""); section_of("Hazards", "sideboard") == ("Hazards", "sideboard", "hazards");
     section_of("Vs FW:", "play") == ("Vs FW", "fw-sideboard", ""); section_of("Ideal Starting Companies",
-    "pool") == ("Ideal Starting Companies", "starting", "")."""
+    "pool") == ("Ideal Starting Companies", "starting", ""); section_of("Other Characters", "starting") ==
+    ("Other Characters", "play", "characters")."""
     key = section_key(name)
     known = SECTIONS.get(key)
     if known:
@@ -291,7 +297,20 @@ def section_of(name: str, part: str) -> tuple[str, str, str]:
         return words, "sideboard", ""
     if PATTERNS["starting"].search(key):
         return words, "starting", ""
-    return words, part, ""
+    return words, *named_within(key, part)
+
+
+def named_within(key: str, part: str) -> tuple[str, str]:
+    """(part, group) a section's key (section_key) names by its words when it is none of SECTIONS: its
+    first word naming a group ("Other Characters", "Hazard Events", "MP Resources") gives the group, its
+    part as section_of gives a group's, or as a word of it names ("Pool characters"); else `part` and
+    no group ("My favourites")."""
+    named = [SECTIONS[word] for word in key.split() if word in SECTIONS]
+    groups = [entry[2] for entry in named if not entry[1]]
+    if not groups:
+        return part, ""
+    parts = [entry[1] for entry in named if entry[1]]
+    return (parts[0] if parts else part if part in SIDEBOARDS else "play"), groups[0]
 
 
 def framed_section(name: str) -> tuple[str, str, str]:
@@ -814,7 +833,8 @@ EXAMPLE_HINT = 'Write one card a line, e.g. "2 Gandalf", "Gandalf x2" or "Gandal
 
 def detect(text: str) -> str:
     """The format of a decklist, from its content: json (it opens with "{", or "[" and parses), octgn
-    (it opens with "<"), meccg (a GCCG "####" frame around a part's name), else text."""
+    (it opens with XML: "<?xml", "<deck"; a page opening with "<h3>" is text), meccg (a GCCG "####" frame
+    around a part's name), else text."""
     start = text.lstrip("\ufeff \t\r\n")[:1]
     if start == "{":
         return "json"
@@ -824,7 +844,7 @@ def detect(text: str) -> str:
             return "json"
         except (ValueError, RecursionError):
             return "text"
-    if start == "<":
+    if start == "<" and PATTERNS["xml"].match(text.lstrip("\ufeff \t\r\n")):
         return "octgn"
     raws = split_lines(text.removeprefix("\ufeff"))
     frames = [i for i, raw in enumerate(raws) if PATTERNS["frame"].match(clean(raw, len(raw) + 1))]

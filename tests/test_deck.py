@@ -21,7 +21,7 @@ from cli import cli
 from kb import lookup
 from kb.browserdata import packed
 from kb.deck import EXIT_NOT_FOUND, MAX_NEAR, PAGE_MARK, DeckReport, deck_data, deck_report
-from kb.decklist import MAX_LINE, detect, read_deck, read_line, read_lines
+from kb.decklist import MAX_LINE, detect, read_deck, read_line, read_lines, section_of
 from kb.errors import Refused
 from kb.store import CURRENT
 from kb.website import unstamp
@@ -43,6 +43,10 @@ REPORT = DECKS / "report.txt"
 # lists with counts ("3x Concealment, 2 Dodge") as issue 40 quotes them.
 RANGERS = DECKS / "rangers.txt"
 ORCS = DECKS / "orcs.txt"
+# The Fellowship as maciak.org's "MECCG Deck List" page writes its challenge decks (maciakl/maciak.org,
+# _tabletop/meccgdecklist.md): an HTML heading, a paragraph, the list indented ("Starting Company:", "Other
+# Heroes:", "Hazard Creatures:", "MP Resources:"), then the starting companies told in sentences.
+FELLOWSHIP_PAGE = DECKS / "fellowship-page.md"
 FELLOWSHIP = {form: DECKS / f"fellowship.{ext}" for form, ext in (("text", "txt"), ("meccg", "meccg"),
                                                                    ("octgn", "o8d"), ("json", "json"))}
 DECK_JS = ROOT / "site" / "assets" / "deck.js"
@@ -192,6 +196,7 @@ def test_formats_are_told_from_content() -> None:
         assert detect(path.read_text("utf-8-sig")) == form, path
     assert detect(HERO.read_text("utf-8")) == detect(REPORT.read_text("utf-8")) == "text"
     assert detect("[TW] Gandalf\n2 Glamdring\n") == "text"  # a "[" that opens no JSON
+    assert detect(FELLOWSHIP_PAGE.read_text("utf-8")) == "text"  # a "<" that opens no XML: a page's heading
     text = read_deck(FELLOWSHIP["meccg"].read_text("utf-8"), form="text")  # forced: its notes' "= Sideboard" is a header
     assert text.format == "text" and "Easterlings - Easterling Camp" in [line.text for line in text.cards()]
     assert "Easterlings - Easterling Camp" not in [line.text for line in read_deck(FELLOWSHIP["meccg"].read_text("utf-8")).cards()]
@@ -325,7 +330,7 @@ def test_a_forum_post_gives_the_verdict_of_the_list_it_posts(real_kb: Path) -> N
     they post: the title line a title, the pool's "Characters:" and "Minor Items:" lines in the pool, the
     starting companies and the draft naming the pool's cards once, each item of a comma list with its own
     count, the Sites line of more than 200 characters read (on main: 12 problems, 8 names not read)."""
-    for post, same in ((RANGERS, FELLOWSHIP["text"]), (ORCS, REPORT)):
+    for post, same in ((RANGERS, FELLOWSHIP["text"]), (ORCS, REPORT), (FELLOWSHIP_PAGE, FELLOWSHIP["text"])):
         got, want = (deck_report(real_kb, path.read_text("utf-8"), path.name) for path in (post, same))
         assert shape(got) == shape(want) and got.copies == want.copies, post.name
         assert got.verdict == want.verdict and got.verdict["legal"] and got.findings == [], post.name
@@ -339,6 +344,9 @@ def test_a_forum_post_gives_the_verdict_of_the_list_it_posts(real_kb: Path) -> N
     assert entry(rangers, "Concealment")["count"] == 3 and entry(rangers, "Dodge")["count"] == 3  # "3x Concealment, 3 Dodge"
     assert [entry(rangers, name)["lines"] for name in ("Moria", "Blue Mountain Dwarf-hold")] == [[21], [21]]
     assert run(real_kb, str(RANGERS), "--no-pager").exit_code == 0  # its title is no name read as no card
+    page = deck_report(real_kb, FELLOWSHIP_PAGE.read_text("utf-8"), "fellowship-page.md")
+    assert (page.format, page.title, page.warnings) == ("text", "The Fellowship (Gandalf)", [])  # on main: refused as XML
+    assert entry(page, "Gandalf")["sections"][0]["section"] == "Other Heroes" and entry(page, "Twilight")["lines"] == [68]
     orcs = deck_report(real_kb, ORCS.read_text("utf-8"), "orcs.txt")
     assert orcs.title == "Ûvatha's Orcs - minion deck, Spring Council 2026"
     assert entry(orcs, "Orc-draughts")["sections"] == [{"section": "Minor items", "part": "pool", "sideboard": False,
@@ -365,6 +373,10 @@ STARTING_ALONE = "Company 1: Radbug with Cram, controlling\nCompany 2: Controlli
 Cram, controlling", "Controlling Herion with Open to the Summons")."""
 
 
+FEWER = "Pool:\nMinor Items: Cram\n" + STARTING_ALONE
+"""A pool giving one Cram, its starting companies two."""
+
+
 def test_starting_companies_and_the_draft_are_no_more_copies(real_kb: Path) -> None:
     """The starting companies and a "10-character draft" line name the pool's cards: each is counted
     once (on main: "2 copies of Radbug", "11 characters in the pool" and the draft line's ten names
@@ -379,10 +391,15 @@ def test_starting_companies_and_the_draft_are_no_more_copies(real_kb: Path) -> N
     assert {e["name"]: (e["count"], [s["part"] for s in e["sections"]]) for e in alone.cards + alone.quiet} == {
         "Radbug": (1, ["pool"]), "Lugdush": (1, ["pool"]), "Cram": (2, ["pool"])}  # the pool's only list: a Cram each
     assert alone.warnings == [] and not alone.not_found and not [f for f in alone.findings if "copies of" in f["message"]]
-    fewer = deck_report(real_kb, "Minor Items: Cram\n" + STARTING_ALONE)  # the pool gives one Cram, the companies two
+    fewer = deck_report(real_kb, FEWER)  # the pool gives one Cram, the companies two
     assert entry(fewer, "Cram")["count"] == 2 and {"rule": "", "status": "not checked", "message": (
-        "how many copies of Cram the list holds: its own lines give 1, its starting companies or draft 2; counted 2"),
-        "lines": [1, 2, 3], "cards": []} in fewer.findings  # said in the verdict, never guessed silently
+        "how many copies of Cram the pool holds: its own lines give 1, its starting companies or draft 2; counted 2"),
+        "lines": [2, 3, 4], "cards": []} in fewer.findings  # said in the verdict, never guessed silently
+    # the play deck's copies are more copies of a card the starting company names, but a unique card is one card
+    more = deck_report(real_kb, "Starting Company:\n1 Orc Brawler\n1 Lugdush\n\nOther Characters:\n2 Orc Brawler\n"
+                                "1 Lugdush\n")  # maciak.org's challenge deck I
+    assert [(e["name"], e["count"]) for e in more.cards + more.quiet] == [("Orc Brawler", 3), ("Lugdush", 1)]
+    assert more.warnings == ["line 3: Lugdush named again (the pool, its starting companies, its draft): each counted once"]
 
 
 def test_a_pool_written_in_groups_keeps_them() -> None:
@@ -397,6 +414,11 @@ def test_a_pool_written_in_groups_keeps_them() -> None:
     assert parts(FELLOWSHIP["text"].read_text("utf-8"))[6] == ("Gandalf", "play")  # "Characters:" after the pool's cards
     assert parts("Ideal Starting Companies [start at Minas Morgul]\nCompany 1:\nThe Grimburgoth with Open to the "
                  "Summons\n") == [("The Grimburgoth with Open to the Summons", "starting")]
+    # a header's words name its group and part: "Other Characters" leaves the starting company for the play deck
+    assert [section_of(name, "starting") for name in ("Other Characters", "Hazard Events", "Pool characters",
+                                                      "My favourites")] == [
+        ("Other Characters", "play", "characters"), ("Hazard Events", "play", "hazards"),
+        ("Pool characters", "pool", "characters"), ("My favourites", "starting", "")]
 
 
 NETMECCG = """[NetMECCG v1.4 Deck]
@@ -803,7 +825,7 @@ def test_browser_reads_every_test_list_as_the_terminal(real_kb: Path, tmp_path: 
 
     node = _node()
     texts = [HERO.read_text("utf-8"), MINION.read_text("utf-8"), REPORT.read_text("utf-8"), RANGERS.read_text("utf-8"),
-             ORCS.read_text("utf-8"),
+             ORCS.read_text("utf-8"), FELLOWSHIP_PAGE.read_text("utf-8"),
              *(path.read_text("utf-8-sig") for path in FELLOWSHIP.values()),
              "\n".join(text for text, *_ in LINES) + "\nSideboard\nSB: Stealth\nkhamul\nGandalf the Wizard",
              "\ufeff2 Gandalf\u2028Lure\u00a0of  Nature x2\r\n3x Orc-patrols [TW]\n\u00c9owyn\nGollum’s Fate\nZap\u200bper\n"
@@ -816,7 +838,7 @@ def test_browser_reads_every_test_list_as_the_terminal(real_kb: Path, tmp_path: 
              "Corsarios de Umbar\nInsel der Lebenden Toten\nDie Puckel-Tiefen\nNuee de chauves souris\n", SITES_LINE,
              # prose: a pool written twice, every way of writing a list, lines too long read or named as not read
              POOL_TWICE, EACH_ITEM, LONG_LINES, "Hazards:\n" + "\n".join(text for text, *_ in PROSE_LINES),
-             STARTING_ALONE, "Minor Items: Cram\n" + STARTING_ALONE, NETMECCG, "Gandalff\n\nCharacters:\nAragorn II\n"]
+             STARTING_ALONE, FEWER, "Starting Company:\n1 Orc Brawler\n1 Lugdush\nOther Heroes:\n2 Orc Brawler\n1 Lugdush\n", NETMECCG, "Gandalff\n\nCharacters:\nAragorn II\n"]
     lists: list[tuple[str, dict[str, str]]] = [(text, {}) for text in texts]
     lists += [(text, options) for _, text, options, _, _ in CASES]
     lists += [(text, options) for _, text, options, *_ in VERDICTS]

@@ -36,6 +36,7 @@
       out.break_all = new RegExp(deck.rules["break"], "g");
       out.list_split_all = new RegExp(deck.rules.list_split, "gi");
       out.influence_all = new RegExp(deck.rules.influence, "gi");
+      out.markup_all = new RegExp(deck.rules.markup, "gi");
       out.xml_attribute_all = new RegExp(deck.rules.xml_attribute, "gi");
       out.xml_entity_all = new RegExp(deck.rules.xml_entity, "gi");
       deck._patterns = out;
@@ -74,7 +75,17 @@
     if (P.fw_sideboard.test(key)) return [words, "fw-sideboard", ""];
     if (P.sideboard.test(key)) return [words, "sideboard", ""];
     if (P.starting.test(key)) return [words, "starting", ""];
-    return [words, part, ""];
+    return [words].concat(named_within(key, part, deck));
+  }
+
+  /* kb.decklist.named_within: [part, group] a section's key names by its words when it is none of the sections */
+  function named_within(key, part, deck) {
+    var named = key.split(" ").filter(function (w) { return own(deck.sections, w) !== undefined; })
+      .map(function (w) { return deck.sections[w]; });
+    var groups = named.filter(function (e) { return !e[1]; }).map(function (e) { return e[2]; });
+    if (!groups.length) return [part, ""];
+    var parts = named.filter(function (e) { return e[1]; }).map(function (e) { return e[1]; });
+    return [parts.length ? parts[0] : SIDEBOARDS.indexOf(part) >= 0 ? part : "play", groups[0]];
   }
 
   /* kb.decklist.framed_section */
@@ -537,7 +548,7 @@
     if (start === "[") {
       try { JSON.parse(text.replace(/^\ufeff/, "")); return "json"; } catch (e) { return "text"; }
     }
-    if (start === "<") return "octgn";
+    if (start === "<" && P.xml.test(text.replace(/^[\ufeff \t\r\n]+/, ""))) return "octgn";
     var raws = split_lines(text.replace(/^\ufeff/, ""), P), frames = [];
     raws.forEach(function (raw, i) { if (P.frame.test(cleaned(raw))) frames.push(i); });
     for (var i = 1; i < frames.length; i++) if (frames[i] - frames[i - 1] === 2) return "meccg";
@@ -1135,40 +1146,51 @@
     var l = lines[at], reading = R.read_card(spec, l.name, index);
     if (reading.names.length || reading.choices.length ||
         list_items(l.name, patterns(deck)).some(function (item) { return spec.card_names(Q.fold(item)); })) return [lines, ""];
+    var title = l.text.replace(patterns(deck).markup_all, " ").split(" ").filter(Boolean).join(" ") || l.text;
     return [lines.slice(0, at).concat([Object.assign({}, l, {kind: "title", name: ""})], lines.slice(at + 1)),
-      cpSlice(l.text, deck.max_title)];
+      cpSlice(title, deck.max_title)];
   }
 
   /* kb.deck.place_starting: [the card lines counted, the lines left out, the counts that cannot be told] */
-  function place_starting(lines, readings, by_id) {
-    function key(l) {
+  function place_starting(lines, readings, by_id, by_name) {
+    if (!lines.some(function (l) { return l.part === "starting"; })) return [lines, [], []];
+    var keys = lines.map(function (l) {
       var names = name_of(l, readings, by_id)[0];
       return names.length ? "\u0001" + names.slice().sort(cmpStr).join(" / ") : "\u0002" + Q.fold(l.name);
+    });
+    var sources = lines.map(function (l) { return l.part === "starting" ? "\u0003" + l.section : l.part === "pool" ? "" : null; });
+    function is_unique(k) {  /* kb.deck.Cards.unique */
+      return k.slice(1).split(" / ").every(function (n) { return (own(by_name, n) || []).every(function (f) { return has(f, "u"); }); });
     }
-    function source(l) { return l.part === "starting" ? "\u0003" + l.section : ""; }
-    if (!lines.some(function (l) { return l.part === "starting"; })) return [lines, [], []];
-    var totals = new Map(), best = new Map(), counted = [], repeated = [], unsure = [];
-    lines.forEach(function (l) {
-      var k = key(l);
-      if (!totals.has(k)) totals.set(k, new Map());
-      var by = totals.get(k);
-      by.set(source(l), (by.get(source(l)) || 0) + l.count);
+    var elsewhere = new Set(), totals = new Map(), best = new Map(), counted = [], repeated = [], unsure = [];
+    keys.forEach(function (k, i) { if (sources[i] === null && k.charAt(0) === "\u0001" && is_unique(k)) elsewhere.add(k); });
+    lines.forEach(function (l, i) {
+      if (sources[i] === null) return;
+      if (!totals.has(keys[i])) totals.set(keys[i], new Map());
+      var by = totals.get(keys[i]);
+      by.set(sources[i], (by.get(sources[i]) || 0) + l.count);
     });
     totals.forEach(function (by, k) { best.set(k, most_copies(by)); });
-    lines.forEach(function (l) {
-      if (source(l) !== best.get(key(l))) repeated.push(l);
-      else counted.push(l.part === "starting" ? Object.assign({}, l, {part: "pool"}) : l);
+    lines.forEach(function (l, i) {
+      var k = keys[i], source = sources[i];
+      if (source === null) counted.push(l);
+      else if (source !== best.get(k) || (source && elsewhere.has(k))) repeated.push(l);
+      else counted.push(source ? Object.assign({}, l, {part: "pool"}) : l);
     });
     best.forEach(function (won, k) {
       var by = totals.get(k), own_lines = by.get("");
-      if (!won || !own_lines) return;
-      var cards = lines.filter(function (l) { return key(l) === k; });
+      if (!won || !own_lines || elsewhere.has(k)) return;
+      var cards = lines.filter(function (l, i) { return keys[i] === k; });
       unsure.push({rule: "", status: "not checked", message: "how many copies of " +
-        (k.charAt(0) === "\u0001" ? k.slice(1) : cards[0].name) + " the list holds: its own lines give " + own_lines +
+        (k.charAt(0) === "\u0001" ? k.slice(1) : cards[0].name) + " the pool holds: its own lines give " + own_lines +
         ", its starting companies or draft " + by.get(won) + "; counted " + by.get(won),
-        lines: unique(cards.map(function (l) { return l.number; })).sort(function (a, b) { return a - b; }), cards: []});
+        lines: unique_numbers(cards), cards: []});
     });
     return [counted, repeated, unsure];
+  }
+
+  function unique_numbers(lines) {
+    return unique(lines.map(function (l) { return l.number; })).sort(function (a, b) { return a - b; });
   }
 
   /* kb.deck.repeated_text */
@@ -1251,7 +1273,7 @@
     if (!cards.length) return none;
     var readings = read_names(cards.filter(function (l) { return !own(by_id, l.card_id); }), spec, deck, index, F.sets);
     var found = new Map(), missed = new Map(), read = [], unread = [], warnings = [], card_count = cards.length;
-    var placed_lines = place_starting(cards, readings, by_id);
+    var placed_lines = place_starting(cards, readings, by_id, by_name);
     cards = placed_lines[0];
     cards.forEach(function (l) {
       var got = name_of(l, readings, by_id), names = got[0], read_as = got[1];
