@@ -252,7 +252,7 @@ def card(kb_dir: Path, name: tuple[str, ...], as_json: bool, no_pager: bool) -> 
 @click.option("--html", "html_out", type=click.Path(dir_okay=False, path_type=Path), metavar="OUT",
               callback=lambda ctx, param, value: page_file(ctx, value),
               help="Also write the report as one printable HTML page to OUT (a new file, or one this option made).")
-@click.option("--format", "form", type=click.Choice(["text", "meccg", "octgn", "json"]),
+@click.option("--format", "form", type=click.Choice(["text", "meccg", "netmeccg", "octgn", "json"]),
               help="Read the list in this format (default: told from its content).")
 @click.option("--game", type=click.Choice(["short", "long", "campaign", "starter"]), default="short",
               show_default=True, help="The game length, for the sideboard's size (rule 1.6.1).")

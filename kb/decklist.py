@@ -1,6 +1,6 @@
 """Decklists in every format players publish, read into one model by rules that the terminal and the browser share.
 
-Four formats, told apart by their content (read_deck; `rulings deck --format` forces one):
+Five formats, told apart by their content (read_deck; `rulings deck --format` forces one):
 
 - text: a list as players paste it, a tournament report prints it or a forum post writes it, one card
   a line: "2 Gandalf", "2x Gandalf", "3-Dwarven Travellers", "Gandalf x2", "Stealth (x3)", "Pallando *
@@ -15,6 +15,9 @@ Four formats, told apart by their content (read_deck; `rulings deck --format` fo
 - meccg: GCCG and meccg-online files: "####" frames naming each part (Deck, Pool, Sideboard, Sites,
   Notes), "# Hazard (30)" groups inside a part, "1 Saruman [H] (TW)" lines (an alignment tag and a
   set code); the Notes part is prose, skipped.
+- netmeccg: NetMECCG's .dck (its first line "[NetMECCG v1.4 Deck]"), read as text, one copy a line, each
+  name's mark its version: "Radagast@" the Fallen-wizard one, "Moria*" the minion one, "Moria%" the Balrog
+  one, an unmarked name the hero one (VERSION_MARKS).
 - octgn: OCTGN's .o8d XML, `<section name="Hazards"><card qty="3" id="...">Twilight</card>`.
 - json: a deck builder's JSON: parts and groups as keys ("pool", "deck", "characters", "sideboard",
   "sites"), each card an object with a name, a card id ("tw-116") and a count ("qty"), or a name
@@ -39,7 +42,8 @@ from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from kb.errors import Refused
-from kb.query import clean, fold
+from kb.inputs import parse_json
+from kb.query import clean, distance, fold
 
 MAX_LINE = 200
 """A longer line is no card line (the longest card name is 48 letters); patterns never see it."""
@@ -60,7 +64,7 @@ MAX_DEPTH = 20
 LOOK_AHEAD = 4096
 """A JSON deck's card is looked for (its line) this many characters on from the card before: a card
 written otherwise (escaped) costs no search to the end of the file, so a huge file is read in linear time."""
-FORMATS = ("text", "meccg", "octgn", "json")
+FORMATS = ("text", "meccg", "netmeccg", "octgn", "json")
 PARTS = ("pool", "play", "sideboard", "fw-sideboard", "sites", "notes", "starting")
 """The parts of a deck a line can be in ("" when its list does not say: then its card's type decides).
 "starting": a starting company or a character draft, which names cards of the pool: the deck check
@@ -81,6 +85,8 @@ LINE_RULES: dict[str, str] = {
     "comment": r"^(?:#|//)",
     "comment_marks": r"^(?:#+|//+) *",
     "banner": r"(?:^gccg|middle earth deck|netmeccg)",
+    "netmeccg": r"^\[netmeccg",
+    "version_mark": r"^(.*[^ ]) ?([*@%])$",
     "bullet": r"^[-*+\u2022] *",
     "decoration": r"^[-=*_#~+.,;:|/\\ ]*$",
     "sideboard_prefix": r"^(?:SB|sideboard) ?: ?",
@@ -127,7 +133,8 @@ card's name that holds "prose" (a sentence's end, then more words);
 "list_split" parts a line listing cards at a ", ", " / " or " with " outside brackets (list_items),
 "bracketed" takes a note in brackets off a name (kb.deck.read_list); "sideboard", "fw_sideboard" and
 "starting" (a starting company, a character draft) are run over a folded section name, after
-"section_count" ("30 Hazards") is taken off it; "card_id" over a card id in a file ("tw-116"); "xml"
+"section_count" ("30 Hazards") is taken off it; "netmeccg" is NetMECCG's banner, "version_mark" the mark
+after a NetMECCG card's name (VERSION_MARKS); "card_id" over a card id in a file ("tw-116"); "xml"
 tells an OCTGN file from a page opening with a tag (detect), "markup" is a tag taken out of a title line
 ("<h3>Challenge Deck A</h3>"); the "xml_" patterns read an OCTGN tag's name, its attributes and the
 entities of its text."""
@@ -187,6 +194,16 @@ JSON_FIELDS: dict[str, list[str]] = {
 }
 """The keys (folded) a JSON deck gives its cards' names, card ids and counts under, and its own title,
 alignment and notes. A "card" or "code" that is a card id ("tw-116") is its id, else its name."""
+
+VERSION_MARKS: dict[str, str] = {"*": "Minion", "@": "Fallen-wizard", "%": "Balrog", "": "Hero"}
+"""The mark after a card's name in a NetMECCG file ("Moria*"), and the card database's alignment it asks for:
+NetMECCG names the versions of a card so, the hero one unmarked (its Fallen-wizard decks list "Rivendell" and
+"Rivendell*", its avatars "Alatar@", its Balrog's sites "Moria%"). A card with no version of that alignment
+(an unmarked Orc Captain, a minion card) is any of its versions."""
+NEAR_SECTION = 6
+"""A header's one word that begins with the same two letters as a section's name (SECTIONS) of this many letters
+or more, and is a letter off it ("Sidebord"), or two off one of NEAR_SECTION + 3 letters or more ("Sidebar"), is
+that section (known_section)."""
 
 ALIGNMENTS: dict[str, str] = {"hero": "hero", "wizard": "hero", "minion": "minion", "ringwraith": "minion",
                               "fallen wizard": "fallen-wizard", "fw": "fallen-wizard", "balrog": "balrog"}
@@ -253,6 +270,18 @@ class DeckList:
                 "lines": [line.to_json() for line in self.lines], "line_count": self.line_count}
 
 
+def near_keys() -> dict[str, list[str]]:
+    """The SECTIONS keys a header's one word may spell nearly (known_section), by their first two letters."""
+    out: dict[str, list[str]] = {}
+    for key in SECTIONS:
+        if " " not in key and len(key) >= NEAR_SECTION:
+            out.setdefault(key[:2], []).append(key)
+    return out
+
+
+NEAR_KEYS = near_keys()
+
+
 def compile_rule(name: str) -> re.Pattern[str]:
     return re.compile(LINE_RULES[name], re.I | re.A)
 
@@ -277,12 +306,27 @@ def names_part(key: str) -> bool:
     return key in SECTIONS or any(PATTERNS[rule].search(key) for rule in ("sideboard", "fw_sideboard", "starting"))
 
 
+def known_section(key: str) -> str:
+    """The SECTIONS key a header's key (section_key) is, or spells nearly when it is one word beginning with the
+    same two letters (NEAR_SECTION), the nearest if one is: known_section("sidebord") == known_section("sidebar")
+    == "sideboard"; else ""."""
+    if key in SECTIONS or " " in key or len(key) < NEAR_SECTION - 1:
+        return key if key in SECTIONS else ""
+    near: dict[int, list[str]] = {}
+    for known in NEAR_KEYS.get(key[:2], []):
+        limit = 1 if len(known) < NEAR_SECTION + 3 else 2
+        if (d := distance(key, known, limit)) <= limit:
+            near.setdefault(d, []).append(known)
+    best = near[min(near)] if near else []
+    return best[0] if len(best) == 1 else ""
+
+
 def section_of(name: str, part: str) -> tuple[str, str, str]:
     """(section, part, group) a header starts inside `part`: section_of("Side-board", "play") ==
     ("Sideboard", "sideboard", ""); section_of("Hazards", "sideboard") == ("Hazards", "sideboard", "hazards");
     section_of("Vs FW:", "play") == ("Vs FW", "fw-sideboard", ""); section_of("Ideal Starting Companies",
     "pool") == ("Ideal Starting Companies", "starting", ""); section_of("Other Characters", "starting") ==
-    ("Other Characters", "play", "characters")."""
+    ("Other Characters", "play", "characters"); section_of("Sidebord", "sites") == ("Sideboard", "sideboard", "")."""
     key = section_key(name)
     known = SECTIONS.get(key)
     if known:
@@ -297,6 +341,8 @@ def section_of(name: str, part: str) -> tuple[str, str, str]:
         return words, "sideboard", ""
     if PATTERNS["starting"].search(key):
         return words, "starting", ""
+    if near := known_section(key):
+        return section_of(near, part)
     return words, *named_within(key, part)
 
 
@@ -802,9 +848,9 @@ def read_json(text: str, name: str) -> DeckList:
     def constant(word: str) -> Any:
         raise ValueError(f"{word} is not JSON")
     try:
-        data = json.loads(text, parse_constant=constant)
+        data = parse_json(text, parse_constant=constant)
     except (ValueError, RecursionError) as exc:
-        where = f" at line {exc.lineno}" if isinstance(exc, json.JSONDecodeError) else ""
+        where = f" at line {exc.lineno} ({exc.msg})" if isinstance(exc, json.JSONDecodeError) else ""
         raise Refused(f"{name}: not valid JSON{where}", hint=EXAMPLE_HINT) from exc
     reader = _JsonReader(text)
     try:
@@ -833,11 +879,13 @@ EXAMPLE_HINT = 'Write one card a line, e.g. "2 Gandalf", "Gandalf x2" or "Gandal
 
 def detect(text: str) -> str:
     """The format of a decklist, from its content: json (it opens with "{", or "[" and parses), octgn
-    (it opens with XML: "<?xml", "<deck"; a page opening with "<h3>" is text), meccg (a GCCG "####" frame
-    around a part's name), else text."""
+    (it opens with XML: "<?xml", "<deck"; a page opening with "<h3>" is text), netmeccg (it opens with
+    NetMECCG's banner), meccg (a GCCG "####" frame around a part's name), else text."""
     start = text.lstrip("\ufeff \t\r\n")[:1]
     if start == "{":
         return "json"
+    if PATTERNS["netmeccg"].match(text.lstrip("\ufeff \t\r\n")):
+        return "netmeccg"
     if start == "[":
         try:
             json.loads(text.lstrip("\ufeff"))
@@ -859,12 +907,24 @@ def read_deck(text: str, name: str = "deck", form: str = "") -> DeckList:
     if form == "octgn":
         return read_octgn(text.removeprefix("\ufeff"), name)
     lines = read_lines(text, framed=form == "meccg")
+    if form == "netmeccg":
+        lines = [version_marked(line) for line in lines]
     return DeckList(form, text_title(lines), "", lines, len(split_lines(text.removeprefix("\ufeff"))))
+
+
+def version_marked(line: DeckLine) -> DeckLine:
+    """A NetMECCG card line, its name's mark read as the version it asks for (VERSION_MARKS): "Radagast@" is
+    Radagast tagged Fallen-wizard, an unmarked "Radagast" Radagast tagged Hero."""
+    if line.kind != "card" or line.tag:
+        return line
+    m = PATTERNS["version_mark"].match(line.name)
+    return replace(line, name=m.group(1), tag=VERSION_MARKS[m.group(2)]) if m else replace(line, tag=VERSION_MARKS[""])
 
 
 def browser_rules() -> dict[str, Any]:
     """What the browser's deck page reads lists by: the patterns, section names, tags, JSON fields and limits."""
     return {"rules": LINE_RULES, "sections": SECTIONS, "pool_sections": list(POOL_SECTIONS), "tags": TAGS,
+            "version_marks": VERSION_MARKS, "near_section": NEAR_SECTION, "near_keys": NEAR_KEYS,
             "json_fields": JSON_FIELDS,
             "alignments": ALIGNMENTS, "max_line": MAX_LINE, "max_name_words": MAX_NAME_WORDS,
             "max_name_length": MAX_NAME_LENGTH, "max_title": MAX_TITLE, "max_joined": MAX_JOINED,

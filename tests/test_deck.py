@@ -206,6 +206,13 @@ def test_formats_are_told_from_content() -> None:
         read_deck(HERO.read_text("utf-8"), form="json")
 
 
+def test_a_json_number_too_long_names_its_line() -> None:
+    """A count of more digits than Python reads (kb.inputs.parse_json) is refused naming its line, as any fault of
+    the JSON is."""
+    with pytest.raises(Refused, match=r"not valid JSON at line 2 \(a number of more than 4300 digits\)"):
+        read_deck('{"deck": [\n{"name": "Gandalf", "qty": ' + "9" * 5000 + "}]}")
+
+
 def test_gccg_file() -> None:
     deck = read_deck(FELLOWSHIP["meccg"].read_text("utf-8"))
     assert (deck.format, deck.title) == ("meccg", "The Fellowship")
@@ -452,6 +459,63 @@ def test_netmeccg_parts_in_square_brackets() -> None:
     assert [(line.name, line.part) for line in deck.cards()] == [
         ("Balin", "pool"), ("Cram", "pool"), ("Cram", "pool"), ("Twilight", "sideboard"), ("Radagast", "play"),
         ("Concealment", "play"), ("Rivendell", "sites")]
+
+
+NETMECCG_MARKS = """[NetMECCG v1.4 Deck]
+
+[starting]
+Beregond
+Thrall of the Voice
+Squire of the Hunt
+[characters]
+Alatar@
+Alatar@
+Orc Captain
+[resources]
+Muster Disperses*
+[hazards]
+Doors of Night
+[sites]
+Rivendell
+Rivendell*
+Bree
+Bree*
+Isengard@
+Isengard@
+"""
+"""A Fallen-wizard's NetMECCG list as the 2009 World Champion's is written (tests/data/decks/audit): each version of a
+card named by a mark after its name, "@" the Fallen-wizard one, "*" the minion one, the hero one unmarked."""
+
+
+def test_netmeccg_marks_name_each_card_s_version(real_kb: Path) -> None:
+    """NetMECCG's marks are read as the versions they name ("%" the Balrog one), in a file with NetMECCG's banner
+    only: a Fallen-wizard's hero and minion sites are told apart, and its avatar is the Fallen-wizard Alatar."""
+    deck = read_deck(NETMECCG_MARKS)
+    assert deck.format == detect(NETMECCG_MARKS) == "netmeccg"
+    assert [(line.name, line.tag) for line in deck.cards()][3:8] == [
+        ("Alatar", "Fallen-wizard"), ("Alatar", "Fallen-wizard"), ("Orc Captain", "Hero"), ("Muster Disperses", "Minion"),
+        ("Doors of Night", "Hero")]
+    marked = read_deck("[NetMECCG v1.4 Deck]\n[sites]\nMoria%\nMoria*\n").cards()
+    assert [(line.name, line.tag) for line in marked] == [("Moria", "Balrog"), ("Moria", "Minion")]
+    unmarked = read_deck("Sites:\nRivendell\nRivendell*\n").cards()
+    assert [(line.name, line.tag) for line in unmarked] == [("Rivendell", ""), ("Rivendell*", "")]  # no banner: no marks
+    report = deck_report(real_kb, NETMECCG_MARKS)
+    assert report.format == "netmeccg" and report.alignment["player"] == "fallen-wizard"
+    assert [c["alignment"] for c in entry(report, "Alatar")["cards"]] == ["Fallen-wizard"]
+    assert sorted(c["alignment"] for c in entry(report, "Rivendell")["cards"]) == ["Hero", "Minion"]
+    assert not [f for f in report.findings if f["rule"].startswith("1.4")]  # one hero and one minion copy of each
+
+
+def test_a_misspelt_part_s_name_is_that_part() -> None:
+    """A header's one word a letter off a section's name, or two off a long one, is that section (maciak.org's
+    challenge decks head their sideboards "Sidebord:" and "Sidebar:"); a header of several words, or one as near two
+    sections, is read by its words as before."""
+    assert section_of("Sidebord", "sites") == section_of("Sidebar", "sites") == ("Sideboard", "sideboard", "")
+    assert section_of("Hazzards", "pool") == ("Hazards", "play", "hazards")
+    assert section_of("Agents", "play") == ("Agents", "play", "")  # two letters off "events": no group
+    assert section_of("Side deck", "play") == ("Side deck", "play", "")  # a letter off "site deck": several words
+    lines = read_lines("Sites:\nMoria\nSidebord:\nStealth\n")
+    assert [(line.name, line.part) for line in lines if line.kind == "card"] == [("Moria", "sites"), ("Stealth", "sideboard")]
 
 
 def test_a_title_is_a_line_standing_alone_that_names_no_card(real_kb: Path) -> None:
@@ -869,7 +933,9 @@ def test_browser_reads_every_test_list_as_the_terminal(real_kb: Path, tmp_path: 
              "Corsarios de Umbar\nInsel der Lebenden Toten\nDie Puckel-Tiefen\nNuee de chauves souris\n", SITES_LINE,
              # prose: a pool written twice, every way of writing a list, lines too long read or named as not read
              POOL_TWICE, EACH_ITEM, LONG_LINES, "Hazards:\n" + "\n".join(text for text, *_ in PROSE_LINES),
-             STARTING_ALONE, FEWER, "Starting Company:\n1 Orc Brawler\n1 Lugdush\nOther Heroes:\n2 Orc Brawler\n1 Lugdush\n", NETMECCG, "Gandalff\n\nCharacters:\nAragorn II\n"]
+             STARTING_ALONE, FEWER, "Starting Company:\n1 Orc Brawler\n1 Lugdush\nOther Heroes:\n2 Orc Brawler\n1 Lugdush\n", NETMECCG, "Gandalff\n\nCharacters:\nAragorn II\n",
+             # NetMECCG's marks, a part's name misspelt
+             NETMECCG_MARKS, "[NetMECCG v1.4 Deck]\n[sites]\nMoria%\nMoria*\n", "Sites:\nMoria\nSidebord:\nStealth\nSidebar:\nHazzards:\nTwilight\n"]
     lists: list[tuple[str, dict[str, str]]] = [(text, {}) for text in texts]
     lists += [(text, options) for _, text, options, _, _ in CASES]
     lists += [(text, options) for _, text, options, *_ in VERDICTS]

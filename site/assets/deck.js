@@ -75,7 +75,26 @@
     if (P.fw_sideboard.test(key)) return [words, "fw-sideboard", ""];
     if (P.sideboard.test(key)) return [words, "sideboard", ""];
     if (P.starting.test(key)) return [words, "starting", ""];
+    var near = known_section(key, deck);
+    if (near) return section_of(near, part, deck, P);
     return [words].concat(named_within(key, part, deck));
+  }
+
+  /* kb.decklist.known_section: the section a header's one word is or spells nearly, the nearest if one is, or "" */
+  function known_section(key, deck) {
+    if (own(deck.sections, key) !== undefined || key.indexOf(" ") >= 0 || cps(key).length < deck.near_section - 1) {
+      return own(deck.sections, key) !== undefined ? key : "";
+    }
+    var near = {}, best = null;
+    (own(deck.near_keys, cpSlice(key, 2)) || []).forEach(function (known) {
+      var limit = cps(known).length < deck.near_section + 3 ? 1 : 2, d = Q.distance(key, known, limit);
+      if (d <= limit) {
+        if (!own(near, d)) near[d] = [];
+        near[d].push(known);
+        if (best === null || d < best) best = d;
+      }
+    });
+    return best !== null && near[best].length === 1 ? near[best][0] : "";
   }
 
   /* kb.decklist.named_within: [part, group] a section's key names by its words when it is none of the sections */
@@ -545,6 +564,7 @@
   function detect(text, P) {
     var start = text.replace(/^[\ufeff \t\r\n]+/, "").charAt(0);
     if (start === "{") return "json";
+    if (P.netmeccg.test(text.replace(/^[\ufeff \t\r\n]+/, ""))) return "netmeccg";
     if (start === "[") {
       try { JSON.parse(text.replace(/^\ufeff/, "")); return "json"; } catch (e) { return "text"; }
     }
@@ -562,8 +582,16 @@
     if (form === "json") return read_json(text.replace(/^\ufeff/, ""), name, deck, P);
     if (form === "octgn") return read_octgn(text.replace(/^\ufeff/, ""), name, deck, P);
     var lines = read_lines(text, deck, form === "meccg");
+    if (form === "netmeccg") lines = lines.map(function (l) { return version_marked(l, deck, P); });
     return {format: form, title: text_title(lines, deck, P), alignment: "", lines: lines,
       line_count: split_lines(text.replace(/^\ufeff/, ""), P).length};
+  }
+
+  /* kb.decklist.version_marked: a NetMECCG card line, its name's mark read as the version it asks for */
+  function version_marked(l, deck, P) {
+    if (l.kind !== "card" || l.tag) return l;
+    var m = P.version_mark.exec(l.name);
+    return Object.assign({}, l, m ? {name: m[1], tag: deck.version_marks[m[2]]} : {tag: deck.version_marks[""]});
   }
 
   // -- the rules: kb/deckrules.py -------------------------------------------------------------------------
