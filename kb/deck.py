@@ -23,8 +23,8 @@ from typing import Any
 from kb.decklist import (MAX_JOINED, MAX_TITLE, PATTERNS, DeckLine, browser_rules, item_lines, list_items, list_spans,
                          read_deck, short_name, title_at)
 from kb.deckrules import (BANS, FACT_FIELDS, FLAGS, GAMES, LIMITS, PLAYER_NAMES, PLAYER_OF, PLAYERS, PREFERRED, RULES,
-                          STATUSES, CardFacts, Entry, Whose, card_facts, check, counted, site_alignments, verdicts, versions,
-                          whose_deck)
+                          STATUSES, CardFacts, Entry, Whose, card_facts, check, counted, most_cards, scope_of, site_alignments,
+                          verdicts, versions, whose_deck)
 from kb.errors import ForeignFile, ParseError, Refused, WriteFailed
 from kb.inputs import MB, kind_of, read_bytes, size_text
 from kb.lookup import KbOrReader, Reader
@@ -41,8 +41,6 @@ MAX_NEAR = 50
 """At most this many different names not spelt exactly are read for near spellings and given
 suggestions (each costs a pass over every card name); the rest are listed as not found. This keeps
 a huge list of garbage linear."""
-MANY_COPIES = 500
-"""More copies than this is more than a deck: the report says so (and checks it all the same)."""
 EXAMPLE = 'Write one card a line, e.g. "2 Gandalf", "Gandalf x2" or "Gandalf [TW]".'
 NOT_NEAR = "not read for near spellings"
 OTHER_SET = "of a set the card database does not hold: read by its exact name only"
@@ -460,9 +458,6 @@ def deck_report(kb: Kb, text: str, name: str = "deck", *, mentions: bool = False
     said, quiet = said_and_quiet(reader, read.found, mentions)
     copies = sum(line.count for line in read.lines)
     warnings = read.warnings + cards.warnings(lines, read)
-    if copies > MANY_COPIES:
-        warnings.insert(0, f"{copies} copies on {deck.line_count} lines: more than a deck; every card is checked "
-                           "all the same")
     cited = [r for r in RULES if any(f["rule"] == r for f in [*findings, *(f for r in readings for f in r["findings"])])]
     rule_rows = {r.number: r.to_json() for r in reader.rulings([rules[n] for n in cited if n in rules])}
     kinds = {kind: sum(1 for line in lines if line.kind == kind) for kind in ("note", "comment", "long", "header")}
@@ -594,13 +589,16 @@ class ReadLines:
               extra: list[dict[str, Any]]) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
         """The lines checked as each alignment whose_deck left (kb.deckrules.verdicts: the verdict, the findings
         all share, each reading), each card's printings those of every reading; extra (what the reading of
-        the list itself leaves unchecked) joins each reading's findings."""
+        the list itself leaves unchecked) joins each reading's findings. Part of a deck is checked as a part, a list
+        that is no CoE deck not at all, once (kb.deckrules.scope_of)."""
+        scope = scope_of(self.entries(""))
+        players = whose.players if scope.kind != "not a deck" else ()
         results = []
-        for player in whose.players or ("",):
+        for player in players or ("",):
             entries = self.entries(player)
             self.add_printings(entries)
-            results.append(check(entries, player, game, self.unread, unknown_bans, whose.how) + extra)
-        return verdicts(whose.players, results)
+            results.append(check(entries, player, game, self.unread, unknown_bans, whose.how, scope) + extra)
+        return verdicts(players, results, scope)
 
     def add_printings(self, entries: list[Entry]) -> None:
         """Each card's printings, as the lines' entries chose them."""
@@ -772,7 +770,7 @@ def deck_data(kb: KbOrReader) -> dict[str, Any]:
         if any(lists):
             cards[" / ".join(names)] = lists
     facts, unknown_bans, rules = rules_data(reader)
-    return {**browser_rules(), "max_near": MAX_NEAR, "max_name": MAX_NAME, "many_copies": MANY_COPIES,
+    return {**browser_rules(), "max_near": MAX_NEAR, "max_name": MAX_NAME, "most_cards": most_cards(),
             "max_bytes": MAX_DECK_BYTES, "exit_not_found": EXIT_NOT_FOUND, "cards": cards,
             "fact_fields": list(FACT_FIELDS), "facts": [f.row() for f in facts], "flags": FLAGS, "limits": LIMITS,
             "games": list(GAMES), "players": list(PLAYERS), "player_names": PLAYER_NAMES, "player_of": PLAYER_OF,

@@ -814,10 +814,12 @@ def test_a_10000_line_list_completes(real_kb: Path) -> None:
     report = deck_report(real_kb, "\n".join(lines), "big.txt")
     assert report.lines == 10_000
     assert len(report.not_found) == 300 + 1  # the garbage and "Gandalf the Wizard"
-    assert report.warnings[0].startswith(f"{report.copies} copies on 10000 lines: more than a deck")
+    assert report.verdict["scope"]["kind"] == "not a deck" and report.verdict["legal"] is None
+    assert report.verdict["summary"].endswith("more than a CoE deck can hold (at most 178: a pool of 15, a play deck of "
+                                              "113 and a sideboard of 50): not a CoE deck, not judged")
     skipped = [m for m in report.not_found if not m["looked_near"]]  # beyond the first MAX_NEAR
     assert len(skipped) > 300 - MAX_NEAR and all(m["name"].startswith("Qwzx") and not m["suggestions"] for m in skipped)
-    assert report.warnings[1] == f"{len(skipped)} names were not read for near spellings (only the first 50 are)"
+    assert report.warnings[0] == f"{len(skipped)} names were not read for near spellings (only the first 50 are)"
     assert entry(report, "Lucky Search")["count"] == len([line for line in lines if line == "Luck Search"])
 
 
@@ -896,6 +898,22 @@ process.stdout.write(JSON.stringify(out));
 """
 
 
+def deck_js(node: str, kb: Path, tmp_path: Path, lists: list[tuple[str, dict[str, str]]]) -> list[dict[str, Any]]:
+    """What the site's deck page (site/assets/deck.js, in node) reports on each (list, options), from this build's
+    deck data and search data as the site ships them (kb.browserdata.packed)."""
+    (tmp_path / "driver.js").write_text(DRIVER, "utf-8")
+    (tmp_path / "deck.json").write_text(json.dumps(deck_data(kb)), "utf-8")
+    (tmp_path / "lists.json").write_text(json.dumps(lists), "utf-8")
+    spec = json.loads((kb / CURRENT / "search.json").read_text("utf-8"))
+    (tmp_path / "spec.json").write_text(json.dumps(packed(spec), ensure_ascii=False), "utf-8")
+    done = subprocess.run([node, str(tmp_path / "driver.js"), str(SPEC_JS), str(DECK_JS),
+                           str(tmp_path / "spec.json"), str(tmp_path / "deck.json"),
+                           str(tmp_path / "lists.json")], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    answers: list[dict[str, Any]] = json.loads(done.stdout)
+    return answers
+
+
 def _node() -> str:
     node = shutil.which("node")
     if node is None:
@@ -943,18 +961,9 @@ def test_browser_reads_every_test_list_as_the_terminal(real_kb: Path, tmp_path: 
               (FELLOWSHIP["meccg"].read_text("utf-8"), {"form": "text"})]
     lists += [(path.read_text("utf-8-sig"), options) for path in WHOSE for options in ({}, {"alignment": "hero"})]
     lists += [("Characters:\nAragorn II\nShagrat\nResources:\nTwilight\n", {}), ("1 Gandalf\n" * 3000, {})]
-    (tmp_path / "driver.js").write_text(DRIVER, "utf-8")
-    (tmp_path / "deck.json").write_text(json.dumps(deck_data(real_kb)), "utf-8")
-    (tmp_path / "lists.json").write_text(json.dumps(lists), "utf-8")
-    # the search data as the site ships it (kb.browserdata.packed), which the page reads
-    spec = json.loads((real_kb / CURRENT / "search.json").read_text("utf-8"))
-    (tmp_path / "spec.json").write_text(json.dumps(packed(spec), ensure_ascii=False), "utf-8")
-    done = subprocess.run([node, str(tmp_path / "driver.js"), str(SPEC_JS), str(DECK_JS),
-                           str(tmp_path / "spec.json"), str(tmp_path / "deck.json"),
-                           str(tmp_path / "lists.json")], capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr[-2000:]
+    answers = deck_js(node, real_kb, tmp_path, lists)
     fields = ("name", "count", "sections", "lines", "typed", "read_as", "set_codes", "printings", "mentions")
-    for (text, options), js in zip(lists, json.loads(done.stdout), strict=True):
+    for (text, options), js in zip(lists, answers, strict=True):
         try:
             lines = [line.to_json() for line in read_deck(text, "deck", options.get("form", "")).lines]
         except Refused:
@@ -978,7 +987,6 @@ def test_browser_reads_every_test_list_as_the_terminal(real_kb: Path, tmp_path: 
         assert [finding_text(f) for f in report.findings] == js["findings_text"]
         assert report.readings == js["readings"] and whose_text(report) == js["whose_text"]
         assert [reading_text(r) for r in report.readings] == js["reading_texts"]
-    answers = json.loads(done.stdout)
     assert [m["name"] for m in answers[texts.index(SITES_LINE)]["not_found"]] == ["Tom Bombadil's House"]  # SITES_LINE's others read
     # the browser's own verdicts, rule by rule (tests/test_deckrules.py's cases)
     assert {answers[lists.index((path.read_text("utf-8-sig"), {}))]["alignment"]["sure"] for path in WHOSE} \
@@ -1060,7 +1068,7 @@ def test_deck_page_says_whose_deck_it_may_be_and_quotes_rules_as_read(tab, real_
         "As a Ringwraith (minion) deck: Legal: it keeps every deck-construction rule of the CoE rules",
         "As a Balrog deck: Not legal: 1 problem"]
     assert "Whose deck it is is not sure: " in page.inner_text(".deck-verdict .where")
-    page.fill("#decklist", "Ringwraith:\nÛvatha the Ringwraith\nResources:\nConcealment\n")
+    page.fill("#decklist", "Ringwraith:\nÛvatha the Ringwraith\nResources:\nConcealment\nHazards:\nDoors of Night\n")
     page.click("#deck-form button")
     page.wait_for_function("document.querySelector('.deck-verdict h2').textContent.indexOf('Not legal') == 0")
     quoted = page.locator(".deck-findings li", has_text="rule 1.3.R3").locator("blockquote").inner_text()

@@ -1,7 +1,9 @@
 """The deck audit (issue 40): real published decklists, each held to the verdict and counts a judge reached by hand
 from the stored CoE rules and the cards' text (tests/data/decks/audit/audit.toml, which says where each list comes
 from and how the judge read it): no false "Legal", no false "Not legal", no confident verdict where a judge cannot
-tell, whose deck it is, and the counts a judge makes, over the cards as `rulings deck` read them."""
+tell, whose deck it is, and the counts a judge makes, over the cards as `rulings deck` read them. A confident verdict
+is "Legal", or "Not legal" on a list checked as a whole deck; part of a deck (no hazards, no resources) is checked as
+a part, and the problems a judge finds in it are held to the judge's all the same."""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from kb.deck import DeckReport, check_deck, finding_text
+from kb.deck import DeckReport, check_deck, decode, finding_text
 from kb.errors import Refused
 
 from .conftest import DATA
@@ -78,19 +80,41 @@ def test_the_verdict_is_the_judge_s(real_kb: Path, entry: dict[str, Any], game: 
     verdict, problems = report.verdict, [f for f in report.findings if f["status"] == "problem"]
     said = f"{entry['file']} ({game} game): the tool says {verdict['summary']!r}:\n{findings(report)}"
     if entry["verdict"] == "legal":
-        assert verdict["legal"], "false 'Not legal' or an unneeded doubt: a judge finds it legal. " + said
+        assert verdict["legal"] is True, "false 'Not legal' or an unneeded doubt: a judge finds it legal. " + said
     elif entry["verdict"] == "cannot be told":
         doubt = f"a confident verdict where a judge cannot tell ({entry['unsure']}). "
-        assert not verdict["legal"] and verdict["problems"] == 0, doubt + said
+        assert not confident(report), doubt + said
     else:
+        assert confident(report) and verdict["legal"] is False, "a judge finds this whole deck not legal. " + said
         broken = {b["rule"]: b["cards"] for b in entry["broken"]}
         assert {f["rule"] for f in problems} == set(broken), \
             f"a judge finds {sorted(broken)} broken, and nothing else. " + said
         for rule, cards in broken.items():
             cited = {c for f in problems if f["rule"] == rule for c in f["cards"]}
             assert set(cards) <= cited, f"rule {rule} is broken by {cards}. " + said
-        copies = {c for f in problems if f["rule"] in COPY_RULES for c in f["cards"]}
-        assert copies == set(entry["copy_problems"]), said
+    copies = {c for f in problems if f["rule"] in COPY_RULES for c in f["cards"]}
+    assert copies == set(entry["copy_problems"]), "the cards over their copy limit a judge finds. " + said
+
+
+def confident(report: DeckReport) -> bool:
+    """Whether a verdict is confident: "Legal", or "Not legal" on a list checked as a whole deck (problems every
+    alignment it is checked as shares, or each its own)."""
+    verdict = report.verdict
+    broken = verdict["problems"] > 0 or bool(report.readings) and all(r["verdict"]["problems"] for r in report.readings)
+    return verdict["legal"] is True or (verdict["scope"]["kind"] == "deck" and broken)
+
+
+def test_the_deck_page_gives_every_list_the_terminal_s_verdict(real_kb: Path, tmp_path: Path) -> None:
+    """The site's deck page (site/assets/deck.js) reads and checks each real list as `rulings deck` does: the same
+    verdict, findings, readings and whose deck it is, the file decoded as `rulings deck` decodes it."""
+    from .test_deck import _node, deck_js
+
+    node = _node()
+    lists = [(decode((AUDIT / entry["file"]).read_bytes(), entry["file"]), {"game": entry["games"][0]}) for entry in LISTS]
+    for entry, js in zip(LISTS, deck_js(node, real_kb, tmp_path, lists), strict=True):
+        report = report_on(real_kb, entry)
+        assert (report.verdict, report.findings, report.readings, report.alignment) == \
+            (js["verdict"], js["findings"], js["readings"], js["alignment"]), entry["file"]
 
 
 @pytest.mark.parametrize("entry", by_list([e for e in LISTS if e["alignment"]]))

@@ -764,7 +764,7 @@
   }
 
   /* kb.deckrules.Findings */
-  function Findings() { this.out = []; }
+  function Findings(part) { this.out = []; this.part = !!part; }
   Findings.prototype.add = function (status, rule, message, entries) {
     entries = entries || [];
     this.out.push({rule: rule, status: status, message: message,
@@ -773,15 +773,44 @@
         unique(entries.filter(function (e) { return e.versions.length; }).map(function (e) { return e.versions[0].name; }))});
   };
   Findings.prototype.problem = function (rule, message, entries) { this.add("problem", rule, message, entries); };
+  /* kb.deckrules.Findings.short: a minimum not reached, a problem; on part of a deck, a check not made */
+  Findings.prototype.short = function (rule, message, entries) {
+    if (this.part) this.add("not checked", rule, message + " (" + NOT_JUDGED + ")", entries);
+    else this.problem(rule, message, entries);
+  };
   Findings.prototype.open = function (rule, message, entries) { this.add("open", rule, message, entries); };
   Findings.prototype.unchecked = function (rule, message, entries) { this.add("not checked", rule, message, entries); };
   Findings.prototype.note = function (rule, message, entries) { this.add("note", rule, message, entries); };
 
   function total(entries) { return sum(entries, function (e) { return e.count; }); }
 
+  var NOT_JUDGED = "not judged on part of a deck";
+  var DECK = {kind: "deck", why: ""};
+
+  /* kb.deckrules.scope_of: {kind: deck, part or "not a deck", why} */
+  function scope_of(entries, deck) {
+    var read = entries.filter(function (e) { return e.versions.length; }), most = deck.most_cards, all = 0;
+    var cards = total(read.filter(function (e) { return e.versions[0].type !== "Site" && e.versions[0].type !== "Region"; }));
+    Object.keys(most).forEach(function (part) { all += most[part]; });
+    if (cards > all) {
+      var parts = listed(Object.keys(most).map(function (part) { return "a " + part + " of " + most[part]; }));
+      return {kind: "not a deck", why: cards + " cards besides its sites: more than a CoE deck can hold (at most " + all + ": " +
+        parts + ")"};
+    }
+    var lacks = ["Hazard", "Resource"].filter(function (kind) {
+      return !read.some(function (e) { return e.versions[0].type === kind; });
+    }).map(function (kind) { return "no " + kind.toLowerCase() + "s"; });
+    return lacks.length ? {kind: "part", why: "this list has " + lacks.join(" and ")} : DECK;
+  }
+
   /* kb.deckrules.check */
-  function check(entries, player, game, unread, unknown_bans, why, deck) {
-    var f = new Findings(), read = entries.filter(function (e) { return e.versions.length; });
+  function check(entries, player, game, unread, unknown_bans, why, deck, scope) {
+    scope = scope || DECK;
+    if (scope.kind === "not a deck") {
+      return [{rule: "", status: "not checked", message: "every deck-construction rule (1.2 to 1.8): not judged, " + scope.why,
+        lines: [], cards: []}];
+    }
+    var f = new Findings(scope.kind === "part"), read = entries.filter(function (e) { return e.versions.length; });
     if (unread.length) {
       f.unchecked("", counted(unread.length, "line") + " " + (unread.length === 1 ? "names" : "name") +
         " no card or could be several cards: every count leaves them out", unread);
@@ -888,24 +917,62 @@
     return has(card, "g") && (card.type === "Hazard" || player === "hero" || player === "balrog");
   }
 
-  /* kb.deckrules._play_deck */
-  function play_deck(f, entries, player, deck) {
-    var limit = deck.limits.play_deck, resources = [], hazards = [], flexible = [], characters = [], avatars = [];
+  /* kb.deckrules._play_groups: the play deck's lines as 1.5 counts them */
+  function play_groups(entries, player) {
+    var g = {resources: [], hazards: [], flexible: [], characters: [], avatars: [], resource_avatars: []};
     within(entries, "play").forEach(function (e) {
       var card = e.versions[0];
-      if (card.type === "Character" && has(card, "a")) avatars.push(e);
-      else if (agent_is_hazard(card, player)) hazards.push(e);
-      else if (card.type === "Character") characters.push(e);
-      else if (has(card, "rz")) flexible.push(e);
-      else if (card.type === "Resource") resources.push(e);
-      else if (card.type === "Hazard") hazards.push(e);
+      if (card.type === "Character" && has(card, "a")) g.avatars.push(e);
+      else if (agent_is_hazard(card, player)) g.hazards.push(e);
+      else if (card.type === "Character") g.characters.push(e);
+      else if (has(card, "rz")) g.flexible.push(e);
+      else if (card.type === "Resource") (has(card, "v") ? g.resource_avatars : g.resources).push(e);
+      else if (card.type === "Hazard") g.hazards.push(e);
     });
-    balance(f, resources, hazards, flexible, player, deck);
+    return g;
+  }
+
+  /* kb.deckrules._play_deck */
+  function play_deck(f, entries, player, deck) {
+    var limit = deck.limits.play_deck, g = play_groups(entries, player), characters = g.characters;
+    resource_avatars(f, g, player, deck);
     if (total(characters) > limit.characters) {
       var note = entries.some(function (e) { return e.part === "pool"; }) ? "" : " (the list marks no pool: mark the pool's characters)";
       f.problem(limit.rule, counted(total(characters), "non-avatar character") + " in the play deck (at most " + limit.characters + ")" +
         note, characters);
     }
+    creatures(f, g.hazards, player, deck);
+  }
+
+  /* kb.deckrules._resource_avatars: 1.5's balance and avatars, a resource avatar among the resources; open where
+   * counting it among the avatars instead changes whether the play deck keeps 1.5 */
+  function resource_avatars(f, g, player, deck) {
+    var others = g.resource_avatars, as_resources = new Findings(f.part);
+    balance(as_resources, g.resources.concat(others), g.hazards, g.flexible, player, deck);
+    avatars_check(as_resources, g.avatars, deck);
+    if (others.length) {
+      var as_avatars = new Findings(f.part);
+      balance(as_avatars, g.resources, g.hazards, g.flexible, player, deck);
+      avatars_check(as_avatars, g.avatars.concat(others), deck);
+      var said = [as_resources, as_avatars].map(function (way) {
+        return way.out.filter(function (x) { return x.status === "problem"; }).map(function (x) { return x.message; });
+      });
+      if (!said[0].length !== !said[1].length) {
+        var one = unique(others.map(function (e) { return e.versions[0].name; })).length === 1;
+        f.open(deck.limits.play_deck.rule, "the rules leave open whether " + named(others, 5, true) + ", " +
+          (one ? "a resource" : "resources") + " the card database calls " + (one ? "an avatar" : "avatars") + ", " +
+          (one ? "counts" : "count") + " among 1.5's resources or its avatars (the CoE glossary calls an avatar a character): as " +
+          (one ? "a resource" : "resources") + ", " + (said[0].join("; ") || "no problem") + "; as " + (one ? "an avatar" : "avatars") +
+          ", " + (said[1].join("; ") || "no problem"), others);
+        as_resources.out = as_resources.out.filter(function (x) { return x.status !== "problem"; });
+      }
+    }
+    f.out = f.out.concat(as_resources.out);
+  }
+
+  /* kb.deckrules._avatars: up to three avatars in the play deck, any combination but three different ones */
+  function avatars_check(f, avatars, deck) {
+    var limit = deck.limits.play_deck;
     if (total(avatars) > limit.avatars) {
       f.problem(limit.rule, counted(total(avatars), "avatar") + " in the play deck (" + named(avatars) + "): at most " +
         limit.avatars, avatars);
@@ -915,7 +982,6 @@
       f.problem(limit.rule, different.length + " different avatars in the play deck (" + different.join(", ") +
         "): any combination but three different avatars", avatars);
     }
-    creatures(f, hazards, player, deck);
   }
 
   /* kb.deckrules._balance */
@@ -931,13 +997,13 @@
     }
     if (!ranged) {
       k = balanced.length ? balanced[0] : r + flex_max < lo ? flex_max : 0;
-      var need = r + k < lo ? "it needs at least " + lo : "it may have at most " + hi;
-      f.problem(limit.rule, "the play deck has " + counted(r + k, "resource") + counting(k, x, balanced.length > 0) + ": " + need,
-        resources.concat(flexible));
+      var said = "the play deck has " + counted(r + k, "resource") + counting(k, x, balanced.length > 0) + ": ";
+      if (r + k < lo) f.short(limit.rule, said + "it needs at least " + lo, resources.concat(flexible));
+      else f.problem(limit.rule, said + "it may have at most " + hi, resources.concat(flexible));
     }
     if (!balanced.length) {
       var either = x ? " and " + counted(x, "card") + " that may be either (1.3.3)" : "";
-      f.problem(limit.rule, "the play deck has " + counted(r, "resource") + " and " + counted(h, "hazard") + either +
+      f.short(limit.rule, "the play deck has " + counted(r, "resource") + " and " + counted(h, "hazard") + either +
         ": it must have as many hazards as resources", resources.concat(hazards, flexible));
     }
   }
@@ -959,7 +1025,7 @@
     var n = full + Math.floor(total(halves) / 2);
     if (n < limit.min) {
       var half = halves.length ? " (" + counted(total(halves), "card") + " counting as half a creature)" : "";
-      f.problem(limit.rule, "the hazards hold " + counted(n, "creature") + half + ": at least " + limit.min,
+      f.short(limit.rule, "the hazards hold " + counted(n, "creature") + half + ": at least " + limit.min,
         hazards.filter(function (e) { return has(e.versions[0], "c"); }).concat(halves));
     }
   }
@@ -1015,10 +1081,11 @@
         return;
       }
       var points = sum(stage, function (e) { return e.count * e.versions[0].stage; });
-      if (total(stage) > fw.stage_cards || points !== fw.stage_points || !stage.some(function (e) { return !has(e.versions[0], "u"); })) {
-        f.problem(fw.rule, "the pool's Stage resources (" + counted(total(stage), "card") + ", " + counted(points, "stage point") +
-          ") must be at most " + fw.stage_cards + " worth exactly " + fw.stage_points + " stage points, one of them non-unique",
-          stage.length ? stage : in_pool);
+      var said = "the pool's Stage resources (" + counted(total(stage), "card") + ", " + counted(points, "stage point") +
+        ") must be at most " + fw.stage_cards + " worth exactly " + fw.stage_points + " stage points, one of them non-unique";
+      if (total(stage) > fw.stage_cards || points > fw.stage_points) f.problem(fw.rule, said, stage);
+      else if (points < fw.stage_points || !stage.some(function (e) { return !has(e.versions[0], "u"); })) {
+        f.short(fw.rule, said, stage.length ? stage : in_pool);
       }
     }
   }
@@ -1037,7 +1104,7 @@
   /* kb.deckrules._declared_avatar */
   function declared_avatar(f, entries) {
     if (!entries.some(function (e) { return has(e.versions[0], "a") && e.versions[0].alignment === "Fallen-wizard"; })) {
-      f.problem("1.8.F1", "a Fallen-wizard player's deck holds at least one copy of the Fallen-wizard avatar they " +
+      f.short("1.8.F1", "a Fallen-wizard player's deck holds at least one copy of the Fallen-wizard avatar they " +
         "declare: the list has none", []);
     }
   }
@@ -1219,25 +1286,39 @@
   }
 
   /* kb.deckrules.verdict */
-  function verdict(findings, deck) {
+  function verdict(findings, deck, scope) {
+    scope = scope || DECK;
     var n = deck.statuses.slice(0, 3).map(function (status) { return findings.filter(function (f) { return f.status === status; }).length; });
     var problems = n[0], questions = n[1], unchecked = n[2], rest = [], summary;
     if (questions) rest.push("the rules leave " + counted(questions, "question") + " open");
     if (unchecked) rest.push(counted(unchecked, "check") + " could not be made");
-    if (!problems && !rest.length) summary = "Legal: it keeps every deck-construction rule of the CoE rules";
+    var legal = !problems && !rest.length;
+    if (scope.kind !== "deck") {
+      legal = null;
+      summary = scope_head(scope);
+      if (scope.kind === "part") summary += ": " + [problems ? counted(problems, "problem") : "no problem found"].concat(rest).join("; ");
+    } else if (!problems && !rest.length) summary = "Legal: it keeps every deck-construction rule of the CoE rules";
     else if (problems) summary = ["Not legal: " + counted(problems, "problem")].concat(rest).join("; ");
     else summary = "No problem found, but " + rest.join(" and ");
-    return {legal: !problems && !rest.length, problems: problems, open: questions, not_checked: unchecked, summary: summary};
+    return {legal: legal, problems: problems, open: questions, not_checked: unchecked, summary: summary,
+      scope: {kind: scope.kind, why: scope.why}};
+  }
+
+  /* kb.deckrules._scope_head */
+  function scope_head(scope) {
+    var why = scope.why.charAt(0).toUpperCase() + scope.why.slice(1);
+    return scope.kind === "part" ? why + ": it reads as part of a deck; checked as a part" : why + ": not a CoE deck, not judged";
   }
 
   /* kb.deckrules.verdicts: [verdict, shared findings, readings] */
-  function verdicts(players, results, deck) {
-    if (results.length === 1) return [verdict(results[0], deck), results[0], []];
+  function verdicts(players, results, deck, scope) {
+    scope = scope || DECK;
+    if (results.length === 1) return [verdict(results[0], deck, scope), results[0], []];
     function same(a, b) { return JSON.stringify(a) === JSON.stringify(b); }
     function holds(r, f) { return r.some(function (g) { return same(f, g); }); }
     var shared = results[0].filter(function (f) { return results.slice(1).every(function (r) { return holds(r, f); }); });
     var readings = players.map(function (p, i) {
-      return {player: p, name: deck.player_names[p], verdict: verdict(results[i], deck),
+      return {player: p, name: deck.player_names[p], verdict: verdict(results[i], deck, scope),
         findings: results[i].filter(function (f) { return !holds(shared, f); })};
     }).map(function (r, i) { return [r, i]; }).sort(function (a, b) {
       return (!a[0].verdict.legal - !b[0].verdict.legal) || (a[1] - b[1]);
@@ -1246,12 +1327,17 @@
     var others = readings.filter(function (r) { return !r.verdict.legal; }).map(function (r) {
       return "as " + a_name(r.name) + " deck, " + said_of(r.verdict);
     });
-    var summary;
+    var summary, top;
+    if (scope.kind !== "deck") {
+      top = verdict(shared, deck, scope);
+      top.summary = scope_head(scope) + ", " + others.join("; ");
+      return [top, shared, readings];
+    }
     if (!others.length) summary = "Legal as " + legal.join(" or as ");
     else if (legal.length) summary = ["Legal as " + legal.join(" or as ")].concat(others).join("; ");
     else if (readings.every(function (r) { return r.verdict.problems; })) summary = "Not legal: " + others.join("; ");
     else { summary = others.join("; "); summary = summary.charAt(0).toUpperCase() + summary.slice(1); }
-    var top = verdict(shared, deck);
+    top = verdict(shared, deck, scope);
     top.legal = legal.length && others.length ? null : !others.length;
     top.summary = summary;
     return [top, shared, readings];
@@ -1262,6 +1348,7 @@
     var rest = [];
     if (v.open) rest.push(counted(v.open, "question") + " the rules leave open");
     if (v.not_checked) rest.push(counted(v.not_checked, "check") + " not made");
+    if (!v.problems && !rest.length) return "no problem found";
     return v.problems ? [counted(v.problems, "problem")].concat(rest).join(", ") : "no problem, but " + rest.join(" and ");
   }
 
@@ -1515,7 +1602,8 @@
     });
     var whose = whose_deck(first_pass, options.alignment || "", read_list.alignment, deck), how = whose_how(whose, deck);
     var extra = placed_lines[2].concat(unread_findings(lines, deck));  // what reading the list leaves unchecked
-    var results = (whose.players.length ? whose.players : [""]).map(function (player) {  // each alignment the evidence leaves
+    var scope = scope_of(first_pass, deck), players = scope.kind === "not a deck" ? [] : whose.players;
+    var results = (players.length ? players : [""]).map(function (player) {  // each alignment the evidence leaves
       var entries = site_alignments(read.map(function (r) {
         return entry(r[0].number, r[0].count, r[0].part, r[0].group, versions(r[1], r[0].set_code, r[0].tag, r[0].group, player, deck),
           r[0].name);
@@ -1524,9 +1612,9 @@
         var e = found.get(read[i][2]);
         chosen.versions.forEach(function (f) { if (e.printings.indexOf(f.id) < 0) e.printings.push(f.id); });
       });
-      return check(entries, player, game, unread, deck.unknown_bans, how, deck).concat(extra);
+      return check(entries, player, game, unread, deck.unknown_bans, how, deck, scope).concat(extra);
     });
-    var judged = verdicts(whose.players, results, deck), findings = judged[1];
+    var judged = verdicts(players, results, deck, scope), findings = judged[1];
     missed.forEach(function (miss) {
       if (miss.looked_near && !miss.choices.length) miss.suggestions = index.rank(miss.name);
     });
@@ -1540,9 +1628,6 @@
       (lists[0].length || lists[1].length || lists[2].length ? said : quiet).push(e);
     });
     var copies = sum(cards, function (l) { return l.count; });
-    if (copies > deck.many_copies) {
-      warnings.unshift(copies + " copies on " + read_list.line_count + " lines: more than a deck; every card is checked all the same");
-    }
     var skipped = 0;
     missed.forEach(function (miss, key) { if (readings.get(key).read_as === NOT_NEAR) skipped += 1; });
     if (skipped) warnings.push(skipped + " names were not read for near spellings (only the first " + deck.max_near + " are)");
