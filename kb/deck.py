@@ -720,7 +720,7 @@ def write_page(path: Path, text: str) -> Path:
     """Write text to path, and nowhere else but a temporary file beside it that is renamed over it
     (so path is never half-written). A file already at path is replaced only if deck_page() made it
     (its first line is PAGE_MARK); a folder, a link or someone else's file is ForeignFile; a missing
-    folder is Refused (nothing is created but the file)."""
+    folder is WriteFailed, as any page that cannot be written (nothing is created but the file)."""
     path = path.absolute()
     if path.is_symlink() or (path.exists() and not path.is_file()):
         raise ForeignFile(f"{path} is {'a link' if path.is_symlink() else 'not a regular file'}; "
@@ -732,8 +732,8 @@ def write_page(path: Path, text: str) -> Path:
             raise ForeignFile(f"{path} exists and `rulings deck --html` did not make it; it is left as it is",
                               hint="Name a new file, or remove that one first.")
     if not path.parent.is_dir():
-        raise Refused(f"no folder {path.parent} to write {path.name} into",
-                      hint="Create it, or name a file in an existing folder.")
+        raise WriteFailed(f"no folder {path.parent} to write {path.name} into",
+                          hint="Create it, or name a file in an existing folder.")
     tmp = path.parent / f".{path.name}.tmp-{os.getpid()}"
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o644)

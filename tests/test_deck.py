@@ -20,9 +20,9 @@ from click.testing import CliRunner
 from cli import cli
 from kb import lookup
 from kb.browserdata import packed
-from kb.deck import EXIT_NOT_FOUND, MAX_NEAR, PAGE_MARK, DeckReport, deck_data, deck_report
+from kb.deck import EXIT_NOT_FOUND, MAX_NEAR, PAGE_MARK, DeckReport, check_deck, deck_data, deck_report
 from kb.decklist import MAX_LINE, detect, read_deck, read_line, read_lines, section_of
-from kb.errors import Refused
+from kb.errors import Refused, WriteFailed
 from kb.store import CURRENT
 from kb.website import unstamp
 
@@ -867,6 +867,8 @@ def test_html_page_is_printable_and_written_safely(real_kb: Path, tmp_path: Path
     assert "is a link" in run(real_kb, str(HERO), "--html", str(link)).stderr
     missing = run(real_kb, str(HERO), "--html", str(tmp_path / "nowhere" / "x.html"))
     assert missing.exit_code == 1 and "no folder" in missing.stderr  # a page that cannot be written: exit 1
+    with pytest.raises(WriteFailed, match="no folder .*nowhere to write x.html into"):  # the library says so itself
+        check_deck(real_kb, str(HERO), html_out=tmp_path / "nowhere" / "x.html")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["deck.html", "link.html", "notes.html"]
 
 
