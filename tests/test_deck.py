@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -21,7 +22,7 @@ from cli import cli
 from kb import lookup
 from kb.browserdata import packed
 from kb.deck import EXIT_NOT_FOUND, MAX_NEAR, PAGE_MARK, DeckReport, check_deck, deck_data, deck_report
-from kb.decklist import MAX_LINE, detect, read_deck, read_line, read_lines, section_of
+from kb.decklist import FORMATS, MAX_LINE, detect, read_deck, read_line, read_lines, section_of
 from kb.errors import Refused, WriteFailed
 from kb.store import CURRENT
 from kb.website import unstamp
@@ -1014,6 +1015,8 @@ def test_site_has_the_deck_page_and_its_data(real_kb: Path, real_site: Path) -> 
     shipped = json.loads(data.removeprefix("window.RULINGS_DECK=").rstrip().rstrip(";"))
     assert shipped == json.loads(json.dumps(deck_data(real_kb)))
     assert 'href="deck.html"' in (real_site / "index.html").read_text("utf-8")
+    offered = re.findall(r'<option value="([a-z]+)">', page[page.index('id="deck-format"'):])
+    assert offered[:len(FORMATS)] == list(FORMATS)  # every format the reader knows, to choose
 
 
 def test_deck_page_in_a_browser_from_a_link(tab, real_site: Path) -> None:  # type: ignore[no-untyped-def]
