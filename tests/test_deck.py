@@ -176,6 +176,18 @@ def test_a_line_too_long_is_named_in_the_verdict(real_kb: Path, tmp_path: Path) 
     assert unread[1]["message"].replace("'", "&#39;") in (tmp_path / "deck.html").read_text("utf-8")  # the page's
 
 
+def test_a_line_not_read_is_a_finding_of_every_alignment_checked(real_kb: Path) -> None:
+    """A list checked as several alignments (nine.txt: a Ringwraith's or a Balrog's) with a line not read in its
+    location deck: the check not made is a finding of each, given once among those they share, and no alignment
+    is called legal past it."""
+    report = deck_report(real_kb, (DECKS / "nine.txt").read_text("utf-8") + "x" * 201 + "\n")
+    assert [r["player"] for r in report.readings] == ["minion", "balrog"]
+    unread = [f for f in report.findings if f["rule"] == "1.4" and f["status"] == "not checked"]
+    assert len(unread) == 1 and not any(f in r["findings"] for r in report.readings for f in unread)
+    assert all(r["verdict"]["not_checked"] == 1 and r["verdict"]["legal"] is False for r in report.readings)
+    assert report.verdict["legal"] is False
+
+
 def test_headers_give_sections_parts_and_the_sideboard() -> None:
     lines = read_lines("Gandalf\nCharacters:\nGandalf\nhazard\nTwilight\nSide-board:\nStealth\nResources:\nDodge\n"
                        "Sites\nSB: Morgul-knife\nMy favourites:\nGimli\nPool:\nBilbo\nVs FW:\nTwilight\nNotes:\n"
@@ -963,7 +975,8 @@ def test_browser_reads_every_test_list_as_the_terminal(real_kb: Path, tmp_path: 
     lists += [(FELLOWSHIP["text"].read_text("utf-8"), {"alignment": "minion", "game": "campaign"}),
               (FELLOWSHIP["meccg"].read_text("utf-8"), {"form": "text"})]
     lists += [(path.read_text("utf-8-sig"), options) for path in WHOSE for options in ({}, {"alignment": "hero"})]
-    lists += [("Characters:\nAragorn II\nShagrat\nResources:\nTwilight\n", {}), ("1 Gandalf\n" * 3000, {})]
+    lists += [("Characters:\nAragorn II\nShagrat\nResources:\nTwilight\n", {}), ("1 Gandalf\n" * 3000, {}),
+              ((DECKS / "nine.txt").read_text("utf-8") + "x" * 201 + "\n", {})]
     answers = deck_js(node, real_kb, tmp_path, lists)
     fields = ("name", "count", "sections", "lines", "typed", "read_as", "set_codes", "printings", "mentions")
     for (text, options), js in zip(lists, answers, strict=True):
