@@ -250,9 +250,8 @@ def card(kb_dir: Path, name: tuple[str, ...], as_json: bool, no_pager: bool) -> 
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON (rulings in the ruling shape).")
 @click.option("--mentions", is_flag=True, help="List the rulings that mention each card, not just their number.")
 @click.option("--html", "html_out", type=click.Path(dir_okay=False, path_type=Path), metavar="OUT",
-              callback=lambda ctx, param, value: page_file(ctx, value),
               help="Also write the report as one printable HTML page to OUT (a new file, or one this option made).")
-@click.option("--format", "form", type=click.Choice(["text", "meccg", "octgn", "json"]),
+@click.option("--format", "form", type=click.Choice(["text", "meccg", "netmeccg", "octgn", "json"]),
               help="Read the list in this format (default: told from its content).")
 @click.option("--game", type=click.Choice(["short", "long", "campaign", "starter"]), default="short",
               show_default=True, help="The game length, for the sideboard's size (rule 1.6.1).")
@@ -525,15 +524,6 @@ def serve(kb_dir: Path, datasette_options: tuple[str, ...]) -> None:
         code = run_datasette(kb_dir, datasette_options)
     if code:
         raise click.exceptions.Exit(code)
-
-
-def page_file(ctx: click.Context, value: Path | None) -> Path | None:
-    """--html's file: in a folder that exists, or it cannot be written (exit 1, as any output that
-    cannot be written; the deck check makes no folder)."""
-    if value is not None and not value.absolute().parent.is_dir():
-        fail(f"no folder {value.absolute().parent} to write {value.name} into",
-             "Create it, or name a file in an existing folder.", as_json=bool(ctx.meta.get(JSON_ERRORS)))
-    return value
 
 
 def folder(value: str, option: str, example: Path) -> Path:

@@ -10,18 +10,21 @@ site's deck page (site/assets/deck.js) needs to make the same report in the brow
 from __future__ import annotations
 
 import codecs
+import functools
 import os
 import stat
 import sys
 import time
 from dataclasses import asdict, dataclass, fields, replace
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from kb.decklist import MAX_LINE, PATTERNS, DeckLine, browser_rules, read_deck
+from kb.decklist import (MAX_JOINED, MAX_TITLE, PATTERNS, DeckLine, browser_rules, item_lines, list_items, list_spans,
+                         read_deck, short_name, title_at)
 from kb.deckrules import (BANS, FACT_FIELDS, FLAGS, GAMES, LIMITS, PLAYER_NAMES, PLAYER_OF, PLAYERS, PREFERRED, RULES,
-                          STATUSES, CardFacts, Entry, Whose, card_facts, check, counted, site_alignments, verdicts, versions,
-                          whose_deck)
+                          STATUSES, CardFacts, Entry, Whose, card_facts, check, counted, most_cards, scope_of, site_alignments,
+                          verdicts, versions, whose_deck)
 from kb.errors import ForeignFile, ParseError, Refused, WriteFailed
 from kb.inputs import MB, kind_of, read_bytes, size_text
 from kb.lookup import KbOrReader, Reader
@@ -31,7 +34,6 @@ from kb.ruling import grouped
 from kb.searchspec import SearchSpec, column
 from kb.snapshot import Kb
 
-LIST_SEPARATOR = PATTERNS["list_separator"]
 BRACKETED = PATTERNS["bracketed"]
 MAX_DECK_BYTES = 4 * MB
 """A larger input is no decklist (10,000 lines of card names are about 300 KB)."""
@@ -39,8 +41,6 @@ MAX_NEAR = 50
 """At most this many different names not spelt exactly are read for near spellings and given
 suggestions (each costs a pass over every card name); the rest are listed as not found. This keeps
 a huge list of garbage linear."""
-MANY_COPIES = 500
-"""More copies than this is more than a deck: the report says so (and checks it all the same)."""
 EXAMPLE = 'Write one card a line, e.g. "2 Gandalf", "Gandalf x2" or "Gandalf [TW]".'
 NOT_NEAR = "not read for near spellings"
 OTHER_SET = "of a set the card database does not hold: read by its exact name only"
@@ -242,28 +242,175 @@ def rules_data(reader: Reader) -> tuple[list[CardFacts], dict[str, list[str]], d
 
 
 def expand_lists(lines: list[DeckLine], spec: SearchSpec, by_id: dict[str, CardFacts]) -> list[DeckLine]:
-    """The lines, a card line that lists several cards ("Asternak, Ciryaher, Layos", "Moria / Goblin-gate")
-    made a card line for each, with its count, when the whole is no card's name (any language, folded)
-    and more of its parts are cards' names than not, two at least ("Here, There, or Yonder" stays whole;
-    "Rivendell, Bree, The Old Forest" keeps Rivendell and Bree, and reports The Old Forest as a name
-    read as no card); a "list" line too long for a card's
-    name likewise, else a note. A note in brackets after a name that is no card's is left out first
-    ("Grey Havens (Elves of Lindon)")."""
+    """The lines, each line listing cards read (read_list); a note in brackets after a card line's name
+    that is no card's is left out ("Grey Havens (Elves of Lindon)")."""
     out: list[DeckLine] = []
     for line in lines:
-        if line.kind not in ("card", "list"):
-            out.append(line)
-            continue
-        bracketed = BRACKETED.match(line.name)
-        if bracketed and line.card_id not in by_id and not spec.card_names(fold(line.name)):
-            line = replace(line, name=bracketed.group(1))  # "Isle of the Ulond (Valiant Sword)": a site and what it is for
-        parts = [p.strip(" ,;.") for p in LIST_SEPARATOR.split(line.name)]
-        known = sum(1 for p in parts if spec.card_names(fold(p)))
-        if len(parts) > 1 and line.card_id not in by_id and not spec.card_names(fold(line.name)) and \
-                known >= max(2, len(parts) - known + 1):
-            out += [replace(line, kind="card", name=p) for p in parts]
+        if line.kind in ("list", "labelled"):
+            out += read_list(line, spec)
         else:
-            out.append(line if line.kind == "card" else replace(line, kind="note", name=""))
+            out.append(unbracketed(line, spec) if line.kind == "card" and line.card_id not in by_id else line)
+    return out
+
+
+def unbracketed(line: DeckLine, spec: SearchSpec) -> DeckLine:
+    """A card line, a note in brackets after its name left out when the name is no card's ("Isle of the
+    Ulond (Valiant Sword)": a site and what it is for)."""
+    bracketed = BRACKETED.match(line.name)
+    if bracketed and not spec.card_names(fold(line.name)):
+        return replace(line, name=bracketed.group(1))
+    return line
+
+
+folded = functools.lru_cache(maxsize=1 << 16)(fold)
+"""kb.query.fold, each name and the words between a list's items folded once (a list repeats them)."""
+
+
+def read_list(line: DeckLine, spec: SearchSpec) -> list[DeckLine]:
+    """A line listing cards, read as its writer means it: the card its whole names ("Here, There, or
+    Yonder"); else each item a card line with its own count, set code and tag ("3x Concealment, 2 Dodge"),
+    items joined back where together they name a card ("Burning Rick, Cot, and Tree"), when more of them
+    are cards' names than not, two at least ("Rivendell, Bree, The Old Forest" reads Rivendell and Bree
+    and reports The Old Forest as a name read as no card); else prose (after a label naming no section,
+    or a sentence), one name (a line short enough for a card's, reported as no card), or a long line,
+    which the verdict names as not read."""
+    whole = item_lines(line, line.name)
+    if whole[0].kind == "card" and spec.card_names(fold(whole[0].name)):
+        return whole
+    items = [c for group in joined_items(line, spec) for c in group if c.kind == "card"]
+    known = sum(1 for c in items if spec.card_names(folded(unbracketed(c, spec).name)))
+    if len(items) > 1 and known >= max(2, len(items) - known + 1):
+        return [unbracketed(c, spec) for c in items]
+    if line.kind == "labelled" or PATTERNS["sentence"].match(line.name):
+        return [replace(line, kind="note", name="")]
+    if short_name(line.name):
+        return whole
+    return [replace(line, kind="long", name="")]
+
+
+def joined_items(line: DeckLine, spec: SearchSpec) -> list[list[DeckLine]]:
+    """The items of a list line each read as a line (kb.decklist.item_lines), up to MAX_JOINED items next
+    to each other read as one where together, with the words between them, they name a card ("Burning
+    Rick", "Cot", "and Tree"; "Chill Them" with "Fear"): each item is read once, a joined one again only
+    when its words are a card's name."""
+    text = line.name
+    spans = list_spans(text)
+    singles = [item_lines(line, text[a:b]) for a, b in spans]
+    keys = [folded(group[0].name) if group[0].kind == "card" else "" for group in singles]
+    between = [folded(text[a[1]:b[0]]) for a, b in zip(spans, spans[1:], strict=False)]
+    out, i = [], 0
+    while i < len(spans):
+        for j in range(min(len(spans), i + MAX_JOINED), i + 1, -1):
+            words = [w for k in range(i, j) for w in (between[k - 1] if k > i else "", keys[k]) if w]
+            if all(keys[i:j]) and spec.card_names(" ".join(words)):
+                out.append(item_lines(line, text[spans[i][0]:spans[j - 1][1]]))
+                i = j
+                break
+        else:
+            out.append(singles[i])
+            i += 1
+    return out
+
+
+def read_title(lines: list[DeckLine], spec: SearchSpec, index: NameIndex) -> tuple[list[DeckLine], str]:
+    """The lines, the first made the list's title where it may be one (kb.decklist.title_at) and names no
+    card: neither its whole (exactly, as a near spelling, nor as the start of several) nor any item of it
+    ("Gandalf Rangers - hero deck for the Spring 2026 tournament"); and that title, or ""."""
+    at = title_at(lines)
+    if at is None or lines[at].kind not in ("card", "list", "labelled"):
+        return lines, ""
+    line = lines[at]
+    reading = read_card(line.name, spec, index)
+    if reading.names or reading.choices or any(spec.card_names(fold(item)) for item in list_items(line.name)):
+        return lines, ""
+    title = " ".join(PATTERNS["markup"].sub(" ", line.text).split()) or line.text  # "<h3>Deck A</h3>": Deck A
+    return lines[:at] + [replace(line, kind="title", name="")] + lines[at + 1:], title[:MAX_TITLE]
+
+
+def place_starting(lines: list[DeckLine], name_of: Callable[[DeckLine], tuple[list[str], str]],
+                   unique: Callable[[tuple[str, ...]], bool]) -> tuple[list[DeckLine], list[DeckLine], list[dict[str, Any]]]:
+    """(The card lines counted, the lines left out, the counts that cannot be told). A starting company's
+    or character draft's line (part "starting") names cards of the pool, as the pool's own lines may: each
+    card of the pool is counted as the one place that gives the most copies of it (the pool's own lines
+    together, or one starting section: "Company 1:" and "Company 2:" together, a draft, a "Minor items:"
+    written under it), the first on a tie, the pool's own lines before a starting section; its lines
+    elsewhere in the pool are left out. A unique card (unique: by its English names) another part gives
+    is that card: its starting lines are left out. Where a starting section gives more copies than the
+    pool's own lines, it is counted so, and the verdict says the count cannot be told (a check not made)."""
+    if not any(line.part == "starting" for line in lines):
+        return lines, [], []
+    keys = [tuple(sorted(names)) if (names := name_of(line)[0]) else ("", fold(line.name)) for line in lines]
+    sources = [line.section if line.part == "starting" else "" if line.part == "pool" else None for line in lines]
+    elsewhere = {k for k, source in zip(keys, sources, strict=True) if source is None and k[0] and unique(k)}
+    totals: dict[tuple[str, ...], dict[str, int]] = {}
+    for line, k, source in zip(lines, keys, sources, strict=True):
+        if source is not None:
+            by = totals.setdefault(k, {})
+            by[source] = by.get(source, 0) + line.count
+    best = {k: most_copies(by) for k, by in totals.items()}
+    counted, repeated, unsure = [], [], []
+    for line, k, source in zip(lines, keys, sources, strict=True):
+        if source is None:
+            counted.append(line)
+        elif source != best[k] or (source and k in elsewhere):
+            repeated.append(line)
+        else:
+            counted.append(replace(line, part="pool") if source else line)
+    for k, won in best.items():
+        if won and totals[k].get("", 0) and k not in elsewhere:
+            cards = [line for line, other in zip(lines, keys, strict=True) if other == k]
+            unsure.append({"rule": "", "status": "not checked", "message": (
+                f"how many copies of {' / '.join(k) if k[0] else cards[0].name} the pool holds: its own lines give "
+                f"{totals[k]['']}, its starting companies or draft {totals[k][won]}; counted {totals[k][won]}"),
+                "lines": sorted({line.number for line in cards}), "cards": []})
+    return counted, repeated, unsure
+
+
+def repeated_text(repeated: list[DeckLine]) -> str:
+    """What the report notes of the lines left out (place_starting): "lines 8, 9: Radbug, Cram named again
+    (the pool, its starting companies, its draft): each counted once"."""
+    names = list(dict.fromkeys(line.name for line in repeated))
+    return (f"{lines_text(list(dict.fromkeys(line.number for line in repeated)))}: {', '.join(names[:8])}"
+            f"{' ...' if len(names) > 8 else ''} named again (the pool, its starting companies, its draft): each counted once")
+
+
+def most_copies(by: dict[str, int]) -> str:
+    """The place (place_starting) giving the most copies of a card: the list's own lines ("") on a tie,
+    else the first: most_copies({"Draft": 1, "": 1}) == ""; most_copies({"Minor items": 2, "Starting company": 2})
+    == "Minor items"."""
+    order = list(by)
+    return max(order, key=lambda source: (by[source], source == "", -order.index(source)))
+
+
+PART_CHECKS = {"": ("the deck", ""), "pool": ("the pool", "pool"), "starting": ("the pool", "pool"),
+               "play": ("the play deck", "play_deck"), "sideboard": ("the sideboard", "sideboard"),
+               "fw-sideboard": ("the sideboard", "sideboard"), "sites": ("the location deck", "location_deck")}
+"""Each part of the deck a line can be in, as the verdict names it, and the LIMITS entry whose rule
+checks it (the whole deck: none)."""
+
+
+def part_checks() -> dict[str, list[str]]:
+    """Each part of the deck as the verdict names it and the rule that checks it (PART_CHECKS), the browser's data."""
+    return {part: [what, LIMITS[limit]["rule"] if limit else ""] for part, (what, limit) in PART_CHECKS.items()}
+
+
+def unread_findings(lines: list[DeckLine]) -> list[dict[str, Any]]:
+    """For each part of the deck (PART_CHECKS) holding lines not read (too long for a card's name, not
+    a list of cards' names, not prose), a check not made, naming them: "the location deck was not
+    checked whole: a line ... was not read; line 62"."""
+    unread: dict[str, list[int]] = {}
+    for line in lines:
+        if line.kind == "long" and line.part in PART_CHECKS:
+            unread.setdefault(line.part, []).append(line.number)
+    out = []
+    checks = part_checks()
+    for part, numbers in unread.items():
+        what, rule = checks[part]
+        many = len(numbers) > 1
+        out.append({"rule": rule, "status": "not checked",
+                    "message": f"{what} was not checked whole: {counted(len(numbers), 'line')} too long for a "
+                               f"card's name, and no list of cards' names, {'were' if many else 'was'} not read",
+                    "lines": numbers, "cards": []})
     return out
 
 
@@ -295,7 +442,8 @@ def deck_report(kb: Kb, text: str, name: str = "deck", *, mentions: bool = False
     reader = Reader(kb)  # the rulings and the names read from one build
     facts, unknown_bans, rules = rules_data(reader)
     cards = Cards(reader.spec, facts)
-    lines = expand_lists(deck.lines, reader.spec, cards.by_id)
+    titled, found_title = read_title(deck.lines, reader.spec, cards.index)
+    lines = expand_lists(titled, reader.spec, cards.by_id)
     card_lines = [line for line in lines if line.kind == "card"]
     if not card_lines:
         raise no_card
@@ -305,22 +453,19 @@ def deck_report(kb: Kb, text: str, name: str = "deck", *, mentions: bool = False
         raise Refused(f"{name}: no line names a card ({len(card_lines)} card lines; line {first['lines'][0]} reads "
                       f"{quoted(first['name'])})", hint=EXAMPLE)
     whose = whose_deck(read.entries(""), alignment, deck.alignment)
-    judged, findings, readings = read.judge(whose, game, unknown_bans)
+    judged, findings, readings = read.judge(whose, game, unknown_bans, read.unsure + unread_findings(lines))
     read.suggest()
     said, quiet = said_and_quiet(reader, read.found, mentions)
-    copies = sum(line.count for line in card_lines)
+    copies = sum(line.count for line in read.lines)
     warnings = read.warnings + cards.warnings(lines, read)
-    if copies > MANY_COPIES:
-        warnings.insert(0, f"{copies} copies on {deck.line_count} lines: more than a deck; every card is checked "
-                           "all the same")
     cited = [r for r in RULES if any(f["rule"] == r for f in [*findings, *(f for r in readings for f in r["findings"])])]
     rule_rows = {r.number: r.to_json() for r in reader.rulings([rules[n] for n in cited if n in rules])}
     kinds = {kind: sum(1 for line in lines if line.kind == kind) for kind in ("note", "comment", "long", "header")}
-    return DeckReport(deck=name, title=deck.title or title, format=deck.format, date=time.strftime("%Y-%m-%d"),
-                      **_editions(reader), verdict=judged, findings=findings, readings=readings,
-                      alignment=whose.to_json(), game=game,
+    return DeckReport(deck=name, title=deck.title or found_title or title, format=deck.format,
+                      date=time.strftime("%Y-%m-%d"), **_editions(reader), verdict=judged, findings=findings,
+                      readings=readings, alignment=whose.to_json(), game=game,
                       rules={n: rule_rows[n] for n in cited if n in rule_rows}, lines=deck.line_count,
-                      card_lines=len(card_lines), skipped=kinds, copies=copies, warnings=warnings,
+                      card_lines=len(read.lines), skipped=kinds, copies=copies, warnings=warnings,
                       not_found=[m for m in read.missed.values() if not m["choices"]],
                       ambiguous=[m for m in read.missed.values() if m["choices"]], cards=said, quiet=quiet)
 
@@ -340,26 +485,31 @@ class Cards:
         self.readings: dict[str, CardReading] = {}
 
     def read(self, lines: list[DeckLine]) -> ReadLines:
-        """The card lines read (read_names): each card once, with its count, sections, lines, the names
-        typed and how they were read; each name not read; each line with the printings it may mean."""
+        """The card lines read (read_names), a starting company's or draft's in the pool once
+        (place_starting): each card once, with its count, sections, lines, the names typed and how they
+        were read; each name not read; each line with the printings it may mean."""
         self.readings = read_names([c for c in lines if c.card_id not in self.by_id], self.spec, self.index,
                                    {f.set_code for f in self.facts})
         out = ReadLines(self)
-        for line in lines:
+        out.lines, out.repeated, out.unsure = place_starting(lines, self.name_of, self.unique)
+        for line in out.lines:
             out.add(line)
+        if out.repeated:
+            out.warnings.append(repeated_text(out.repeated))
         return out
+
+    def unique(self, names: tuple[str, ...]) -> bool:
+        """Whether the card(s) of these English names are unique, every printing."""
+        return all(f.has("u") for name in names for f in self.by_name.get(name, []))
 
     def name_of(self, line: DeckLine) -> tuple[list[str], str]:
         """The English name(s) a card line means and how it was read (kb.deck.name_of)."""
         return name_of(line, self.readings, self.by_id)
 
     def warnings(self, lines: list[DeckLine], read: ReadLines) -> list[str]:
-        """What the report notes of lines read: lines too long to be a card's, names not read for near
-        spellings, a card given a set it has no printing in."""
+        """What the report notes of lines read: names not read for near spellings, a card given a set it
+        has no printing in."""
         out = []
-        long = [line.number for line in lines if line.kind == "long" and line.part != "notes"]
-        if long:
-            out.append(f"{lines_text(long)}: longer than {MAX_LINE} characters, read as no card")
         skipped = sum(1 for key in read.missed if self.readings[key].read_as == NOT_NEAR)
         if skipped:
             out.append(f"{skipped} names were not read for near spellings (only the first {MAX_NEAR} are)")
@@ -386,6 +536,12 @@ class ReadLines:
         """Each line read, with the printings its names may mean."""
         self.unread: list[Entry] = []
         self.warnings: list[str] = []
+        self.lines: list[DeckLine] = []
+        """The card lines counted (a starting line in the pool, unless another line gives its card)."""
+        self.repeated: list[DeckLine] = []
+        """The lines naming a card another place gives more often, or first (place_starting): not counted again."""
+        self.unsure: list[dict[str, Any]] = []
+        """The checks not made for cards whose count the list gives two ways (place_starting)."""
 
     def add(self, line: DeckLine) -> None:
         """Read one card line into the card it names, or into the names not read."""
@@ -429,16 +585,20 @@ class ReadLines:
                                       versions(start, line.set_code, line.tag, line.group, player), line.name)
                                 for line, start in self.read], player)
 
-    def judge(self, whose: Whose, game: str, unknown_bans: dict[str, list[str]]) -> tuple[dict[str, Any], list[dict[str, Any]],
-                                                                                       list[dict[str, Any]]]:
+    def judge(self, whose: Whose, game: str, unknown_bans: dict[str, list[str]],
+              extra: list[dict[str, Any]]) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
         """The lines checked as each alignment whose_deck left (kb.deckrules.verdicts: the verdict, the findings
-        all share, each reading), each card's printings those of every reading."""
+        all share, each reading), each card's printings those of every reading; extra (what the reading of
+        the list itself leaves unchecked) joins each reading's findings. Part of a deck is checked as a part, a list
+        that is no CoE deck not at all, once (kb.deckrules.scope_of)."""
+        scope = scope_of(self.entries(""))
+        players = whose.players if scope.kind != "not a deck" else ()
         results = []
-        for player in whose.players or ("",):
+        for player in players or ("",):
             entries = self.entries(player)
             self.add_printings(entries)
-            results.append(check(entries, player, game, self.unread, unknown_bans, whose.how))
-        return verdicts(whose.players, results)
+            results.append(check(entries, player, game, self.unread, unknown_bans, whose.how, scope) + extra)
+        return verdicts(players, results, scope)
 
     def add_printings(self, entries: list[Entry]) -> None:
         """Each card's printings, as the lines' entries chose them."""
@@ -560,7 +720,7 @@ def write_page(path: Path, text: str) -> Path:
     """Write text to path, and nowhere else but a temporary file beside it that is renamed over it
     (so path is never half-written). A file already at path is replaced only if deck_page() made it
     (its first line is PAGE_MARK); a folder, a link or someone else's file is ForeignFile; a missing
-    folder is Refused (nothing is created but the file)."""
+    folder is WriteFailed, as any page that cannot be written (nothing is created but the file)."""
     path = path.absolute()
     if path.is_symlink() or (path.exists() and not path.is_file()):
         raise ForeignFile(f"{path} is {'a link' if path.is_symlink() else 'not a regular file'}; "
@@ -572,8 +732,8 @@ def write_page(path: Path, text: str) -> Path:
             raise ForeignFile(f"{path} exists and `rulings deck --html` did not make it; it is left as it is",
                               hint="Name a new file, or remove that one first.")
     if not path.parent.is_dir():
-        raise Refused(f"no folder {path.parent} to write {path.name} into",
-                      hint="Create it, or name a file in an existing folder.")
+        raise WriteFailed(f"no folder {path.parent} to write {path.name} into",
+                          hint="Create it, or name a file in an existing folder.")
     tmp = path.parent / f".{path.name}.tmp-{os.getpid()}"
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o644)
@@ -610,9 +770,10 @@ def deck_data(kb: KbOrReader) -> dict[str, Any]:
         if any(lists):
             cards[" / ".join(names)] = lists
     facts, unknown_bans, rules = rules_data(reader)
-    return {**browser_rules(), "max_near": MAX_NEAR, "max_name": MAX_NAME, "many_copies": MANY_COPIES,
+    return {**browser_rules(), "max_near": MAX_NEAR, "max_name": MAX_NAME, "most_cards": most_cards(),
             "max_bytes": MAX_DECK_BYTES, "exit_not_found": EXIT_NOT_FOUND, "cards": cards,
             "fact_fields": list(FACT_FIELDS), "facts": [f.row() for f in facts], "flags": FLAGS, "limits": LIMITS,
             "games": list(GAMES), "players": list(PLAYERS), "player_names": PLAYER_NAMES, "player_of": PLAYER_OF,
-            "preferred": PREFERRED, "bans": BANS, "statuses": list(STATUSES), "unknown_bans": unknown_bans, "rule_order": list(RULES),
-            "rules_docs": {n: position[i] for n, i in rules.items() if i in position}, **_editions(reader)}
+            "preferred": PREFERRED, "bans": BANS, "statuses": list(STATUSES), "unknown_bans": unknown_bans,
+            "rule_order": list(RULES), "rules_docs": {n: position[i] for n, i in rules.items() if i in position},
+            "part_checks": part_checks(), **_editions(reader)}

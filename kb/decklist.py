@@ -1,15 +1,23 @@
 """Decklists in every format players publish, read into one model by rules that the terminal and the browser share.
 
-Four formats, told apart by their content (read_deck; `rulings deck --format` forces one):
+Five formats, told apart by their content (read_deck; `rulings deck --format` forces one):
 
-- text: a list as players paste it or a tournament report prints it, one card a line: "2 Gandalf",
-  "2x Gandalf", "3-Dwarven Travellers", "Gandalf x2", "Stealth (x3)", "Pallando * 2", "Gandalf [TW]",
-  "- Gandalf", "SB: Gandalf", "Gandalf // a note"; headers ("Characters:", "Hazards", "## Sideboard
-  (15)", "Sideboard - 12 cards", "Hazards (30) [Creatures first]", "Company 1:"); comments (`#`, `//`);
-  a "Notes:" part and lines of prose (longer than any card name) skipped, never read as cards.
+- text: a list as players paste it, a tournament report prints it or a forum post writes it, one card
+  a line: "2 Gandalf", "2x Gandalf", "3-Dwarven Travellers", "Gandalf x2", "Stealth (x3)", "Pallando *
+  2", "Gandalf [TW]", "- Gandalf", "SB: Gandalf", "Gandalf // a note", or a list of cards on one line
+  ("Resources: 3x Concealment, 2 Dodge", "Shagrat with Orc-draughts": each item read by the deck check,
+  kb.deck.read_list); headers ("Characters:", "Hazards", "## Sideboard (15)", "Sideboard - 12 cards",
+  "Hazards (30) [Creatures first]", NetMECCG's "[starting]", "Other Heroes:"), a pool's groups ("Pool:" then "Minor
+  Items: Cram", POOL_SECTIONS), starting companies and drafts ("Ideal Starting Companies", "Company 1:",
+  "10-character draft:": the part "starting"); comments (`#`, `//`); its title (its first line standing
+  alone, title_at); a "Notes:" part and lines of prose (sentences, words too many for a card's name)
+  skipped, never read as cards.
 - meccg: GCCG and meccg-online files: "####" frames naming each part (Deck, Pool, Sideboard, Sites,
   Notes), "# Hazard (30)" groups inside a part, "1 Saruman [H] (TW)" lines (an alignment tag and a
   set code); the Notes part is prose, skipped.
+- netmeccg: NetMECCG's .dck (its first line "[NetMECCG v1.4 Deck]"), read as text, one copy a line, each
+  name's mark its version: "Radagast@" the Fallen-wizard one, "Moria*" the minion one, "Moria%" the Balrog
+  one, an unmarked name the hero one (VERSION_MARKS).
 - octgn: OCTGN's .o8d XML, `<section name="Hazards"><card qty="3" id="...">Twilight</card>`.
 - json: a deck builder's JSON: parts and groups as keys ("pool", "deck", "characters", "sideboard",
   "sites"), each card an object with a name, a card id ("tw-116") and a count ("qty"), or a name
@@ -30,11 +38,12 @@ from __future__ import annotations
 import bisect
 import json
 import re
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from kb.errors import Refused
-from kb.query import clean, fold
+from kb.inputs import parse_json
+from kb.query import clean, distance, fold
 
 MAX_LINE = 200
 """A longer line is no card line (the longest card name is 48 letters); patterns never see it."""
@@ -42,6 +51,12 @@ MAX_NAME_WORDS = 10
 """A name of more words is prose, not a card (the longest card name in any language has 10 words)."""
 MAX_NAME_LENGTH = 60
 """A name longer than this is prose, not a card (the longest card name has 48 characters)."""
+MAX_JOINED = 3
+"""At most this many items of a list are read together as one card's name ("Burning Rick, Cot, and Tree":
+the most commas in a card's name, in any language, are 2)."""
+MAX_LIST_LINE = 10_000
+"""A line longer than this is no list of cards (a location deck of two hundred sites on one line is some 4,000
+characters): it is read as a long line, and its items are never looked for."""
 MAX_TITLE = 80
 """A deck's title is cut to this many characters."""
 MAX_DEPTH = 20
@@ -49,29 +64,42 @@ MAX_DEPTH = 20
 LOOK_AHEAD = 4096
 """A JSON deck's card is looked for (its line) this many characters on from the card before: a card
 written otherwise (escaped) costs no search to the end of the file, so a huge file is read in linear time."""
-FORMATS = ("text", "meccg", "octgn", "json")
-PARTS = ("pool", "play", "sideboard", "fw-sideboard", "sites", "notes")
-"""The parts of a deck a line can be in ("" when its list does not say: then its card's type decides)."""
+FORMATS = ("text", "meccg", "netmeccg", "octgn", "json")
+PARTS = ("pool", "play", "sideboard", "fw-sideboard", "sites", "notes", "starting")
+"""The parts of a deck a line can be in ("" when its list does not say: then its card's type decides).
+"starting": a starting company or a character draft, which names cards of the pool: the deck check
+counts each of its cards in the pool once, and not again where the list gives it on another line
+(kb.deck.place_starting)."""
+POOL_SECTIONS = ("Characters", "Minor items")
+"""The groups a pool (or a starting company) is written in ("Pool:", then "Characters: ...", "Minor items:
+..."): a header of one of them right under the pool keeps to the pool, "Characters" while the pool has no
+card of its own yet, each once (read_lines); any other group header leaves it for the play deck."""
 SIDEBOARDS = ("sideboard", "fw-sideboard")
 
 LINE_RULES: dict[str, str] = {
     "break": r"\r\n|[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]",
     "frame": r"^#{3,}$",
-    "header": r"^[-#=*_/ ]*([A-Za-z][A-Za-z' &/-]{0,39}?) ?(?:[(\[]\d{1,3}[)\]](?: [^:]*)?|- ?\d{1,3}(?: cards?)?|"
-              r" \d{1,3})? ?(:)? ?(?:[(\[]?\d{1,3}[)\]]?(?: cards?)?)?[ =*_#-]*$",
+    "header": r"^[-#=*_/ ]*\[?((?:\d{1,3}[- ])?[A-Za-z][A-Za-z' &/-]{0,39}?)\]? ?(?:[(\[]\d{1,3}[)\]](?: [^:]*)?|- ?\d{1,3}"
+              r"(?: cards?)?| \d{1,3})? ?(:)? ?(?:[(\[]?\d{1,3}[)\]]?(?: cards?)?)?(?: ?[(\[][A-Za-z][^()\[\]:]{0,59}[)\]])?"
+              r"[ =*_#-]*$",
     "comment": r"^(?:#|//)",
     "comment_marks": r"^(?:#+|//+) *",
-    "banner": r"(?:^gccg|middle earth deck)",
+    "banner": r"(?:^gccg|middle earth deck|netmeccg)",
+    "netmeccg": r"^\[netmeccg",
+    "version_mark": r"^(.*[^ ]) ?([*@%])$",
     "bullet": r"^[-*+\u2022] *",
     "decoration": r"^[-=*_#~+.,;:|/\\ ]*$",
     "sideboard_prefix": r"^(?:SB|sideboard) ?: ?",
     "trailing_comment": r" (?:#|//).*$",
     "placeholder": r"^x (?=[a-z])",
     "trailing_note": r"(?: ?\((?:\+|with |w/|plus |and |backup |or ) ?([^()]*)\)| \+ ([^()+]{1,60}))$",
-    "aside": r"^\(.*\)$",
+    "aside": r"^(?:\(.*\)|\[.*\])$",
+    "legend": r"^\** ?= ",
+    "influence": r"^controlling(?: |$)|,? controlling$",
+    "prose": r"[a-z0-9)][.!?] +[a-z]",
     "sentence": r"^[^ ]+ [^ ]+ .*[^.]\.$",
-    "label": r"^([A-Za-z][A-Za-z' &/-]{0,39}?) ?(?:[(\[]\d{1,3}[)\]])? ?: (.+)$",
-    "list_separator": r", | / ",
+    "label": r"^((?:\d{1,3}[- ])?[A-Za-z][A-Za-z' &/-]{0,39}?) ?(?:[(\[]\d{1,3}[)\]]| \d{1,3})? ?: (.+)$",
+    "list_split": r"[()\[\]]|, | / | with ",
     "bracketed": r"^(.*?) \(([^()]*)\)$",
     "tag": r" ?[\[(](h|m|f|fw|b|hero|minion|fallen-wizard|fallen wizard|balrog)[\])]$",
     "set_code": r" ?[\[(] ?(?:me)?(tw|td|dm|le|as|wh|ba) ?[\])]$",
@@ -80,6 +108,10 @@ LINE_RULES: dict[str, str] = {
     "count_after": r"^(.*?[^ ]) ?(?:[x\u00d7*] ?(\d{1,3})|\((?:x ?)?(\d{1,3})(?: ?x)?\)|\[(\d{1,3})\]| (\d{1,3}))$",
     "count_before": r"^(\d{1,3}) ?(?:[x\u00d7*] |- ?| )(.+)$",
     "sideboard": r"(?:^| )(?:side ?board|sb)(?: |$)",
+    "starting": r"(?:^| )(?:(?:starting|ideal) (?:compan(?:y|ies)|characters?)|(?:character )?draft)(?: |$)",
+    "xml": r"^<(?:\?xml|deck[ />])",
+    "markup": r"<[^<>]{0,200}>",
+    "section_count": r"^\d{1,3} ",
     "fw_sideboard": r"(?:^| )(?:anti ?fw|anti fallen ?wizards?|(?:vs|versus|against|for) (?:fw|fallen ?wizards?)|"
                     r"(?:fw|fallen ?wizards?) (?:side ?board|sb|cards|opponents?))(?: |$)",
     "card_id": r"^([a-z]{2})-(\d{1,4})$",
@@ -88,24 +120,34 @@ LINE_RULES: dict[str, str] = {
     "xml_entity": r"&(?:(amp|lt|gt|quot|apos)|#(\d{1,7})|#x([0-9a-f]{1,6}));",
 }
 """The patterns of a decklist, by name. "break" splits the text into lines; "frame" is a GCCG frame
-line; "header" takes a section name (group 1) and whether a colon follows it (group 2), "label" a
-section named before a card ("Sites: Moria"); "tag", "set_code" (the card database's sets, "METW" for
-TW too: a test holds them to its sets; in a GCCG file, where a line's last brackets always hold its
-set, "any_set_code") and "trailing_note" (a card carried: "(+ Cram)") come off the end of a card line,
-then its count ("count_after", "count_before"); "sentence" (three words or more ending in a full stop,
-not an ellipsis), "aside" (a line in brackets) and "placeholder" ("X Card name") are prose;
-"list_separator" and "bracketed" part a line listing cards (kb.deck.expand_lists); "sideboard" and
-"fw_sideboard" are run over a folded section name; "card_id" over a card id in a file ("tw-116"); the
-"xml_" patterns read an OCTGN tag's name, its attributes and the entities of its text."""
+line; "header" takes a section name (group 1, maybe in square brackets: NetMECCG's "[starting]") and
+whether a colon follows it (group 2), "label" a section named before a card ("Sites: Moria"); "tag",
+"set_code" (the card database's sets, "METW" for TW too: a test holds them to its sets; in a GCCG file,
+where a line's last brackets always hold its set, "any_set_code") and "trailing_note" (a card carried:
+"(+ Cram)") come off the end of a card line,
+then its count ("count_after", "count_before"), and "influence" ("Controlling Herion", "Thrain,
+controlling": whom a starting company's character controls) off either end of its name; "sentence"
+(three words or more ending in a full stop, not an ellipsis), "aside" (a line in brackets), "legend"
+("*= Ideal characters") and "placeholder" ("X Card name") are prose, and so is a line too long for a
+card's name that holds "prose" (a sentence's end, then more words);
+"list_split" parts a line listing cards at a ", ", " / " or " with " outside brackets (list_items),
+"bracketed" takes a note in brackets off a name (kb.deck.read_list); "sideboard", "fw_sideboard" and
+"starting" (a starting company, a character draft) are run over a folded section name, after
+"section_count" ("30 Hazards") is taken off it; "netmeccg" is NetMECCG's banner, "version_mark" the mark
+after a NetMECCG card's name (VERSION_MARKS); "card_id" over a card id in a file ("tw-116"); "xml"
+tells an OCTGN file from a page opening with a tag (detect), "markup" is a tag taken out of a title line
+("<h3>Challenge Deck A</h3>"); the "xml_" patterns read an OCTGN tag's name, its attributes and the
+entities of its text."""
 
 SECTIONS: dict[str, list[str]] = {
     # a part of the deck: [section, part, group]
     "deck": ["Play deck", "play", ""], "play deck": ["Play deck", "play", ""], "playdeck": ["Play deck", "play", ""],
     "main deck": ["Play deck", "play", ""], "main": ["Play deck", "play", ""], "in deck": ["Play deck", "play", ""],
     "pool": ["Pool", "pool", ""], "starting pool": ["Pool", "pool", ""], "character pool": ["Pool", "pool", ""],
-    "character draft": ["Pool", "pool", ""], "draft": ["Pool", "pool", ""], "not in deck": ["Pool", "pool", ""],
-    "company": ["Pool", "pool", ""], "starting company": ["Pool", "pool", ""],
-    "starting companies": ["Pool", "pool", ""], "starting resources": ["Pool", "pool", ""],
+    "not in deck": ["Pool", "pool", ""], "starting resources": ["Pool", "pool", ""], "starting": ["Pool", "pool", ""],
+    "company": ["Starting company", "starting", ""], "companies": ["Starting company", "starting", ""],
+    "starting company": ["Starting company", "starting", ""], "starting companies": ["Starting company", "starting", ""],
+    "character draft": ["Draft", "starting", ""], "draft": ["Draft", "starting", ""],
     "sideboard": ["Sideboard", "sideboard", ""], "side board": ["Sideboard", "sideboard", ""],
     "side": ["Sideboard", "sideboard", ""], "sb": ["Sideboard", "sideboard", ""],
     "sites": ["Sites", "sites", "sites"], "site": ["Sites", "sites", "sites"], "locations": ["Sites", "sites", "sites"],
@@ -117,11 +159,13 @@ SECTIONS: dict[str, list[str]] = {
     "character": ["Characters", "", "characters"], "characters": ["Characters", "", "characters"],
     "chars": ["Characters", "", "characters"], "avatar": ["Characters", "", "characters"],
     "avatars": ["Characters", "", "characters"], "wizard": ["Characters", "", "characters"],
+    "heroes": ["Characters", "", "characters"], "minions": ["Characters", "", "characters"],
     "wizards": ["Characters", "", "characters"], "ringwraith": ["Characters", "", "characters"],
     "ringwraiths": ["Characters", "", "characters"], "fallen wizard": ["Characters", "", "characters"],
     "resource": ["Resources", "", "resources"], "resources": ["Resources", "", "resources"],
     "events": ["Resources", "", "resources"], "items": ["Resources", "", "resources"],
-    "minor items": ["Resources", "", "resources"], "allies": ["Resources", "", "resources"],
+    "minor items": ["Minor items", "", "resources"], "minor item": ["Minor items", "", "resources"],
+    "allies": ["Resources", "", "resources"],
     "factions": ["Resources", "", "resources"], "long events": ["Resources", "", "resources"],
     "short events": ["Resources", "", "resources"], "permanent events": ["Resources", "", "resources"],
     "hazard": ["Hazards", "", "hazards"], "hazards": ["Hazards", "", "hazards"],
@@ -151,6 +195,16 @@ JSON_FIELDS: dict[str, list[str]] = {
 """The keys (folded) a JSON deck gives its cards' names, card ids and counts under, and its own title,
 alignment and notes. A "card" or "code" that is a card id ("tw-116") is its id, else its name."""
 
+VERSION_MARKS: dict[str, str] = {"*": "Minion", "@": "Fallen-wizard", "%": "Balrog", "": "Hero"}
+"""The mark after a card's name in a NetMECCG file ("Moria*"), and the card database's alignment it asks for:
+NetMECCG names the versions of a card so, the hero one unmarked (its Fallen-wizard decks list "Rivendell" and
+"Rivendell*", its avatars "Alatar@", its Balrog's sites "Moria%"). A card with no version of that alignment
+(an unmarked Orc Captain, a minion card) is any of its versions."""
+NEAR_SECTION = 6
+"""A header's one word that begins with the same two letters as a section's name (SECTIONS) of this many letters
+or more, and is a letter off it ("Sidebord"), or two off one of NEAR_SECTION + 3 letters or more ("Sidebar"), is
+that section (known_section)."""
+
 ALIGNMENTS: dict[str, str] = {"hero": "hero", "wizard": "hero", "minion": "minion", "ringwraith": "minion",
                               "fallen wizard": "fallen-wizard", "fw": "fallen-wizard", "balrog": "balrog"}
 """A player's alignment as a file or `--alignment` names it (folded), and the name the deck check uses."""
@@ -163,9 +217,11 @@ class DeckLine:
     number: int
     """Its line number, from 1."""
     kind: str
-    """blank, comment, header, card, note (prose or a notes part, skipped), long, or list: a line too long
-    for a card's name that lists short names ("Sites: Dol Guldur, Minas Morgul, ..."), which the deck
-    check makes card lines when each is a card's name, else a note (kb.deck.expand_lists)."""
+    """blank, comment, header, title (the list's own name), card, note (prose or a notes part, skipped),
+    long (too long for a card's name, listing none: the deck check names it in its verdict as not read), or
+    list: items short enough to be cards ("Sites: Dol Guldur, Minas Morgul", "3x Concealment, 2 Dodge"), which
+    the deck check reads as cards or as one (kb.deck.read_list), or labelled: such a list after a label that
+    names no section ("Items and factions: Glamdring, Orcrist"), cards when most of its items are, else prose."""
     text: str
     """The line cleaned (spaces collapsed, control characters out); "" for a long line."""
     name: str = ""
@@ -207,11 +263,23 @@ class DeckList:
     """How many lines the file has."""
 
     def cards(self) -> list[DeckLine]:
-        return [line for line in self.lines if line.kind in ("card", "list")]
+        return [line for line in self.lines if line.kind in ("card", "list", "labelled")]
 
     def to_json(self) -> dict[str, Any]:
         return {"format": self.format, "title": self.title, "alignment": self.alignment,
                 "lines": [line.to_json() for line in self.lines], "line_count": self.line_count}
+
+
+def near_keys() -> dict[str, list[str]]:
+    """The SECTIONS keys a header's one word may spell nearly (known_section), by their first two letters."""
+    out: dict[str, list[str]] = {}
+    for key in SECTIONS:
+        if " " not in key and len(key) >= NEAR_SECTION:
+            out.setdefault(key[:2], []).append(key)
+    return out
+
+
+NEAR_KEYS = near_keys()
 
 
 def compile_rule(name: str) -> re.Pattern[str]:
@@ -228,11 +296,38 @@ def split_lines(text: str) -> list[str]:
     return lines[:-1] if len(lines) > 1 and lines[-1] == "" else lines
 
 
+def section_key(name: str) -> str:
+    """A section's name as SECTIONS keys it: folded, a count before it off ("30 Hazards" is "hazards")."""
+    return PATTERNS["section_count"].sub("", fold(name))
+
+
+def names_part(key: str) -> bool:
+    """Whether a section's key (section_key) names a section: a known one, a sideboard, a starting company or draft."""
+    return key in SECTIONS or any(PATTERNS[rule].search(key) for rule in ("sideboard", "fw_sideboard", "starting"))
+
+
+def known_section(key: str) -> str:
+    """The SECTIONS key a header's key (section_key) is, or spells nearly when it is one word beginning with the
+    same two letters (NEAR_SECTION), the nearest if one is: known_section("sidebord") == known_section("sidebar")
+    == "sideboard"; else ""."""
+    if key in SECTIONS or " " in key or len(key) < NEAR_SECTION - 1:
+        return key if key in SECTIONS else ""
+    near: dict[int, list[str]] = {}
+    for known in NEAR_KEYS.get(key[:2], []):
+        limit = 1 if len(known) < NEAR_SECTION + 3 else 2
+        if (d := distance(key, known, limit)) <= limit:
+            near.setdefault(d, []).append(known)
+    best = near[min(near)] if near else []
+    return best[0] if len(best) == 1 else ""
+
+
 def section_of(name: str, part: str) -> tuple[str, str, str]:
     """(section, part, group) a header starts inside `part`: section_of("Side-board", "play") ==
     ("Sideboard", "sideboard", ""); section_of("Hazards", "sideboard") == ("Hazards", "sideboard", "hazards");
-    section_of("Vs FW:", "play") == ("Vs FW", "fw-sideboard", "")."""
-    key = fold(name)
+    section_of("Vs FW:", "play") == ("Vs FW", "fw-sideboard", ""); section_of("Ideal Starting Companies",
+    "pool") == ("Ideal Starting Companies", "starting", ""); section_of("Other Characters", "starting") ==
+    ("Other Characters", "play", "characters"); section_of("Sidebord", "sites") == ("Sideboard", "sideboard", "")."""
+    key = section_key(name)
     known = SECTIONS.get(key)
     if known:
         section, starts, group = known
@@ -244,7 +339,24 @@ def section_of(name: str, part: str) -> tuple[str, str, str]:
         return words, "fw-sideboard", ""
     if PATTERNS["sideboard"].search(key):
         return words, "sideboard", ""
-    return words, part, ""
+    if PATTERNS["starting"].search(key):
+        return words, "starting", ""
+    if near := known_section(key):
+        return section_of(near, part)
+    return words, *named_within(key, part)
+
+
+def named_within(key: str, part: str) -> tuple[str, str]:
+    """(part, group) a section's key (section_key) names by its words when it is none of SECTIONS: its
+    first word naming a group ("Other Characters", "Hazard Events", "MP Resources") gives the group, its
+    part as section_of gives a group's, or as a word of it names ("Pool characters"); else `part` and
+    no group ("My favourites")."""
+    named = [SECTIONS[word] for word in key.split() if word in SECTIONS]
+    groups = [entry[2] for entry in named if not entry[1]]
+    if not groups:
+        return part, ""
+    parts = [entry[1] for entry in named if entry[1]]
+    return (parts[0] if parts else part if part in SIDEBOARDS else "play"), groups[0]
 
 
 def framed_section(name: str) -> tuple[str, str, str]:
@@ -260,7 +372,7 @@ def read_name(text: str, framed: bool = False) -> tuple[str, str, str, int | Non
     Orc-draughts)"), then its count: read_name("1 Saruman [H] (TW)") == ("Saruman", "TW", "Hero", 1, ""),
     read_name("Stealth (x3)") == ("Stealth", "", "", 3, ""). framed: a GCCG line, whose last brackets
     hold its set whatever they say ("swan of amroth (wr)": a set of fan-made cards)."""
-    rest, set_code, tag, carried = text, "", "", ""
+    rest, set_code, tag, carried = PATTERNS["influence"].sub("", text), "", "", ""
     m = PATTERNS["any_set_code"].search(rest) if framed else None
     if m and not PATTERNS["set_code"].search(rest):
         set_code, rest = m.group(1).upper(), rest[:m.start()]
@@ -298,10 +410,11 @@ def placed(number: int, kind: str, text: str, section: str, part: str, group: st
     return DeckLine(number, kind, text, name, count, set_code, tag, card_id, section, part, group, part in SIDEBOARDS)
 
 
-def sideboard_words(name: str) -> bool:
-    """Whether a header of a few words names a sideboard without a colon ("Sideboard resources", "Anti FW cards")."""
-    key = fold(name)
-    return len(key.split()) <= 4 and bool(PATTERNS["sideboard"].search(key) or PATTERNS["fw_sideboard"].search(key))
+def part_words(name: str) -> bool:
+    """Whether a header of a few words names a part without a colon ("Sideboard resources", "Anti FW cards",
+    "Ideal Starting Companies")."""
+    key = section_key(name)
+    return len(key.split()) <= 4 and names_part(key)
 
 
 def short_name(name: str) -> bool:
@@ -317,14 +430,54 @@ def read_line(number: int, raw: str, section: str, part: str, group: str, mode: 
     prose) or "frame" (the line between two frames, naming a part)."""
     text = clean(raw, len(raw) + 1)  # spaces collapsed first, then the line capped
     whole = whole_line(number, text, section, part, group, mode)
-    return [whole] if whole is not None else labelled_line(number, text, section, part, group, mode)
+    lines = [whole] if whole is not None else labelled_line(number, text, section, part, group, mode)
+    return [replace(line, text="") for line in lines] if len(text) > MAX_LINE else lines
+
+
+def list_spans(text: str) -> list[tuple[int, int]]:
+    """Where each item of a line listing cards is (start, end), the line parted at each ", ", " / " or
+    " with " outside brackets, blank items left out (list_items)."""
+    spans, start, depth = [], 0, 0
+    for m in PATTERNS["list_split"].finditer(text):
+        mark = m.group(0)
+        if mark in ("(", "["):
+            depth += 1
+        elif mark in (")", "]"):
+            depth = max(0, depth - 1)
+        elif depth == 0:
+            spans.append((start, m.start()))
+            start = m.end()
+    spans.append((start, len(text)))
+    return [(a, b) for a, b in spans if text[a:b].strip(" ,;.")]
+
+
+def list_items(text: str) -> list[str]:
+    """The items of a line listing cards: list_items("Moria (Glamdring, Orcrist), Bree / Weathertop") ==
+    ["Moria (Glamdring, Orcrist)", "Bree", "Weathertop"]; list_items("Shagrat with Orc-draughts") ==
+    ["Shagrat", "Orc-draughts"]."""
+    return [text[a:b].strip(" ") for a, b in list_spans(text)]
+
+
+def item_lines(line: DeckLine, text: str) -> list[DeckLine]:
+    """Some items of a list line (their text, items and the marks between them) read as one line of
+    its own in the list line's place: its card with its count, set code and tag, and any card it
+    carries ("Glorfindel II (+ Cram)"), or a note or comment."""
+    return card_lines(line.number, line.text, text.strip(" "), line.section, line.part, line.group, False)
+
+
+def long_line(number: int, text: str, section: str, part: str, group: str) -> DeckLine:
+    """A line too long to be a card's that lists none: prose (a note) in the Notes part, or when it is a
+    sentence or holds one's end, else a long line (which the deck check names as not read)."""
+    prose = part == "notes" or bool(PATTERNS["sentence"].match(text) or PATTERNS["prose"].search(text))
+    return placed(number, "note" if prose else "long", "", section, part, group)
 
 
 def whole_line(number: int, text: str, section: str, part: str, group: str, mode: str) -> DeckLine | None:
     """A line that names no card, read whole: too long, blank, a frame's name, a frame, a header, a
     note of the Notes part or a comment; None for a line that may name cards (read_line's modes)."""
-    if len(text) > MAX_LINE:
-        return placed(number, "long", "", section, part, group)
+    if len(text) > MAX_LINE and (mode != "text" or part == "notes" or len(text) > MAX_LIST_LINE or
+                                 len(list_items(text)) < 2):
+        return long_line(number, text, section, part, group)
     if not text:
         return placed(number, "blank", text, section, part, group)
     if mode == "frame":
@@ -335,11 +488,11 @@ def whole_line(number: int, text: str, section: str, part: str, group: str, mode
     if mode == "framed":
         if part == "notes":
             return placed(number, "note", text, section, part, group)
-        if header and text.startswith("#") and fold(header.group(1)) in SECTIONS:
+        if header and text.startswith("#") and section_key(header.group(1)) in SECTIONS:
             named, _, grouped = section_of(header.group(1), part)
             return placed(number, "header", text, named, part, grouped or group)
-    elif header and (header.group(2) or fold(header.group(1)) in SECTIONS or sideboard_words(header.group(1))):
-        return placed(number, "header", text, *section_of(header.group(1), part))
+    elif header and (header.group(2) or part_words(header.group(1))):  # "[characters]" names a part of its own
+        return placed(number, "header", text, *section_of(header.group(1), "" if text.startswith("[") else part))
     elif part == "notes":
         return placed(number, "note", text, section, part, group)
     if PATTERNS["comment"].match(text):
@@ -348,40 +501,51 @@ def whole_line(number: int, text: str, section: str, part: str, group: str, mode
 
 
 def labelled_line(number: int, text: str, section: str, part: str, group: str, mode: str) -> list[DeckLine]:
-    """A line that may name cards, after its bullet: a "Sideboard:" prefix moves it to the sideboard,
-    a label naming a section ("Sites: Moria") is a header line first, any other label makes it a note
-    ("Round 1: we won"); then what it names (named_cards)."""
+    """A line that may name cards, after its bullet: a "Sideboard:" prefix moves its card to the
+    sideboard, a label naming a section ("Sites: Moria", "Sideboard: Stealth, Twilight") is a header line
+    first; a label naming none makes the line a note ("Round 1: we won"), or when a list follows it
+    ("Items and factions: Glamdring, Orcrist") a "labelled" line; then what it names (named_cards)."""
     rest = PATTERNS["bullet"].sub("", text)
     prefix = PATTERNS["sideboard_prefix"].match(rest)
-    label = None if prefix or mode != "text" else PATTERNS["label"].match(rest)
+    label = PATTERNS["label"].match(rest) if mode == "text" else None
     header: list[DeckLine] = []
-    if prefix:
-        rest, part = rest[prefix.end():], "sideboard"
-    elif label:
-        key = fold(label.group(1))
-        if not (key in SECTIONS or PATTERNS["sideboard"].search(key) or PATTERNS["fw_sideboard"].search(key)):
-            return [placed(number, "note", text, section, part, group)]
+    if label and (not prefix or len(list_items(label.group(2))) > 1):
+        if not names_part(section_key(label.group(1))):
+            listed = named_cards(number, text, label.group(2), section, part, group, False)
+            kind = "labelled" if listed[0].kind == "list" else "note"
+            return [replace(listed[0], kind=kind, name=listed[0].name if kind == "labelled" else "")]
         section, part, group = section_of(label.group(1), part)
         header.append(placed(number, "header", text, section, part, group))
         rest = label.group(2)
+    elif prefix:
+        rest, part = rest[prefix.end():], "sideboard"
     return header + named_cards(number, text, rest, section, part, group, mode == "framed")
 
 
 def named_cards(number: int, text: str, rest: str, section: str, part: str, group: str, framed: bool) -> list[DeckLine]:
-    """What the rest of a line names: a card with its count, set code and tag (and the card it
-    carries), else a note (a placeholder, an aside, a sentence), a list of short names or a comment."""
+    """What the rest of a line names: a list of items each short enough to be a card with its count
+    ("3x Concealment, 2 Dodge", "Shagrat with Orc-draughts": the deck check reads each, kb.deck.read_list),
+    a card with its count, set code and tag (and the card it carries), else a note (a placeholder, an
+    aside, a sentence, words too many for a card's name), a long line or a comment. A GCCG line is one card."""
     rest = PATTERNS["trailing_comment"].sub("", rest)
-    if PATTERNS["placeholder"].match(rest) or PATTERNS["aside"].match(rest):
+    if any(PATTERNS[rule].match(rest) for rule in ("placeholder", "aside", "legend")):
         return [placed(number, "note", text, section, part, group)]
+    items = [] if framed else list_items(rest)
+    if len(items) > 1 and all(short_name(item) for item in items):
+        return [placed(number, "list", text, section, part, group, rest)]
+    return card_lines(number, text, rest, section, part, group, framed)
+
+
+def card_lines(number: int, text: str, rest: str, section: str, part: str, group: str, framed: bool) -> list[DeckLine]:
+    """What the rest of a line names read as one card: the card with its count, set code and tag (and
+    the card it carries), else a note (a sentence, words too many for a card's name), a long line or a comment."""
+    if len(rest) > MAX_LINE:
+        return [long_line(number, rest, section, part, group)]
     name, set_code, tag, count, carried = read_name(rest, framed)
     if PATTERNS["decoration"].match(name) or count == 0:
         return [placed(number, "comment", text, section, part, group)]
-    if count is None and PATTERNS["sentence"].match(rest):
+    if count is None and (PATTERNS["sentence"].match(rest) or not short_name(name)):
         return [placed(number, "note", text, section, part, group)]
-    if count is None and not short_name(name):
-        parts = PATTERNS["list_separator"].split(name)
-        kind = "list" if len(parts) > 1 and all(short_name(p) for p in parts) else "note"
-        return [placed(number, kind, text, section, part, group, name if kind == "list" else "")]
     card = placed(number, "card", text, section, part, group, name, 1 if count is None else count, set_code, tag)
     if carried and not PATTERNS["decoration"].match(carried):
         return [card, placed(number, "card", text, section, part, group, carried)]
@@ -393,17 +557,59 @@ def read_lines(text: str, framed: bool = False) -> list[DeckLine]:
     headers above it give; framed: a GCCG file (read_line's "framed" mode)."""
     raws = split_lines(text.removeprefix("\ufeff"))
     names = frame_names([bool(PATTERNS["frame"].match(clean(raw, len(raw) + 1))) for raw in raws]) if framed else set()
-    out = []
+    out: list[DeckLine] = []
     section = part = group = ""
+    given: list[str] = []  # the groups the pool has been written in so far ("" for a card of its own)
     for i, raw in enumerate(raws):
         mode = "text"
         if framed:
             mode = "frame" if i in names else "framed"
-        for line in read_line(i + 1, raw, section, part, group, mode):
+        lines = read_line(i + 1, raw, section, part, group, mode)
+        head = lines[0]
+        if head.kind == "header" and part in ("pool", "starting") and keeps_pool(head, given):
+            lines = [replace(line, part=part, sideboard=False) for line in lines]
+            given.append(head.section)
+        elif head.kind == "header":
+            given = []
+        if any(line.kind in ("card", "list") and not line.group for line in lines):
+            given.append("")
+        for line in lines:
             if line.kind == "header":
                 section, part, group = line.section, line.part, line.group
             out.append(line)
-    return out
+    return titled(out)
+
+
+def keeps_pool(header: DeckLine, given: list[str]) -> bool:
+    """Whether a group's header in the pool keeps to it (POOL_SECTIONS): "Minor items" once,
+    "Characters" once while the pool has no card of its own (given: the groups the pool has been
+    written in, "" for a card of its own)."""
+    return header.section in POOL_SECTIONS and header.section not in given and \
+        not (header.section == "Characters" and "" in given)
+
+
+def title_at(lines: list[DeckLine]) -> int | None:
+    """Where a text list's own title may be: its first line, when it stands alone (a blank line or a
+    header after it), is no longer than a title (MAX_TITLE) nor a program's banner, and names no count,
+    tag or set code: a note ("Tournament report: ...") or a line that may name cards (the deck check
+    makes it the title when it names none, kb.deck.read_title)."""
+    first = next((i for i, line in enumerate(lines) if line.kind != "blank"), None)
+    if first is None or lines[first].kind not in ("note", "card", "list", "labelled"):
+        return None
+    line = lines[first]
+    after = next((other for other in lines[first + 1:] if other.number > line.number), None)
+    if after is None or after.kind not in ("blank", "header") or len(line.text) > MAX_TITLE or \
+            PATTERNS["banner"].search(fold(line.text)):
+        return None
+    return first if line.kind in ("note", "labelled") or line.name == line.text else None
+
+
+def titled(lines: list[DeckLine]) -> list[DeckLine]:
+    """The lines, a note standing alone as a list's first line its title (title_at)."""
+    at = title_at(lines)
+    if at is None or lines[at].kind != "note":
+        return lines
+    return lines[:at] + [replace(lines[at], kind="title")] + lines[at + 1:]
 
 
 def frame_names(frames: list[bool]) -> set[int]:
@@ -421,11 +627,13 @@ def frame_names(frames: list[bool]) -> set[int]:
 
 
 def text_title(lines: list[DeckLine]) -> str:
-    """A text list's own name: the first of the comments it opens with that is not GCCG's banner
-    ("# A - Stewards of Gondor"; "// Hero deck: Gandalf and the Fellowship"), or ""."""
+    """A text list's own name: its title line (titled), or the first of the comments it opens with that is
+    not GCCG's banner ("# A - Stewards of Gondor"; "// Hero deck: Gandalf and the Fellowship"), or ""."""
     for line in lines:
         if line.kind == "blank":
             continue
+        if line.kind == "title":
+            return line.text[:MAX_TITLE]
         if line.kind != "comment" or PATTERNS["frame"].match(line.text):
             break
         words = PATTERNS["comment_marks"].sub("", line.text).strip(" ")
@@ -640,9 +848,9 @@ def read_json(text: str, name: str) -> DeckList:
     def constant(word: str) -> Any:
         raise ValueError(f"{word} is not JSON")
     try:
-        data = json.loads(text, parse_constant=constant)
+        data = parse_json(text, parse_constant=constant)
     except (ValueError, RecursionError) as exc:
-        where = f" at line {exc.lineno}" if isinstance(exc, json.JSONDecodeError) else ""
+        where = f" at line {exc.lineno} ({exc.msg})" if isinstance(exc, json.JSONDecodeError) else ""
         raise Refused(f"{name}: not valid JSON{where}", hint=EXAMPLE_HINT) from exc
     reader = _JsonReader(text)
     try:
@@ -671,17 +879,20 @@ EXAMPLE_HINT = 'Write one card a line, e.g. "2 Gandalf", "Gandalf x2" or "Gandal
 
 def detect(text: str) -> str:
     """The format of a decklist, from its content: json (it opens with "{", or "[" and parses), octgn
-    (it opens with "<"), meccg (a GCCG "####" frame around a part's name), else text."""
+    (it opens with XML: "<?xml", "<deck"; a page opening with "<h3>" is text), netmeccg (it opens with
+    NetMECCG's banner), meccg (a GCCG "####" frame around a part's name), else text."""
     start = text.lstrip("\ufeff \t\r\n")[:1]
     if start == "{":
         return "json"
+    if PATTERNS["netmeccg"].match(text.lstrip("\ufeff \t\r\n")):
+        return "netmeccg"
     if start == "[":
         try:
             json.loads(text.lstrip("\ufeff"))
             return "json"
         except (ValueError, RecursionError):
             return "text"
-    if start == "<":
+    if start == "<" and PATTERNS["xml"].match(text.lstrip("\ufeff \t\r\n")):
         return "octgn"
     raws = split_lines(text.removeprefix("\ufeff"))
     frames = [i for i, raw in enumerate(raws) if PATTERNS["frame"].match(clean(raw, len(raw) + 1))]
@@ -696,12 +907,26 @@ def read_deck(text: str, name: str = "deck", form: str = "") -> DeckList:
     if form == "octgn":
         return read_octgn(text.removeprefix("\ufeff"), name)
     lines = read_lines(text, framed=form == "meccg")
+    if form == "netmeccg":
+        lines = [version_marked(line) for line in lines]
     return DeckList(form, text_title(lines), "", lines, len(split_lines(text.removeprefix("\ufeff"))))
+
+
+def version_marked(line: DeckLine) -> DeckLine:
+    """A NetMECCG card line, its name's mark read as the version it asks for (VERSION_MARKS): "Radagast@" is
+    Radagast tagged Fallen-wizard, an unmarked "Radagast" Radagast tagged Hero."""
+    if line.kind != "card" or line.tag:
+        return line
+    m = PATTERNS["version_mark"].match(line.name)
+    return replace(line, name=m.group(1), tag=VERSION_MARKS[m.group(2)]) if m else replace(line, tag=VERSION_MARKS[""])
 
 
 def browser_rules() -> dict[str, Any]:
     """What the browser's deck page reads lists by: the patterns, section names, tags, JSON fields and limits."""
-    return {"rules": LINE_RULES, "sections": SECTIONS, "tags": TAGS, "json_fields": JSON_FIELDS,
+    return {"rules": LINE_RULES, "sections": SECTIONS, "pool_sections": list(POOL_SECTIONS), "tags": TAGS,
+            "version_marks": VERSION_MARKS, "near_section": NEAR_SECTION, "near_keys": NEAR_KEYS,
+            "json_fields": JSON_FIELDS,
             "alignments": ALIGNMENTS, "max_line": MAX_LINE, "max_name_words": MAX_NAME_WORDS,
-            "max_name_length": MAX_NAME_LENGTH, "max_title": MAX_TITLE, "max_depth": MAX_DEPTH,
+            "max_name_length": MAX_NAME_LENGTH, "max_title": MAX_TITLE, "max_joined": MAX_JOINED,
+            "max_list_line": MAX_LIST_LINE, "max_depth": MAX_DEPTH,
             "look_ahead": LOOK_AHEAD}

@@ -79,7 +79,8 @@ FLAGS = {"u": "unique", "a": "avatar", "g": "agent", "c": "creature", "e": "crea
          "d": "Dragon manifestation (Ahunt, at Home)", "w": "Spawn permanent-event", "h": "haven", "y": "region",
          "i": "item", "n": "minor item", "o": "hoard item", "f": "faction", "r": "hazard playable as a resource",
          "z": "resource playable as a hazard", "p": "permanent-event", "x": "Under-deeps site", "k": "Dark-hold",
-         "F": "banned for a Fallen-wizard player", "B": "banned for a Balrog player"}
+         "v": "resource avatar (Sauron, The Lidless Eye)", "F": "banned for a Fallen-wizard player",
+         "B": "banned for a Balrog player"}
 """What each letter of a card's flags (CardFacts.flags) says of it."""
 MANIFESTATION = re.compile(r"Manifestation of ([^.<]+?)\.")
 DRAGON_MANIFESTATION = re.compile(r" (?:Ahunt|at Home)$", re.I)
@@ -149,6 +150,7 @@ def _flags(row: CardRecord, a: dict[str, Any]) -> str:
         "z": kind == "Resource" and a.get("playableAsHazard") is True,
         "p": "Permanent-event" in subtype, "x": a.get("underDeeps") is True,
         "k": kind == "Site" and _value(a, "siteType") == "{D}",
+        "v": kind == "Resource" and a.get("resourceAvatar") is True,
     }
     return "".join(letter for letter, yes in tests.items() if yes)
 
@@ -467,6 +469,8 @@ class Findings:
     """What check() finds, rule by rule."""
 
     out: list[dict[str, Any]]
+    part: bool = False
+    """Whether the list is checked as part of a deck (scope_of): a minimum it does not reach is not judged."""
 
     def add(self, status: str, rule: str, message: str, entries: Iterable[Entry]) -> None:
         chosen = list(entries)
@@ -477,6 +481,14 @@ class Findings:
 
     def problem(self, rule: str, message: str, entries: Iterable[Entry]) -> None:
         self.add("problem", rule, message, entries)
+
+    def short(self, rule: str, message: str, entries: Iterable[Entry]) -> None:
+        """A minimum the deck does not reach (30 resources, as many hazards, 12 creatures, its Fallen-wizard
+        avatar): a problem; on part of a deck, whose other parts may reach it, a check not made."""
+        if self.part:
+            self.add("not checked", rule, f"{message} ({NOT_JUDGED})", entries)
+        else:
+            self.problem(rule, message, entries)
 
     def open(self, rule: str, message: str, entries: Iterable[Entry]) -> None:
         self.add("open", rule, message, entries)
@@ -492,17 +504,69 @@ def total(entries: Iterable[Entry]) -> int:
     return sum(e.count for e in entries)
 
 
+# -- what a list is: a deck, a part of one, or no CoE deck ----------------------------------------------------
+
+SCOPES = ("deck", "part", "not a deck")
+"""What a list is checked as (scope_of): a whole CoE deck; part of one (it has no hazards, or no resources), whose
+minimums (30 resources, as many hazards, 12 creatures, ...) its other parts may reach, so they are not judged; or
+no CoE deck at all (more cards than one can hold), not judged."""
+NOT_JUDGED = "not judged on part of a deck"
+
+
+@dataclass(frozen=True, slots=True)
+class Scope:
+    """What a list is checked as (scope_of), and why."""
+
+    kind: str
+    """One of SCOPES."""
+    why: str
+    """What makes it so, for people: "this list has no hazards"; "" for a deck."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "why": self.why}
+
+
+DECK = Scope("deck", "")
+
+
+def most_cards() -> dict[str, int]:
+    """The most cards besides its sites a CoE deck can hold, part by part (LIMITS): its pool (1.7, and 1.7.F1's
+    Stage resources), its play deck (1.5) and its sideboard (1.6.1): {"pool": 15, "play deck": 113, "sideboard": 50}."""
+    pool, play, side = LIMITS["pool"], LIMITS["play_deck"], LIMITS["sideboard"]
+    return {"pool": pool["characters"] + pool["minor_items"] + LIMITS["fallen_wizard_pool"]["stage_cards"],
+            "play deck": 2 * play["resources_max"] + play["characters"] + play["avatars"],
+            "sideboard": max(side[game] for game in GAMES) + side["fallen_wizard"]}
+
+
+def scope_of(entries: list[Entry]) -> Scope:
+    """What a list is (its lines read, each card by its first printing): no CoE deck when it holds more cards
+    besides its sites than any CoE deck can (most_cards: an Arda deck of 859); part of a deck when it has no
+    hazard or no resource card at all (a player's half of a solo scenario, a hazard portion); else a deck."""
+    read = [e for e in entries if e.versions]
+    cards, most = total(e for e in read if e.versions[0].type not in ("Site", "Region")), most_cards()
+    if cards > sum(most.values()):
+        parts = _listed([f"a {part} of {n}" for part, n in most.items()])
+        return Scope("not a deck", f"{cards} cards besides its sites: more than a CoE deck can hold (at most "
+                                   f"{sum(most.values())}: {parts})")
+    lacks = [f"no {kind.lower()}s" for kind in ("Hazard", "Resource") if not any(e.versions[0].type == kind for e in read)]
+    return Scope("part", f"this list has {' and '.join(lacks)}") if lacks else DECK
+
+
 def counted(n: int, noun: str, plural: str = "") -> str:
     """counted(1, "card") == "1 card", counted(2, "copy", "copies") == "2 copies"."""
     return f"{n} {noun if n == 1 else plural or noun + 's'}"
 
 
 def check(entries: list[Entry], player: str, game: str = "short", unread: Iterable[Entry] = (),
-          unknown_bans: dict[str, list[str]] | None = None, why: str = "") -> list[dict[str, Any]]:
+          unknown_bans: dict[str, list[str]] | None = None, why: str = "", scope: Scope = DECK) -> list[dict[str, Any]]:
     """Every finding on a deck checked as one player's: its problems, each with its rule, what is wrong
     and its lines, the questions the rules leave open, the rules not checked with the reason, and notes
-    (in STATUSES order, then rule order)."""
-    f = Findings([])
+    (in STATUSES order, then rule order). Part of a deck (scope) is held to every rule but the minimums its
+    other parts may reach; a list that is no CoE deck to none."""
+    if scope.kind == "not a deck":
+        return [{"rule": "", "status": "not checked", "message": f"every deck-construction rule (1.2 to 1.8): not "
+                 f"judged, {scope.why}", "lines": [], "cards": []}]
+    f = Findings([], scope.kind == "part")
     read = [e for e in entries if e.versions]
     missing = list(unread)
     if missing:
@@ -611,28 +675,75 @@ def _agent_is_hazard(card: CardFacts, player: str) -> bool:
     return card.has("g") and (card.type == "Hazard" or player in ("hero", "balrog"))
 
 
-def _play_deck(f: Findings, entries: list[Entry], player: str) -> None:
-    limit = LIMITS["play_deck"]
-    resources, hazards, flexible, characters, avatars = [], [], [], [], []
+PLAY_GROUPS = ("resources", "hazards", "flexible", "characters", "avatars", "resource avatars")
+"""How 1.5 counts a play deck's cards (_play_groups)."""
+
+
+def _play_groups(entries: list[Entry], player: str) -> dict[str, list[Entry]]:
+    """The play deck's lines in PLAY_GROUPS: avatar characters, agents as hazards for a Wizard or Balrog, other
+    characters, cards that may be either (1.3.3), the resources the card database calls avatars (Sauron, The
+    Lidless Eye), other resources, hazards."""
+    groups: dict[str, list[Entry]] = {name: [] for name in PLAY_GROUPS}
     for e in _in(entries, "play"):
         card = e.versions[0]
         if card.type == "Character" and card.has("a"):
-            avatars.append(e)
+            groups["avatars"].append(e)
         elif _agent_is_hazard(card, player):
-            hazards.append(e)
+            groups["hazards"].append(e)
         elif card.type == "Character":
-            characters.append(e)
+            groups["characters"].append(e)
         elif card.has("rz"):
-            flexible.append(e)
+            groups["flexible"].append(e)
         elif card.type == "Resource":
-            resources.append(e)
+            groups["resource avatars" if card.has("v") else "resources"].append(e)
         elif card.type == "Hazard":
-            hazards.append(e)
-    _balance(f, resources, hazards, flexible, player)
+            groups["hazards"].append(e)
+    return groups
+
+
+def _play_deck(f: Findings, entries: list[Entry], player: str) -> None:
+    limit = LIMITS["play_deck"]
+    groups = _play_groups(entries, player)
+    characters = groups["characters"]
+    _resource_avatars(f, groups, player)
     if total(characters) > limit["characters"]:
         note = "" if any(e.part == "pool" for e in entries) else " (the list marks no pool: mark the pool's characters)"
         f.problem(limit["rule"], f"{counted(total(characters), 'non-avatar character')} in the play deck "
                                  f"(at most {limit['characters']}){note}", characters)
+    _creatures(f, groups["hazards"], player)
+
+
+def _resource_avatars(f: Findings, groups: dict[str, list[Entry]], player: str) -> None:
+    """1.5's resources, hazards and avatars, a resource the card database calls an avatar (Sauron, The Lidless
+    Eye: "You are Sauron, not a Ringwraith") counted among the resources, as its type says; where counting it
+    among 1.5's "up to three avatars" instead changes whether the play deck keeps 1.5, an open question
+    saying both counts: the CoE glossary calls an avatar "a type of character", while 1.5 says "avatars"
+    where 1.3.W1 to 1.3.B1 say "avatar characters"."""
+    resources, hazards, flexible = groups["resources"], groups["hazards"], groups["flexible"]
+    avatars, others = groups["avatars"], groups["resource avatars"]
+    as_resources = Findings([], f.part)
+    _balance(as_resources, resources + others, hazards, flexible, player)
+    _avatars(as_resources, avatars)
+    if others:
+        as_avatars = Findings([], f.part)
+        _balance(as_avatars, resources, hazards, flexible, player)
+        _avatars(as_avatars, avatars + others)
+        said = [[x["message"] for x in way.out if x["status"] == "problem"] for way in (as_resources, as_avatars)]
+        if bool(said[0]) != bool(said[1]):
+            one = len({e.versions[0].name for e in others}) == 1
+            f.open(LIMITS["play_deck"]["rule"], f"the rules leave open whether {named(others, lines=True)}, "
+                   f"{'a resource' if one else 'resources'} the card database calls {'an avatar' if one else 'avatars'}, "
+                   f"{'counts' if one else 'count'} among 1.5's resources or its avatars (the CoE glossary calls an "
+                   f"avatar a character): as {'a resource' if one else 'resources'}, "
+                   f"{'; '.join(said[0]) or 'no problem'}; as {'an avatar' if one else 'avatars'}, "
+                   f"{'; '.join(said[1]) or 'no problem'}", others)
+            as_resources.out = [x for x in as_resources.out if x["status"] != "problem"]
+    f.out += as_resources.out
+
+
+def _avatars(f: Findings, avatars: list[Entry]) -> None:
+    """1.5: up to three avatars in the play deck, any combination but three different ones."""
+    limit = LIMITS["play_deck"]
     if total(avatars) > limit["avatars"]:
         f.problem(limit["rule"], f"{counted(total(avatars), 'avatar')} in the play deck ({named(avatars)}): at most "
                                  f"{limit['avatars']}", avatars)
@@ -640,7 +751,6 @@ def _play_deck(f: Findings, entries: list[Entry], player: str) -> None:
     if len(names) >= limit["different_avatars"]:
         f.problem(limit["rule"], f"{len(names)} different avatars in the play deck ({', '.join(names)}): any "
                                  "combination but three different avatars", avatars)
-    _creatures(f, hazards, player)
 
 
 def _balance(f: Findings, resources: list[Entry], hazards: list[Entry], flexible: list[Entry], player: str) -> None:
@@ -656,13 +766,15 @@ def _balance(f: Findings, resources: list[Entry], hazards: list[Entry], flexible
     balanced = [k for k in range(flex_max + 1) if r + k == h + x - k]  # as many hazards as resources
     if not any(lo <= r + k <= hi for k in (balanced or range(flex_max + 1))):  # 30 to 50 resources
         k = balanced[0] if balanced else flex_max if r + flex_max < lo else 0
-        need = f"it needs at least {lo}" if r + k < lo else f"it may have at most {hi}"
-        f.problem(limit["rule"], f"the play deck has {counted(r + k, 'resource')}{_counting(k, x, bool(balanced))}: "
-                                 f"{need}", resources + flexible)
+        said = f"the play deck has {counted(r + k, 'resource')}{_counting(k, x, bool(balanced))}: "
+        if r + k < lo:
+            f.short(limit["rule"], said + f"it needs at least {lo}", resources + flexible)
+        else:
+            f.problem(limit["rule"], said + f"it may have at most {hi}", resources + flexible)
     if not balanced:
         either = f" and {counted(x, 'card')} that may be either (1.3.3)" if x else ""
-        f.problem(limit["rule"], f"the play deck has {counted(r, 'resource')} and {counted(h, 'hazard')}"
-                                 f"{either}: it must have as many hazards as resources", resources + hazards + flexible)
+        f.short(limit["rule"], f"the play deck has {counted(r, 'resource')} and {counted(h, 'hazard')}"
+                               f"{either}: it must have as many hazards as resources", resources + hazards + flexible)
 
 
 def _counting(k: int, x: int, balanced: bool) -> str:
@@ -685,8 +797,8 @@ def _creatures(f: Findings, hazards: list[Entry], player: str) -> None:
     creatures = full + total(halves) // 2
     if creatures < limit["min"]:
         half = f" ({counted(total(halves), 'card')} counting as half a creature)" if halves else ""
-        f.problem(limit["rule"], f"the hazards hold {counted(creatures, 'creature')}{half}: at least {limit['min']}",
-                  [e for e in hazards if e.versions[0].has("c")] + halves)
+        f.short(limit["rule"], f"the hazards hold {counted(creatures, 'creature')}{half}: at least {limit['min']}",
+                [e for e in hazards if e.versions[0].has("c")] + halves)
 
 
 def _sideboard(f: Findings, entries: list[Entry], game: str) -> None:
@@ -742,11 +854,12 @@ def _pool(f: Findings, entries: list[Entry], player: str) -> None:
                                     f"{fw['stage_points']} stage points: the list marks no pool")
             return
         points = sum(e.count * e.versions[0].stage for e in stage)
-        if total(stage) > fw["stage_cards"] or points != fw["stage_points"] or \
-                not any(not e.versions[0].has("u") for e in stage):
-            f.problem(fw["rule"], f"the pool's Stage resources ({counted(total(stage), 'card')}, "
-                                  f"{counted(points, 'stage point')}) must be at most {fw['stage_cards']} worth exactly "
-                                  f"{fw['stage_points']} stage points, one of them non-unique", stage or pool)
+        said = f"the pool's Stage resources ({counted(total(stage), 'card')}, {counted(points, 'stage point')}) must " \
+               f"be at most {fw['stage_cards']} worth exactly {fw['stage_points']} stage points, one of them non-unique"
+        if total(stage) > fw["stage_cards"] or points > fw["stage_points"]:
+            f.problem(fw["rule"], said, stage)
+        elif points < fw["stage_points"] or not any(not e.versions[0].has("u") for e in stage):
+            f.short(fw["rule"], said, stage or pool)
 
 
 def _pool_sites(f: Findings, entries: list[Entry]) -> None:
@@ -763,8 +876,8 @@ def _declared_avatar(f: Findings, entries: list[Entry]) -> None:
     """1.8.F1: a Fallen-wizard player declares their avatar, "at least one copy of which must be in that
     player's deck"."""
     if not any(e.versions[0].has("a") and e.versions[0].alignment == "Fallen-wizard" for e in entries):
-        f.problem("1.8.F1", "a Fallen-wizard player's deck holds at least one copy of the Fallen-wizard avatar they "
-                            "declare: the list has none", [])
+        f.short("1.8.F1", "a Fallen-wizard player's deck holds at least one copy of the Fallen-wizard avatar they "
+                          "declare: the list has none", [])
 
 
 def _locations(f: Findings, entries: list[Entry], player: str) -> None:
@@ -924,38 +1037,56 @@ def _specific(cards: list[CardFacts], player: str, avatars: frozenset[str]) -> s
     return "" if player == "fallen-wizard" and specific in avatars else "1.3.4"
 
 
-def verdict(findings: list[dict[str, Any]]) -> dict[str, Any]:
-    """The verdict on a deck checked as one player's: legal (no problem, no open question, every rule
-    checked), or how many problems, questions the rules leave open and rules not checked, in one sentence."""
+def verdict(findings: list[dict[str, Any]], scope: Scope = DECK) -> dict[str, Any]:
+    """The verdict on a list checked as one player's: legal (no problem, no open question, every rule
+    checked), or how many problems, questions the rules leave open and rules not checked, in one sentence;
+    on part of a deck or a list that is no CoE deck (scope), neither legal nor not (legal None), the
+    sentence saying what the list is first."""
     problems, questions, unchecked = (sum(1 for f in findings if f["status"] == status) for status in STATUSES[:3])
     rest = ([f"the rules leave {counted(questions, 'question')} open"] if questions else []) + \
         ([f"{counted(unchecked, 'check')} could not be made"] if unchecked else [])
-    if not problems and not rest:
+    legal: bool | None = not problems and not rest
+    if scope.kind != "deck":
+        legal, summary = None, _scope_head(scope)
+        if scope.kind == "part":
+            summary += ": " + "; ".join([counted(problems, "problem") if problems else "no problem found", *rest])
+    elif not problems and not rest:
         summary = "Legal: it keeps every deck-construction rule of the CoE rules"
     elif problems:
         summary = "; ".join([f"Not legal: {counted(problems, 'problem')}", *rest])
     else:
         summary = "No problem found, but " + " and ".join(rest)
-    return {"legal": not problems and not rest, "problems": problems, "open": questions, "not_checked": unchecked,
-            "summary": summary}
+    return {"legal": legal, "problems": problems, "open": questions, "not_checked": unchecked, "summary": summary,
+            "scope": scope.to_json()}
 
 
-def verdicts(players: tuple[str, ...], results: list[list[dict[str, Any]]]) -> tuple[dict[str, Any], list[dict[str, Any]],
-                                                                                    list[dict[str, Any]]]:
+def _scope_head(scope: Scope) -> str:
+    """What a verdict on part of a deck or on no CoE deck says first: "This list has no hazards: it reads as
+    part of a deck; checked as a part", "859 cards besides its sites: ...: not a CoE deck, not judged"."""
+    why = scope.why[0].upper() + scope.why[1:]
+    return f"{why}: it reads as part of a deck; checked as a part" if scope.kind == "part" else \
+        f"{why}: not a CoE deck, not judged"
+
+
+def verdicts(players: tuple[str, ...], results: list[list[dict[str, Any]]],
+             scope: Scope = DECK) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
     """The verdict on a deck checked as each of the players whose_deck left (results: check()'s findings
     as each), the findings all share, and each reading, {player, name, verdict, findings}, with its own
     verdict and the findings it does not share (none when there is one player). The verdict's counts are
     those of the shared findings; it is legal (true) when legal as every player, not (false) when legal
     as none, and null when legal as some only: "Legal as a Fallen-wizard deck; as a Wizard (hero) deck,
-    4 problems"."""
+    4 problems". On part of a deck (scope), legal as none: "...; checked as a part, as a Wizard (hero) deck,
+    1 problem; as ..."."""
     if len(results) == 1:
-        return verdict(results[0]), results[0], []
+        return verdict(results[0], scope), results[0], []
     shared = [f for f in results[0] if all(f in r for r in results[1:])]
-    readings: list[dict[str, Any]] = sorted(({"player": p, "name": PLAYER_NAMES[p], "verdict": verdict(r),
+    readings: list[dict[str, Any]] = sorted(({"player": p, "name": PLAYER_NAMES[p], "verdict": verdict(r, scope),
                         "findings": [f for f in r if f not in shared]} for p, r in zip(players, results, strict=True)),
                       key=lambda r: not r["verdict"]["legal"])
     legal = [_a(r["name"]) + " deck" for r in readings if r["verdict"]["legal"]]
     others = [f"as {_a(r['name'])} deck, {_said(r['verdict'])}" for r in readings if not r["verdict"]["legal"]]
+    if scope.kind != "deck":
+        return {**verdict(shared, scope), "summary": f"{_scope_head(scope)}, {'; '.join(others)}"}, shared, readings
     if not others:
         summary = "Legal as " + " or as ".join(legal)
     elif legal:
@@ -965,11 +1096,13 @@ def verdicts(players: tuple[str, ...], results: list[list[dict[str, Any]]]) -> t
     else:
         summary = "; ".join(others)
         summary = summary[0].upper() + summary[1:]
-    return {**verdict(shared), "legal": None if legal and others else not others, "summary": summary}, shared, readings
+    return {**verdict(shared, scope), "legal": None if legal and others else not others, "summary": summary}, shared, readings
 
 
 def _said(v: dict[str, Any]) -> str:
     """A reading's verdict in a few words: "4 problems", "no problem, but 1 check could not be made"."""
     rest = ([f"{counted(v['open'], 'question')} the rules leave open"] if v["open"] else []) + \
         ([f"{counted(v['not_checked'], 'check')} not made"] if v["not_checked"] else [])
+    if not v["problems"] and not rest:
+        return "no problem found"
     return ", ".join([counted(v["problems"], "problem")] + rest) if v["problems"] else "no problem, but " + " and ".join(rest)

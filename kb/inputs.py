@@ -121,10 +121,11 @@ def line_and_column(text: str, offset: int) -> tuple[int, int]:
     return text.count("\n", 0, offset) + 1, offset - text.rfind("\n", 0, offset)
 
 
-def parse_json(text: str) -> Any:
-    """json.loads(text); an integer of more digits than Python converts is a JSONDecodeError at its
-    place, as any other fault of the text is (not a bare ValueError)."""
-    return bounded(json.loads, text, json.JSONDecodeError, lambda start, what: json.JSONDecodeError(what, text, start))
+def parse_json(text: str, parse_constant: Callable[[str], Any] | None = None) -> Any:
+    """json.loads(text, parse_constant=parse_constant); an integer of more digits than Python converts is a
+    JSONDecodeError at its place, as any other fault of the text is (not a bare ValueError)."""
+    return bounded(lambda t: json.loads(t, parse_constant=parse_constant), text, json.JSONDecodeError,
+                   lambda start, what: json.JSONDecodeError(what, text, start))
 
 
 def parse_toml(text: str) -> dict[str, Any]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -20,9 +21,9 @@ from click.testing import CliRunner
 from cli import cli
 from kb import lookup
 from kb.browserdata import packed
-from kb.deck import EXIT_NOT_FOUND, MAX_NEAR, PAGE_MARK, DeckReport, deck_data, deck_report
-from kb.decklist import MAX_LINE, detect, read_deck, read_line, read_lines
-from kb.errors import Refused
+from kb.deck import EXIT_NOT_FOUND, MAX_NEAR, PAGE_MARK, DeckReport, check_deck, deck_data, deck_report
+from kb.decklist import FORMATS, MAX_LINE, detect, read_deck, read_line, read_lines, section_of
+from kb.errors import Refused, WriteFailed
 from kb.store import CURRENT
 from kb.website import unstamp
 
@@ -35,6 +36,20 @@ MINION = DECKS / "minion.txt"
 REPORT = DECKS / "report.txt"
 WHOSE = [DECKS / name for name in ("saruman-fallen.o8d", "alatar-fallen.o8d", "smaug.txt", "nine.txt")]
 """Lists whose alignment or manifestations take the evidence (tests/test_deckrules.py)."""
+# The Fellowship (fellowship.txt) and report.txt's Orcs written as players post them. Their shapes come from
+# published lists: a title line, then the pool in groups ("Characters: ...", "Minor Items: Elf Stone, Horn of
+# Anor"), "Ideal Starting Companies [start at Minas Morgul]" / "Company 1:" naming the pool's characters again
+# with their items ("The Grimburgoth with Open to the Summons"), and a "Character Draft (10)" list of the pool
+# (guildcompanion.com/scrolls/2002/nov/fumes.html, 2001/dec/snow.html, 2004/may/dwarf.html); "Glorfindel II
+# (+ Elf-stone)" under "Starting company" and sites with what they are for, "Isle of the Ulond (Valiant Sword)"
+# (meccg.net/forum/viewtopic.php?t=2940); "Sites: ..." on one line of more than 200 characters and comma
+# lists with counts ("3x Concealment, 2 Dodge") as issue 40 quotes them.
+RANGERS = DECKS / "rangers.txt"
+ORCS = DECKS / "orcs.txt"
+# The Fellowship as maciak.org's "MECCG Deck List" page writes its challenge decks (maciakl/maciak.org,
+# _tabletop/meccgdecklist.md): an HTML heading, a paragraph, the list indented ("Starting Company:", "Other
+# Heroes:", "Hazard Creatures:", "MP Resources:"), then the starting companies told in sentences.
+FELLOWSHIP_PAGE = DECKS / "fellowship-page.md"
 FELLOWSHIP = {form: DECKS / f"fellowship.{ext}" for form, ext in (("text", "txt"), ("meccg", "meccg"),
                                                                    ("octgn", "o8d"), ("json", "json"))}
 DECK_JS = ROOT / "site" / "assets" / "deck.js"
@@ -135,9 +150,42 @@ def test_a_line_is_capped_after_its_spaces_are_collapsed() -> None:
     assert long.kind == "long"
 
 
-def test_a_line_too_long_is_reported(real_kb: Path) -> None:
-    report = deck_report(real_kb, "2 Gandalf\n" + "Glamdring " * 30 + "\nNotes:\n" + "prose " * 40 + "\n")
-    assert report.warnings == ["line 2: longer than 200 characters, read as no card"]  # the notes' line: prose
+LONG_LINES = ("2 Gandalf\n" + "Glamdring " * 30 + "\n" + "I played this deck " * 12 + "well.\nSites:\n" +
+              "Rivendell Moria " * 14 + "\nThis gives you 2 starting companies, one covert and one overt, both with a "
+              "small hazard limit. Once you put the smaller characters under direct influence, you are only using 13 "
+              "points of GI, leaving plenty to start a third company as soon as you draw\nNotes:\n" + "prose " * 40 + "\n")
+"""Lines too long for a card's name: one of cards' names with no commas, a sentence, a location deck's, a page's
+paragraph cut short (guildcompanion.com's, as the store of public pages keeps it), a note's."""
+
+
+def test_a_line_too_long_is_named_in_the_verdict(real_kb: Path, tmp_path: Path) -> None:
+    """A line too long for a card's name that lists none is named in the verdict, with what it leaves
+    unchecked (on main: a grey note, the verdict silent); a long sentence and the Notes' lines are prose."""
+    report = deck_report(real_kb, LONG_LINES)
+    unread = [f for f in report.findings if "not read" in f["message"]]
+    assert [(f["rule"], f["status"], f["lines"]) for f in unread] == [("", "not checked", [2]), ("1.4", "not checked", [5])]
+    assert unread[1]["message"] == ("the location deck was not checked whole: 1 line too long for a card's name, and no "
+                                    "list of cards' names, was not read")
+    assert not report.verdict["legal"] and report.warnings == [] and report.skipped["note"] == 3
+    said = ("not checked (rule 1.4): the location deck was not checked whole: 1 line too long for a card's name, and no "
+            "list of cards' names, was not read; line 5")
+    (tmp_path / "deck.txt").write_text(LONG_LINES, "utf-8")
+    assert said in " ".join(run(real_kb, str(tmp_path / "deck.txt"), "--no-pager").stdout.split())  # the terminal's
+    assert unread[1] in json.loads(run(real_kb, str(tmp_path / "deck.txt"), "--json").stdout)["findings"]
+    run(real_kb, str(tmp_path / "deck.txt"), "--html", str(tmp_path / "deck.html"))
+    assert unread[1]["message"].replace("'", "&#39;") in (tmp_path / "deck.html").read_text("utf-8")  # the page's
+
+
+def test_a_line_not_read_is_a_finding_of_every_alignment_checked(real_kb: Path) -> None:
+    """A list checked as several alignments (nine.txt: a Ringwraith's or a Balrog's) with a line not read in its
+    location deck: the check not made is a finding of each, given once among those they share, and no alignment
+    is called legal past it."""
+    report = deck_report(real_kb, (DECKS / "nine.txt").read_text("utf-8") + "x" * 201 + "\n")
+    assert [r["player"] for r in report.readings] == ["minion", "balrog"]
+    unread = [f for f in report.findings if f["rule"] == "1.4" and f["status"] == "not checked"]
+    assert len(unread) == 1 and not any(f in r["findings"] for r in report.readings for f in unread)
+    assert all(r["verdict"]["not_checked"] == 1 and r["verdict"]["legal"] is False for r in report.readings)
+    assert report.verdict["legal"] is False
 
 
 def test_headers_give_sections_parts_and_the_sideboard() -> None:
@@ -163,11 +211,19 @@ def test_formats_are_told_from_content() -> None:
         assert detect(path.read_text("utf-8-sig")) == form, path
     assert detect(HERO.read_text("utf-8")) == detect(REPORT.read_text("utf-8")) == "text"
     assert detect("[TW] Gandalf\n2 Glamdring\n") == "text"  # a "[" that opens no JSON
+    assert detect(FELLOWSHIP_PAGE.read_text("utf-8")) == "text"  # a "<" that opens no XML: a page's heading
     text = read_deck(FELLOWSHIP["meccg"].read_text("utf-8"), form="text")  # forced: its notes' "= Sideboard" is a header
     assert text.format == "text" and "Easterlings - Easterling Camp" in [line.text for line in text.cards()]
     assert "Easterlings - Easterling Camp" not in [line.text for line in read_deck(FELLOWSHIP["meccg"].read_text("utf-8")).cards()]
     with pytest.raises(Refused, match="not valid JSON"):
         read_deck(HERO.read_text("utf-8"), form="json")
+
+
+def test_a_json_number_too_long_names_its_line() -> None:
+    """A count of more digits than Python reads (kb.inputs.parse_json) is refused naming its line, as any fault of
+    the JSON is."""
+    with pytest.raises(Refused, match=r"not valid JSON at line 2 \(a number of more than 4300 digits\)"):
+        read_deck('{"deck": [\n{"name": "Gandalf", "qty": ' + "9" * 5000 + "}]}")
 
 
 def test_gccg_file() -> None:
@@ -275,12 +331,250 @@ def test_a_tournament_report_in_prose(real_kb: Path) -> None:
     report = deck_report(real_kb, REPORT.read_text("utf-8"), "report.txt")
     assert report.verdict["legal"] and report.alignment["player"] == "minion"
     assert not report.not_found and not report.ambiguous
-    assert entry(report, "Orc-draughts")["sections"] == [{"section": "Pool", "part": "pool", "sideboard": False, "count": 1}]
+    assert entry(report, "Orc-draughts")["sections"] == [{"section": "Starting company", "part": "pool", "sideboard": False,
+                                                          "count": 1}]  # "Company 1:", the only list of the pool
     assert entry(report, "Ciryaher")["typed"] == ["Ciryaher"]  # "Asternak, Ciryaher, Layos": three cards
     assert entry(report, "Dwarven Travelers")["count"] == 3 and entry(report, "Not Slay Needlessly")["count"] == 3
     assert entry(report, "Twilight")["sections"][0]["part"] == "sideboard"  # "Sideboard: (12)"
     assert entry(report, "Barad-dûr")["sections"][0]["part"] == "sites"  # "Sites: Dol Guldur, ..., Barad-dûr, ..."
-    assert report.skipped["note"] == 4  # the title line, two lines of prose, the round's result
+    assert report.skipped["note"] == 3  # two lines of prose, the round's result
+    assert report.title == "Tournament report: Ûvatha's Orcs at the Spring Council"  # its first line, standing alone
+
+
+def shape(report: DeckReport) -> list[tuple[Any, ...]]:
+    """Each card of a report: its name, count, the parts it is counted in and its printings' types."""
+    return sorted((e["name"], e["count"], tuple(s["part"] for s in e["sections"]),
+                   tuple(sorted({(c["type"], c["alignment"]) for c in e["cards"]}))) for e in report.cards + report.quiet)
+
+
+def test_a_forum_post_gives_the_verdict_of_the_list_it_posts(real_kb: Path) -> None:
+    """The Fellowship and report.txt's Orcs written as players post them give the reports of the lists
+    they post: the title line a title, the pool's "Characters:" and "Minor Items:" lines in the pool, the
+    starting companies and the draft naming the pool's cards once, each item of a comma list with its own
+    count, the Sites line of more than 200 characters read (on main: 12 problems, 8 names not read)."""
+    for post, same in ((RANGERS, FELLOWSHIP["text"]), (ORCS, REPORT), (FELLOWSHIP_PAGE, FELLOWSHIP["text"])):
+        got, want = (deck_report(real_kb, path.read_text("utf-8"), path.name) for path in (post, same))
+        assert shape(got) == shape(want) and got.copies == want.copies, post.name
+        assert got.verdict == want.verdict and got.verdict["legal"] and got.findings == [], post.name
+        assert not got.not_found and not got.ambiguous and got.alignment["player"] == want.alignment["player"]
+    rangers = deck_report(real_kb, RANGERS.read_text("utf-8"), "rangers.txt")
+    assert rangers.title == "Gandalf Rangers - hero deck for the Spring 2026 tournament"
+    assert rangers.warnings == ["lines 8, 9, 11: Glorfindel II, Dagger of Westernesse, Anborn, Beregond, Elven Cloak, "
+                                "Bilbo named again (the pool, its starting companies, its draft): each counted once"]
+    assert entry(rangers, "Elven Cloak")["sections"] == [{"section": "Minor items", "part": "pool", "sideboard": False,
+                                                          "count": 1}]
+    assert entry(rangers, "Concealment")["count"] == 3 and entry(rangers, "Dodge")["count"] == 3  # "3x Concealment, 3 Dodge"
+    assert [entry(rangers, name)["lines"] for name in ("Moria", "Blue Mountain Dwarf-hold")] == [[21], [21]]
+    assert run(real_kb, str(RANGERS), "--no-pager").exit_code == 0  # its title is no name read as no card
+    page = deck_report(real_kb, FELLOWSHIP_PAGE.read_text("utf-8"), "fellowship-page.md")
+    assert (page.format, page.title, page.warnings) == ("text", "The Fellowship (Gandalf)", [])  # on main: refused as XML
+    assert entry(page, "Gandalf")["sections"][0]["section"] == "Other Heroes" and entry(page, "Twilight")["lines"] == [68]
+    orcs = deck_report(real_kb, ORCS.read_text("utf-8"), "orcs.txt")
+    assert orcs.title == "Ûvatha's Orcs - minion deck, Spring Council 2026"
+    assert entry(orcs, "Orc-draughts")["sections"] == [{"section": "Minor items", "part": "pool", "sideboard": False,
+                                                        "count": 1}]  # "Shagrat with Orc-draughts" counts it once
+
+
+POOL_TWICE = """Radbug's Orcs
+
+Pool:
+Characters: Radbug, Lugdush, Shagrat, Gorbag, Muzgash, Ostisen, Asternak, Ciryaher, Layos, Grishnákh
+Minor Items: Orc-draughts, Orc-liquor
+
+Ideal Starting Companies
+Company 1: Radbug, Lugdush (+ Orc-draughts)
+Company 2: Shagrat with Orc-liquor, Gorbag
+
+10-character draft: Radbug, Lugdush, Shagrat, Gorbag, Muzgash, Ostisen, Asternak, Ciryaher, Layos, Grishnákh
+"""
+"""A pool of ten characters and two minor items, its starting companies and its draft naming them again."""
+
+
+STARTING_ALONE = "Company 1: Radbug with Cram, controlling\nCompany 2: Controlling Lugdush with Cram, controlling\n"
+"""Starting companies as the only list of the pool, two of them with a Cram (guildcompanion.com's "Thrain with
+Cram, controlling", "Controlling Herion with Open to the Summons")."""
+
+
+FEWER = "Pool:\nMinor Items: Cram\n" + STARTING_ALONE
+"""A pool giving one Cram, its starting companies two."""
+
+
+def test_starting_companies_and_the_draft_are_no_more_copies(real_kb: Path) -> None:
+    """The starting companies and a "10-character draft" line name the pool's cards: each is counted
+    once (on main: "2 copies of Radbug", "11 characters in the pool" and the draft line's ten names
+    counted ten times each)."""
+    report = deck_report(real_kb, POOL_TWICE)
+    pool = {e["name"]: (e["count"], e["lines"]) for e in report.cards + report.quiet}
+    assert len(pool) == 12 and pool["Radbug"] == (1, [4]) and pool["Orc-draughts"] == (1, [5])
+    assert not [f for f in report.findings if f["rule"] in ("1.3.1", "1.7")]
+    assert report.warnings == ["lines 8, 9, 11: Radbug, Lugdush, Orc-draughts, Shagrat, Orc-liquor, Gorbag, Muzgash, "
+                               "Ostisen ... named again (the pool, its starting companies, its draft): each counted once"]
+    alone = deck_report(real_kb, STARTING_ALONE)
+    assert {e["name"]: (e["count"], [s["part"] for s in e["sections"]]) for e in alone.cards + alone.quiet} == {
+        "Radbug": (1, ["pool"]), "Lugdush": (1, ["pool"]), "Cram": (2, ["pool"])}  # the pool's only list: a Cram each
+    assert alone.warnings == [] and not alone.not_found and not [f for f in alone.findings if "copies of" in f["message"]]
+    fewer = deck_report(real_kb, FEWER)  # the pool gives one Cram, the companies two
+    assert entry(fewer, "Cram")["count"] == 2 and {"rule": "", "status": "not checked", "message": (
+        "how many copies of Cram the pool holds: its own lines give 1, its starting companies or draft 2; counted 2"),
+        "lines": [2, 3, 4], "cards": []} in fewer.findings  # said in the verdict, never guessed silently
+    # the play deck's copies are more copies of a card the starting company names, but a unique card is one card
+    more = deck_report(real_kb, "Starting Company:\n1 Orc Brawler\n1 Lugdush\n\nOther Characters:\n2 Orc Brawler\n"
+                                "1 Lugdush\n")  # maciak.org's challenge deck I
+    assert [(e["name"], e["count"]) for e in more.cards + more.quiet] == [("Orc Brawler", 3), ("Lugdush", 1)]
+    assert more.warnings == ["line 3: Lugdush named again (the pool, its starting companies, its draft): each counted once"]
+
+
+def test_a_pool_written_in_groups_keeps_them() -> None:
+    """A pool's "Characters:" and "Minor Items:" lines are the pool's (on main: the play deck's); a group
+    header after the pool's own cards, or given a second time, leaves the pool for the play deck."""
+    def parts(text: str) -> list[tuple[str, str]]:
+        return [(line.name, line.part) for line in read_lines(text) if line.kind in ("card", "list")]
+    assert parts("Pool:\nCharacters: Radbug, Lugdush\nMinor Items: Horn of Anor, Cram\nCharacters: Gandalf, Aragorn II\n") \
+        == [("Radbug, Lugdush", "pool"), ("Horn of Anor, Cram", "pool"), ("Gandalf, Aragorn II", "play")]
+    assert parts("Pool:\nGlorfindel II\nMinor items:\nCram\nCharacters:\nGandalf\n") == [
+        ("Glorfindel II", "pool"), ("Cram", "pool"), ("Gandalf", "play")]
+    assert parts(FELLOWSHIP["text"].read_text("utf-8"))[6] == ("Gandalf", "play")  # "Characters:" after the pool's cards
+    assert parts("Ideal Starting Companies [start at Minas Morgul]\nCompany 1:\nThe Grimburgoth with Open to the "
+                 "Summons\n") == [("The Grimburgoth with Open to the Summons", "starting")]
+    # a header's words name its group and part: "Other Characters" leaves the starting company for the play deck
+    assert [section_of(name, "starting") for name in ("Other Characters", "Hazard Events", "Pool characters",
+                                                      "My favourites")] == [
+        ("Other Characters", "play", "characters"), ("Hazard Events", "play", "hazards"),
+        ("Pool characters", "pool", "characters"), ("My favourites", "starting", "")]
+
+
+NETMECCG = """[NetMECCG v1.4 Deck]
+
+# Deck explanation
+[starting]
+Balin
+Cram
+Cram
+[sideboard]
+Twilight
+[anti-FW]
+[characters]
+Radagast
+[resources]
+Concealment
+[sites]
+Rivendell
+"""
+"""NetMECCG's .dck, as GCCG's decks folder keeps them (council-of-rivendell/MeCCG-Windows-EN, core/decks/Metw):
+a banner, then each part in square brackets."""
+
+
+def test_netmeccg_parts_in_square_brackets() -> None:
+    """NetMECCG's "[starting]" is the pool and each "[part]" a part of its own, a group after a sideboard in
+    the play deck (on main: every "[part]" a name read as no card, the banner the deck's only unknown card)."""
+    deck = read_deck(NETMECCG)
+    assert deck.title == "" and [line.kind for line in deck.lines[:2]] == ["note", "blank"]
+    assert [(line.name, line.part) for line in deck.cards()] == [
+        ("Balin", "pool"), ("Cram", "pool"), ("Cram", "pool"), ("Twilight", "sideboard"), ("Radagast", "play"),
+        ("Concealment", "play"), ("Rivendell", "sites")]
+
+
+NETMECCG_MARKS = """[NetMECCG v1.4 Deck]
+
+[starting]
+Beregond
+Thrall of the Voice
+Squire of the Hunt
+[characters]
+Alatar@
+Alatar@
+Orc Captain
+[resources]
+Muster Disperses*
+[hazards]
+Doors of Night
+[sites]
+Rivendell
+Rivendell*
+Bree
+Bree*
+Isengard@
+Isengard@
+"""
+"""A Fallen-wizard's NetMECCG list as the 2009 World Champion's is written (tests/data/decks/audit): each version of a
+card named by a mark after its name, "@" the Fallen-wizard one, "*" the minion one, the hero one unmarked."""
+
+
+def test_netmeccg_marks_name_each_card_s_version(real_kb: Path) -> None:
+    """NetMECCG's marks are read as the versions they name ("%" the Balrog one), in a file with NetMECCG's banner
+    only: a Fallen-wizard's hero and minion sites are told apart, and its avatar is the Fallen-wizard Alatar."""
+    deck = read_deck(NETMECCG_MARKS)
+    assert deck.format == detect(NETMECCG_MARKS) == "netmeccg"
+    assert [(line.name, line.tag) for line in deck.cards()][3:8] == [
+        ("Alatar", "Fallen-wizard"), ("Alatar", "Fallen-wizard"), ("Orc Captain", "Hero"), ("Muster Disperses", "Minion"),
+        ("Doors of Night", "Hero")]
+    marked = read_deck("[NetMECCG v1.4 Deck]\n[sites]\nMoria%\nMoria*\n").cards()
+    assert [(line.name, line.tag) for line in marked] == [("Moria", "Balrog"), ("Moria", "Minion")]
+    unmarked = read_deck("Sites:\nRivendell\nRivendell*\n").cards()
+    assert [(line.name, line.tag) for line in unmarked] == [("Rivendell", ""), ("Rivendell*", "")]  # no banner: no marks
+    report = deck_report(real_kb, NETMECCG_MARKS)
+    assert report.format == "netmeccg" and report.alignment["player"] == "fallen-wizard"
+    assert [c["alignment"] for c in entry(report, "Alatar")["cards"]] == ["Fallen-wizard"]
+    assert sorted(c["alignment"] for c in entry(report, "Rivendell")["cards"]) == ["Hero", "Minion"]
+    assert not [f for f in report.findings if f["rule"].startswith("1.4")]  # one hero and one minion copy of each
+
+
+def test_a_misspelt_part_s_name_is_that_part() -> None:
+    """A header's one word a letter off a section's name, or two off a long one, is that section (maciak.org's
+    challenge decks head their sideboards "Sidebord:" and "Sidebar:"); a header of several words, or one as near two
+    sections, is read by its words as before."""
+    assert section_of("Sidebord", "sites") == section_of("Sidebar", "sites") == ("Sideboard", "sideboard", "")
+    assert section_of("Hazzards", "pool") == ("Hazards", "play", "hazards")
+    assert section_of("Agents", "play") == ("Agents", "play", "")  # two letters off "events": no group
+    assert section_of("Side deck", "play") == ("Side deck", "play", "")  # a letter off "site deck": several words
+    lines = read_lines("Sites:\nMoria\nSidebord:\nStealth\n")
+    assert [(line.name, line.part) for line in lines if line.kind == "card"] == [("Moria", "sites"), ("Stealth", "sideboard")]
+
+
+def test_a_title_is_a_line_standing_alone_that_names_no_card(real_kb: Path) -> None:
+    """The first line standing alone is the title when it names no card, exactly or nearly; a card's
+    name, even misspelt, stays a card; a program's banner and a line longer than a title are none."""
+    titled = deck_report(real_kb, "Gandalf Rangers - hero deck for the Spring 2026 tournament\n\nCharacters:\n"
+                                  "Aragorn II\n")
+    assert titled.title == "Gandalf Rangers - hero deck for the Spring 2026 tournament" and not titled.not_found
+    misspelt = deck_report(real_kb, "Gandalff\n\nCharacters:\nAragorn II\n")
+    assert misspelt.title == "" and [e["name"] for e in misspelt.cards + misspelt.quiet] == ["Gandalf", "Aragorn II"]
+    assert read_deck("Tournament report: " + "a long day " * 8 + "\n\n2 Gandalf\n").title == ""
+
+
+PROSE_LINES = [  # (a line after "Hazards:", what it reads as: kind and name, each item's count where a list)
+    ("Resources: 3x Concealment, 2 Dodge, Stealth x2", "list", "3x Concealment, 2 Dodge, Stealth x2"),
+    ("Sideboard: Stealth, Twilight", "list", "Stealth, Twilight"),  # a label with a list: its section
+    ("SB: Stealth", "card", "Stealth"),  # a prefix with one card: the sideboard for this line
+    ("Items and factions: Glamdring, Orcrist", "labelled", "Glamdring, Orcrist"),
+    ("Round 1: we won", "note", ""),
+    ("Company 2: Shagrat with Orc-liquor, Gorbag", "list", "Shagrat with Orc-liquor, Gorbag"),
+    ("Moria (Glamdring, Orcrist)", "card", "Moria (Glamdring, Orcrist)"),  # a comma in brackets parts nothing
+    ("I played Ringwraith this time, and most of the list came from the old challenge decks.", "note", ""),
+    ("I played Ringwraith, and I won.", "list", "I played Ringwraith, and I won."),  # the deck check: a sentence
+]
+
+
+@pytest.mark.parametrize("text,kind,name", PROSE_LINES, ids=[repr(c[0][:30]) for c in PROSE_LINES])
+def test_prose_lines(text: str, kind: str, name: str) -> None:
+    *_, line = read_lines("Hazards:\n" + text + "\n")
+    assert (line.kind, line.name) == (kind, name)
+
+
+EACH_ITEM = ("Hazards: 3x Orc-patrol, 2 Burning Rick, Cot, and Tree, Wargs x2, Chill Them with Fear\n"
+             "Items and factions: Glamdring, Orcrist\n"
+             "Round 2: Aragorn II, Legolas and Gimli beat me\nSideboard: Stealth, Twilight\n"
+             "I played this deck, and Gandalf, Aragorn II and the rest.\n")
+
+
+def test_a_list_reads_each_item_as_its_writer_means_it(real_kb: Path) -> None:
+    report = deck_report(real_kb, EACH_ITEM)
+    got = {e["name"]: (e["count"], e["sections"][0]["section"]) for e in report.cards + report.quiet}
+    assert got == {"Orc-patrol": (3, "Hazards"), "Burning Rick, Cot, and Tree": (2, "Hazards"), "Wargs": (2, "Hazards"),
+                   "Chill Them with Fear": (1, "Hazards"),
+                   "Glamdring": (1, "Hazards"), "Orcrist": (1, "Hazards"), "Stealth": (1, "Sideboard"),
+                   "Twilight": (1, "Sideboard")}
+    assert not report.not_found and report.skipped["note"] == 2  # the round's result and the sentence: prose
 
 
 # -- the real decklists -----------------------------------------------------------------------------------
@@ -533,17 +827,20 @@ def test_a_10000_line_list_completes(real_kb: Path) -> None:
     report = deck_report(real_kb, "\n".join(lines), "big.txt")
     assert report.lines == 10_000
     assert len(report.not_found) == 300 + 1  # the garbage and "Gandalf the Wizard"
-    assert report.warnings[0].startswith(f"{report.copies} copies on 10000 lines: more than a deck")
+    assert report.verdict["scope"]["kind"] == "not a deck" and report.verdict["legal"] is None
+    assert report.verdict["summary"].endswith("more than a CoE deck can hold (at most 178: a pool of 15, a play deck of "
+                                              "113 and a sideboard of 50): not a CoE deck, not judged")
     skipped = [m for m in report.not_found if not m["looked_near"]]  # beyond the first MAX_NEAR
     assert len(skipped) > 300 - MAX_NEAR and all(m["name"].startswith("Qwzx") and not m["suggestions"] for m in skipped)
-    assert report.warnings[1] == f"{len(skipped)} names were not read for near spellings (only the first 50 are)"
+    assert report.warnings[0] == f"{len(skipped)} names were not read for near spellings (only the first 50 are)"
     assert entry(report, "Lucky Search")["count"] == len([line for line in lines if line == "Luck Search"])
 
 
 def test_a_line_too_long_is_reported_not_read(tiny: tuple[Path, Path, Path]) -> None:
     report = deck_report(tiny[1], "2 Adunaphel\n" + "x" * 250 + "\nAdunaphel" + " " * 300 + "x3\n" + "y " * 150 + "\n")
     assert [(e["name"], e["count"], e["lines"]) for e in report.cards + report.quiet] == [("Adûnaphel", 5, [1, 3])]
-    assert report.warnings == ["lines 2, 4: longer than 200 characters, read as no card"]
+    assert [(f["status"], f["lines"]) for f in report.findings if "not read" in f["message"]] == [("not checked", [2, 4])]
+    assert report.warnings == []
 
 
 def test_bad_input_raises_refused_in_the_library(real_kb: Path) -> None:
@@ -583,6 +880,8 @@ def test_html_page_is_printable_and_written_safely(real_kb: Path, tmp_path: Path
     assert "is a link" in run(real_kb, str(HERO), "--html", str(link)).stderr
     missing = run(real_kb, str(HERO), "--html", str(tmp_path / "nowhere" / "x.html"))
     assert missing.exit_code == 1 and "no folder" in missing.stderr  # a page that cannot be written: exit 1
+    with pytest.raises(WriteFailed, match="no folder .*nowhere to write x.html into"):  # the library says so itself
+        check_deck(real_kb, str(HERO), html_out=tmp_path / "nowhere" / "x.html")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["deck.html", "link.html", "notes.html"]
 
 
@@ -614,6 +913,22 @@ process.stdout.write(JSON.stringify(out));
 """
 
 
+def deck_js(node: str, kb: Path, tmp_path: Path, lists: list[tuple[str, dict[str, str]]]) -> list[dict[str, Any]]:
+    """What the site's deck page (site/assets/deck.js, in node) reports on each (list, options), from this build's
+    deck data and search data as the site ships them (kb.browserdata.packed)."""
+    (tmp_path / "driver.js").write_text(DRIVER, "utf-8")
+    (tmp_path / "deck.json").write_text(json.dumps(deck_data(kb)), "utf-8")
+    (tmp_path / "lists.json").write_text(json.dumps(lists), "utf-8")
+    spec = json.loads((kb / CURRENT / "search.json").read_text("utf-8"))
+    (tmp_path / "spec.json").write_text(json.dumps(packed(spec), ensure_ascii=False), "utf-8")
+    done = subprocess.run([node, str(tmp_path / "driver.js"), str(SPEC_JS), str(DECK_JS),
+                           str(tmp_path / "spec.json"), str(tmp_path / "deck.json"),
+                           str(tmp_path / "lists.json")], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    answers: list[dict[str, Any]] = json.loads(done.stdout)
+    return answers
+
+
 def _node() -> str:
     node = shutil.which("node")
     if node is None:
@@ -637,7 +952,8 @@ def test_browser_reads_every_test_list_as_the_terminal(real_kb: Path, tmp_path: 
     from kb.deck import finding_text, miss_line, reading_text, whose_text
 
     node = _node()
-    texts = [HERO.read_text("utf-8"), MINION.read_text("utf-8"), REPORT.read_text("utf-8"),
+    texts = [HERO.read_text("utf-8"), MINION.read_text("utf-8"), REPORT.read_text("utf-8"), RANGERS.read_text("utf-8"),
+             ORCS.read_text("utf-8"), FELLOWSHIP_PAGE.read_text("utf-8"),
              *(path.read_text("utf-8-sig") for path in FELLOWSHIP.values()),
              "\n".join(text for text, *_ in LINES) + "\nSideboard\nSB: Stealth\nkhamul\nGandalf the Wizard",
              "\ufeff2 Gandalf\u2028Lure\u00a0of  Nature x2\r\n3x Orc-patrols [TW]\n\u00c9owyn\nGollum’s Fate\nZap\u200bper\n"
@@ -647,26 +963,23 @@ def test_browser_reads_every_test_list_as_the_terminal(real_kb: Path, tmp_path: 
              '{"pool": [{"name": "Theoden", "card": "tw-182", "qty": 1},\n{"name": "Balin", "card": "tw-116", "qty": 1}]}',
              '{"deck": {"Gandalf [H] (TW)": 1, "Twilight (LE)": 2},\n "sideboard": {"Stealth (TW)": "1"}, "notes": "x"}',
              # names read as several cards (another language's): their answer is shipped as one
-             "Corsarios de Umbar\nInsel der Lebenden Toten\nDie Puckel-Tiefen\nNuee de chauves souris\n", SITES_LINE]
+             "Corsarios de Umbar\nInsel der Lebenden Toten\nDie Puckel-Tiefen\nNuee de chauves souris\n", SITES_LINE,
+             # prose: a pool written twice, every way of writing a list, lines too long read or named as not read
+             POOL_TWICE, EACH_ITEM, LONG_LINES, "Hazards:\n" + "\n".join(text for text, *_ in PROSE_LINES),
+             STARTING_ALONE, FEWER, "Starting Company:\n1 Orc Brawler\n1 Lugdush\nOther Heroes:\n2 Orc Brawler\n1 Lugdush\n", NETMECCG, "Gandalff\n\nCharacters:\nAragorn II\n",
+             # NetMECCG's marks, a part's name misspelt
+             NETMECCG_MARKS, "[NetMECCG v1.4 Deck]\n[sites]\nMoria%\nMoria*\n", "Sites:\nMoria\nSidebord:\nStealth\nSidebar:\nHazzards:\nTwilight\n"]
     lists: list[tuple[str, dict[str, str]]] = [(text, {}) for text in texts]
     lists += [(text, options) for _, text, options, _, _ in CASES]
     lists += [(text, options) for _, text, options, *_ in VERDICTS]
     lists += [(FELLOWSHIP["text"].read_text("utf-8"), {"alignment": "minion", "game": "campaign"}),
               (FELLOWSHIP["meccg"].read_text("utf-8"), {"form": "text"})]
     lists += [(path.read_text("utf-8-sig"), options) for path in WHOSE for options in ({}, {"alignment": "hero"})]
-    lists += [("Characters:\nAragorn II\nShagrat\nResources:\nTwilight\n", {}), ("1 Gandalf\n" * 3000, {})]
-    (tmp_path / "driver.js").write_text(DRIVER, "utf-8")
-    (tmp_path / "deck.json").write_text(json.dumps(deck_data(real_kb)), "utf-8")
-    (tmp_path / "lists.json").write_text(json.dumps(lists), "utf-8")
-    # the search data as the site ships it (kb.browserdata.packed), which the page reads
-    spec = json.loads((real_kb / CURRENT / "search.json").read_text("utf-8"))
-    (tmp_path / "spec.json").write_text(json.dumps(packed(spec), ensure_ascii=False), "utf-8")
-    done = subprocess.run([node, str(tmp_path / "driver.js"), str(SPEC_JS), str(DECK_JS),
-                           str(tmp_path / "spec.json"), str(tmp_path / "deck.json"),
-                           str(tmp_path / "lists.json")], capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr[-2000:]
+    lists += [("Characters:\nAragorn II\nShagrat\nResources:\nTwilight\n", {}), ("1 Gandalf\n" * 3000, {}),
+              ((DECKS / "nine.txt").read_text("utf-8") + "x" * 201 + "\n", {})]
+    answers = deck_js(node, real_kb, tmp_path, lists)
     fields = ("name", "count", "sections", "lines", "typed", "read_as", "set_codes", "printings", "mentions")
-    for (text, options), js in zip(lists, json.loads(done.stdout), strict=True):
+    for (text, options), js in zip(lists, answers, strict=True):
         try:
             lines = [line.to_json() for line in read_deck(text, "deck", options.get("form", "")).lines]
         except Refused:
@@ -690,8 +1003,7 @@ def test_browser_reads_every_test_list_as_the_terminal(real_kb: Path, tmp_path: 
         assert [finding_text(f) for f in report.findings] == js["findings_text"]
         assert report.readings == js["readings"] and whose_text(report) == js["whose_text"]
         assert [reading_text(r) for r in report.readings] == js["reading_texts"]
-    answers = json.loads(done.stdout)
-    assert [m["name"] for m in answers[len(texts) - 1]["not_found"]] == ["Tom Bombadil's House"]  # SITES_LINE's others read
+    assert [m["name"] for m in answers[texts.index(SITES_LINE)]["not_found"]] == ["Tom Bombadil's House"]  # SITES_LINE's others read
     # the browser's own verdicts, rule by rule (tests/test_deckrules.py's cases)
     assert {answers[lists.index((path.read_text("utf-8-sig"), {}))]["alignment"]["sure"] for path in WHOSE} \
         == {"decided", "weak"}  # the browser weighs the evidence too
@@ -716,6 +1028,8 @@ def test_site_has_the_deck_page_and_its_data(real_kb: Path, real_site: Path) -> 
     shipped = json.loads(data.removeprefix("window.RULINGS_DECK=").rstrip().rstrip(";"))
     assert shipped == json.loads(json.dumps(deck_data(real_kb)))
     assert 'href="deck.html"' in (real_site / "index.html").read_text("utf-8")
+    offered = re.findall(r'<option value="([a-z]+)">', page[page.index('id="deck-format"'):])
+    assert offered[:len(FORMATS)] == list(FORMATS)  # every format the reader knows, to choose
 
 
 def test_deck_page_in_a_browser_from_a_link(tab, real_site: Path) -> None:  # type: ignore[no-untyped-def]
@@ -753,6 +1067,11 @@ def test_deck_page_in_a_browser_from_a_link(tab, real_site: Path) -> None:  # ty
     assert page.input_value("#decklist") == FELLOWSHIP["octgn"].read_text("utf-8-sig")
     page.select_option("#deck-alignment", "")
     page.wait_for_function("document.querySelector('.deck-verdict h2').textContent.indexOf('Legal') == 0")
+    page.fill("#decklist", LONG_LINES)  # a line not read: the verdict names it
+    page.click("#deck-form button")
+    page.wait_for_function("document.querySelector('.deck-findings').textContent.indexOf('the location deck was not "
+                           "checked whole') >= 0")
+    assert "(rule 1.4): the location deck" in page.inner_text(".deck-findings")
     assert errors == []
 
 
@@ -767,7 +1086,7 @@ def test_deck_page_says_whose_deck_it_may_be_and_quotes_rules_as_read(tab, real_
         "As a Ringwraith (minion) deck: Legal: it keeps every deck-construction rule of the CoE rules",
         "As a Balrog deck: Not legal: 1 problem"]
     assert "Whose deck it is is not sure: " in page.inner_text(".deck-verdict .where")
-    page.fill("#decklist", "Ringwraith:\nÛvatha the Ringwraith\nResources:\nConcealment\n")
+    page.fill("#decklist", "Ringwraith:\nÛvatha the Ringwraith\nResources:\nConcealment\nHazards:\nDoors of Night\n")
     page.click("#deck-form button")
     page.wait_for_function("document.querySelector('.deck-verdict h2').textContent.indexOf('Not legal') == 0")
     quoted = page.locator(".deck-findings li", has_text="rule 1.3.R3").locator("blockquote").inner_text()

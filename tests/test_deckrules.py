@@ -20,6 +20,8 @@ from .conftest import DATA
 DECKS = DATA / "decks"
 FELLOWSHIP = (DECKS / "fellowship.txt").read_text("utf-8")
 """A legal Wizard deck, every part marked: each case changes it a little."""
+REPORT = (DECKS / "report.txt").read_text("utf-8")
+"""A legal Ringwraith deck (30 resources, 30 hazards) in a tournament report's prose."""
 
 
 def variant(drop: tuple[str, ...] = (), add: tuple[str, ...] = (), swap: dict[str, str] | None = None) -> str:
@@ -125,9 +127,21 @@ VERDICTS: list[tuple[str, str, dict[str, str], str, str, list[str]]] = [
       "hazards: it needs at least 30"]),
     ("30 resources and 28 hazards: unbalanced, in range", variant(drop=("Foolish Words x3",), add=("Hazards:", "1 Slayer")),
      {}, "1.5", "problem", ["the play deck has 30 resources and 28 hazards: it must have as many hazards as resources"]),
-    ("6 resources and no hazard: both", "Avatar:\nRadagast\n3 Dodge\n3 Concealment\n", {}, "1.5", "problem",
-     ["the play deck has 6 resources: it needs at least 30",
-      "the play deck has 6 resources and 0 hazards: it must have as many hazards as resources"]),
+    ("6 resources and a hazard: both", "Avatar:\nRadagast\n3 Dodge\n3 Concealment\nHazards:\nDoors of Night\n", {}, "1.5",
+     "problem", ["the play deck has 6 resources: it needs at least 30",
+                 "the play deck has 6 resources and 1 hazard: it must have as many hazards as resources"]),
+    # part of a deck (no hazards, no resources): the minimums its other parts may reach are not judged
+    ("6 resources and no hazard: part of a deck, its minimums not judged", "Avatar:\nRadagast\n3 Dodge\n3 Concealment\n",
+     {}, "1.5", "not checked",
+     ["the play deck has 6 resources: it needs at least 30 (not judged on part of a deck)",
+      "the play deck has 6 resources and 0 hazards: it must have as many hazards as resources (not judged on part of a "
+      "deck)"]),
+    ("part of a deck: no problem where a minimum is not reached", "Avatar:\nRadagast\n3 Dodge\n3 Concealment\n", {}, "1.5",
+     "problem", []),
+    ("part of a deck: a maximum passed is a problem all the same", "Characters:\n" + "\n".join(
+        ["Glóin", "Thorin II", "Balin", "Kíli", "Fíli", "Óin", "Bifur", "Bofur", "Bombur", "Dori", "Nori"]) + "\n", {},
+     "1.5", "problem", ["11 non-avatar characters in the play deck (at most 10) (the list marks no pool: mark the pool's "
+                        "characters)"]),
     ("two hero Rivendells for a Fallen-wizard", SMALL_FW + "Sites:\nRivendell [H]\nRivendell\nRivendell [H]\n", {}, "1.4.F1",
      "problem", ["3 copies of the site Rivendell (2 hero, 1 minion): one copy of each hero site and one of each minion "
                  "site, havens too"]),
@@ -162,15 +176,41 @@ VERDICTS: list[tuple[str, str, dict[str, str], str, str, list[str]]] = [
     ("character manifestations: Strider brings Aragorn II into play, both in one deck", variant(add=("Characters:", "Strider")),
      {}, "1.3.1", "problem", []),
     # a Fallen-wizard's declared avatar (1.8.F1), a site in the pool (1.7), the cards named
-    ("a Fallen-wizard deck without a Fallen-wizard avatar", "Pool:\nBeregond\nThrall of the Voice\nBad Company\n",
-     {"alignment": "fallen-wizard"}, "1.8.F1", "problem",
+    ("a Fallen-wizard deck without a Fallen-wizard avatar", "Pool:\nBeregond\nThrall of the Voice\nBad Company\n"
+     "Hazards:\nDoors of Night\n", {"alignment": "fallen-wizard"}, "1.8.F1", "problem",
      ["a Fallen-wizard player's deck holds at least one copy of the Fallen-wizard avatar they declare: the list has none"]),
+    ("part of a Fallen-wizard deck without its avatar", "Pool:\nBeregond\nThrall of the Voice\nBad Company\n",
+     {"alignment": "fallen-wizard"}, "1.8.F1", "not checked",
+     ["a Fallen-wizard player's deck holds at least one copy of the Fallen-wizard avatar they declare: the list has none "
+      "(not judged on part of a deck)"]),
     ("a Fallen-wizard deck with its avatar", SMALL_FW, {}, "1.8.F1", "problem", []),
     ("a site in the pool is checked in the location deck, and the report says so", variant(add=("Pool:", "Weathertop")),
      {}, "1.7", "note", ["Weathertop, listed in the pool, is checked as part of the location deck: a pool holds characters "
                          "and minor items"]),
     ("a card the pool may not hold is named", SMALL_MINION + "Pool:\nThe Witch-king\n", {}, "1.7", "problem",
      ["the pool holds only non-avatar characters and up to two minor items, not The Witch-king"]),
+    # a resource the card database calls an avatar (Sauron, The Lidless Eye): 1.5's resources or its avatars?
+    ("a resource avatar where it decides 1.5: open", REPORT.replace("Skies of Fire", "The Lidless Eye"), {}, "1.5", "open",
+     [f"the rules leave open whether The Lidless Eye (line {REPORT.splitlines().index('Skies of Fire') + 1}), a resource "
+      "the card database calls an avatar, counts among 1.5's resources or its avatars (the CoE glossary calls an avatar a "
+      "character): as a resource, no problem; as an avatar, the play deck has 29 resources, even with its 2 cards that "
+      "may be either (1.3.3) as resources: it needs at least 30; the play deck has 27 resources and 30 hazards and 2 "
+      "cards that may be either (1.3.3): it must have as many hazards as resources"]),
+    ("a resource avatar where it decides 1.5: no problem", REPORT.replace("Skies of Fire", "The Lidless Eye"), {}, "1.5",
+     "problem", []),
+    ("a resource avatar in the sideboard: nothing open", REPORT.replace("Twilight (x2)", "Twilight (x2)\nThe Lidless Eye"),
+     {}, "1.5", "open", []),
+    ("a resource avatar where the play deck breaks 1.5 either way: not legal, nothing open",
+     REPORT.replace("Skies of Fire", "The Lidless Eye").replace("Orc Quarrels (x3)\n", ""), {}, "1.5", "problem",
+     ["the play deck has 27 resources, even with its 2 cards that may be either (1.3.3) as resources: it needs at least 30",
+      "the play deck has 25 resources and 30 hazards and 2 cards that may be either (1.3.3): it must have as many hazards "
+      "as resources"]),
+    # a list no CoE deck can be: not judged
+    ("more cards than a CoE deck can hold: not judged", "Concealment x90\nDoors of Night x90\n", {}, "", "not checked",
+     ["every deck-construction rule (1.2 to 1.8): not judged, 180 cards besides its sites: more than a CoE deck can hold "
+      "(at most 178: a pool of 15, a play deck of 113 and a sideboard of 50)"]),
+    ("as many cards as a CoE deck can hold: judged", "Concealment x89\nDoors of Night x89\n", {}, "1.3.1", "problem",
+     ["89 copies of Concealment (at most 3 in the deck)", "89 copies of Doors of Night (at most 3 in the deck)"]),
 ]
 """Findings whose words matter: each list's findings of one rule and status, exactly."""
 
@@ -206,13 +246,16 @@ def test_each_rule_breaks_and_holds(real_kb: Path, what: str, text: str, options
     assert not report.not_found and not report.ambiguous, (report.not_found, report.ambiguous)
     if not rule:
         assert report.verdict == {"legal": True, "problems": 0, "open": 0, "not_checked": 0, "summary":
-                                     "Legal: it keeps every deck-construction rule of the CoE rules"}
+                                  "Legal: it keeps every deck-construction rule of the CoE rules",
+                                  "scope": {"kind": "deck", "why": ""}}
         assert report.findings == [] and report.alignment["player"] == "hero"
         return
     found = findings(report, rule)
     assert bool(found) == broken, report.findings
-    if broken:
-        assert not report.verdict["legal"] and report.verdict["summary"].startswith("Not legal")
+    if broken:  # part of a deck says what it is first, and is neither legal nor not (legal None)
+        whole = report.verdict["scope"]["kind"] == "deck"
+        assert report.verdict["legal"] is (False if whole else None) and report.verdict["problems"]
+        assert report.verdict["summary"].startswith("Not legal" if whole else "This list has no ")
         assert found[0]["lines"] and rule in report.rules  # its lines, and its text quoted
         assert report.rules[rule]["number"] == rule and report.rules[rule]["source"] == "coe-rules"
 
@@ -231,7 +274,7 @@ def test_what_the_list_cannot_tell_is_not_checked(real_kb: Path) -> None:
     report = deck_report(real_kb, "Twilight\nDoors of Night\nNo Such Card Anywhere\n")
     assert (report.alignment["player"], report.alignment["sure"], report.readings) == ("", "unknown", [])
     unchecked = [f for f in report.findings if f["status"] == "not checked"]
-    assert [f["rule"] for f in unchecked] == ["", "1.2"]
+    assert [f["rule"] for f in unchecked] == ["", "1.2", "1.5", "1.5.1"]  # no resources: part of a deck
     assert unchecked[0]["lines"] == [3] and "every count leaves them out" in unchecked[0]["message"]
     assert "give its alignment" in unchecked[1]["message"]
     assert not report.verdict["legal"]
@@ -244,14 +287,14 @@ def test_what_the_list_cannot_tell_is_not_checked(real_kb: Path) -> None:
 def test_no_alignment_fitting_every_card_is_not_legal_as_any(real_kb: Path) -> None:
     """Aragorn II is no Ringwraith's or Balrog's character, Shagrat no Wizard's, and no Stage resource makes it a
     Fallen-wizard's: whatever its alignment, a rule is broken, and the report checks it as each of those three."""
-    report = deck_report(real_kb, "Characters:\nAragorn II\nShagrat\nResources:\nTwilight\n")
+    report = deck_report(real_kb, "Characters:\nAragorn II\nShagrat\nResources:\nTwilight\nTidings of Death\n")
     assert (report.alignment["player"], report.alignment["sure"]) == ("", "split")
     assert [r["player"] for r in report.readings] == report.alignment["readings"] == ["hero", "minion", "balrog"]
     assert report.verdict["legal"] is False and report.verdict["summary"] == (
-        "Not legal: as a Wizard (hero) deck, 4 problems; as a Ringwraith (minion) deck, 4 problems; as a Balrog deck, "
-        "4 problems")
+        "Not legal: as a Wizard (hero) deck, 3 problems; as a Ringwraith (minion) deck, 3 problems; as a Balrog deck, "
+        "3 problems")
     assert [[f["rule"] for f in r["findings"]] for r in report.readings] == [["1.3.W2"], ["1.3.R2"], ["1.3.B2"]]
-    assert [f["rule"] for f in report.findings] == ["1.5", "1.5", "1.5.1"]  # those all share, given once
+    assert [f["rule"] for f in report.findings] == ["1.5", "1.5.1"]  # those all share, given once
 
 
 def test_whose_deck_it_is(real_kb: Path) -> None:
@@ -309,7 +352,8 @@ def test_a_list_two_alignments_fit_is_checked_as_each(real_kb: Path) -> None:
     agent is a Balrog's hazard, 1.3.B2), and the verdict says both rather than guess (the list's comment checks it)."""
     report = deck_report(real_kb, (DECKS / "nine.txt").read_text("utf-8"))
     assert report.verdict == {"legal": None, "problems": 0, "open": 0, "not_checked": 0,
-                              "summary": "Legal as a Ringwraith (minion) deck; as a Balrog deck, 1 problem"}
+                              "summary": "Legal as a Ringwraith (minion) deck; as a Balrog deck, 1 problem",
+                              "scope": {"kind": "deck", "why": ""}}
     a = report.alignment
     assert (a["player"], a["sure"], a["readings"]) == ("", "weak", ["minion", "balrog"])
     assert a["how"].endswith("every card fits a Ringwraith (minion) deck and a Balrog deck: checked as each")

@@ -34,6 +34,9 @@
       var out = {};
       Object.keys(deck.rules).forEach(function (name) { out[name] = new RegExp(deck.rules[name], "i"); });
       out.break_all = new RegExp(deck.rules["break"], "g");
+      out.list_split_all = new RegExp(deck.rules.list_split, "gi");
+      out.influence_all = new RegExp(deck.rules.influence, "gi");
+      out.markup_all = new RegExp(deck.rules.markup, "gi");
       out.xml_attribute_all = new RegExp(deck.rules.xml_attribute, "gi");
       out.xml_entity_all = new RegExp(deck.rules.xml_entity, "gi");
       deck._patterns = out;
@@ -42,7 +45,7 @@
   }
 
   var SIDEBOARDS = ["sideboard", "fw-sideboard"];
-  var PARTS = ["pool", "play", "sideboard", "fw-sideboard", "sites", "notes"];
+  var PARTS = ["pool", "play", "sideboard", "fw-sideboard", "sites", "notes", "starting"];
 
   /* kb.decklist.split_lines */
   function split_lines(text, P) {
@@ -52,9 +55,17 @@
 
   function cleaned(raw) { return Q.clean(raw, raw.length + 1); }
 
+  /* kb.decklist.section_key */
+  function section_key(name, P) { return Q.fold(name).replace(P.section_count, ""); }
+
+  /* kb.decklist.names_part */
+  function names_part(key, deck, P) {
+    return own(deck.sections, key) !== undefined || P.sideboard.test(key) || P.fw_sideboard.test(key) || P.starting.test(key);
+  }
+
   /* kb.decklist.section_of */
   function section_of(name, part, deck, P) {
-    var key = Q.fold(name), known = own(deck.sections, key);
+    var key = section_key(name, P), known = own(deck.sections, key);
     if (known !== undefined) {
       var starts = known[1];
       if (!starts) starts = SIDEBOARDS.indexOf(part) >= 0 ? part : "play";
@@ -63,7 +74,37 @@
     var words = name.split(" ").filter(Boolean).join(" ");
     if (P.fw_sideboard.test(key)) return [words, "fw-sideboard", ""];
     if (P.sideboard.test(key)) return [words, "sideboard", ""];
-    return [words, part, ""];
+    if (P.starting.test(key)) return [words, "starting", ""];
+    var near = known_section(key, deck);
+    if (near) return section_of(near, part, deck, P);
+    return [words].concat(named_within(key, part, deck));
+  }
+
+  /* kb.decklist.known_section: the section a header's one word is or spells nearly, the nearest if one is, or "" */
+  function known_section(key, deck) {
+    if (own(deck.sections, key) !== undefined || key.indexOf(" ") >= 0 || cps(key).length < deck.near_section - 1) {
+      return own(deck.sections, key) !== undefined ? key : "";
+    }
+    var near = {}, best = null;
+    (own(deck.near_keys, cpSlice(key, 2)) || []).forEach(function (known) {
+      var limit = cps(known).length < deck.near_section + 3 ? 1 : 2, d = Q.distance(key, known, limit);
+      if (d <= limit) {
+        if (!own(near, d)) near[d] = [];
+        near[d].push(known);
+        if (best === null || d < best) best = d;
+      }
+    });
+    return best !== null && near[best].length === 1 ? near[best][0] : "";
+  }
+
+  /* kb.decklist.named_within: [part, group] a section's key names by its words when it is none of the sections */
+  function named_within(key, part, deck) {
+    var named = key.split(" ").filter(function (w) { return own(deck.sections, w) !== undefined; })
+      .map(function (w) { return deck.sections[w]; });
+    var groups = named.filter(function (e) { return !e[1]; }).map(function (e) { return e[2]; });
+    if (!groups.length) return [part, ""];
+    var parts = named.filter(function (e) { return e[1]; }).map(function (e) { return e[1]; });
+    return [parts.length ? parts[0] : SIDEBOARDS.indexOf(part) >= 0 ? part : "play", groups[0]];
   }
 
   /* kb.decklist.framed_section */
@@ -74,7 +115,7 @@
 
   /* kb.decklist.read_name: [name, set code, tag, count or null, what it carries] */
   function read_name(text, deck, P, framed) {
-    var rest = text, set_code = "", tag = "", carried = "", m;
+    var rest = text.replace(P.influence_all, ""), set_code = "", tag = "", carried = "", m;
     m = framed ? P.any_set_code.exec(rest) : null;
     if (m && !P.set_code.test(rest)) { set_code = m[1].toUpperCase(); rest = rest.slice(0, m.index); }
     for (var i = 0; i < 3; i++) {
@@ -107,10 +148,10 @@
       sideboard: SIDEBOARDS.indexOf(part) >= 0};
   }
 
-  /* kb.decklist.sideboard_words */
-  function sideboard_words(name, P) {
-    var key = Q.fold(name);
-    return key.split(" ").filter(Boolean).length <= 4 && (P.sideboard.test(key) || P.fw_sideboard.test(key));
+  /* kb.decklist.part_words */
+  function part_words(name, deck, P) {
+    var key = section_key(name, P);
+    return key.split(" ").filter(Boolean).length <= 4 && names_part(key, deck, P);
   }
 
   /* kb.decklist.short_name */
@@ -121,13 +162,47 @@
   /* kb.decklist.read_line: the lines one line reads as */
   function read_line(number, raw, section, part, group, mode, deck, P) {
     var text = cleaned(raw), whole = whole_line(number, text, section, part, group, mode, deck, P);
-    return whole !== null ? [whole] : labelled_line(number, text, section, part, group, mode, deck, P);
+    var lines = whole !== null ? [whole] : labelled_line(number, text, section, part, group, mode, deck, P);
+    if (cps(text).length <= deck.max_line) return lines;
+    return lines.map(function (l) { return Object.assign({}, l, {text: ""}); });
+  }
+
+  /* kb.decklist.list_spans: [start, end] of each item of a line listing cards */
+  function list_spans(text, P) {
+    var spans = [], start = 0, depth = 0, m, re = new RegExp(P.list_split_all.source, "gi");
+    while ((m = re.exec(text)) !== null) {
+      var mark = m[0];
+      if (mark === "(" || mark === "[") depth += 1;
+      else if (mark === ")" || mark === "]") depth = Math.max(0, depth - 1);
+      else if (depth === 0) { spans.push([start, m.index]); start = m.index + mark.length; }
+    }
+    spans.push([start, text.length]);
+    return spans.filter(function (s) { return text.slice(s[0], s[1]).replace(/^[ ,;.]+|[ ,;.]+$/g, ""); });
+  }
+
+  /* kb.decklist.list_items */
+  function list_items(text, P) {
+    return list_spans(text, P).map(function (s) { return text.slice(s[0], s[1]).replace(/^ +| +$/g, ""); });
+  }
+
+  /* kb.decklist.item_lines: some items of a list line read as one line in its place */
+  function item_lines(l, text, deck, P) {
+    return card_lines(l.number, l.text, text.replace(/^ +| +$/g, ""), l.section, l.part, l.group, false, deck, P);
+  }
+
+  /* kb.decklist.long_line */
+  function long_line(number, text, section, part, group, P) {
+    var prose = part === "notes" || P.sentence.test(text) || P.prose.test(text);
+    return placed(number, prose ? "note" : "long", "", section, part, group);
   }
 
   /* kb.decklist.whole_line: a line that names no card, or null */
   function whole_line(number, text, section, part, group, mode, deck, P) {
     var s;
-    if (cps(text).length > deck.max_line) return placed(number, "long", "", section, part, group);
+    if (cps(text).length > deck.max_line && (mode !== "text" || part === "notes" || cps(text).length > deck.max_list_line ||
+        list_items(text, P).length < 2)) {
+      return long_line(number, text, section, part, group, P);
+    }
     if (!text) return placed(number, "blank", text, section, part, group);
     if (mode === "frame") {
       s = framed_section(text, deck, P);
@@ -137,12 +212,12 @@
     var header = P.header.exec(text);
     if (mode === "framed") {
       if (part === "notes") return placed(number, "note", text, section, part, group);
-      if (header && text.charAt(0) === "#" && own(deck.sections, Q.fold(header[1])) !== undefined) {
+      if (header && text.charAt(0) === "#" && own(deck.sections, section_key(header[1], P)) !== undefined) {
         s = section_of(header[1], part, deck, P);
         return placed(number, "header", text, s[0], part, s[2] || group);
       }
-    } else if (header && (header[2] || own(deck.sections, Q.fold(header[1])) !== undefined || sideboard_words(header[1], P))) {
-      s = section_of(header[1], part, deck, P);
+    } else if (header && (header[2] || part_words(header[1], deck, P))) {  // "[characters]" names a part of its own
+      s = section_of(header[1], text.charAt(0) === "[" ? "" : part, deck, P);
       return placed(number, "header", text, s[0], s[1], s[2]);
     } else if (part === "notes") {
       return placed(number, "note", text, section, part, group);
@@ -154,33 +229,38 @@
   /* kb.decklist.labelled_line: a line that may name cards, after its bullet, prefix or label */
   function labelled_line(number, text, section, part, group, mode, deck, P) {
     var rest = text.replace(P.bullet, ""), prefix = P.sideboard_prefix.exec(rest);
-    var label = prefix || mode !== "text" ? null : P.label.exec(rest), header = [];
-    if (prefix) { rest = rest.slice(prefix[0].length); part = "sideboard"; }
-    else if (label) {
-      var key = Q.fold(label[1]);
-      if (!(own(deck.sections, key) !== undefined || P.sideboard.test(key) || P.fw_sideboard.test(key))) {
-        return [placed(number, "note", text, section, part, group)];
+    var label = mode === "text" ? P.label.exec(rest) : null, header = [];
+    if (label && (!prefix || list_items(label[2], P).length > 1)) {
+      if (!names_part(section_key(label[1], P), deck, P)) {
+        var listed = named_cards(number, text, label[2], section, part, group, false, deck, P)[0];
+        var kind = listed.kind === "list" ? "labelled" : "note";
+        return [Object.assign({}, listed, {kind: kind, name: kind === "labelled" ? listed.name : ""})];
       }
       var s = section_of(label[1], part, deck, P);
       section = s[0]; part = s[1]; group = s[2];
       header.push(placed(number, "header", text, section, part, group));
       rest = label[2];
-    }
+    } else if (prefix) { rest = rest.slice(prefix[0].length); part = "sideboard"; }
     return header.concat(named_cards(number, text, rest, section, part, group, mode === "framed", deck, P));
   }
 
-  /* kb.decklist.named_cards: what the rest of a line names */
+  /* kb.decklist.named_cards: what the rest of a line names, a list or one card */
   function named_cards(number, text, rest, section, part, group, framed, deck, P) {
     rest = rest.replace(P.trailing_comment, "");
-    if (P.placeholder.test(rest) || P.aside.test(rest)) return [placed(number, "note", text, section, part, group)];
+    if (P.placeholder.test(rest) || P.aside.test(rest) || P.legend.test(rest)) return [placed(number, "note", text, section, part, group)];
+    var items = framed ? [] : list_items(rest, P);
+    if (items.length > 1 && items.every(function (i) { return short_name(i, deck); })) {
+      return [placed(number, "list", text, section, part, group, rest)];
+    }
+    return card_lines(number, text, rest, section, part, group, framed, deck, P);
+  }
+
+  /* kb.decklist.card_lines: what the rest of a line names read as one card */
+  function card_lines(number, text, rest, section, part, group, framed, deck, P) {
+    if (cps(rest).length > deck.max_line) return [long_line(number, rest, section, part, group, P)];
     var read = read_name(rest, deck, P, framed), name = read[0], count = read[3], carried = read[4];
     if (P.decoration.test(name) || count === 0) return [placed(number, "comment", text, section, part, group)];
-    if (count === null && P.sentence.test(rest)) return [placed(number, "note", text, section, part, group)];
-    if (count === null && !short_name(name, deck)) {
-      var parts = name.split(new RegExp(P.list_separator.source, "gi"));
-      var kind = parts.length > 1 && parts.every(function (p) { return short_name(p, deck); }) ? "list" : "note";
-      return [placed(number, kind, text, section, part, group, kind === "list" ? name : "")];
-    }
+    if (count === null && (P.sentence.test(rest) || !short_name(name, deck))) return [placed(number, "note", text, section, part, group)];
     var card = placed(number, "card", text, section, part, group, name, count === null ? 1 : count, read[1], read[2]);
     if (carried && !P.decoration.test(carried)) return [card, placed(number, "card", text, section, part, group, carried)];
     return [card];
@@ -199,16 +279,47 @@
   function read_lines(text, deck, framed) {
     var P = patterns(deck), raws = split_lines(text.replace(/^\ufeff/, ""), P), out = [];
     var names = framed ? frame_names(raws.map(function (raw) { return P.frame.test(cleaned(raw)); })) : new Set();
-    var section = "", part = "", group = "";
+    var section = "", part = "", group = "", given = [];
     raws.forEach(function (raw, i) {
       var mode = "text";
       if (framed) mode = names.has(i) ? "frame" : "framed";
-      read_line(i + 1, raw, section, part, group, mode, deck, P).forEach(function (l) {
+      var lines = read_line(i + 1, raw, section, part, group, mode, deck, P), head = lines[0], keep = part;
+      if (head.kind === "header" && (part === "pool" || part === "starting") && keeps_pool(head, given, deck)) {
+        lines = lines.map(function (l) { return Object.assign({}, l, {part: keep, sideboard: false}); });
+        given.push(head.section);
+      } else if (head.kind === "header") given = [];
+      if (lines.some(function (l) { return (l.kind === "card" || l.kind === "list") && !l.group; })) given.push("");
+      lines.forEach(function (l) {
         if (l.kind === "header") { section = l.section; part = l.part; group = l.group; }
         out.push(l);
       });
     });
-    return out;
+    return titled(out, deck, P);
+  }
+
+  /* kb.decklist.keeps_pool */
+  function keeps_pool(header, given, deck) {
+    return deck.pool_sections.indexOf(header.section) >= 0 && given.indexOf(header.section) < 0 &&
+      !(header.section === "Characters" && given.indexOf("") >= 0);
+  }
+
+  /* kb.decklist.title_at: where a text list's own title may be, or null */
+  function title_at(lines, deck, P) {
+    var first = -1;
+    for (var i = 0; i < lines.length; i++) if (lines[i].kind !== "blank") { first = i; break; }
+    if (first < 0 || ["note", "card", "list", "labelled"].indexOf(lines[first].kind) < 0) return null;
+    var l = lines[first], after = null;
+    for (var j = first + 1; j < lines.length; j++) if (lines[j].number > l.number) { after = lines[j]; break; }
+    if (after === null || (after.kind !== "blank" && after.kind !== "header") || cps(l.text).length > deck.max_title ||
+        P.banner.test(Q.fold(l.text))) return null;
+    return l.kind === "note" || l.kind === "labelled" || l.name === l.text ? first : null;
+  }
+
+  /* kb.decklist.titled */
+  function titled(lines, deck, P) {
+    var at = title_at(lines, deck, P);
+    if (at === null || lines[at].kind !== "note") return lines;
+    return lines.slice(0, at).concat([Object.assign({}, lines[at], {kind: "title"})], lines.slice(at + 1));
   }
 
   /* kb.decklist.text_title */
@@ -216,6 +327,7 @@
     for (var i = 0; i < lines.length; i++) {
       var l = lines[i];
       if (l.kind === "blank") continue;
+      if (l.kind === "title") return cpSlice(l.text, deck.max_title);
       if (l.kind !== "comment" || P.frame.test(l.text)) break;
       var words = l.text.replace(P.comment_marks, "").replace(/^ +| +$/g, "");
       if (words && !P.banner.test(Q.fold(words))) return cpSlice(words, deck.max_title);
@@ -452,10 +564,11 @@
   function detect(text, P) {
     var start = text.replace(/^[\ufeff \t\r\n]+/, "").charAt(0);
     if (start === "{") return "json";
+    if (P.netmeccg.test(text.replace(/^[\ufeff \t\r\n]+/, ""))) return "netmeccg";
     if (start === "[") {
       try { JSON.parse(text.replace(/^\ufeff/, "")); return "json"; } catch (e) { return "text"; }
     }
-    if (start === "<") return "octgn";
+    if (start === "<" && P.xml.test(text.replace(/^[\ufeff \t\r\n]+/, ""))) return "octgn";
     var raws = split_lines(text.replace(/^\ufeff/, ""), P), frames = [];
     raws.forEach(function (raw, i) { if (P.frame.test(cleaned(raw))) frames.push(i); });
     for (var i = 1; i < frames.length; i++) if (frames[i] - frames[i - 1] === 2) return "meccg";
@@ -469,8 +582,16 @@
     if (form === "json") return read_json(text.replace(/^\ufeff/, ""), name, deck, P);
     if (form === "octgn") return read_octgn(text.replace(/^\ufeff/, ""), name, deck, P);
     var lines = read_lines(text, deck, form === "meccg");
+    if (form === "netmeccg") lines = lines.map(function (l) { return version_marked(l, deck, P); });
     return {format: form, title: text_title(lines, deck, P), alignment: "", lines: lines,
       line_count: split_lines(text.replace(/^\ufeff/, ""), P).length};
+  }
+
+  /* kb.decklist.version_marked: a NetMECCG card line, its name's mark read as the version it asks for */
+  function version_marked(l, deck, P) {
+    if (l.kind !== "card" || l.tag) return l;
+    var m = P.version_mark.exec(l.name);
+    return Object.assign({}, l, m ? {name: m[1], tag: deck.version_marks[m[2]]} : {tag: deck.version_marks[""]});
   }
 
   // -- the rules: kb/deckrules.py -------------------------------------------------------------------------
@@ -643,7 +764,7 @@
   }
 
   /* kb.deckrules.Findings */
-  function Findings() { this.out = []; }
+  function Findings(part) { this.out = []; this.part = !!part; }
   Findings.prototype.add = function (status, rule, message, entries) {
     entries = entries || [];
     this.out.push({rule: rule, status: status, message: message,
@@ -652,15 +773,44 @@
         unique(entries.filter(function (e) { return e.versions.length; }).map(function (e) { return e.versions[0].name; }))});
   };
   Findings.prototype.problem = function (rule, message, entries) { this.add("problem", rule, message, entries); };
+  /* kb.deckrules.Findings.short: a minimum not reached, a problem; on part of a deck, a check not made */
+  Findings.prototype.short = function (rule, message, entries) {
+    if (this.part) this.add("not checked", rule, message + " (" + NOT_JUDGED + ")", entries);
+    else this.problem(rule, message, entries);
+  };
   Findings.prototype.open = function (rule, message, entries) { this.add("open", rule, message, entries); };
   Findings.prototype.unchecked = function (rule, message, entries) { this.add("not checked", rule, message, entries); };
   Findings.prototype.note = function (rule, message, entries) { this.add("note", rule, message, entries); };
 
   function total(entries) { return sum(entries, function (e) { return e.count; }); }
 
+  var NOT_JUDGED = "not judged on part of a deck";
+  var DECK = {kind: "deck", why: ""};
+
+  /* kb.deckrules.scope_of: {kind: deck, part or "not a deck", why} */
+  function scope_of(entries, deck) {
+    var read = entries.filter(function (e) { return e.versions.length; }), most = deck.most_cards, all = 0;
+    var cards = total(read.filter(function (e) { return e.versions[0].type !== "Site" && e.versions[0].type !== "Region"; }));
+    Object.keys(most).forEach(function (part) { all += most[part]; });
+    if (cards > all) {
+      var parts = listed(Object.keys(most).map(function (part) { return "a " + part + " of " + most[part]; }));
+      return {kind: "not a deck", why: cards + " cards besides its sites: more than a CoE deck can hold (at most " + all + ": " +
+        parts + ")"};
+    }
+    var lacks = ["Hazard", "Resource"].filter(function (kind) {
+      return !read.some(function (e) { return e.versions[0].type === kind; });
+    }).map(function (kind) { return "no " + kind.toLowerCase() + "s"; });
+    return lacks.length ? {kind: "part", why: "this list has " + lacks.join(" and ")} : DECK;
+  }
+
   /* kb.deckrules.check */
-  function check(entries, player, game, unread, unknown_bans, why, deck) {
-    var f = new Findings(), read = entries.filter(function (e) { return e.versions.length; });
+  function check(entries, player, game, unread, unknown_bans, why, deck, scope) {
+    scope = scope || DECK;
+    if (scope.kind === "not a deck") {
+      return [{rule: "", status: "not checked", message: "every deck-construction rule (1.2 to 1.8): not judged, " + scope.why,
+        lines: [], cards: []}];
+    }
+    var f = new Findings(scope.kind === "part"), read = entries.filter(function (e) { return e.versions.length; });
     if (unread.length) {
       f.unchecked("", counted(unread.length, "line") + " " + (unread.length === 1 ? "names" : "name") +
         " no card or could be several cards: every count leaves them out", unread);
@@ -767,24 +917,62 @@
     return has(card, "g") && (card.type === "Hazard" || player === "hero" || player === "balrog");
   }
 
-  /* kb.deckrules._play_deck */
-  function play_deck(f, entries, player, deck) {
-    var limit = deck.limits.play_deck, resources = [], hazards = [], flexible = [], characters = [], avatars = [];
+  /* kb.deckrules._play_groups: the play deck's lines as 1.5 counts them */
+  function play_groups(entries, player) {
+    var g = {resources: [], hazards: [], flexible: [], characters: [], avatars: [], resource_avatars: []};
     within(entries, "play").forEach(function (e) {
       var card = e.versions[0];
-      if (card.type === "Character" && has(card, "a")) avatars.push(e);
-      else if (agent_is_hazard(card, player)) hazards.push(e);
-      else if (card.type === "Character") characters.push(e);
-      else if (has(card, "rz")) flexible.push(e);
-      else if (card.type === "Resource") resources.push(e);
-      else if (card.type === "Hazard") hazards.push(e);
+      if (card.type === "Character" && has(card, "a")) g.avatars.push(e);
+      else if (agent_is_hazard(card, player)) g.hazards.push(e);
+      else if (card.type === "Character") g.characters.push(e);
+      else if (has(card, "rz")) g.flexible.push(e);
+      else if (card.type === "Resource") (has(card, "v") ? g.resource_avatars : g.resources).push(e);
+      else if (card.type === "Hazard") g.hazards.push(e);
     });
-    balance(f, resources, hazards, flexible, player, deck);
+    return g;
+  }
+
+  /* kb.deckrules._play_deck */
+  function play_deck(f, entries, player, deck) {
+    var limit = deck.limits.play_deck, g = play_groups(entries, player), characters = g.characters;
+    resource_avatars(f, g, player, deck);
     if (total(characters) > limit.characters) {
       var note = entries.some(function (e) { return e.part === "pool"; }) ? "" : " (the list marks no pool: mark the pool's characters)";
       f.problem(limit.rule, counted(total(characters), "non-avatar character") + " in the play deck (at most " + limit.characters + ")" +
         note, characters);
     }
+    creatures(f, g.hazards, player, deck);
+  }
+
+  /* kb.deckrules._resource_avatars: 1.5's balance and avatars, a resource avatar among the resources; open where
+   * counting it among the avatars instead changes whether the play deck keeps 1.5 */
+  function resource_avatars(f, g, player, deck) {
+    var others = g.resource_avatars, as_resources = new Findings(f.part);
+    balance(as_resources, g.resources.concat(others), g.hazards, g.flexible, player, deck);
+    avatars_check(as_resources, g.avatars, deck);
+    if (others.length) {
+      var as_avatars = new Findings(f.part);
+      balance(as_avatars, g.resources, g.hazards, g.flexible, player, deck);
+      avatars_check(as_avatars, g.avatars.concat(others), deck);
+      var said = [as_resources, as_avatars].map(function (way) {
+        return way.out.filter(function (x) { return x.status === "problem"; }).map(function (x) { return x.message; });
+      });
+      if (!said[0].length !== !said[1].length) {
+        var one = unique(others.map(function (e) { return e.versions[0].name; })).length === 1;
+        f.open(deck.limits.play_deck.rule, "the rules leave open whether " + named(others, 5, true) + ", " +
+          (one ? "a resource" : "resources") + " the card database calls " + (one ? "an avatar" : "avatars") + ", " +
+          (one ? "counts" : "count") + " among 1.5's resources or its avatars (the CoE glossary calls an avatar a character): as " +
+          (one ? "a resource" : "resources") + ", " + (said[0].join("; ") || "no problem") + "; as " + (one ? "an avatar" : "avatars") +
+          ", " + (said[1].join("; ") || "no problem"), others);
+        as_resources.out = as_resources.out.filter(function (x) { return x.status !== "problem"; });
+      }
+    }
+    f.out = f.out.concat(as_resources.out);
+  }
+
+  /* kb.deckrules._avatars: up to three avatars in the play deck, any combination but three different ones */
+  function avatars_check(f, avatars, deck) {
+    var limit = deck.limits.play_deck;
     if (total(avatars) > limit.avatars) {
       f.problem(limit.rule, counted(total(avatars), "avatar") + " in the play deck (" + named(avatars) + "): at most " +
         limit.avatars, avatars);
@@ -794,7 +982,6 @@
       f.problem(limit.rule, different.length + " different avatars in the play deck (" + different.join(", ") +
         "): any combination but three different avatars", avatars);
     }
-    creatures(f, hazards, player, deck);
   }
 
   /* kb.deckrules._balance */
@@ -810,13 +997,13 @@
     }
     if (!ranged) {
       k = balanced.length ? balanced[0] : r + flex_max < lo ? flex_max : 0;
-      var need = r + k < lo ? "it needs at least " + lo : "it may have at most " + hi;
-      f.problem(limit.rule, "the play deck has " + counted(r + k, "resource") + counting(k, x, balanced.length > 0) + ": " + need,
-        resources.concat(flexible));
+      var said = "the play deck has " + counted(r + k, "resource") + counting(k, x, balanced.length > 0) + ": ";
+      if (r + k < lo) f.short(limit.rule, said + "it needs at least " + lo, resources.concat(flexible));
+      else f.problem(limit.rule, said + "it may have at most " + hi, resources.concat(flexible));
     }
     if (!balanced.length) {
       var either = x ? " and " + counted(x, "card") + " that may be either (1.3.3)" : "";
-      f.problem(limit.rule, "the play deck has " + counted(r, "resource") + " and " + counted(h, "hazard") + either +
+      f.short(limit.rule, "the play deck has " + counted(r, "resource") + " and " + counted(h, "hazard") + either +
         ": it must have as many hazards as resources", resources.concat(hazards, flexible));
     }
   }
@@ -838,7 +1025,7 @@
     var n = full + Math.floor(total(halves) / 2);
     if (n < limit.min) {
       var half = halves.length ? " (" + counted(total(halves), "card") + " counting as half a creature)" : "";
-      f.problem(limit.rule, "the hazards hold " + counted(n, "creature") + half + ": at least " + limit.min,
+      f.short(limit.rule, "the hazards hold " + counted(n, "creature") + half + ": at least " + limit.min,
         hazards.filter(function (e) { return has(e.versions[0], "c"); }).concat(halves));
     }
   }
@@ -894,10 +1081,11 @@
         return;
       }
       var points = sum(stage, function (e) { return e.count * e.versions[0].stage; });
-      if (total(stage) > fw.stage_cards || points !== fw.stage_points || !stage.some(function (e) { return !has(e.versions[0], "u"); })) {
-        f.problem(fw.rule, "the pool's Stage resources (" + counted(total(stage), "card") + ", " + counted(points, "stage point") +
-          ") must be at most " + fw.stage_cards + " worth exactly " + fw.stage_points + " stage points, one of them non-unique",
-          stage.length ? stage : in_pool);
+      var said = "the pool's Stage resources (" + counted(total(stage), "card") + ", " + counted(points, "stage point") +
+        ") must be at most " + fw.stage_cards + " worth exactly " + fw.stage_points + " stage points, one of them non-unique";
+      if (total(stage) > fw.stage_cards || points > fw.stage_points) f.problem(fw.rule, said, stage);
+      else if (points < fw.stage_points || !stage.some(function (e) { return !has(e.versions[0], "u"); })) {
+        f.short(fw.rule, said, stage.length ? stage : in_pool);
       }
     }
   }
@@ -916,7 +1104,7 @@
   /* kb.deckrules._declared_avatar */
   function declared_avatar(f, entries) {
     if (!entries.some(function (e) { return has(e.versions[0], "a") && e.versions[0].alignment === "Fallen-wizard"; })) {
-      f.problem("1.8.F1", "a Fallen-wizard player's deck holds at least one copy of the Fallen-wizard avatar they " +
+      f.short("1.8.F1", "a Fallen-wizard player's deck holds at least one copy of the Fallen-wizard avatar they " +
         "declare: the list has none", []);
     }
   }
@@ -1098,25 +1286,39 @@
   }
 
   /* kb.deckrules.verdict */
-  function verdict(findings, deck) {
+  function verdict(findings, deck, scope) {
+    scope = scope || DECK;
     var n = deck.statuses.slice(0, 3).map(function (status) { return findings.filter(function (f) { return f.status === status; }).length; });
     var problems = n[0], questions = n[1], unchecked = n[2], rest = [], summary;
     if (questions) rest.push("the rules leave " + counted(questions, "question") + " open");
     if (unchecked) rest.push(counted(unchecked, "check") + " could not be made");
-    if (!problems && !rest.length) summary = "Legal: it keeps every deck-construction rule of the CoE rules";
+    var legal = !problems && !rest.length;
+    if (scope.kind !== "deck") {
+      legal = null;
+      summary = scope_head(scope);
+      if (scope.kind === "part") summary += ": " + [problems ? counted(problems, "problem") : "no problem found"].concat(rest).join("; ");
+    } else if (!problems && !rest.length) summary = "Legal: it keeps every deck-construction rule of the CoE rules";
     else if (problems) summary = ["Not legal: " + counted(problems, "problem")].concat(rest).join("; ");
     else summary = "No problem found, but " + rest.join(" and ");
-    return {legal: !problems && !rest.length, problems: problems, open: questions, not_checked: unchecked, summary: summary};
+    return {legal: legal, problems: problems, open: questions, not_checked: unchecked, summary: summary,
+      scope: {kind: scope.kind, why: scope.why}};
+  }
+
+  /* kb.deckrules._scope_head */
+  function scope_head(scope) {
+    var why = scope.why.charAt(0).toUpperCase() + scope.why.slice(1);
+    return scope.kind === "part" ? why + ": it reads as part of a deck; checked as a part" : why + ": not a CoE deck, not judged";
   }
 
   /* kb.deckrules.verdicts: [verdict, shared findings, readings] */
-  function verdicts(players, results, deck) {
-    if (results.length === 1) return [verdict(results[0], deck), results[0], []];
+  function verdicts(players, results, deck, scope) {
+    scope = scope || DECK;
+    if (results.length === 1) return [verdict(results[0], deck, scope), results[0], []];
     function same(a, b) { return JSON.stringify(a) === JSON.stringify(b); }
     function holds(r, f) { return r.some(function (g) { return same(f, g); }); }
     var shared = results[0].filter(function (f) { return results.slice(1).every(function (r) { return holds(r, f); }); });
     var readings = players.map(function (p, i) {
-      return {player: p, name: deck.player_names[p], verdict: verdict(results[i], deck),
+      return {player: p, name: deck.player_names[p], verdict: verdict(results[i], deck, scope),
         findings: results[i].filter(function (f) { return !holds(shared, f); })};
     }).map(function (r, i) { return [r, i]; }).sort(function (a, b) {
       return (!a[0].verdict.legal - !b[0].verdict.legal) || (a[1] - b[1]);
@@ -1125,12 +1327,17 @@
     var others = readings.filter(function (r) { return !r.verdict.legal; }).map(function (r) {
       return "as " + a_name(r.name) + " deck, " + said_of(r.verdict);
     });
-    var summary;
+    var summary, top;
+    if (scope.kind !== "deck") {
+      top = verdict(shared, deck, scope);
+      top.summary = scope_head(scope) + ", " + others.join("; ");
+      return [top, shared, readings];
+    }
     if (!others.length) summary = "Legal as " + legal.join(" or as ");
     else if (legal.length) summary = ["Legal as " + legal.join(" or as ")].concat(others).join("; ");
     else if (readings.every(function (r) { return r.verdict.problems; })) summary = "Not legal: " + others.join("; ");
     else { summary = others.join("; "); summary = summary.charAt(0).toUpperCase() + summary.slice(1); }
-    var top = verdict(shared, deck);
+    top = verdict(shared, deck, scope);
     top.legal = legal.length && others.length ? null : !others.length;
     top.summary = summary;
     return [top, shared, readings];
@@ -1141,6 +1348,7 @@
     var rest = [];
     if (v.open) rest.push(counted(v.open, "question") + " the rules leave open");
     if (v.not_checked) rest.push(counted(v.not_checked, "check") + " not made");
+    if (!v.problems && !rest.length) return "no problem found";
     return v.problems ? [counted(v.problems, "problem")].concat(rest).join(", ") : "no problem, but " + rest.join(" and ");
   }
 
@@ -1166,18 +1374,139 @@
 
   /* kb.deck.expand_lists */
   function expand_lists(lines, spec, by_id, deck) {
-    var out = [], P = patterns(deck), sep = new RegExp(P.list_separator.source, "gi");
+    var out = [];
     lines.forEach(function (l) {
-      if (l.kind !== "card" && l.kind !== "list") { out.push(l); return; }
-      var bracketed = P.bracketed.exec(l.name);
-      if (bracketed && !own(by_id, l.card_id) && !spec.card_names(Q.fold(l.name))) { l = Object.assign({}, l); l.name = bracketed[1]; }
-      var parts = l.name.split(sep).map(function (p) { return p.replace(/^[ ,;.]+|[ ,;.]+$/g, ""); });
-      var known = parts.filter(function (p) { return spec.card_names(Q.fold(p)); }).length;
-      if (parts.length > 1 && !own(by_id, l.card_id) && !spec.card_names(Q.fold(l.name)) &&
-          known >= Math.max(2, parts.length - known + 1)) {
-        parts.forEach(function (p) { var c = Object.assign({}, l); c.kind = "card"; c.name = p; out.push(c); });
-      } else if (l.kind === "card") out.push(l);
-      else { var n = Object.assign({}, l); n.kind = "note"; n.name = ""; out.push(n); }
+      if (l.kind === "list" || l.kind === "labelled") out = out.concat(read_list(l, spec, deck));
+      else out.push(l.kind === "card" && !own(by_id, l.card_id) ? unbracketed(l, spec, deck) : l);
+    });
+    return out;
+  }
+
+  /* kb.deck.unbracketed */
+  function unbracketed(l, spec, deck) {
+    var bracketed = patterns(deck).bracketed.exec(l.name);
+    if (bracketed && !spec.card_names(Q.fold(l.name))) return Object.assign({}, l, {name: bracketed[1]});
+    return l;
+  }
+
+  /* kb.deck.read_list: a line listing cards, read as its writer means it */
+  function read_list(l, spec, deck) {
+    var P = patterns(deck), whole = item_lines(l, l.name, deck, P);
+    if (whole[0].kind === "card" && spec.card_names(Q.fold(whole[0].name))) return whole;
+    var items = [].concat.apply([], joined_items(l, spec, deck)).filter(function (c) { return c.kind === "card"; });
+    var known = items.filter(function (c) { return spec.card_names(Q.fold(unbracketed(c, spec, deck).name)); }).length;
+    if (items.length > 1 && known >= Math.max(2, items.length - known + 1)) {
+      return items.map(function (c) { return unbracketed(c, spec, deck); });
+    }
+    if (l.kind === "labelled" || P.sentence.test(l.name)) return [Object.assign({}, l, {kind: "note", name: ""})];
+    if (short_name(l.name, deck)) return whole;
+    return [Object.assign({}, l, {kind: "long", name: ""})];
+  }
+
+  /* kb.deck.joined_items: each item read as a line, items next to each other as one where together they name a card */
+  function joined_items(l, spec, deck) {
+    var P = patterns(deck), text = l.name, spans = list_spans(text, P), out = [], i = 0;
+    var singles = spans.map(function (sp) { return item_lines(l, text.slice(sp[0], sp[1]), deck, P); });
+    var keys = singles.map(function (g) { return g[0].kind === "card" ? Q.fold(g[0].name) : ""; });
+    var between = spans.slice(1).map(function (sp, n) { return Q.fold(text.slice(spans[n][1], sp[0])); });
+    while (i < spans.length) {
+      var found = false;
+      for (var j = Math.min(spans.length, i + deck.max_joined); j > i + 1; j--) {
+        var words = [];
+        for (var k = i; k < j; k++) words.push(k > i ? between[k - 1] : "", keys[k]);
+        if (keys.slice(i, j).every(Boolean) && spec.card_names(words.filter(Boolean).join(" "))) {
+          out.push(item_lines(l, text.slice(spans[i][0], spans[j - 1][1]), deck, P)); i = j; found = true; break;
+        }
+      }
+      if (!found) { out.push(singles[i]); i += 1; }
+    }
+    return out;
+  }
+
+  /* kb.deck.read_title: [the lines, the first made the title where it may be one and names no card; that title] */
+  function read_title(lines, spec, deck, index) {
+    var at = title_at(lines, deck, patterns(deck));
+    if (at === null || ["card", "list", "labelled"].indexOf(lines[at].kind) < 0) return [lines, ""];
+    var l = lines[at], reading = R.read_card(spec, l.name, index);
+    if (reading.names.length || reading.choices.length ||
+        list_items(l.name, patterns(deck)).some(function (item) { return spec.card_names(Q.fold(item)); })) return [lines, ""];
+    var title = l.text.replace(patterns(deck).markup_all, " ").split(" ").filter(Boolean).join(" ") || l.text;
+    return [lines.slice(0, at).concat([Object.assign({}, l, {kind: "title", name: ""})], lines.slice(at + 1)),
+      cpSlice(title, deck.max_title)];
+  }
+
+  /* kb.deck.place_starting: [the card lines counted, the lines left out, the counts that cannot be told] */
+  function place_starting(lines, readings, by_id, by_name) {
+    if (!lines.some(function (l) { return l.part === "starting"; })) return [lines, [], []];
+    var keys = lines.map(function (l) {
+      var names = name_of(l, readings, by_id)[0];
+      return names.length ? "\u0001" + names.slice().sort(cmpStr).join(" / ") : "\u0002" + Q.fold(l.name);
+    });
+    var sources = lines.map(function (l) { return l.part === "starting" ? "\u0003" + l.section : l.part === "pool" ? "" : null; });
+    function is_unique(k) {  /* kb.deck.Cards.unique */
+      return k.slice(1).split(" / ").every(function (n) { return (own(by_name, n) || []).every(function (f) { return has(f, "u"); }); });
+    }
+    var elsewhere = new Set(), totals = new Map(), best = new Map(), counted = [], repeated = [], unsure = [];
+    keys.forEach(function (k, i) { if (sources[i] === null && k.charAt(0) === "\u0001" && is_unique(k)) elsewhere.add(k); });
+    lines.forEach(function (l, i) {
+      if (sources[i] === null) return;
+      if (!totals.has(keys[i])) totals.set(keys[i], new Map());
+      var by = totals.get(keys[i]);
+      by.set(sources[i], (by.get(sources[i]) || 0) + l.count);
+    });
+    totals.forEach(function (by, k) { best.set(k, most_copies(by)); });
+    lines.forEach(function (l, i) {
+      var k = keys[i], source = sources[i];
+      if (source === null) counted.push(l);
+      else if (source !== best.get(k) || (source && elsewhere.has(k))) repeated.push(l);
+      else counted.push(source ? Object.assign({}, l, {part: "pool"}) : l);
+    });
+    best.forEach(function (won, k) {
+      var by = totals.get(k), own_lines = by.get("");
+      if (!won || !own_lines || elsewhere.has(k)) return;
+      var cards = lines.filter(function (l, i) { return keys[i] === k; });
+      unsure.push({rule: "", status: "not checked", message: "how many copies of " +
+        (k.charAt(0) === "\u0001" ? k.slice(1) : cards[0].name) + " the pool holds: its own lines give " + own_lines +
+        ", its starting companies or draft " + by.get(won) + "; counted " + by.get(won),
+        lines: unique_numbers(cards), cards: []});
+    });
+    return [counted, repeated, unsure];
+  }
+
+  function unique_numbers(lines) {
+    return unique(lines.map(function (l) { return l.number; })).sort(function (a, b) { return a - b; });
+  }
+
+  /* kb.deck.repeated_text */
+  function repeated_text(repeated) {
+    var names = unique(repeated.map(function (l) { return l.name; }));
+    return lines_text(unique(repeated.map(function (l) { return l.number; }))) + ": " + names.slice(0, 8).join(", ") +
+      (names.length > 8 ? " ..." : "") + " named again (the pool, its starting companies, its draft): each counted once";
+  }
+
+  /* kb.deck.most_copies: the place giving the most copies of a card, the list's own lines ("") on a tie, else the first */
+  function most_copies(by) {
+    var order = Array.from(by.keys()), won = order[0];
+    order.forEach(function (s) {
+      if (by.get(s) > by.get(won) || (by.get(s) === by.get(won) && s === "" && won !== "")) won = s;
+    });
+    return won;
+  }
+
+  /* kb.deck.unread_findings: a check not made for each part of the deck holding lines not read */
+  function unread_findings(lines, deck) {
+    var unread = new Map();
+    lines.forEach(function (l) {
+      if (l.kind !== "long" || own(deck.part_checks, l.part) === undefined) return;
+      if (!unread.has(l.part)) unread.set(l.part, []);
+      unread.get(l.part).push(l.number);
+    });
+    var out = [];
+    unread.forEach(function (numbers, part) {
+      var check = deck.part_checks[part], many = numbers.length > 1;
+      out.push({rule: check[1], status: "not checked", message: check[0] + " was not checked whole: " +
+        counted(numbers.length, "line") + " too long for a card's name, and no list of cards' names, " +
+        (many ? "were" : "was") + " not read", lines: numbers, cards: []});
     });
     return out;
   }
@@ -1220,14 +1549,16 @@
     try { read_list = read_deck(text, name, options.form || "", deck); } catch (e) { return read_error(e); }
     var lines = read_list.lines, none = {error: "No card in it (" + read_list.line_count +
       " lines of blanks, comments, headers, notes or overlong lines)."};
-    if (!lines.some(function (l) { return l.kind === "card" || l.kind === "list"; })) return none;
+    if (!lines.some(function (l) { return ["card", "list", "labelled"].indexOf(l.kind) >= 0; })) return none;
     var F = facts_of(deck), by_id = F.by_id, by_name = F.by_name;
-    var index = new Q.NameIndex(spec.table("names"));
-    lines = expand_lists(lines, spec, by_id, deck);
+    var index = new Q.NameIndex(spec.table("names")), titled_lines = read_title(lines, spec, deck, index);
+    lines = expand_lists(titled_lines[0], spec, by_id, deck);
     var cards = lines.filter(function (l) { return l.kind === "card"; });
     if (!cards.length) return none;
     var readings = read_names(cards.filter(function (l) { return !own(by_id, l.card_id); }), spec, deck, index, F.sets);
-    var found = new Map(), missed = new Map(), read = [], unread = [], warnings = [];
+    var found = new Map(), missed = new Map(), read = [], unread = [], warnings = [], card_count = cards.length;
+    var placed_lines = place_starting(cards, readings, by_id, by_name);
+    cards = placed_lines[0];
     cards.forEach(function (l) {
       var got = name_of(l, readings, by_id), names = got[0], read_as = got[1];
       if (!names.length) {
@@ -1260,16 +1591,19 @@
       var start = own(by_id, l.card_id) ? [by_id[l.card_id]] : [].concat.apply([], names.map(function (n) { return own(by_name, n) || []; }));
       read.push([l, start, id]);
     });
+    if (placed_lines[1].length) warnings.push(repeated_text(placed_lines[1]));
     if (!found.size) {
       var first = missed.values().next().value;
-      return {error: "No line names a card (" + cards.length + " card lines; line " + first.lines[0] + " reads " +
+      return {error: "No line names a card (" + card_count + " card lines; line " + first.lines[0] + " reads " +
         R.quoted(first.name) + ")."};
     }
     var first_pass = read.map(function (r) {
       return entry(r[0].number, r[0].count, r[0].part, r[0].group, versions(r[1], r[0].set_code, r[0].tag, r[0].group, "", deck), r[0].name);
     });
     var whose = whose_deck(first_pass, options.alignment || "", read_list.alignment, deck), how = whose_how(whose, deck);
-    var results = (whose.players.length ? whose.players : [""]).map(function (player) {  // each alignment the evidence leaves
+    var extra = placed_lines[2].concat(unread_findings(lines, deck));  // what reading the list leaves unchecked
+    var scope = scope_of(first_pass, deck), players = scope.kind === "not a deck" ? [] : whose.players;
+    var results = (players.length ? players : [""]).map(function (player) {  // each alignment the evidence leaves
       var entries = site_alignments(read.map(function (r) {
         return entry(r[0].number, r[0].count, r[0].part, r[0].group, versions(r[1], r[0].set_code, r[0].tag, r[0].group, player, deck),
           r[0].name);
@@ -1278,9 +1612,9 @@
         var e = found.get(read[i][2]);
         chosen.versions.forEach(function (f) { if (e.printings.indexOf(f.id) < 0) e.printings.push(f.id); });
       });
-      return check(entries, player, game, unread, deck.unknown_bans, how, deck);
+      return check(entries, player, game, unread, deck.unknown_bans, how, deck, scope).concat(extra);
     });
-    var judged = verdicts(whose.players, results, deck), findings = judged[1];
+    var judged = verdicts(players, results, deck, scope), findings = judged[1];
     missed.forEach(function (miss) {
       if (miss.looked_near && !miss.choices.length) miss.suggestions = index.rank(miss.name);
     });
@@ -1294,11 +1628,6 @@
       (lists[0].length || lists[1].length || lists[2].length ? said : quiet).push(e);
     });
     var copies = sum(cards, function (l) { return l.count; });
-    if (copies > deck.many_copies) {
-      warnings.unshift(copies + " copies on " + read_list.line_count + " lines: more than a deck; every card is checked all the same");
-    }
-    var long = lines.filter(function (l) { return l.kind === "long" && l.part !== "notes"; }).map(function (l) { return l.number; });
-    if (long.length) warnings.push(lines_text(long) + ": longer than " + deck.max_line + " characters, read as no card");
     var skipped = 0;
     missed.forEach(function (miss, key) { if (readings.get(key).read_as === NOT_NEAR) skipped += 1; });
     if (skipped) warnings.push(skipped + " names were not read for near spellings (only the first " + deck.max_near + " are)");
@@ -1316,8 +1645,8 @@
     var kinds = {};
     ["note", "comment", "long", "header"].forEach(function (k) { kinds[k] = lines.filter(function (l) { return l.kind === k; }).length; });
     var misses = Array.from(missed.values());
-    return {title: read_list.title || options.title || "", format: read_list.format, verdict: judged[0], findings: findings,
-      readings: judged[2], alignment: whose_json(whose, deck), game: game,
+    return {title: read_list.title || titled_lines[1] || options.title || "", format: read_list.format, verdict: judged[0],
+      findings: findings, readings: judged[2], alignment: whose_json(whose, deck), game: game,
       lines: read_list.line_count, card_lines: cards.length, skipped: kinds, copies: copies, warnings: warnings,
       not_found: misses.filter(function (m) { return !m.choices.length; }),
       ambiguous: misses.filter(function (m) { return m.choices.length; }), cards: said, quiet: quiet};
