@@ -715,10 +715,10 @@ def _play_deck(f: Findings, entries: list[Entry], player: str) -> None:
 
 def _resource_avatars(f: Findings, groups: dict[str, list[Entry]], player: str) -> None:
     """1.5's resources, hazards and avatars, a resource the card database calls an avatar (Sauron, The Lidless
-    Eye: "You are Sauron, not a Ringwraith") counted among the resources, as its type says; where counting it
-    among 1.5's "up to three avatars" instead changes whether the play deck keeps 1.5, an open question
-    saying both counts: the CoE glossary calls an avatar "a type of character", while 1.5 says "avatars"
-    where 1.3.W1 to 1.3.B1 say "avatar characters"."""
+    Eye: "You are Sauron, not a Ringwraith") counted among the resources, as its type says: the CoE glossary
+    makes an avatar "a type of character", and it is a permanent-event. Where counting it among 1.5's "up
+    to three avatars" instead would change whether the play deck keeps 1.5, a note says how it was
+    counted, why, and what the other count gives."""
     resources, hazards, flexible = groups["resources"], groups["hazards"], groups["flexible"]
     avatars, others = groups["avatars"], groups["resource avatars"]
     as_resources = Findings([], f.part)
@@ -731,13 +731,10 @@ def _resource_avatars(f: Findings, groups: dict[str, list[Entry]], player: str) 
         said = [[x["message"] for x in way.out if x["status"] == "problem"] for way in (as_resources, as_avatars)]
         if bool(said[0]) != bool(said[1]):
             one = len({e.versions[0].name for e in others}) == 1
-            f.open(LIMITS["play_deck"]["rule"], f"the rules leave open whether {named(others, lines=True)}, "
-                   f"{'a resource' if one else 'resources'} the card database calls {'an avatar' if one else 'avatars'}, "
-                   f"{'counts' if one else 'count'} among 1.5's resources or its avatars (the CoE glossary calls an "
-                   f"avatar a character): as {'a resource' if one else 'resources'}, "
-                   f"{'; '.join(said[0]) or 'no problem'}; as {'an avatar' if one else 'avatars'}, "
-                   f"{'; '.join(said[1]) or 'no problem'}", others)
-            as_resources.out = [x for x in as_resources.out if x["status"] != "problem"]
+            f.note(LIMITS["play_deck"]["rule"], f"{named(others, lines=True)}, {'a resource' if one else 'resources'} "
+                   f"the card database calls {'an avatar' if one else 'avatars'}, {'is' if one else 'are'} counted among "
+                   f"1.5's resources: the CoE glossary makes an avatar a type of character; counted among its avatars "
+                   f"instead, {'; '.join(said[1]) or 'no problem'}", others)
     f.out += as_resources.out
 
 

@@ -190,16 +190,17 @@ VERDICTS: list[tuple[str, str, dict[str, str], str, str, list[str]]] = [
     ("a card the pool may not hold is named", SMALL_MINION + "Pool:\nThe Witch-king\n", {}, "1.7", "problem",
      ["the pool holds only non-avatar characters and up to two minor items, not The Witch-king"]),
     # a resource the card database calls an avatar (Sauron, The Lidless Eye): 1.5's resources or its avatars?
-    ("a resource avatar where it decides 1.5: open", REPORT.replace("Skies of Fire", "The Lidless Eye"), {}, "1.5", "open",
-     [f"the rules leave open whether The Lidless Eye (line {REPORT.splitlines().index('Skies of Fire') + 1}), a resource "
-      "the card database calls an avatar, counts among 1.5's resources or its avatars (the CoE glossary calls an avatar a "
-      "character): as a resource, no problem; as an avatar, the play deck has 29 resources, even with its 2 cards that "
-      "may be either (1.3.3) as resources: it needs at least 30; the play deck has 27 resources and 30 hazards and 2 "
-      "cards that may be either (1.3.3): it must have as many hazards as resources"]),
+    ("a resource avatar where it decides 1.5: counted a resource, as the glossary says, and noted",
+     REPORT.replace("Skies of Fire", "The Lidless Eye"), {}, "1.5", "note",
+     [f"The Lidless Eye (line {REPORT.splitlines().index('Skies of Fire') + 1}), a resource the card database calls an "
+      "avatar, is counted among 1.5's resources: the CoE glossary makes an avatar a type of character; counted among its "
+      "avatars instead, the play deck has 29 resources, even with its 2 cards that may be either (1.3.3) as resources: it "
+      "needs at least 30; the play deck has 27 resources and 30 hazards and 2 cards that may be either (1.3.3): it must "
+      "have as many hazards as resources"]),
     ("a resource avatar where it decides 1.5: no problem", REPORT.replace("Skies of Fire", "The Lidless Eye"), {}, "1.5",
      "problem", []),
-    ("a resource avatar in the sideboard: nothing open", REPORT.replace("Twilight (x2)", "Twilight (x2)\nThe Lidless Eye"),
-     {}, "1.5", "open", []),
+    ("a resource avatar in the sideboard: nothing noted", REPORT.replace("Twilight (x2)", "Twilight (x2)\nThe Lidless Eye"),
+     {}, "1.5", "note", []),
     ("a resource avatar where the play deck breaks 1.5 either way: not legal, nothing open",
      REPORT.replace("Skies of Fire", "The Lidless Eye").replace("Orc Quarrels (x3)\n", ""), {}, "1.5", "problem",
      ["the play deck has 27 resources, even with its 2 cards that may be either (1.3.3) as resources: it needs at least 30",

@@ -959,12 +959,10 @@
       });
       if (!said[0].length !== !said[1].length) {
         var one = unique(others.map(function (e) { return e.versions[0].name; })).length === 1;
-        f.open(deck.limits.play_deck.rule, "the rules leave open whether " + named(others, 5, true) + ", " +
-          (one ? "a resource" : "resources") + " the card database calls " + (one ? "an avatar" : "avatars") + ", " +
-          (one ? "counts" : "count") + " among 1.5's resources or its avatars (the CoE glossary calls an avatar a character): as " +
-          (one ? "a resource" : "resources") + ", " + (said[0].join("; ") || "no problem") + "; as " + (one ? "an avatar" : "avatars") +
-          ", " + (said[1].join("; ") || "no problem"), others);
-        as_resources.out = as_resources.out.filter(function (x) { return x.status !== "problem"; });
+        f.note(deck.limits.play_deck.rule, named(others, 5, true) + ", " + (one ? "a resource" : "resources") +
+          " the card database calls " + (one ? "an avatar" : "avatars") + ", " + (one ? "is" : "are") +
+          " counted among 1.5's resources: the CoE glossary makes an avatar a type of character; counted among its " +
+          "avatars instead, " + (said[1].join("; ") || "no problem"), others);
       }
     }
     f.out = f.out.concat(as_resources.out);
