@@ -501,7 +501,7 @@ def parse_arda(source: Source, path: Path, vocab: Vocabulary | None = None,
     passage it leaves cut marked incomplete."""
     lines = read_lines(path)
     vocab = vocab or corpus_vocabulary(path, "\n".join(lines))
-    b = DocumentBuilder(source, lines)
+    b = DocumentBuilder(source, lines, path)
     order = bundled_order(source, path, b) if order is None else order
     record: list[tuple[int, str, str, str]] = []
     reader = ArdaReader(b, vocab)

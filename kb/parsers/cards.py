@@ -199,7 +199,7 @@ def parse_cards(source: Source, path: Path) -> ParsedDocument:
     """Parse cards.json: sets -> cards, each with names, type, alignment, current English text."""
     lines = read_lines(path)
     data, cards = read_sets(path, lines)
-    b = DocumentBuilder(source, lines)
+    b = DocumentBuilder(source, lines, path)
     spans = _card_spans(lines, path, [str(c.get("id")) for _, c in cards])
     repaired = repair_shifted_names(b, data, spans)
     for card_set, card in cards:

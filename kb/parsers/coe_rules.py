@@ -201,7 +201,7 @@ RULES: tuple[CoeRule, ...] = (heading, horizontal_rule, source_line, change_log_
 def parse_coe_rules(source: Source, path: Path) -> ParsedDocument:
     """Parse the CoE rules: every **N.N** paragraph is a rule carrying its number."""
     lines = read_lines(path)
-    s = CoeState(DocumentBuilder(source, lines), *numbered_sections(lines))
+    s = CoeState(DocumentBuilder(source, lines, path), *numbered_sections(lines))
     for block in walk(lines):
         any(rule(s, block) for rule in RULES)
     if not s.order:

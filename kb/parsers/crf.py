@@ -202,7 +202,7 @@ RULES: tuple[CrfRule, ...] = (front_matter, heading, horizontal_rule, footer, pr
 def parse_crf(source: Source, path: Path) -> ParsedDocument:
     """Parse a CRF page: parts, phase/term/card headings, bullets with their continuations."""
     lines = read_lines(path)
-    s = CrfState(DocumentBuilder(source, lines), path)
+    s = CrfState(DocumentBuilder(source, lines, path), path)
     for block in walk(lines):
         any(rule(s, block) for rule in RULES)
     if s.headings == 0:

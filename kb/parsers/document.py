@@ -7,6 +7,7 @@ import re
 import unicodedata
 from collections import Counter
 from dataclasses import replace
+from pathlib import Path
 
 from kb.errors import ParseError
 from kb.markers import find_markers, has_words
@@ -59,9 +60,11 @@ def content_hash(*parts: str) -> str:
 class DocumentBuilder:
     """Collects what a parser finds, in document order, and gives every item a stable id."""
 
-    def __init__(self, source: Source, lines: list[str]) -> None:
+    def __init__(self, source: Source, lines: list[str], file: Path | None = None) -> None:
         self.source = source
         self.lines = lines
+        self.file = str(file) if file is not None else source.path
+        """The file read, as messages name it (the manifest's path when none is given)."""
         self.doc = ParsedDocument(source=source, line_count=len(lines))
         self._stack: list[tuple[float, str]] = []
         self._ids: Counter[str] = Counter()
@@ -195,7 +198,7 @@ class DocumentBuilder:
         self.doc.rulings = [self._complete(r) for r in self.doc.rulings]
         for r in self.doc.rulings:
             if not has_words(r.text):  # a parser stores words: a line of marks alone is skipped with its reason
-                raise ParseError(self.source.path, r.span.start, "words in every ruling stored (a line without "
+                raise ParseError(self.file, r.span.start, "words in every ruling stored (a line without "
                                  "any is skipped, with its reason, by the parser)", "a ruling of none", text=r.text)
         final: dict[str, str] = {}
         for r in self.doc.rulings:

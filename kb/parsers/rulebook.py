@@ -22,7 +22,7 @@ def parse_rulebook(source: Source, path: Path) -> ParsedDocument:
     part of it (the movement/hazard procedure's six). A plain line after a bullet, not indented under
     it, is no part of the bullet ("Heal (if at a Haven site)." / "Untap all of your other ...")."""
     lines = read_lines(path)
-    b = DocumentBuilder(source, lines)
+    b = DocumentBuilder(source, lines, path)
     start = 1
     if SCRAPE_ARTIFACT.match(lines[0]):
         b.skip(Span(1, 1), "scrape artifact (file-size line of the page it was copied from)")

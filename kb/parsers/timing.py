@@ -19,7 +19,7 @@ CANONICAL = re.compile(r"^Canonical Example", re.I)
 def parse_timing(source: Source, path: Path) -> ParsedDocument:
     """Parse the guide: each numbered rule, each example attached to the rule above it."""
     lines = read_lines(path)
-    b = DocumentBuilder(source, lines)
+    b = DocumentBuilder(source, lines, path)
     rule: Ruling | None = None  # the last top-level numbered rule
     sub_index = 0
     rules = 0

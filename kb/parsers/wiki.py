@@ -43,7 +43,7 @@ def card_refs(text: str) -> list[tuple[str, str]]:
 def parse_wiki(source: Source, path: Path) -> ParsedDocument:
     """Parse the page: each quote carries the citation ("- ally section") that follows it."""
     lines = read_lines(path)
-    b = DocumentBuilder(source, lines)
+    b = DocumentBuilder(source, lines, path)
     pending: list[Ruling] = []
     citations = 0
     blocks = list(walk(lines, join_lines=False))
