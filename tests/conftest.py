@@ -13,6 +13,7 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import hypothesis
 import pytest
 
 if TYPE_CHECKING:
@@ -28,6 +29,12 @@ EVAL = ROOT.parent / "shared" / "eval"
 """The judge questions with their answers (../shared/eval/*.jsonl), when present beside the checkout."""
 EXAMPLES = int(os.environ.get("RULINGS_FUZZ_EXAMPLES", "15"))
 """How many random inputs each property test tries: a quick run by default, a long one when asked."""
+EXPLORE = "RULINGS_FUZZ_EXAMPLES" in os.environ
+"""The quick run tries the same inputs every time (hypothesis derandomized: a suite that passes passes
+again, on any machine); a long run, asked for, explores new ones (and keeps what it finds)."""
+hypothesis.settings.register_profile("suite", derandomize=True, database=None)
+hypothesis.settings.register_profile("explore")
+hypothesis.settings.load_profile("explore" if EXPLORE else "suite")
 
 # Tests never touch the user's own knowledge base: the default location (the user data folder) is
 # a temporary one, for this process and every command it starts, removed when the process ends.
