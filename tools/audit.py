@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from kb.bundle import bundled_editions, bundled_sources  # noqa: E402
-from kb.deck import deck_report  # noqa: E402
+from kb.deck import deck_report, read_input  # noqa: E402
 from kb.lookup import Reader, changes  # noqa: E402
 from kb.terminal import ANSI, Page, render_changes, render_ruling_answer  # noqa: E402
 from kb.location import locate  # noqa: E402
@@ -68,6 +68,12 @@ def plain(page: Page) -> str:
     return ANSI.sub("", page.text())
 
 
+def part_rng(seed: int, part: str) -> random.Random:
+    """The draw of one part ("ruling:crf-22"): its own, so that a change in one source's rulings leaves
+    the other parts' draws as they were."""
+    return random.Random(f"{seed}:{part}")
+
+
 def source_lines(paths: dict[str, Path], source: str, lines: tuple[int, int]) -> str:
     """A ruling's lines as its source file has them (the lines it was stored from, with one line of
     context each side, the context marked)."""
@@ -89,14 +95,15 @@ def ruling_flags(r: Any) -> list[str]:
     return [key for key in ("incomplete",) if shown.get(key)]
 
 
-def draw_rulings(reader: Reader, rng: random.Random, paths: dict[str, Path]) -> list[Item]:
+def draw_rulings(reader: Reader, seed: int, paths: dict[str, Path]) -> list[Item]:
     by_source: dict[str, list[Any]] = defaultdict(list)
     for r in reader.every():
         by_source[r.source].append(r)
     items = []
     for source in sorted(by_source):
         pool = sorted(by_source[source], key=lambda r: r.id)
-        for r in sorted(rng.sample(pool, min(len(pool), SMALL.get(source, RULINGS))), key=lambda r: r.ord):
+        drawn = part_rng(seed, f"ruling:{source}").sample(pool, min(len(pool), SMALL.get(source, RULINGS)))
+        for r in sorted(drawn, key=lambda r: r.ord):
             page = Page(None)
             render_ruling_answer(page, reader.ruling(r.id))
             items.append(Item(r.id, f"ruling:{source}", plain(page), source_lines(paths, source, r.lines),
@@ -104,7 +111,7 @@ def draw_rulings(reader: Reader, rng: random.Random, paths: dict[str, Path]) -> 
     return items
 
 
-def draw_changes(reader: Reader, rng: random.Random) -> list[Item]:
+def draw_changes(reader: Reader, seed: int) -> list[Item]:
     """CHANGES of each kind (all, of a kind with fewer), each as `rulings changes --all` prints it, against the
     text of the ruling on its other side."""
     answer = changes(reader)
@@ -114,7 +121,7 @@ def draw_changes(reader: Reader, rng: random.Random) -> list[Item]:
     items = []
     for kind in sorted(by_kind):
         pool = by_kind[kind]
-        for found in rng.sample(pool, min(len(pool), CHANGES)):
+        for found in part_rng(seed, f"change:{kind}").sample(pool, min(len(pool), CHANGES)):
             page = Page(None)
             render_changes(page, replace(answer, found=[found]), whole=True)  # whole, where it would be folded
             change = found["change"]
@@ -132,18 +139,24 @@ def change_kind(change: dict[str, Any]) -> str:
 
 
 def draw_decks(kb: Path) -> list[Item]:
-    manifest = next(iter(sorted(AUDIT_DECKS.glob("*.toml"))), None) if AUDIT_DECKS.is_dir() else None
-    if manifest is None:
+    """Every list of the audit set (tests/data/decks/audit/audit.toml), the tool's verdict, whose deck it
+    reads it as and each finding, against the verdict, alignment and counts a judge recorded by hand."""
+    manifest = AUDIT_DECKS / "audit.toml"
+    if not manifest.is_file():
         return []
-    recorded = tomllib.loads(manifest.read_text("utf-8"))
     items = []
-    for entry in recorded.get("deck", []):
+    for entry in tomllib.loads(manifest.read_text("utf-8")).get("list", []):
         path = AUDIT_DECKS / entry["file"]
-        report = deck_report(kb, path.read_text("utf-8"), path.name)
-        verdict = report.to_json().get("verdict", {})
-        shown = json.dumps(verdict, ensure_ascii=False)
-        against = json.dumps({k: v for k, v in entry.items() if k != "file"}, ensure_ascii=False)
-        items.append(Item(entry["file"], "deck", shown, against, []))
+        name, text = read_input(str(path))
+        report = deck_report(kb, text, name).to_json()
+        verdict, alignment = report["verdict"], report["alignment"]
+        shown = [verdict["summary"], f"whose deck: {alignment['name'] or ' or '.join(alignment['readings']) or '-'} "
+                                     f"({alignment['sure']})"]
+        shown += [f"{x['status']} (rule {x['rule']}): {x['message']}" for x in report["findings"]]
+        against = "\n".join(f"{key}: {value}" for key, value in entry.items()
+                            if key in ("alignment", "verdict", "unsure", "broken", "counts", "copy_problems", "games"))
+        flags = [] if verdict["legal"] is not None else ["unsure"]
+        items.append(Item(entry["file"], "deck", "\n".join(shown), against, flags))
     return items
 
 
@@ -194,8 +207,7 @@ def main(argv: list[str] | None = None) -> int:
     kb = locate(str(args.kb) if args.kb else None).path
     reader = Reader(kb)
     paths = {s.id: bundled_sources() / s.path for s in bundled_editions()}
-    rng = random.Random(args.seed)
-    items = draw_rulings(reader, rng, paths) + draw_changes(reader, rng) + draw_decks(kb)
+    items = draw_rulings(reader, args.seed, paths) + draw_changes(reader, args.seed) + draw_decks(kb)
     if args.judged:
         print(tally(items, args.judged))
         return 1 if any(tomllib.loads(args.judged.read_text("utf-8")).get(i.id, {}).get("mark") == "wrong"
