@@ -103,6 +103,8 @@ class Lexicon:
                         self.lowercase.add(key)  # a plain phrase, noted for the queries that write it so
                     continue  # "the white hand", not "The White Hand"
                 said = {key, whole[i]}  # a one-word name, and the plural it was written as ("Twilights")
+                if key in self.game_words:  # a race of several words ("Half-orcs"), as a one-word one: no card
+                    continue
                 if n == 1 and (said & self.game_words or not (
                         (tokens[i][0][:1].isupper() and not said & self.lowercase)
                         or _capitalised_mid_sentence(text, tokens[i][0], tokens[i][1]))):

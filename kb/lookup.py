@@ -532,7 +532,7 @@ class Reader:
         parent = query(self.conn, "select parent from rulings where id = ?", (ruling_id,))[0]["parent"]
         parents = self.rulings([parent]) if parent else []
         parts = self.rulings(row["id"] for row in query(self.conn, "select id from rulings where parent = ? order by ord",
-                                                          (ruling_id,)))
+                                                          (ruling_id,))) or self._steps_cited(ruling)
         links: dict[str, list[tuple[str, str]]] = {}
         for row in query(self.conn, "select kind, target, how from links where ruling_id = ? order by kind, target",
                          (ruling_id,)):
@@ -544,6 +544,16 @@ class Reader:
         return RulingAnswer(ruling, parents[0] if parents else None,
                             tuple((kind, tuple(items)) for kind, items in links.items()), faces[0] if faces else None,
                             change, others[0] if others else None, tuple(parts))
+
+    def _steps_cited(self, ruling: Ruling) -> list[Ruling]:
+        """The steps a rule that ends with a colon opens by citing them ("proceeds through the following
+        Steps 1-8 (2.IV.i-viii) ...:"): the rules of its document it cites, in their order."""
+        if not ruling.reading().text.rstrip().endswith(":"):
+            return []
+        rows = query(self.conn, "select r.id from links l join rulings r on r.number = l.target and r.source = ? "
+                     "where l.ruling_id = ? and l.kind = 'rule' and r.kind = 'rule' order by r.ord",
+                     (ruling.source, ruling.id))
+        return self.rulings(row["id"] for row in rows)
 
     def _change_of(self, ruling_id: str, links: dict[str, list[tuple[str, str]]]) -> Change | None:
         """A ruling's change (kb.changes), if it has one; its links in the current edition made what the

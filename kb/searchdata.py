@@ -171,24 +171,29 @@ class LexiconDraft:
 
 
 PLAYER_KINDS = ("wizard", "ringwraith", "fallen-wizard", "balrog", "sauron")
+GLOSSARY_RACES = ("half-orc",)
+"""Races the CoE glossary's "race" names that no card's race attribute gives (the database writes its
+Half-orcs' race otherwise): "your Half-orcs" is the race, not the faction Half-orcs."""
 
 
 def game_words(races: Iterable[str]) -> set[str]:
     """Races (singular and plural) and kinds of player: card names that rulings use as game words."""
     words = set(PLAYER_KINDS)
-    for race in races:
+    for race in (*races, *GLOSSARY_RACES):
         race = fold(race)
         if race:
             words.update({race, race + "s", race + "es", re.sub(r"f$", "ves", race)})
     return {fold(w) for w in words}
 
 
-def references(text: str) -> set[str]:
-    """The annotation and rule numbers a text cites: {"annotation:18", "rule:2.IV.iii"}."""
-    return {f"{kind}:{number}" for _, _, kind, number in reference_spans(text)}
+def references(text: str, ranges: bool = False) -> set[str]:
+    """The annotation and rule numbers a text cites: {"annotation:18", "rule:2.IV.iii"}; with ranges,
+    every rule of a range it cites ("2.IV.i-viii": 2.IV.i to 2.IV.viii, the rule's links and parts), else
+    the range's first (search's keys: a text citing a range of steps is no answer to each step)."""
+    return {f"{kind}:{number}" for _, _, kind, number in reference_spans(text, ranges)}
 
 
-def reference_spans(text: str) -> list[tuple[int, int, str, str]]:
+def reference_spans(text: str, ranges: bool = False) -> list[tuple[int, int, str, str]]:
     """Where a text cites annotations and rules: (start, end, "annotation"|"rule", number), an
     annotation's number lower-cased, a rule's as written (kb.keys.page_key: "3.V" and "3.v" differ).
 
@@ -202,8 +207,33 @@ def reference_spans(text: str) -> list[tuple[int, int, str, str]]:
         if re.search(r"-|–|to", m.group(2) or "") and len(numbers) == 2 and all(n[2].isdigit() for n in numbers):
             numbers = [(m.start(1), m.end(), str(n)) for n in range(int(numbers[0][2]), int(numbers[1][2]) + 1)]
         spans += [(start, end, "annotation", number.lower()) for start, end, number in numbers]
-    spans += [(m.start(1), m.end(1), "rule", m.group(1)) for m in RULE_REF.finditer(text)]
+    for m in RULE_REF.finditer(text):
+        spans += rule_range(text, m) if ranges else [(m.start(1), m.end(1), "rule", m.group(1))]
     return sorted(spans)
+
+
+RANGE_END = re.compile(r"\s?[-–]\s?([A-Za-z]+|\d+)\b")
+"""The end of a range of rules after a rule's number: "2.IV.i-viii", "2.II.1-3"."""
+
+
+def rule_range(text: str, m: re.Match[str]) -> list[tuple[int, int, str, str]]:
+    """A cited rule, or a range of them ("Steps 1-8 (2.IV.i-viii)": 2.IV.i to 2.IV.viii, one span standing for
+    them all): its last part and the range's end both numbers, or both roman numerals of one case."""
+    from kb.numbering import roman, to_roman
+
+    number = m.group(1)
+    head, _, last = number.rpartition(".")
+    end = RANGE_END.match(text, m.end(1))
+    if head and end:
+        upto = end.group(1)
+        if last.isdigit() and upto.isdigit() and int(last) < int(upto) <= 99:
+            values = [str(n) for n in range(int(last), int(upto) + 1)]
+            return [(m.start(1), end.end(), "rule", f"{head}.{v}") for v in values]
+        first, final = roman(last), roman(upto)
+        if first and final and first < final <= 30 and (last.islower() == upto.islower()):
+            values = [to_roman(n) if last.islower() else to_roman(n).upper() for n in range(first, final + 1)]
+            return [(m.start(1), end.end(), "rule", f"{head}.{v}") for v in values]
+    return [(m.start(1), m.end(1), "rule", number)]
 
 
 def document_units(s: Source, rulings: list[Ruling], lexicon: Lexicon, parent_text: Callable[[str], str | None],

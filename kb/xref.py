@@ -172,7 +172,7 @@ def folded_spans(text: str, spans: Iterable[tuple[int, int]]) -> list[tuple[int,
 def detect_numbers(doc: ParsedDocument, r: Ruling, ctx: Context) -> list[Link]:
     """Annotation and rule numbers cited in the text ("as per annotation 18", "Annotations 5 and 6")."""
     links = []
-    for ref in sorted(references(r.text)):
+    for ref in sorted(references(r.text, ranges=True)):
         kind, number = ref.split(":", 1)
         if kind == "annotation" and number not in ctx.annotations:
             ctx.problems.append(Problem(doc.source.id, r.span.start, f"annotation {number} does not exist"))

@@ -50,7 +50,7 @@ def test_read_commands(real_kb: Path, real_export: list[str]) -> None:
     assert bare.exit_code == 1 and "Did you mean crf-22.454d048a6d" in bare.output
     check = run("--kb", str(real_kb), "check", "--strict")
     assert check.exit_code == 0 and "unaccounted" in check.output
-    assert len(real_export) > 3800 and json.loads(real_export[0])["source"] == "crf-22"  # `rulings export`
+    assert len(real_export) > 3700 and json.loads(real_export[0])["source"] == "crf-22"  # `rulings export`
 
 
 def test_env_points_to_the_kb(real_kb: Path) -> None:

@@ -305,12 +305,19 @@ def test_coe_rule_keeps_the_list_it_opens() -> None:
 
 def test_crf_ruling_keeps_the_steps_it_opens() -> None:
     """"Follow these steps:" opens a list the scrape flattened into bullets of their own: each bullet
-    up to a "See also" is one of its steps (`rulings show` gave the Free Council's count without them)."""
+    up to a "See also" is one of its steps (`rulings show` gave the Free Council's count without them);
+    so does "the following cards" where the ruling does not list them itself."""
     doc = parse_file("crf", DATA / "crf_steps_excerpt.md")
     assert_all_lines_accounted(doc)
-    steps, see_also, after = doc.rulings
+    steps, see_also, after, cannot, modified, listed = doc.rulings
     assert (steps.span.start, steps.span.end) == (7, 10)
     assert steps.text.endswith("Subtract any points that are subtracted from your total.")
     assert "Total up the marshalling points for each category." in steps.text
     assert see_also.kind == "see-also"
     assert after.text.startswith("Marshalling points that minions have")
+    # "the following cards", listed in the bullets after it (a judge's audit found the lead stored bare)
+    assert cannot.text.split("\n\n") == ["You may not play the following cards if your opponent is a Ringwraith or Sauron.",
+                                         "Bane of the Ithil-stone", "Mûmak", "Near to Hear a Whisper may be played because "
+                                         "it does not target a specific agent."]
+    assert modified.text.endswith("This card may be played against a Ringwraith or Sauron player.")
+    assert listed.text.endswith("Durin's Bane.")  # its cards listed in its own words: the next bullet is no card of it

@@ -9,7 +9,8 @@ Usage (a knowledge base built first, RULINGS_KB or --kb naming it):
     python tools/audit.py --seed 40 --judged docs/audit/marks.toml   # the tally of a judge's marks
 
 The sample depends only on the seed and the build: the same seed on the same sources draws the same
-items. A marks file (TOML) holds one table per item id: `["crf-22.454d048a6d"] mark = "right"`, with
+items, and each item's place in the draw on its own id alone (a reworded ruling is another item; the
+others stay drawn). A marks file (TOML) holds one table per item id: `["crf-22.454d048a6d"] mark = "right"`, with
 `note` where the judge has something to say; mark is right, wrong or unsure (the tool itself said
 it is unsure, or marks the text incomplete, and it is).
 """
@@ -17,14 +18,15 @@ it is unsure, or marks the text incomplete, and it is).
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
-import random
 import sys
 import tomllib
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -43,6 +45,7 @@ CHANGES = 20
 """Changes drawn of every kind."""
 AUDIT_DECKS = ROOT / "tests" / "data" / "decks" / "audit"
 MARKS = ("right", "wrong", "unsure")
+T = TypeVar("T")
 
 
 @dataclass
@@ -68,10 +71,11 @@ def plain(page: Page) -> str:
     return ANSI.sub("", page.text())
 
 
-def part_rng(seed: int, part: str) -> random.Random:
-    """The draw of one part ("ruling:crf-22"): its own, so that a change in one source's rulings leaves
-    the other parts' draws as they were."""
-    return random.Random(f"{seed}:{part}")
+def drawn(seed: int, items: list[T], key: Callable[[T], str], k: int) -> list[T]:
+    """k of the items, by a fixed seed: those whose id hashes lowest with the seed. Each item's place
+    depends on its own id alone, so a build that adds, drops or rewords some rulings leaves the rest of
+    the draw as it was (the marks a judge made of them still stand)."""
+    return sorted(items, key=lambda item: hashlib.sha256(f"{seed}:{key(item)}".encode()).hexdigest())[:k]
 
 
 def source_lines(paths: dict[str, Path], source: str, lines: tuple[int, int]) -> str:
@@ -102,8 +106,7 @@ def draw_rulings(reader: Reader, seed: int, paths: dict[str, Path]) -> list[Item
     items = []
     for source in sorted(by_source):
         pool = sorted(by_source[source], key=lambda r: r.id)
-        drawn = part_rng(seed, f"ruling:{source}").sample(pool, min(len(pool), SMALL.get(source, RULINGS)))
-        for r in sorted(drawn, key=lambda r: r.ord):
+        for r in sorted(drawn(seed, pool, lambda r: r.id, SMALL.get(source, RULINGS)), key=lambda r: r.ord):
             page = Page(None)
             render_ruling_answer(page, reader.ruling(r.id))
             items.append(Item(r.id, f"ruling:{source}", plain(page), source_lines(paths, source, r.lines),
@@ -121,7 +124,7 @@ def draw_changes(reader: Reader, seed: int) -> list[Item]:
     items = []
     for kind in sorted(by_kind):
         pool = by_kind[kind]
-        for found in part_rng(seed, f"change:{kind}").sample(pool, min(len(pool), CHANGES)):
+        for found in drawn(seed, pool, lambda found: str(found["id"]), CHANGES):
             page = Page(None)
             render_changes(page, replace(answer, found=[found]), whole=True)  # whole, where it would be folded
             change = found["change"]

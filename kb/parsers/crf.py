@@ -52,12 +52,21 @@ STEPS_LIST = re.compile(r"\bfollow these steps:\s*$")
 these steps:"): every bullet after it up to a "See also" is one of its steps."""
 
 
+FOLLOWING_CARDS = re.compile(r"\bthe following cards\b", re.I)
+"""A ruling that announces cards it does not list itself ("You may not play the following cards if your
+opponent is a Ringwraith or Sauron."; not "any of the following cards: The Balrog (Ally), ..."): every
+bullet after it, up to a "See also" or the next such ruling, is one of its cards or what it says of them."""
+
+
 def completes_that_list(previous: str, text: str) -> bool:
     """A bullet that finishes a list opened by "... that:" ("Taps a company's site." after
-    "A card cannot be revealed that:") or by "follow these steps:" (up to a "See also"), which the
-    scrape flattened into separate bullets. `previous` is the first paragraph of the ruling before."""
+    "A card cannot be revealed that:"), by "follow these steps:" or by "the following cards" (up to a
+    "See also", or the next ruling announcing cards), which the scrape flattened into separate bullets.
+    `previous` is the first paragraph of the ruling before."""
     if STEPS_LIST.search(previous):
         return not SEE_ALSO.match(text)
+    if (announced := FOLLOWING_CARDS.search(previous)) and ":" not in previous[announced.end():]:
+        return not SEE_ALSO.match(text) and not FOLLOWING_CARDS.search(text)
     return bool(THAT_LIST.search(previous) and LIST_ITEM_START.match(text))
 
 
