@@ -21,7 +21,7 @@ from click.testing import CliRunner
 from cli import cli
 from kb import lookup
 from kb.browserdata import packed
-from kb.deck import EXIT_NOT_FOUND, MAX_NEAR, PAGE_MARK, DeckReport, check_deck, deck_data, deck_report
+from kb.deck import EXIT_NOT_FOUND, MAX_NEAR, PAGE_MARK, DeckReport, check_deck, deck_data, deck_report, sections_text
 from kb.decklist import FORMATS, MAX_LINE, detect, read_deck, read_line, read_lines, section_of
 from kb.errors import Refused, WriteFailed
 from kb.store import CURRENT
@@ -240,6 +240,33 @@ def test_gccg_file() -> None:
     assert [n.text for n in notes][:3] == ["Gandalf leads; the Fellowship travels light.", "= Gandalf",
                                           "Start at Rivendell with Glorfindel II and the Hobbits."]
     assert "Easterlings - Easterling Camp" in [n.text for n in notes] and "Easterlings" not in by_name
+
+
+GCCG_HEADINGS = ("#\n# GCCG v0.9.6.3 Middle-earth deck\n#\n#      Burning (2019) {d}\n#\n\n####\nDeck\n####\n\n# Hazard (1)\n\n"
+                 "1 Twilight (TW)\n\n# Minion Resource (1)\n\n1 Dark Tryst (AS)\n# favourites\n1 Orc Quarrels (LE)\n\n"
+                 "####\nPool\n####\n\n# Minion Character (1)\n\n1 Shagrat (LE)\n\n#########\nSideboard\n#########\n\n"
+                 "# Hazard (1)\n\n1 Stench of Mordor (LE)\n\n# Minion Resource (1)\n\n1 Long Grievous Siege (BA)\n\n"
+                 "#####\nSites\n#####\n\n# Balrog Site (1)\n\n1 Moria (BA)\n\n# Minion Site (1)\n\n1 Urlurtsu Nurn (LE)\n")
+"""GCCG's own headings, as its .deck files write them (tests/data/decks/audit/gccg-*): the cards' alignment and type."""
+
+
+def test_each_gccg_heading_starts_its_own_section(real_kb: Path) -> None:
+    """A card is in the last GCCG heading above it ("# Minion Resource (30)" after "# Hazard (30)"), in the part of
+    its frame, in the group its type names; a "#" line of other words is a comment."""
+    lines = [(line.name, line.section, line.part, line.group) for line in read_deck(GCCG_HEADINGS).lines
+             if line.kind == "card"]
+    assert lines == [("Twilight", "Hazards", "play", "hazards"),
+                     ("Dark Tryst", "Minion Resource", "play", "resources"),
+                     ("Orc Quarrels", "Minion Resource", "play", "resources"),
+                     ("Shagrat", "Minion Character", "pool", "characters"),
+                     ("Stench of Mordor", "Hazards", "sideboard", "hazards"),
+                     ("Long Grievous Siege", "Minion Resource", "sideboard", "resources"),
+                     ("Moria", "Balrog Site", "sites", "sites"), ("Urlurtsu Nurn", "Minion Site", "sites", "sites")]
+    report = deck_report(real_kb, GCCG_HEADINGS)
+    assert {e["name"]: sections_text(e) for e in report.cards + report.quiet if e["name"] in (
+        "Dark Tryst", "Long Grievous Siege", "Urlurtsu Nurn")} == {
+        "Dark Tryst": "Minion Resource 1", "Long Grievous Siege": "Minion Resource (sideboard) 1",
+        "Urlurtsu Nurn": "Minion Site 1"}
 
 
 def test_octgn_file() -> None:
@@ -968,7 +995,8 @@ def test_browser_reads_every_test_list_as_the_terminal(real_kb: Path, tmp_path: 
              POOL_TWICE, EACH_ITEM, LONG_LINES, "Hazards:\n" + "\n".join(text for text, *_ in PROSE_LINES),
              STARTING_ALONE, FEWER, "Starting Company:\n1 Orc Brawler\n1 Lugdush\nOther Heroes:\n2 Orc Brawler\n1 Lugdush\n", NETMECCG, "Gandalff\n\nCharacters:\nAragorn II\n",
              # NetMECCG's marks, a part's name misspelt
-             NETMECCG_MARKS, "[NetMECCG v1.4 Deck]\n[sites]\nMoria%\nMoria*\n", "Sites:\nMoria\nSidebord:\nStealth\nSidebar:\nHazzards:\nTwilight\n"]
+             NETMECCG_MARKS, "[NetMECCG v1.4 Deck]\n[sites]\nMoria%\nMoria*\n", "Sites:\nMoria\nSidebord:\nStealth\nSidebar:\nHazzards:\nTwilight\n",
+             GCCG_HEADINGS]
     lists: list[tuple[str, dict[str, str]]] = [(text, {}) for text in texts]
     lists += [(text, options) for _, text, options, _, _ in CASES]
     lists += [(text, options) for _, text, options, *_ in VERDICTS]

@@ -113,6 +113,16 @@
     return PARTS.indexOf(s[1]) >= 0 ? [s[0], s[1], ""] : [s[0], "notes", ""];
   }
 
+  /* kb.decklist.framed_heading: [section, part, group] a GCCG heading starts inside its frame's part */
+  function framed_heading(name, part, deck, P) {
+    var s = section_of(name, part, deck, P);
+    var named = section_key(name, P).split(" ").filter(function (w) {
+      var known = own(deck.sections, w);
+      return known !== undefined && known[2];
+    });
+    return [s[0], part, s[2] || (named.length ? deck.sections[named[named.length - 1]][2] : "")];
+  }
+
   /* kb.decklist.read_name: [name, set code, tag, count or null, what it carries] */
   function read_name(text, deck, P, framed) {
     var rest = text.replace(P.influence_all, ""), set_code = "", tag = "", carried = "", m;
@@ -212,9 +222,10 @@
     var header = P.header.exec(text);
     if (mode === "framed") {
       if (part === "notes") return placed(number, "note", text, section, part, group);
-      if (header && text.charAt(0) === "#" && own(deck.sections, section_key(header[1], P)) !== undefined) {
-        s = section_of(header[1], part, deck, P);
-        return placed(number, "header", text, s[0], part, s[2] || group);
+      if (header && text.charAt(0) === "#" && (own(deck.sections, section_key(header[1], P)) !== undefined ||
+          (part && P.gccg_heading.test(text)))) {
+        s = framed_heading(header[1], part, deck, P);
+        return placed(number, "header", text, s[0], s[1], s[2]);
       }
     } else if (header && (header[2] || part_words(header[1], deck, P))) {  // "[characters]" names a part of its own
       s = section_of(header[1], text.charAt(0) === "[" ? "" : part, deck, P);
