@@ -23,6 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from kb.decklist import SIDEBOARDS
 from kb.query import distance, fold
 
 if TYPE_CHECKING:
@@ -718,7 +719,7 @@ def _resource_avatars(f: Findings, groups: dict[str, list[Entry]], player: str) 
     Eye: "You are Sauron, not a Ringwraith") counted among the resources, as its type says: the CoE glossary
     makes an avatar "a type of character", and it is a permanent-event. Where counting it among 1.5's "up
     to three avatars" instead would change whether the play deck keeps 1.5, a note says how it was
-    counted, why, and what the other count gives."""
+    counted, why, and what the other count would give."""
     resources, hazards, flexible = groups["resources"], groups["hazards"], groups["flexible"]
     avatars, others = groups["avatars"], groups["resource avatars"]
     as_resources = Findings([], f.part)
@@ -726,65 +727,89 @@ def _resource_avatars(f: Findings, groups: dict[str, list[Entry]], player: str) 
     _avatars(as_resources, avatars)
     if others:
         as_avatars = Findings([], f.part)
-        _balance(as_avatars, resources, hazards, flexible, player)
-        _avatars(as_avatars, avatars + others)
+        _balance(as_avatars, resources, hazards, flexible, player, would=True)
+        _avatars(as_avatars, avatars + others, would=True)
         said = [[x["message"] for x in way.out if x["status"] == "problem"] for way in (as_resources, as_avatars)]
         if bool(said[0]) != bool(said[1]):
-            one = len({e.versions[0].name for e in others}) == 1
-            f.note(LIMITS["play_deck"]["rule"], f"{named(others, lines=True)}, {'a resource' if one else 'resources'} "
-                   f"the card database calls {'an avatar' if one else 'avatars'}, {'is' if one else 'are'} counted among "
-                   f"1.5's resources: the CoE glossary makes an avatar a type of character; counted among its avatars "
-                   f"instead, {'; '.join(said[1]) or 'no problem'}", others)
+            one, names = total(others) == 1, {e.versions[0].name for e in others}
+            which = f"the {total(others)} copies of {named(others)}" if len(names) == 1 and not one else named(others)
+            f.note(LIMITS["play_deck"]["rule"], f"{which} {'is' if one else 'are'} counted as "
+                   f"{'a resource' if one else 'resources'} (the CoE glossary makes an avatar a character); were "
+                   f"{'it' if one else 'they'} counted as {'an avatar' if one else 'avatars'}, "
+                   f"{'; '.join(said[1]) or 'the play deck would keep 1.5'}", others)
     f.out += as_resources.out
 
 
-def _avatars(f: Findings, avatars: list[Entry]) -> None:
-    """1.5: up to three avatars in the play deck, any combination but three different ones."""
+def _avatars(f: Findings, avatars: list[Entry], would: bool = False) -> None:
+    """1.5: up to three avatars in the play deck, any combination but three different ones (would: said of a
+    count the deck was not checked by, _resource_avatars)."""
     limit = LIMITS["play_deck"]
+    has = "would have" if would else "has"
     if total(avatars) > limit["avatars"]:
-        f.problem(limit["rule"], f"{counted(total(avatars), 'avatar')} in the play deck ({named(avatars)}): at most "
+        f.problem(limit["rule"], f"the play deck {has} {counted(total(avatars), 'avatar')} ({named(avatars)}): at most "
                                  f"{limit['avatars']}", avatars)
     names = sorted({e.versions[0].name for e in avatars})
     if len(names) >= limit["different_avatars"]:
-        f.problem(limit["rule"], f"{len(names)} different avatars in the play deck ({', '.join(names)}): any "
+        f.problem(limit["rule"], f"the play deck {has} {len(names)} different avatars ({', '.join(names)}): any "
                                  "combination but three different avatars", avatars)
 
 
-def _balance(f: Findings, resources: list[Entry], hazards: list[Entry], flexible: list[Entry], player: str) -> None:
+def _balance(f: Findings, resources: list[Entry], hazards: list[Entry], flexible: list[Entry], player: str,
+             would: bool = False) -> None:
     """1.5: 30 to 50 resources and as many hazards, each card that may be either (1.3.3) counted as a
-    resource or a hazard as suits the deck (a Fallen-wizard's, up to two of each as resources, 1.3.F2)."""
+    resource or a hazard as suits the deck (a Fallen-wizard's, up to two of each as resources, 1.3.F2): one
+    finding, saying what the play deck has and what it must have (would: said of a count the deck was not
+    checked by, _resource_avatars)."""
     limit, flexible_limit = LIMITS["play_deck"], LIMITS["fallen_wizard_flexible"]
     by_name: dict[str, int] = {}
     for e in flexible:
         by_name[e.versions[0].name] = by_name.get(e.versions[0].name, 0) + e.count
     flex_max = sum(min(n, flexible_limit["as_resources"]) if player == "fallen-wizard" else n for n in by_name.values())
     r, h, x = total(resources), total(hazards), total(flexible)
+    fault, k, balanced = _resource_count(r, h, x, flex_max)
+    if not fault and balanced:
+        return
+    has = "would have" if would else "has"
+    if balanced:
+        said = f"the play deck {has} {counted(r + k, 'resource')}{_counting(k, x)}: "
+        if fault == "few":
+            f.short(limit["rule"], said + f"it needs at least {limit['resources_min']}", resources + flexible)
+        else:
+            f.problem(limit["rule"], said + f"it may have at most {limit['resources_max']}", resources + flexible)
+        return
+    cards = f"{counted(r, 'resource')}, {counted(h, 'hazard')} and {counted(x, 'card')} that may be either (1.3.3)" \
+        if x else f"{counted(r, 'resource')} and {counted(h, 'hazard')}"
+    needs = {"few": f"at least {limit['resources_min']} resources and ",
+             "many": f"at most {limit['resources_max']} resources and ", "": ""}[fault]
+    either = f", which counting {'that card' if x == 1 else f'those {x}'} either way does not give" if x else ""
+    said = f"the play deck {has} {cards}: it must have {needs}as many hazards as resources{either}"
+    (f.problem if fault == "many" else f.short)(limit["rule"], said, resources + hazards + flexible)
+
+
+def _resource_count(r: int, h: int, x: int, flex_max: int) -> tuple[str, int, bool]:
+    """How 1.5 finds a play deck of r resources, h hazards and x cards that may be either (1.3.3), at most
+    flex_max of them counted as resources: what its count of resources breaks ("few", "many" or ""), how many
+    of the x are counted as resources to say so, and whether some count makes as many hazards as resources."""
+    limit = LIMITS["play_deck"]
     lo, hi = limit["resources_min"], limit["resources_max"]
     balanced = [k for k in range(flex_max + 1) if r + k == h + x - k]  # as many hazards as resources
-    if not any(lo <= r + k <= hi for k in (balanced or range(flex_max + 1))):  # 30 to 50 resources
-        k = balanced[0] if balanced else flex_max if r + flex_max < lo else 0
-        said = f"the play deck has {counted(r + k, 'resource')}{_counting(k, x, bool(balanced))}: "
-        if r + k < lo:
-            f.short(limit["rule"], said + f"it needs at least {lo}", resources + flexible)
-        else:
-            f.problem(limit["rule"], said + f"it may have at most {hi}", resources + flexible)
-    if not balanced:
-        either = f" and {counted(x, 'card')} that may be either (1.3.3)" if x else ""
-        f.short(limit["rule"], f"the play deck has {counted(r, 'resource')} and {counted(h, 'hazard')}"
-                               f"{either}: it must have as many hazards as resources", resources + hazards + flexible)
+    if any(lo <= r + k <= hi for k in (balanced or range(flex_max + 1))):  # 30 to 50 resources
+        return "", 0, bool(balanced)
+    k = balanced[0] if balanced else flex_max if r + flex_max < lo else 0
+    return "few" if r + k < lo else "many", k, bool(balanced)
 
 
-def _counting(k: int, x: int, balanced: bool) -> str:
+def _counting(k: int, x: int) -> str:
     """How a play deck's count of resources takes its x cards that may be either (1.3.3), k of them as
-    resources: ", with 5 of its 6 cards that may be either (1.3.3) as resources, to match its hazards"."""
+    resources, to match its hazards: ", with 5 of its 6 cards that may be either (1.3.3) as resources, to
+    match its hazards"."""
     if not x:
         return ""
     cards = f"{counted(x, 'card')} that may be either (1.3.3)"
     if not k:
-        return f", with its {cards} as hazards, to match its resources" if balanced else f", even with its {cards} as hazards"
+        return f", with its {cards} as hazards, to match its resources"
     some = f"its {cards}" if k == x else f"{k} of its {cards}"
-    return f", with {some} as {'a resource' if k == 1 else 'resources'}{', to match its hazards' if balanced else ''}" \
-        if balanced else f", even with {some} as {'a resource' if k == 1 else 'resources'}"
+    return f", with {some} as {'a resource' if k == 1 else 'resources'}, to match its hazards"
 
 
 def _creatures(f: Findings, hazards: list[Entry], player: str) -> None:
@@ -940,10 +965,24 @@ def _alignment(f: Findings, entries: list[Entry], player: str, unknown_bans: lis
             bad.setdefault(rule, []).append(e)
     texts = _alignment_texts(player)
     for rule, group in bad.items():
-        listed = ", ".join(f"{e.versions[0].name} ({e.versions[0].alignment} {e.versions[0].type})" for e in group[:8])
-        f.problem(rule, f"{texts.get(rule, rule)}: {listed}{' ...' if len(group) > 8 else ''}", group)
+        listed = ", ".join(_misfit(e, rule) for e in group[:8])
+        held = "; rule 1.6 holds a sideboard to the deck's player-specific restrictions" \
+            if any(e.part in SIDEBOARDS for e in group) else ""
+        f.problem(rule, f"{texts.get(rule, rule)}: {listed}{' ...' if len(group) > 8 else ''}{held}", group)
     if unknown_bans:
         f.unchecked(BANS[player], "names no card of the card database: " + ", ".join(unknown_bans))
+
+
+def _misfit(e: Entry, rule: str) -> str:
+    """A card an alignment rule forbids, for people: what it is, and where when in a sideboard ("Aiglos (Hero
+    Resource, in the sideboard)"); a minion site 1.4.B1 keeps from a Balrog's location deck, by what makes it so
+    ("Urlurtsu Nurn (a minion Dark-hold, which requires a Balrog version)")."""
+    card = e.versions[0]
+    what = f"{card.alignment} {card.type}"
+    if rule == LIMITS["balrog_versions"]["rule"] and card.alignment == "Minion":
+        kinds = [kind for letter, kind in (("x", "Under-deeps site"), ("k", "Dark-hold")) if card.has(letter)]
+        what = f"a minion {' and '.join(kinds) or f'site {rule} names'}, which requires a Balrog version"
+    return f"{card.name} ({what}{', in the sideboard' if e.part in SIDEBOARDS else ''})"
 
 
 def _alignment_rule(e: Entry, player: str, avatars: frozenset[str]) -> str:

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from kb.deck import DeckReport, check_deck, decode, finding_text
+from kb.deck import DeckReport, check_deck, decode, finding_text, sections_text
 from kb.errors import Refused
 
 from .conftest import DATA
@@ -186,3 +186,33 @@ def half_creature(face: dict[str, Any]) -> bool:
     subtype = face["subtype"] or ""
     return "agent" in face["flags"] or ("Creature" in subtype and subtype != "Creature") or \
         bool(HALF_CREATURE_NAME.search(face["name"])) or ("spawn" in face["flags"] and subtype == "Permanent-event")
+
+
+# -- what a judge's audit of these lists found awkward or incomplete (issue 40): each said plainly -------------------
+
+def audited(kb: Path, stem: str) -> DeckReport:
+    return report_on(kb, next(entry for entry in LISTS if entry["file"].startswith(stem)))
+
+
+def test_a_gccg_card_is_in_the_heading_above_it(real_kb: Path) -> None:
+    report = audited(real_kb, "gccg-2019")
+    sections = {e["name"]: sections_text(e) for e in report.cards + report.quiet}
+    assert (sections["Dark Tryst"], sections["Long Grievous Siege"], sections["Urlurtsu Nurn"]) == (
+        "Minion Resource 3", "Minion Resource (sideboard) 1", "Minion Site 1")
+    assert sections["River"] == "Hazards 3" and sections["Umagaur"] == "Minion Character 1"
+
+
+def test_a_finding_says_what_decides_it_and_where_the_card_stands(real_kb: Path) -> None:
+    (site,) = [f["message"] for f in audited(real_kb, "gccg-2019").findings if f["rule"] == "1.4.B1"]
+    assert site == "a Balrog player's location deck: Urlurtsu Nurn (a minion Dark-hold, which requires a Balrog version)"
+    marcos = audited(real_kb, "gccg-2010")
+    (item,) = [f["message"] for f in marcos.findings if f["rule"] == "1.3.B3"]
+    assert item == ("a Balrog player's resources: Aiglos (Hero Resource, in the sideboard); rule 1.6 holds a sideboard "
+                    "to the deck's player-specific restrictions")
+
+
+def test_a_part_of_a_deck_counts_its_cards_one_way(real_kb: Path) -> None:
+    (said,) = [finding_text(f) for f in audited(real_kb, "meccg-online-hazard-deck-e").findings if f["rule"] == "1.5"]
+    assert said.startswith("not checked (rule 1.5): the play deck has 0 resources, 28 hazards and 2 cards that may be "
+                           "either (1.3.3): it must have at least 30 resources and as many hazards as resources, which "
+                           "counting those 2 either way does not give (not judged on part of a deck); lines 13, 14,")

@@ -955,75 +955,88 @@
     creatures(f, g.hazards, player, deck);
   }
 
-  /* kb.deckrules._resource_avatars: 1.5's balance and avatars, a resource avatar among the resources; open where
-   * counting it among the avatars instead changes whether the play deck keeps 1.5 */
+  /* kb.deckrules._resource_avatars: 1.5's balance and avatars, a resource avatar among the resources; a note where
+   * counting it among the avatars instead would change whether the play deck keeps 1.5 */
   function resource_avatars(f, g, player, deck) {
     var others = g.resource_avatars, as_resources = new Findings(f.part);
     balance(as_resources, g.resources.concat(others), g.hazards, g.flexible, player, deck);
     avatars_check(as_resources, g.avatars, deck);
     if (others.length) {
       var as_avatars = new Findings(f.part);
-      balance(as_avatars, g.resources, g.hazards, g.flexible, player, deck);
-      avatars_check(as_avatars, g.avatars.concat(others), deck);
+      balance(as_avatars, g.resources, g.hazards, g.flexible, player, deck, true);
+      avatars_check(as_avatars, g.avatars.concat(others), deck, true);
       var said = [as_resources, as_avatars].map(function (way) {
         return way.out.filter(function (x) { return x.status === "problem"; }).map(function (x) { return x.message; });
       });
       if (!said[0].length !== !said[1].length) {
-        var one = unique(others.map(function (e) { return e.versions[0].name; })).length === 1;
-        f.note(deck.limits.play_deck.rule, named(others, 5, true) + ", " + (one ? "a resource" : "resources") +
-          " the card database calls " + (one ? "an avatar" : "avatars") + ", " + (one ? "is" : "are") +
-          " counted among 1.5's resources: the CoE glossary makes an avatar a type of character; counted among its " +
-          "avatars instead, " + (said[1].join("; ") || "no problem"), others);
+        var n = total(others), one = n === 1, names = unique(others.map(function (e) { return e.versions[0].name; })).length;
+        var which = names === 1 && !one ? "the " + n + " copies of " + named(others) : named(others);
+        f.note(deck.limits.play_deck.rule, which + " " + (one ? "is" : "are") + " counted as " +
+          (one ? "a resource" : "resources") + " (the CoE glossary makes an avatar a character); were " +
+          (one ? "it" : "they") + " counted as " + (one ? "an avatar" : "avatars") + ", " +
+          (said[1].join("; ") || "the play deck would keep 1.5"), others);
       }
     }
     f.out = f.out.concat(as_resources.out);
   }
 
   /* kb.deckrules._avatars: up to three avatars in the play deck, any combination but three different ones */
-  function avatars_check(f, avatars, deck) {
-    var limit = deck.limits.play_deck;
+  function avatars_check(f, avatars, deck, would) {
+    var limit = deck.limits.play_deck, has = would ? "would have" : "has";
     if (total(avatars) > limit.avatars) {
-      f.problem(limit.rule, counted(total(avatars), "avatar") + " in the play deck (" + named(avatars) + "): at most " +
-        limit.avatars, avatars);
+      f.problem(limit.rule, "the play deck " + has + " " + counted(total(avatars), "avatar") + " (" + named(avatars) +
+        "): at most " + limit.avatars, avatars);
     }
     var different = unique(avatars.map(function (e) { return e.versions[0].name; })).sort(cmpStr);
     if (different.length >= limit.different_avatars) {
-      f.problem(limit.rule, different.length + " different avatars in the play deck (" + different.join(", ") +
+      f.problem(limit.rule, "the play deck " + has + " " + different.length + " different avatars (" + different.join(", ") +
         "): any combination but three different avatars", avatars);
     }
   }
 
-  /* kb.deckrules._balance */
-  function balance(f, resources, hazards, flexible, player, deck) {
+  /* kb.deckrules._balance: one finding, what the play deck has and what it must have */
+  function balance(f, resources, hazards, flexible, player, deck, would) {
     var limit = deck.limits.play_deck, flexible_limit = deck.limits.fallen_wizard_flexible, by_name = new Map(), flex_max = 0;
     flexible.forEach(function (e) { by_name.set(e.versions[0].name, (by_name.get(e.versions[0].name) || 0) + e.count); });
     by_name.forEach(function (n) { flex_max += player === "fallen-wizard" ? Math.min(n, flexible_limit.as_resources) : n; });
     var r = total(resources), h = total(hazards), x = total(flexible), lo = limit.resources_min, hi = limit.resources_max;
-    var balanced = [], ranged = false, k;  // as many hazards as resources; 30 to 50 resources
-    for (k = 0; k <= flex_max; k++) if (r + k === h + x - k) balanced.push(k);
-    for (k = 0; k <= flex_max; k++) {
-      if ((!balanced.length || balanced.indexOf(k) >= 0) && lo <= r + k && r + k <= hi) ranged = true;
-    }
-    if (!ranged) {
-      k = balanced.length ? balanced[0] : r + flex_max < lo ? flex_max : 0;
-      var said = "the play deck has " + counted(r + k, "resource") + counting(k, x, balanced.length > 0) + ": ";
-      if (r + k < lo) f.short(limit.rule, said + "it needs at least " + lo, resources.concat(flexible));
+    var state = resource_count(r, h, x, flex_max, deck), fault = state[0], k = state[1], balanced = state[2];
+    if (!fault && balanced) return;
+    var has = would ? "would have" : "has";
+    if (balanced) {
+      var said = "the play deck " + has + " " + counted(r + k, "resource") + counting(k, x) + ": ";
+      if (fault === "few") f.short(limit.rule, said + "it needs at least " + lo, resources.concat(flexible));
       else f.problem(limit.rule, said + "it may have at most " + hi, resources.concat(flexible));
+      return;
     }
-    if (!balanced.length) {
-      var either = x ? " and " + counted(x, "card") + " that may be either (1.3.3)" : "";
-      f.short(limit.rule, "the play deck has " + counted(r, "resource") + " and " + counted(h, "hazard") + either +
-        ": it must have as many hazards as resources", resources.concat(hazards, flexible));
+    var cards = x ? counted(r, "resource") + ", " + counted(h, "hazard") + " and " + counted(x, "card") + " that may be either (1.3.3)" :
+      counted(r, "resource") + " and " + counted(h, "hazard");
+    var needs = {few: "at least " + lo + " resources and ", many: "at most " + hi + " resources and ", "": ""}[fault];
+    var either = x ? ", which counting " + (x === 1 ? "that card" : "those " + x) + " either way does not give" : "";
+    var message = "the play deck " + has + " " + cards + ": it must have " + needs + "as many hazards as resources" + either;
+    if (fault === "many") f.problem(limit.rule, message, resources.concat(hazards, flexible));
+    else f.short(limit.rule, message, resources.concat(hazards, flexible));
+  }
+
+  /* kb.deckrules._resource_count: [what the count of resources breaks ("few", "many" or ""), how many of the cards
+   * that may be either are counted as resources to say so, whether some count makes as many hazards as resources] */
+  function resource_count(r, h, x, flex_max, deck) {
+    var lo = deck.limits.play_deck.resources_min, hi = deck.limits.play_deck.resources_max, balanced = [], k;
+    for (k = 0; k <= flex_max; k++) if (r + k === h + x - k) balanced.push(k);  // as many hazards as resources
+    for (k = 0; k <= flex_max; k++) {  // 30 to 50 resources
+      if ((!balanced.length || balanced.indexOf(k) >= 0) && lo <= r + k && r + k <= hi) return ["", 0, balanced.length > 0];
     }
+    k = balanced.length ? balanced[0] : r + flex_max < lo ? flex_max : 0;
+    return [r + k < lo ? "few" : "many", k, balanced.length > 0];
   }
 
   /* kb.deckrules._counting */
-  function counting(k, x, balanced) {
+  function counting(k, x) {
     if (!x) return "";
     var cards = counted(x, "card") + " that may be either (1.3.3)";
-    if (!k) return balanced ? ", with its " + cards + " as hazards, to match its resources" : ", even with its " + cards + " as hazards";
-    var some = k === x ? "its " + cards : k + " of its " + cards, as = k === 1 ? "a resource" : "resources";
-    return balanced ? ", with " + some + " as " + as + ", to match its hazards" : ", even with " + some + " as " + as;
+    if (!k) return ", with its " + cards + " as hazards, to match its resources";
+    var some = k === x ? "its " + cards : k + " of its " + cards;
+    return ", with " + some + " as " + (k === 1 ? "a resource" : "resources") + ", to match its hazards";
   }
 
   /* kb.deckrules._creatures */
@@ -1201,12 +1214,23 @@
     var texts = alignment_texts(player, deck);
     bad.forEach(function (rule) {
       var group = by_rule[rule];
-      var listed = group.slice(0, 8).map(function (e) {
-        return e.versions[0].name + " (" + e.versions[0].alignment + " " + e.versions[0].type + ")";
-      }).join(", ");
-      f.problem(rule, (own(texts, rule) || rule) + ": " + listed + (group.length > 8 ? " ..." : ""), group);
+      var listed = group.slice(0, 8).map(function (e) { return misfit(e, rule, deck); }).join(", ");
+      var held = group.some(function (e) { return SIDEBOARDS.indexOf(e.part) >= 0; }) ?
+        "; rule 1.6 holds a sideboard to the deck's player-specific restrictions" : "";
+      f.problem(rule, (own(texts, rule) || rule) + ": " + listed + (group.length > 8 ? " ..." : "") + held, group);
     });
     if (unknown_bans.length) f.unchecked(deck.bans[player], "names no card of the card database: " + unknown_bans.join(", "));
+  }
+
+  /* kb.deckrules._misfit: a card an alignment rule forbids, for people: what it is, and where when in a sideboard */
+  function misfit(e, rule, deck) {
+    var card = e.versions[0], what = card.alignment + " " + card.type;
+    if (rule === deck.limits.balrog_versions.rule && card.alignment === "Minion") {
+      var kinds = [["x", "Under-deeps site"], ["k", "Dark-hold"]].filter(function (lk) { return has(card, lk[0]); })
+        .map(function (lk) { return lk[1]; });
+      what = "a minion " + (kinds.join(" and ") || "site " + rule + " names") + ", which requires a Balrog version";
+    }
+    return card.name + " (" + what + (SIDEBOARDS.indexOf(e.part) >= 0 ? ", in the sideboard" : "") + ")";
   }
 
   /* kb.deckrules._alignment_rule: the rule an entry breaks in a player's deck, or "" (avatars: a Set of names) */
