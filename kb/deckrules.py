@@ -330,22 +330,27 @@ class Evidence:
     """One thing a list says of whose deck it is (whose_deck)."""
 
     kind: str
-    """option (`--alignment`), file (the file's own field), avatar (its avatars' printings), cards (cards an
-    alignment's rules forbid, which rule it out) or stage (no Stage resource, which rules out a Fallen-wizard)."""
+    """option (`--alignment`), file (the file's own field), avatar (its avatars' printings, and the resources the
+    card database calls avatars: played as Sauron), cards (cards an alignment's rules forbid, which rule it out) or
+    stage (no Stage resource, which rules out a Fallen-wizard)."""
     players: tuple[str, ...]
     """The alignments it leaves, in PLAYERS order."""
     says: str
-    """What it says, for people, naming its cards and lines."""
+    """What it says, for people: its first few cards with their lines, and how many more."""
     lines: tuple[int, ...]
+    cards: tuple[str, ...] = ()
+    """Every card it names, each once (says names the first few)."""
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "players": list(self.players), "says": self.says, "lines": list(self.lines)}
+        return {"kind": self.kind, "players": list(self.players), "says": self.says, "lines": list(self.lines),
+                "cards": list(self.cards)}
 
 
-SURE = ("decided", "weak", "split", "unknown")
+SURE = ("decided", "weak", "split", "unknown", "not judged")
 """How sure whose_deck is: decided (one alignment), weak (several fit every card: the deck is checked as
 each), split (none fits every card: checked as those whose rules the fewest copies break), unknown
-(nothing tells the alignments apart: the player's own rules are not checked)."""
+(nothing tells the alignments apart: the player's own rules are not checked), not judged (the list is no CoE
+deck, scope_of: no player's rules apply, whatever its avatars)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -363,6 +368,8 @@ class Whose:
         """The evidence in one sentence: "its avatar Saruman (line 3), a Wizard or a Fallen-wizard; ..."."""
         if self.sure == "unknown":
             return "no avatar, tag or card says whose deck it is"
+        if self.sure == "not judged":
+            return "the list is no CoE deck, so no player's rules apply"
         said = [e.says for e in self.evidence]
         if self.sure == "weak":
             said.append(f"every card fits {' and '.join(_a(PLAYER_NAMES[p]) + ' deck' for p in self.players)}: "
@@ -379,21 +386,25 @@ class Whose:
                 "readings": list(self.players), "evidence": [e.to_json() for e in self.evidence]}
 
 
-def whose_deck(entries: list[Entry], forced: str = "", declared: str = "") -> Whose:
+def whose_deck(entries: list[Entry], forced: str = "", declared: str = "", scope: Scope | None = None) -> Whose:
     """Whose deck a list is, from all it says (entries: its lines, each with every printing its name, set,
-    tag and group allow): `--alignment` or the file's own field decide; else its avatars leave the
-    alignments their printings are of (an untagged Saruman: a Wizard or a Fallen-wizard; any, without
-    an avatar); a list with no Stage resource is no Fallen-wizard's (1.7.F1: its pool holds Stage
-    resources) unless nothing else is left; then each alignment left whose rules some card breaks
-    (_alignment_rule: a Stage resource in a Wizard's deck, a minion site in a hero's) is ruled out by
+    tag and group allow): none for a list that is no CoE deck (scope: not judged, its avatars the evidence);
+    `--alignment` or the file's own field decide; else its avatars (and the resources the card database calls
+    avatars, Sauron's) leave the alignments their printings are of (an untagged Saruman: a Wizard or a
+    Fallen-wizard; any, without an avatar); a list with no Stage resource is no Fallen-wizard's (1.7.F1: its
+    pool holds Stage resources) unless nothing else is left; then each alignment left whose rules some card
+    breaks (_alignment_rule: a Stage resource in a Wizard's deck, a minion site in a hero's) is ruled out by
     those cards. One alignment left: decided. Several: weak, checked as each (unknown, none, when no
     avatar nor card told any apart). None: split, checked as those the fewest copies break."""
+    avatars = [e for e in entries if e.versions and all(f.has("a") and f.type == "Character" for f in e.versions)]
+    sauron = [e for e in entries if e.versions and all(f.has("v") for f in e.versions)]
+    candidates, evidence = _avatar_evidence(avatars, sauron)
+    if scope is not None and scope.kind == "not a deck":
+        return Whose((), "not judged", tuple(evidence))
     if forced or declared:
         player = forced or declared
         return Whose((player,), "decided", (Evidence("option" if forced else "file", (player,),
                                                      "--alignment" if forced else "the file says so", ()),))
-    avatars = [e for e in entries if e.versions and all(f.has("a") and f.type == "Character" for f in e.versions)]
-    candidates, evidence = _avatar_evidence(avatars)
     if len(candidates) > 1 and "fallen-wizard" in candidates and \
             not any(f.alignment == "Stage" for e in entries for f in e.versions):
         candidates = [p for p in candidates if p != "fallen-wizard"]
@@ -412,31 +423,50 @@ def whose_deck(entries: list[Entry], forced: str = "", declared: str = "") -> Wh
     if len(fits) == 1:
         return Whose(tuple(fits), "decided", tuple(evidence))
     if fits:
-        told = avatars or any(e.kind == "cards" for e in evidence)
+        told = avatars or sauron or any(e.kind == "cards" for e in evidence)
         return Whose(tuple(fits) if told else (), "weak" if told else "unknown", tuple(evidence))
     least = min(total(e for e, _ in misfits[p]) for p in candidates)
     return Whose(tuple(p for p in candidates if total(e for e, _ in misfits[p]) == least), "split", tuple(evidence))
 
 
-def _avatar_evidence(avatars: list[Entry]) -> tuple[list[str], list[Evidence]]:
-    """The alignments a list's avatars leave (those all their lines' printings share; of any line, when
-    they share none), and the evidence, or every alignment and none when it has no avatar."""
-    if not avatars:
+def _avatar_evidence(avatars: list[Entry], sauron: list[Entry]) -> tuple[list[str], list[Evidence]]:
+    """The alignments a list's avatars and its resources the card database calls avatars (Sauron's) leave
+    (those all their lines' printings share; of any line, when they share none), and the evidence, or every
+    alignment and none when it has neither."""
+    if not avatars and not sauron:
         return list(PLAYERS), []
-    each = [{PLAYER_OF.get(f.alignment, "") for f in e.versions} - {""} for e in avatars]
+    each = [{PLAYER_OF.get(f.alignment, "") for f in e.versions} - {""} for e in avatars + sauron]
     shared = set.intersection(*each) or set.union(*each)
     candidates = [p for p in PLAYERS if p in shared]
     what = " or ".join(_a(PLAYER_NAMES[p]) for p in candidates)
-    return candidates, [Evidence("avatar", tuple(candidates), f"its avatar{'s' if len(avatars) > 1 else ''} "
-                                                               f"{named(avatars, lines=True)}: {what}", tuple(e.line for e in avatars))]
+    said = [f"its avatar{'s' if len(avatars) > 1 else ''} {named(avatars, lines=True)}"] if avatars else []
+    if sauron:
+        said.append(f"played as Sauron ({named(sauron, lines=True, comma=True)})")
+    return candidates, [Evidence("avatar", tuple(candidates), f"{' and '.join(said)}: {what}",
+                                 tuple(e.line for e in avatars + sauron), _names(avatars + sauron))]
 
 
 def _misfit_evidence(player: str, misfits: list[tuple[Entry, str]], left: list[str]) -> Evidence:
-    """The evidence that rules a player out: the cards its rules forbid, and those rules."""
+    """The evidence that rules a player out: the cards its rules forbid, the first few of them with their
+    lines and how many in all (every one in the JSON), and those rules."""
     rules = sorted(dict.fromkeys(rule for _, rule in misfits), key=RULES.index)
-    return Evidence("cards", tuple(left), f"{_a(PLAYER_NAMES[player])} deck may not include "
-                                          f"{named([e for e, _ in misfits], lines=True)} (rule{'s' if len(rules) > 1 else ''} "
-                                          f"{', '.join(rules)})", tuple(e.line for e, _ in misfits))
+    entries = [e for e, _ in misfits]
+    cards = _names(entries)
+    which = f"rule{'s' if len(rules) > 1 else ''} {', '.join(rules)}"
+    said = f"{named(entries, lines=True)} ({which})" if len(cards) <= EVIDENCE_CARDS else \
+        f"{len(cards)} of its cards ({which}), such as {named(entries, EVIDENCE_CARDS, lines=True, more=False)}"
+    return Evidence("cards", tuple(left), f"{_a(PLAYER_NAMES[player])} deck may not include {said}",
+                    tuple(e.line for e in entries), cards)
+
+
+EVIDENCE_CARDS = 3
+"""The cards an alignment's evidence names (the JSON lists them all): "a Wizard (hero) deck may not include 123 of
+its cards (rules 1.3.W2, 1.3.W3), such as Ill-favoured Fellow (lines 11, 12, 57), Náin (line 14) and Uglúk (line 15)"."""
+
+
+def _names(entries: list[Entry]) -> tuple[str, ...]:
+    """The cards of some lines, each once, in order."""
+    return tuple(dict.fromkeys(e.versions[0].name if e.versions else e.typed for e in entries))
 
 
 def _a(name: str) -> str:
@@ -444,17 +474,20 @@ def _a(name: str) -> str:
     return f"{'an' if name[0] in 'AEIOU' else 'a'} {name}"
 
 
-def named(entries: list[Entry], limit: int = 5, lines: bool = False) -> str:
+def named(entries: list[Entry], limit: int = 5, lines: bool = False, comma: bool = False, more: bool = True) -> str:
     """The cards of some lines, each once, for people: "The Witch-king, Glamdring and 3 more"; with lines,
-    "The Witch-king (line 4), Glamdring (lines 9, 12)"."""
+    "The Witch-king (line 4), Glamdring (lines 9, 12)", or with comma too "Sauron, line 21; The Lidless Eye, line
+    41"; without more, the first `limit` only."""
     at: dict[str, list[int]] = {}
     for e in entries:
         at.setdefault(e.versions[0].name if e.versions else e.typed, []).append(e.line)
-    shown = [name + (f" (line{'s' if len(ns) > 1 else ''} {', '.join(map(str, ns[:3]))}{', ...' if len(ns) > 3 else ''})"
-                     if lines else "") for name, ns in list(at.items())[:limit]]
-    if len(at) > len(shown):
-        return ", ".join(shown) + f" and {len(at) - len(shown)} more"
-    return _listed(shown)
+    shown = []
+    for name, ns in list(at.items())[:limit]:
+        where = f"line{'s' if len(ns) > 1 else ''} {', '.join(map(str, ns[:3]))}{', ...' if len(ns) > 3 else ''}"
+        shown.append(name if not lines else f"{name}, {where}" if comma else f"{name} ({where})")
+    if len(at) > len(shown) and more:
+        return ("; " if comma else ", ").join(shown) + f" and {len(at) - len(shown)} more"
+    return "; ".join(shown) if comma else _listed(shown)
 
 
 # -- the rules ------------------------------------------------------------------------------------------------

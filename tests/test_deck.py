@@ -28,7 +28,7 @@ from kb.store import CURRENT
 from kb.website import unstamp
 
 from .conftest import DATA, ROOT
-from .test_deckrules import CASES, VERDICTS, messages
+from .test_deckrules import CASES, NOT_A_DECK, VERDICTS, messages
 
 DECKS = DATA / "decks"
 HERO = DECKS / "hero.txt"
@@ -1004,6 +1004,7 @@ def test_browser_reads_every_test_list_as_the_terminal(real_kb: Path, tmp_path: 
     lists += [(FELLOWSHIP["text"].read_text("utf-8"), {"alignment": "minion", "game": "campaign"}),
               (FELLOWSHIP["meccg"].read_text("utf-8"), {"form": "text"})]
     lists += [(path.read_text("utf-8-sig"), options) for path in WHOSE for options in ({}, {"alignment": "hero"})]
+    lists += [(NOT_A_DECK, options) for options in ({}, {"alignment": "hero"})]  # whose deck it is: not judged
     lists += [("Characters:\nAragorn II\nShagrat\nResources:\nTwilight\n", {}), ("1 Gandalf\n" * 3000, {}),
               ((DECKS / "nine.txt").read_text("utf-8") + "x" * 201 + "\n", {})]
     answers = deck_js(node, real_kb, tmp_path, lists)
@@ -1120,6 +1121,11 @@ def test_deck_page_says_whose_deck_it_may_be_and_quotes_rules_as_read(tab, real_
     page.wait_for_function("document.querySelector('.deck-verdict h2').textContent.indexOf('Not legal') == 0")
     quoted = page.locator(".deck-findings li", has_text="rule 1.3.R3").locator("blockquote").inner_text()
     assert "[MINION]" in quoted and "**" not in quoted and "A Ringwraith player’s resources can only be" in quoted
+    page.fill("#decklist", NOT_A_DECK)  # no CoE deck: nobody's, and no alignment to choose
+    page.click("#deck-form button")
+    page.wait_for_function("document.querySelector('.deck-verdict h2').textContent.indexOf('not judged') > 0")
+    assert page.inner_text(".deck-verdict .where") == ("Whose deck it is is not judged: the list is no CoE deck, so no "
+                                                       "player's rules apply.")
     assert errors == []
 
 

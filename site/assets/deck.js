@@ -666,11 +666,14 @@
   }
 
   /* kb.deckrules.Evidence */
-  function evidence(kind, players, says, lines) { return {kind: kind, players: players, says: says, lines: lines}; }
+  function evidence(kind, players, says, lines, cards) {
+    return {kind: kind, players: players, says: says, lines: lines, cards: cards || []};
+  }
 
   /* kb.deckrules.Whose.how */
   function whose_how(whose, deck) {
     if (whose.sure === "unknown") return "no avatar, tag or card says whose deck it is";
+    if (whose.sure === "not judged") return "the list is no CoE deck, so no player's rules apply";
     var said = whose.evidence.map(function (e) { return e.says; });
     if (whose.sure === "weak") {
       said.push("every card fits " + whose.players.map(function (p) { return a_name(deck.player_names[p]) + " deck"; })
@@ -690,16 +693,18 @@
   }
 
   /* kb.deckrules.whose_deck: {players, sure, evidence} */
-  function whose_deck(entries, forced, declared, deck) {
+  function whose_deck(entries, forced, declared, deck, scope) {
+    var avatars = entries.filter(function (e) {
+      return e.versions.length && e.versions.every(function (f) { return has(f, "a") && f.type === "Character"; });
+    });
+    var sauron = entries.filter(function (e) { return e.versions.length && e.versions.every(function (f) { return has(f, "v"); }); });
+    var got = avatar_evidence(avatars, sauron, deck), candidates = got[0], said = got[1];
+    if (scope && scope.kind === "not a deck") return {players: [], sure: "not judged", evidence: said};
     if (forced || declared) {
       var player = forced || declared;
       return {players: [player], sure: "decided", evidence: [evidence(forced ? "option" : "file", [player],
         forced ? "--alignment" : "the file says so", [])]};
     }
-    var avatars = entries.filter(function (e) {
-      return e.versions.length && e.versions.every(function (f) { return has(f, "a") && f.type === "Character"; });
-    });
-    var got = avatar_evidence(avatars, deck), candidates = got[0], said = got[1];
     var stage = entries.some(function (e) { return e.versions.some(function (f) { return f.alignment === "Stage"; }); });
     if (candidates.length > 1 && candidates.indexOf("fallen-wizard") >= 0 && !stage) {
       candidates = candidates.filter(function (p) { return p !== "fallen-wizard"; });
@@ -719,7 +724,7 @@
     var fits = candidates.filter(function (p) { return !misfits[p].length; });
     if (fits.length === 1) return {players: fits, sure: "decided", evidence: said};
     if (fits.length) {
-      var told = avatars.length || said.some(function (e) { return e.kind === "cards"; });
+      var told = avatars.length || sauron.length || said.some(function (e) { return e.kind === "cards"; });
       return {players: told ? fits : [], sure: told ? "weak" : "unknown", evidence: said};
     }
     function copies(p) { return sum(misfits[p], function (m) { return m[0].count; }); }
@@ -728,17 +733,19 @@
   }
 
   /* kb.deckrules._avatar_evidence: [candidates, evidence] */
-  function avatar_evidence(avatars, deck) {
-    if (!avatars.length) return [deck.players.slice(), []];
-    var each = avatars.map(function (e) {
+  function avatar_evidence(avatars, sauron, deck) {
+    if (!avatars.length && !sauron.length) return [deck.players.slice(), []];
+    var both = avatars.concat(sauron), each = both.map(function (e) {
       return unique(e.versions.map(function (f) { return own(deck.player_of, f.alignment) || ""; })).filter(Boolean);
     });
     var shared = each.reduce(function (a, b) { return a.filter(function (p) { return b.indexOf(p) >= 0; }); });
     if (!shared.length) shared = unique([].concat.apply([], each));
     var candidates = deck.players.filter(function (p) { return shared.indexOf(p) >= 0; });
     var what = candidates.map(function (p) { return a_name(deck.player_names[p]); }).join(" or ");
-    return [candidates, [evidence("avatar", candidates, "its avatar" + (avatars.length > 1 ? "s" : "") + " " +
-      named(avatars, 5, true) + ": " + what, avatars.map(function (e) { return e.line; }))]];
+    var said = avatars.length ? ["its avatar" + (avatars.length > 1 ? "s" : "") + " " + named(avatars, 5, true)] : [];
+    if (sauron.length) said.push("played as Sauron (" + named(sauron, 5, true, true) + ")");
+    return [candidates, [evidence("avatar", candidates, said.join(" and ") + ": " + what,
+      both.map(function (e) { return e.line; }), names_of(both))]];
   }
 
   /* kb.deckrules._misfit_evidence */
@@ -746,9 +753,17 @@
     var rules = unique(misfits.map(function (m) { return m[1]; })).sort(function (a, b) {
       return deck.rule_order.indexOf(a) - deck.rule_order.indexOf(b);
     });
-    return evidence("cards", left, a_name(deck.player_names[player]) + " deck may not include " +
-      named(misfits.map(function (m) { return m[0]; }), 5, true) + " (rule" + (rules.length > 1 ? "s" : "") + " " +
-      rules.join(", ") + ")", misfits.map(function (m) { return m[0].line; }));
+    var entries = misfits.map(function (m) { return m[0]; }), cards = names_of(entries);
+    var which = "rule" + (rules.length > 1 ? "s" : "") + " " + rules.join(", ");
+    var said = cards.length <= deck.evidence_cards ? named(entries, 5, true) + " (" + which + ")" :
+      cards.length + " of its cards (" + which + "), such as " + named(entries, deck.evidence_cards, true, false, false);
+    return evidence("cards", left, a_name(deck.player_names[player]) + " deck may not include " + said,
+      entries.map(function (e) { return e.line; }), cards);
+  }
+
+  /* kb.deckrules._names: the cards of some lines, each once, in order */
+  function names_of(entries) {
+    return unique(entries.map(function (e) { return e.versions.length ? e.versions[0].name : e.typed; }));
   }
 
   /* kb.deckrules._a */
@@ -758,8 +773,9 @@
   function listed(words) { return words.length > 1 ? words.slice(0, -1).join(", ") + " and " + words[words.length - 1] : words.join(""); }
 
   /* kb.deckrules.named */
-  function named(entries, limit, lines) {
+  function named(entries, limit, lines, comma, more) {
     limit = limit === undefined ? 5 : limit;
+    more = more === undefined ? true : more;
     var at = new Map();
     entries.forEach(function (e) {
       var name = e.versions.length ? e.versions[0].name : e.typed;
@@ -767,11 +783,11 @@
       at.get(name).push(e.line);
     });
     var shown = Array.from(at.entries()).slice(0, limit).map(function (kv) {
-      var ns = kv[1];
-      return kv[0] + (lines ? " (line" + (ns.length > 1 ? "s" : "") + " " + ns.slice(0, 3).join(", ") + (ns.length > 3 ? ", ..." : "") + ")" : "");
+      var ns = kv[1], where = "line" + (ns.length > 1 ? "s" : "") + " " + ns.slice(0, 3).join(", ") + (ns.length > 3 ? ", ..." : "");
+      return !lines ? kv[0] : comma ? kv[0] + ", " + where : kv[0] + " (" + where + ")";
     });
-    if (at.size > shown.length) return shown.join(", ") + " and " + (at.size - shown.length) + " more";
-    return listed(shown);
+    if (at.size > shown.length && more) return shown.join(comma ? "; " : ", ") + " and " + (at.size - shown.length) + " more";
+    return comma ? shown.join("; ") : listed(shown);
   }
 
   /* kb.deckrules.Findings */
@@ -1544,6 +1560,15 @@
     return out;
   }
 
+  /* kb.deck.missing_parts: a check not made when a whole deck has no location deck at all */
+  function missing_parts(lines, entries, scope, deck) {
+    if (scope.kind !== "deck" || lines.some(function (l) { return l.part === "sites" && (l.kind === "card" || l.kind === "long"); }) ||
+        entries.some(function (e) { return e.versions.length && part_of(e.part, e.versions[0]) === "sites"; })) return [];
+    var rule = deck.part_checks.sites[1];
+    return [{rule: rule, status: "not checked", message: "the list has no location deck: rule " + rule + " and its " +
+      "parts (the sites each player may include) not checked", lines: [], cards: []}];
+  }
+
   /* kb.deck.name_of: [names, read_as] */
   function name_of(l, readings, by_id) {
     if (own(by_id, l.card_id)) return [[by_id[l.card_id].name], ""];
@@ -1633,9 +1658,10 @@
     var first_pass = read.map(function (r) {
       return entry(r[0].number, r[0].count, r[0].part, r[0].group, versions(r[1], r[0].set_code, r[0].tag, r[0].group, "", deck), r[0].name);
     });
-    var whose = whose_deck(first_pass, options.alignment || "", read_list.alignment, deck), how = whose_how(whose, deck);
-    var extra = placed_lines[2].concat(unread_findings(lines, deck));  // what reading the list leaves unchecked
-    var scope = scope_of(first_pass, deck), players = scope.kind === "not a deck" ? [] : whose.players;
+    var scope = scope_of(first_pass, deck);
+    var whose = whose_deck(first_pass, options.alignment || "", read_list.alignment, deck, scope), how = whose_how(whose, deck);
+    var extra = placed_lines[2].concat(unread_findings(lines, deck), missing_parts(lines, first_pass, scope, deck));
+    var players = scope.kind === "not a deck" ? [] : whose.players;
     var results = (players.length ? players : [""]).map(function (player) {  // each alignment the evidence leaves
       var entries = site_alignments(read.map(function (r) {
         return entry(r[0].number, r[0].count, r[0].part, r[0].group, versions(r[1], r[0].set_code, r[0].tag, r[0].group, player, deck),
@@ -1758,7 +1784,7 @@
     var a = report.alignment;
     if (a.player) return "A " + a.name + " deck (" + a.how + "), a " + report.game + " game.";
     if (a.readings.length) return "Whose deck it is is not sure: " + a.how + "; a " + report.game + " game.";
-    return "Whose deck it is is not known: " + a.how + ".";
+    return "Whose deck it is is not " + (a.sure === "not judged" ? "judged" : "known") + ": " + a.how + ".";
   }
 
   /* kb.deck.reading_text */
@@ -1790,7 +1816,8 @@
   function render_verdict(spec, deck, report, out) {
     var legal = report.verdict.legal, box = el("section", "deck-verdict " + (legal ? "legal" : legal === null ? "unsure" : "not-legal"));
     box.appendChild(el("h2", "", report.verdict.summary));
-    box.appendChild(el("p", "where", whose_text(report) + (report.alignment.player ? "" : " Choose its alignment above.")));
+    box.appendChild(el("p", "where", whose_text(report) + (report.alignment.player || report.alignment.sure === "not judged" ? "" :
+      " Choose its alignment above.")));
     render_findings(spec, deck, report.findings, box);
     report.readings.forEach(function (reading) {
       box.appendChild(el("h3", "", reading_text(reading)));
