@@ -22,9 +22,9 @@ from typing import Any
 
 from kb.decklist import (MAX_JOINED, MAX_TITLE, PATTERNS, DeckLine, browser_rules, item_lines, list_items, list_spans,
                          read_deck, short_name, title_at)
-from kb.deckrules import (BANS, FACT_FIELDS, FLAGS, GAMES, LIMITS, PLAYER_NAMES, PLAYER_OF, PLAYERS, PREFERRED, RULES,
-                          STATUSES, CardFacts, Entry, Whose, card_facts, check, counted, most_cards, scope_of, site_alignments,
-                          verdicts, versions, whose_deck)
+from kb.deckrules import (BANS, EVIDENCE_CARDS, FACT_FIELDS, FLAGS, GAMES, LIMITS, PLAYER_NAMES, PLAYER_OF, PLAYERS, PREFERRED, RULES,
+                          STATUSES, CardFacts, Entry, Scope, Whose, card_facts, check, counted, most_cards, part_of,
+                          scope_of, site_alignments, verdicts, versions, whose_deck)
 from kb.errors import ForeignFile, ParseError, Refused, WriteFailed
 from kb.inputs import MB, kind_of, read_bytes, size_text
 from kb.lookup import KbOrReader, Reader
@@ -414,6 +414,18 @@ def unread_findings(lines: list[DeckLine]) -> list[dict[str, Any]]:
     return out
 
 
+def missing_parts(lines: list[DeckLine], entries: list[Entry], scope: Scope) -> list[dict[str, Any]]:
+    """A check not made when a whole deck (scope) has no location deck at all: no line in its sites part, no
+    card read as a site or region ("the list has no location deck: rule 1.4 and its parts not checked"), so
+    its verdict never reads as if the whole deck was checked. Part of a deck, or no CoE deck, says what it is."""
+    if scope.kind != "deck" or any(line.part == "sites" and line.kind in ("card", "long") for line in lines) or \
+            any(e.versions and part_of(e.part, e.versions[0]) == "sites" for e in entries):
+        return []
+    rule = part_checks()["sites"][1]
+    return [{"rule": rule, "status": "not checked", "message": f"the list has no location deck: rule {rule} and its "
+             "parts (the sites each player may include) not checked", "lines": [], "cards": []}]
+
+
 def name_of(line: DeckLine, readings: dict[str, CardReading], by_id: dict[str, CardFacts]) -> tuple[list[str], str]:
     """The English name(s) a card line means and how it was read: the card its id names (a deck
     builder's "tw-116") where the id is a card's, else its name as read (readings)."""
@@ -452,8 +464,11 @@ def deck_report(kb: Kb, text: str, name: str = "deck", *, mentions: bool = False
         first = next(iter(read.missed.values()))
         raise Refused(f"{name}: no line names a card ({len(card_lines)} card lines; line {first['lines'][0]} reads "
                       f"{quoted(first['name'])})", hint=EXAMPLE)
-    whose = whose_deck(read.entries(""), alignment, deck.alignment)
-    judged, findings, readings = read.judge(whose, game, unknown_bans, read.unsure + unread_findings(lines))
+    entries = read.entries("")
+    scope = scope_of(entries)
+    whose = whose_deck(entries, alignment, deck.alignment, scope)
+    extra = read.unsure + unread_findings(lines) + missing_parts(lines, entries, scope)
+    judged, findings, readings = read.judge(whose, scope, game, unknown_bans, extra)
     read.suggest()
     said, quiet = said_and_quiet(reader, read.found, mentions)
     copies = sum(line.count for line in read.lines)
@@ -585,13 +600,12 @@ class ReadLines:
                                       versions(start, line.set_code, line.tag, line.group, player), line.name)
                                 for line, start in self.read], player)
 
-    def judge(self, whose: Whose, game: str, unknown_bans: dict[str, list[str]],
+    def judge(self, whose: Whose, scope: Scope, game: str, unknown_bans: dict[str, list[str]],
               extra: list[dict[str, Any]]) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
         """The lines checked as each alignment whose_deck left (kb.deckrules.verdicts: the verdict, the findings
         all share, each reading), each card's printings those of every reading; extra (what the reading of
         the list itself leaves unchecked) joins each reading's findings. Part of a deck is checked as a part, a list
-        that is no CoE deck not at all, once (kb.deckrules.scope_of)."""
-        scope = scope_of(self.entries(""))
+        that is no CoE deck not at all, once (scope: kb.deckrules.scope_of)."""
         players = whose.players if scope.kind != "not a deck" else ()
         results = []
         for player in players or ("",):
@@ -670,13 +684,22 @@ def whose_text(report: DeckReport) -> str:
         return f"A {a['name']} deck ({a['how']}), a {report.game} game."
     if a["readings"]:
         return f"Whose deck it is is not sure: {a['how']}; a {report.game} game."
-    return f"Whose deck it is is not known: {a['how']}."
+    return f"Whose deck it is is not {'judged' if a['sure'] == 'not judged' else 'known'}: {a['how']}."
 
 
 def reading_text(reading: dict[str, Any]) -> str:
     """One of the alignments a deck was checked as: "As a Wizard (hero) deck: Not legal: 4 problems"."""
     name = reading["name"]
     return f"As {'an' if name[0] in 'AEIOU' else 'a'} {name} deck: {reading['verdict']['summary']}"
+
+
+def verdict_lines(report: DeckReport) -> list[str]:
+    """The verdict as the terminal says it, without the rules quoted: the summary, whose deck it is, each finding,
+    then each alignment it was checked as with its own findings (tools/audit.py shows a judge these)."""
+    out = [report.verdict["summary"], whose_text(report), *map(finding_text, report.findings)]
+    for reading in report.readings:
+        out += [reading_text(reading), *("  " + finding_text(f) for f in reading["findings"])]
+    return out
 
 
 def kinds_text(entry: dict[str, Any]) -> str:
@@ -774,6 +797,6 @@ def deck_data(kb: KbOrReader) -> dict[str, Any]:
             "max_bytes": MAX_DECK_BYTES, "exit_not_found": EXIT_NOT_FOUND, "cards": cards,
             "fact_fields": list(FACT_FIELDS), "facts": [f.row() for f in facts], "flags": FLAGS, "limits": LIMITS,
             "games": list(GAMES), "players": list(PLAYERS), "player_names": PLAYER_NAMES, "player_of": PLAYER_OF,
-            "preferred": PREFERRED, "bans": BANS, "statuses": list(STATUSES), "unknown_bans": unknown_bans,
+            "preferred": PREFERRED, "bans": BANS, "evidence_cards": EVIDENCE_CARDS, "statuses": list(STATUSES), "unknown_bans": unknown_bans,
             "rule_order": list(RULES), "rules_docs": {n: position[i] for n, i in rules.items() if i in position},
             "part_checks": part_checks(), **_editions(reader)}

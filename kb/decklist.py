@@ -13,7 +13,8 @@ Five formats, told apart by their content (read_deck; `rulings deck --format` fo
   alone, title_at); a "Notes:" part and lines of prose (sentences, words too many for a card's name)
   skipped, never read as cards.
 - meccg: GCCG and meccg-online files: "####" frames naming each part (Deck, Pool, Sideboard, Sites,
-  Notes), "# Hazard (30)" groups inside a part, "1 Saruman [H] (TW)" lines (an alignment tag and a
+  Notes), GCCG's headings inside a part ("# Hazard (30)", "# Minion Resource (30)": each its own section,
+  framed_heading), "1 Saruman [H] (TW)" lines (an alignment tag and a
   set code); the Notes part is prose, skipped.
 - netmeccg: NetMECCG's .dck (its first line "[NetMECCG v1.4 Deck]"), read as text, one copy a line, each
   name's mark its version: "Radagast@" the Fallen-wizard one, "Moria*" the minion one, "Moria%" the Balrog
@@ -79,6 +80,7 @@ SIDEBOARDS = ("sideboard", "fw-sideboard")
 LINE_RULES: dict[str, str] = {
     "break": r"\r\n|[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]",
     "frame": r"^#{3,}$",
+    "gccg_heading": r"^# ?[A-Za-z][A-Za-z' -]{0,39} \(\d{1,4}\)$",
     "header": r"^[-#=*_/ ]*\[?((?:\d{1,3}[- ])?[A-Za-z][A-Za-z' &/-]{0,39}?)\]? ?(?:[(\[]\d{1,3}[)\]](?: [^:]*)?|- ?\d{1,3}"
               r"(?: cards?)?| \d{1,3})? ?(:)? ?(?:[(\[]?\d{1,3}[)\]]?(?: cards?)?)?(?: ?[(\[][A-Za-z][^()\[\]:]{0,59}[)\]])?"
               r"[ =*_#-]*$",
@@ -120,7 +122,8 @@ LINE_RULES: dict[str, str] = {
     "xml_entity": r"&(?:(amp|lt|gt|quot|apos)|#(\d{1,7})|#x([0-9a-f]{1,6}));",
 }
 """The patterns of a decklist, by name. "break" splits the text into lines; "frame" is a GCCG frame
-line; "header" takes a section name (group 1, maybe in square brackets: NetMECCG's "[starting]") and
+line, "gccg_heading" a heading GCCG writes inside a frame ("# Minion Resource (30)": the cards' alignment and
+type, and how many); "header" takes a section name (group 1, maybe in square brackets: NetMECCG's "[starting]") and
 whether a colon follows it (group 2), "label" a section named before a card ("Sites: Moria"); "tag",
 "set_code" (the card database's sets, "METW" for TW too: a test holds them to its sets; in a GCCG file,
 where a line's last brackets always hold its set, "any_set_code") and "trailing_note" (a card carried:
@@ -366,6 +369,16 @@ def framed_section(name: str) -> tuple[str, str, str]:
     return (section, part, "") if part in PARTS else (section, "notes", "")
 
 
+def framed_heading(name: str, part: str) -> tuple[str, str, str]:
+    """(section, part, group) a GCCG heading starts inside its frame's part: its own words, and the group they
+    name, its cards' type: framed_heading("Minion Resource", "play") == ("Minion Resource", "play", "resources"),
+    framed_heading("Balrog Site", "sites") == ("Balrog Site", "sites", "sites"). Each heading starts its own, so a
+    card is in the last heading above it."""
+    section, _, group = section_of(name, part)
+    named = [SECTIONS[word][2] for word in section_key(name).split() if word in SECTIONS and SECTIONS[word][2]]
+    return section, part, group or (named[-1] if named else "")
+
+
 def read_name(text: str, framed: bool = False) -> tuple[str, str, str, int | None, str]:
     """(name, set code, alignment tag, count or None, what it carries) of a card as a line or a file
     gives it: its tag, set code and a note in brackets off the end (a card it carries: "Shagrat (+
@@ -488,9 +501,9 @@ def whole_line(number: int, text: str, section: str, part: str, group: str, mode
     if mode == "framed":
         if part == "notes":
             return placed(number, "note", text, section, part, group)
-        if header and text.startswith("#") and section_key(header.group(1)) in SECTIONS:
-            named, _, grouped = section_of(header.group(1), part)
-            return placed(number, "header", text, named, part, grouped or group)
+        if header and text.startswith("#") and (section_key(header.group(1)) in SECTIONS or
+                                                 (part and PATTERNS["gccg_heading"].match(text))):
+            return placed(number, "header", text, *framed_heading(header.group(1), part))
     elif header and (header.group(2) or part_words(header.group(1))):  # "[characters]" names a part of its own
         return placed(number, "header", text, *section_of(header.group(1), "" if text.startswith("[") else part))
     elif part == "notes":

@@ -23,6 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from kb.decklist import SIDEBOARDS
 from kb.query import distance, fold
 
 if TYPE_CHECKING:
@@ -329,22 +330,27 @@ class Evidence:
     """One thing a list says of whose deck it is (whose_deck)."""
 
     kind: str
-    """option (`--alignment`), file (the file's own field), avatar (its avatars' printings), cards (cards an
-    alignment's rules forbid, which rule it out) or stage (no Stage resource, which rules out a Fallen-wizard)."""
+    """option (`--alignment`), file (the file's own field), avatar (its avatars' printings, and the resources the
+    card database calls avatars: played as Sauron), cards (cards an alignment's rules forbid, which rule it out) or
+    stage (no Stage resource, which rules out a Fallen-wizard)."""
     players: tuple[str, ...]
     """The alignments it leaves, in PLAYERS order."""
     says: str
-    """What it says, for people, naming its cards and lines."""
+    """What it says, for people: its first few cards with their lines, and how many more."""
     lines: tuple[int, ...]
+    cards: tuple[str, ...] = ()
+    """Every card it names, each once (says names the first few)."""
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "players": list(self.players), "says": self.says, "lines": list(self.lines)}
+        return {"kind": self.kind, "players": list(self.players), "says": self.says, "lines": list(self.lines),
+                "cards": list(self.cards)}
 
 
-SURE = ("decided", "weak", "split", "unknown")
+SURE = ("decided", "weak", "split", "unknown", "not judged")
 """How sure whose_deck is: decided (one alignment), weak (several fit every card: the deck is checked as
 each), split (none fits every card: checked as those whose rules the fewest copies break), unknown
-(nothing tells the alignments apart: the player's own rules are not checked)."""
+(nothing tells the alignments apart: the player's own rules are not checked), not judged (the list is no CoE
+deck, scope_of: no player's rules apply, whatever its avatars)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -362,6 +368,8 @@ class Whose:
         """The evidence in one sentence: "its avatar Saruman (line 3), a Wizard or a Fallen-wizard; ..."."""
         if self.sure == "unknown":
             return "no avatar, tag or card says whose deck it is"
+        if self.sure == "not judged":
+            return "the list is no CoE deck, so no player's rules apply"
         said = [e.says for e in self.evidence]
         if self.sure == "weak":
             said.append(f"every card fits {' and '.join(_a(PLAYER_NAMES[p]) + ' deck' for p in self.players)}: "
@@ -378,21 +386,25 @@ class Whose:
                 "readings": list(self.players), "evidence": [e.to_json() for e in self.evidence]}
 
 
-def whose_deck(entries: list[Entry], forced: str = "", declared: str = "") -> Whose:
+def whose_deck(entries: list[Entry], forced: str = "", declared: str = "", scope: Scope | None = None) -> Whose:
     """Whose deck a list is, from all it says (entries: its lines, each with every printing its name, set,
-    tag and group allow): `--alignment` or the file's own field decide; else its avatars leave the
-    alignments their printings are of (an untagged Saruman: a Wizard or a Fallen-wizard; any, without
-    an avatar); a list with no Stage resource is no Fallen-wizard's (1.7.F1: its pool holds Stage
-    resources) unless nothing else is left; then each alignment left whose rules some card breaks
-    (_alignment_rule: a Stage resource in a Wizard's deck, a minion site in a hero's) is ruled out by
+    tag and group allow): none for a list that is no CoE deck (scope: not judged, its avatars the evidence);
+    `--alignment` or the file's own field decide; else its avatars (and the resources the card database calls
+    avatars, Sauron's) leave the alignments their printings are of (an untagged Saruman: a Wizard or a
+    Fallen-wizard; any, without an avatar); a list with no Stage resource is no Fallen-wizard's (1.7.F1: its
+    pool holds Stage resources) unless nothing else is left; then each alignment left whose rules some card
+    breaks (_alignment_rule: a Stage resource in a Wizard's deck, a minion site in a hero's) is ruled out by
     those cards. One alignment left: decided. Several: weak, checked as each (unknown, none, when no
     avatar nor card told any apart). None: split, checked as those the fewest copies break."""
+    avatars = [e for e in entries if e.versions and all(f.has("a") and f.type == "Character" for f in e.versions)]
+    sauron = [e for e in entries if e.versions and all(f.has("v") for f in e.versions)]
+    candidates, evidence = _avatar_evidence(avatars, sauron)
+    if scope is not None and scope.kind == "not a deck":
+        return Whose((), "not judged", tuple(evidence))
     if forced or declared:
         player = forced or declared
         return Whose((player,), "decided", (Evidence("option" if forced else "file", (player,),
                                                      "--alignment" if forced else "the file says so", ()),))
-    avatars = [e for e in entries if e.versions and all(f.has("a") and f.type == "Character" for f in e.versions)]
-    candidates, evidence = _avatar_evidence(avatars)
     if len(candidates) > 1 and "fallen-wizard" in candidates and \
             not any(f.alignment == "Stage" for e in entries for f in e.versions):
         candidates = [p for p in candidates if p != "fallen-wizard"]
@@ -411,31 +423,50 @@ def whose_deck(entries: list[Entry], forced: str = "", declared: str = "") -> Wh
     if len(fits) == 1:
         return Whose(tuple(fits), "decided", tuple(evidence))
     if fits:
-        told = avatars or any(e.kind == "cards" for e in evidence)
+        told = avatars or sauron or any(e.kind == "cards" for e in evidence)
         return Whose(tuple(fits) if told else (), "weak" if told else "unknown", tuple(evidence))
     least = min(total(e for e, _ in misfits[p]) for p in candidates)
     return Whose(tuple(p for p in candidates if total(e for e, _ in misfits[p]) == least), "split", tuple(evidence))
 
 
-def _avatar_evidence(avatars: list[Entry]) -> tuple[list[str], list[Evidence]]:
-    """The alignments a list's avatars leave (those all their lines' printings share; of any line, when
-    they share none), and the evidence, or every alignment and none when it has no avatar."""
-    if not avatars:
+def _avatar_evidence(avatars: list[Entry], sauron: list[Entry]) -> tuple[list[str], list[Evidence]]:
+    """The alignments a list's avatars and its resources the card database calls avatars (Sauron's) leave
+    (those all their lines' printings share; of any line, when they share none), and the evidence, or every
+    alignment and none when it has neither."""
+    if not avatars and not sauron:
         return list(PLAYERS), []
-    each = [{PLAYER_OF.get(f.alignment, "") for f in e.versions} - {""} for e in avatars]
+    each = [{PLAYER_OF.get(f.alignment, "") for f in e.versions} - {""} for e in avatars + sauron]
     shared = set.intersection(*each) or set.union(*each)
     candidates = [p for p in PLAYERS if p in shared]
     what = " or ".join(_a(PLAYER_NAMES[p]) for p in candidates)
-    return candidates, [Evidence("avatar", tuple(candidates), f"its avatar{'s' if len(avatars) > 1 else ''} "
-                                                               f"{named(avatars, lines=True)}: {what}", tuple(e.line for e in avatars))]
+    said = [f"its avatar{'s' if len(avatars) > 1 else ''} {named(avatars, lines=True)}"] if avatars else []
+    if sauron:
+        said.append(f"played as Sauron ({named(sauron, lines=True, comma=True)})")
+    return candidates, [Evidence("avatar", tuple(candidates), f"{' and '.join(said)}: {what}",
+                                 tuple(e.line for e in avatars + sauron), _names(avatars + sauron))]
 
 
 def _misfit_evidence(player: str, misfits: list[tuple[Entry, str]], left: list[str]) -> Evidence:
-    """The evidence that rules a player out: the cards its rules forbid, and those rules."""
+    """The evidence that rules a player out: the cards its rules forbid, the first few of them with their
+    lines and how many in all (every one in the JSON), and those rules."""
     rules = sorted(dict.fromkeys(rule for _, rule in misfits), key=RULES.index)
-    return Evidence("cards", tuple(left), f"{_a(PLAYER_NAMES[player])} deck may not include "
-                                          f"{named([e for e, _ in misfits], lines=True)} (rule{'s' if len(rules) > 1 else ''} "
-                                          f"{', '.join(rules)})", tuple(e.line for e, _ in misfits))
+    entries = [e for e, _ in misfits]
+    cards = _names(entries)
+    which = f"rule{'s' if len(rules) > 1 else ''} {', '.join(rules)}"
+    said = f"{named(entries, lines=True)} ({which})" if len(cards) <= EVIDENCE_CARDS else \
+        f"{len(cards)} of its cards ({which}), such as {named(entries, EVIDENCE_CARDS, lines=True, more=False)}"
+    return Evidence("cards", tuple(left), f"{_a(PLAYER_NAMES[player])} deck may not include {said}",
+                    tuple(e.line for e in entries), cards)
+
+
+EVIDENCE_CARDS = 3
+"""The cards an alignment's evidence names (the JSON lists them all): "a Wizard (hero) deck may not include 123 of
+its cards (rules 1.3.W2, 1.3.W3), such as Ill-favoured Fellow (lines 11, 12, 57), Náin (line 14) and Uglúk (line 15)"."""
+
+
+def _names(entries: list[Entry]) -> tuple[str, ...]:
+    """The cards of some lines, each once, in order."""
+    return tuple(dict.fromkeys(e.versions[0].name if e.versions else e.typed for e in entries))
 
 
 def _a(name: str) -> str:
@@ -443,17 +474,20 @@ def _a(name: str) -> str:
     return f"{'an' if name[0] in 'AEIOU' else 'a'} {name}"
 
 
-def named(entries: list[Entry], limit: int = 5, lines: bool = False) -> str:
+def named(entries: list[Entry], limit: int = 5, lines: bool = False, comma: bool = False, more: bool = True) -> str:
     """The cards of some lines, each once, for people: "The Witch-king, Glamdring and 3 more"; with lines,
-    "The Witch-king (line 4), Glamdring (lines 9, 12)"."""
+    "The Witch-king (line 4), Glamdring (lines 9, 12)", or with comma too "Sauron, line 21; The Lidless Eye, line
+    41"; without more, the first `limit` only."""
     at: dict[str, list[int]] = {}
     for e in entries:
         at.setdefault(e.versions[0].name if e.versions else e.typed, []).append(e.line)
-    shown = [name + (f" (line{'s' if len(ns) > 1 else ''} {', '.join(map(str, ns[:3]))}{', ...' if len(ns) > 3 else ''})"
-                     if lines else "") for name, ns in list(at.items())[:limit]]
-    if len(at) > len(shown):
-        return ", ".join(shown) + f" and {len(at) - len(shown)} more"
-    return _listed(shown)
+    shown = []
+    for name, ns in list(at.items())[:limit]:
+        where = f"line{'s' if len(ns) > 1 else ''} {', '.join(map(str, ns[:3]))}{', ...' if len(ns) > 3 else ''}"
+        shown.append(name if not lines else f"{name}, {where}" if comma else f"{name} ({where})")
+    if len(at) > len(shown) and more:
+        return ("; " if comma else ", ").join(shown) + f" and {len(at) - len(shown)} more"
+    return "; ".join(shown) if comma else _listed(shown)
 
 
 # -- the rules ------------------------------------------------------------------------------------------------
@@ -718,7 +752,7 @@ def _resource_avatars(f: Findings, groups: dict[str, list[Entry]], player: str) 
     Eye: "You are Sauron, not a Ringwraith") counted among the resources, as its type says: the CoE glossary
     makes an avatar "a type of character", and it is a permanent-event. Where counting it among 1.5's "up
     to three avatars" instead would change whether the play deck keeps 1.5, a note says how it was
-    counted, why, and what the other count gives."""
+    counted, why, and what the other count would give."""
     resources, hazards, flexible = groups["resources"], groups["hazards"], groups["flexible"]
     avatars, others = groups["avatars"], groups["resource avatars"]
     as_resources = Findings([], f.part)
@@ -726,65 +760,89 @@ def _resource_avatars(f: Findings, groups: dict[str, list[Entry]], player: str) 
     _avatars(as_resources, avatars)
     if others:
         as_avatars = Findings([], f.part)
-        _balance(as_avatars, resources, hazards, flexible, player)
-        _avatars(as_avatars, avatars + others)
+        _balance(as_avatars, resources, hazards, flexible, player, would=True)
+        _avatars(as_avatars, avatars + others, would=True)
         said = [[x["message"] for x in way.out if x["status"] == "problem"] for way in (as_resources, as_avatars)]
         if bool(said[0]) != bool(said[1]):
-            one = len({e.versions[0].name for e in others}) == 1
-            f.note(LIMITS["play_deck"]["rule"], f"{named(others, lines=True)}, {'a resource' if one else 'resources'} "
-                   f"the card database calls {'an avatar' if one else 'avatars'}, {'is' if one else 'are'} counted among "
-                   f"1.5's resources: the CoE glossary makes an avatar a type of character; counted among its avatars "
-                   f"instead, {'; '.join(said[1]) or 'no problem'}", others)
+            one, names = total(others) == 1, {e.versions[0].name for e in others}
+            which = f"the {total(others)} copies of {named(others)}" if len(names) == 1 and not one else named(others)
+            f.note(LIMITS["play_deck"]["rule"], f"{which} {'is' if one else 'are'} counted as "
+                   f"{'a resource' if one else 'resources'} (the CoE glossary makes an avatar a character); were "
+                   f"{'it' if one else 'they'} counted as {'an avatar' if one else 'avatars'}, "
+                   f"{'; '.join(said[1]) or 'the play deck would keep 1.5'}", others)
     f.out += as_resources.out
 
 
-def _avatars(f: Findings, avatars: list[Entry]) -> None:
-    """1.5: up to three avatars in the play deck, any combination but three different ones."""
+def _avatars(f: Findings, avatars: list[Entry], would: bool = False) -> None:
+    """1.5: up to three avatars in the play deck, any combination but three different ones (would: said of a
+    count the deck was not checked by, _resource_avatars)."""
     limit = LIMITS["play_deck"]
+    has = "would have" if would else "has"
     if total(avatars) > limit["avatars"]:
-        f.problem(limit["rule"], f"{counted(total(avatars), 'avatar')} in the play deck ({named(avatars)}): at most "
+        f.problem(limit["rule"], f"the play deck {has} {counted(total(avatars), 'avatar')} ({named(avatars)}): at most "
                                  f"{limit['avatars']}", avatars)
     names = sorted({e.versions[0].name for e in avatars})
     if len(names) >= limit["different_avatars"]:
-        f.problem(limit["rule"], f"{len(names)} different avatars in the play deck ({', '.join(names)}): any "
+        f.problem(limit["rule"], f"the play deck {has} {len(names)} different avatars ({', '.join(names)}): any "
                                  "combination but three different avatars", avatars)
 
 
-def _balance(f: Findings, resources: list[Entry], hazards: list[Entry], flexible: list[Entry], player: str) -> None:
+def _balance(f: Findings, resources: list[Entry], hazards: list[Entry], flexible: list[Entry], player: str,
+             would: bool = False) -> None:
     """1.5: 30 to 50 resources and as many hazards, each card that may be either (1.3.3) counted as a
-    resource or a hazard as suits the deck (a Fallen-wizard's, up to two of each as resources, 1.3.F2)."""
+    resource or a hazard as suits the deck (a Fallen-wizard's, up to two of each as resources, 1.3.F2): one
+    finding, saying what the play deck has and what it must have (would: said of a count the deck was not
+    checked by, _resource_avatars)."""
     limit, flexible_limit = LIMITS["play_deck"], LIMITS["fallen_wizard_flexible"]
     by_name: dict[str, int] = {}
     for e in flexible:
         by_name[e.versions[0].name] = by_name.get(e.versions[0].name, 0) + e.count
     flex_max = sum(min(n, flexible_limit["as_resources"]) if player == "fallen-wizard" else n for n in by_name.values())
     r, h, x = total(resources), total(hazards), total(flexible)
+    fault, k, balanced = _resource_count(r, h, x, flex_max)
+    if not fault and balanced:
+        return
+    has = "would have" if would else "has"
+    if balanced:
+        said = f"the play deck {has} {counted(r + k, 'resource')}{_counting(k, x)}: "
+        if fault == "few":
+            f.short(limit["rule"], said + f"it needs at least {limit['resources_min']}", resources + flexible)
+        else:
+            f.problem(limit["rule"], said + f"it may have at most {limit['resources_max']}", resources + flexible)
+        return
+    cards = f"{counted(r, 'resource')}, {counted(h, 'hazard')} and {counted(x, 'card')} that may be either (1.3.3)" \
+        if x else f"{counted(r, 'resource')} and {counted(h, 'hazard')}"
+    needs = {"few": f"at least {limit['resources_min']} resources and ",
+             "many": f"at most {limit['resources_max']} resources and ", "": ""}[fault]
+    either = f", which counting {'that card' if x == 1 else f'those {x}'} either way does not give" if x else ""
+    said = f"the play deck {has} {cards}: it must have {needs}as many hazards as resources{either}"
+    (f.problem if fault == "many" else f.short)(limit["rule"], said, resources + hazards + flexible)
+
+
+def _resource_count(r: int, h: int, x: int, flex_max: int) -> tuple[str, int, bool]:
+    """How 1.5 finds a play deck of r resources, h hazards and x cards that may be either (1.3.3), at most
+    flex_max of them counted as resources: what its count of resources breaks ("few", "many" or ""), how many
+    of the x are counted as resources to say so, and whether some count makes as many hazards as resources."""
+    limit = LIMITS["play_deck"]
     lo, hi = limit["resources_min"], limit["resources_max"]
     balanced = [k for k in range(flex_max + 1) if r + k == h + x - k]  # as many hazards as resources
-    if not any(lo <= r + k <= hi for k in (balanced or range(flex_max + 1))):  # 30 to 50 resources
-        k = balanced[0] if balanced else flex_max if r + flex_max < lo else 0
-        said = f"the play deck has {counted(r + k, 'resource')}{_counting(k, x, bool(balanced))}: "
-        if r + k < lo:
-            f.short(limit["rule"], said + f"it needs at least {lo}", resources + flexible)
-        else:
-            f.problem(limit["rule"], said + f"it may have at most {hi}", resources + flexible)
-    if not balanced:
-        either = f" and {counted(x, 'card')} that may be either (1.3.3)" if x else ""
-        f.short(limit["rule"], f"the play deck has {counted(r, 'resource')} and {counted(h, 'hazard')}"
-                               f"{either}: it must have as many hazards as resources", resources + hazards + flexible)
+    if any(lo <= r + k <= hi for k in (balanced or range(flex_max + 1))):  # 30 to 50 resources
+        return "", 0, bool(balanced)
+    k = balanced[0] if balanced else flex_max if r + flex_max < lo else 0
+    return "few" if r + k < lo else "many", k, bool(balanced)
 
 
-def _counting(k: int, x: int, balanced: bool) -> str:
+def _counting(k: int, x: int) -> str:
     """How a play deck's count of resources takes its x cards that may be either (1.3.3), k of them as
-    resources: ", with 5 of its 6 cards that may be either (1.3.3) as resources, to match its hazards"."""
+    resources, to match its hazards: ", with 5 of its 6 cards that may be either (1.3.3) as resources, to
+    match its hazards"."""
     if not x:
         return ""
     cards = f"{counted(x, 'card')} that may be either (1.3.3)"
     if not k:
-        return f", with its {cards} as hazards, to match its resources" if balanced else f", even with its {cards} as hazards"
+        return f", with its {cards} as hazards, to match its resources"
     some = f"its {cards}" if k == x else f"{k} of its {cards}"
-    return f", with {some} as {'a resource' if k == 1 else 'resources'}{', to match its hazards' if balanced else ''}" \
-        if balanced else f", even with {some} as {'a resource' if k == 1 else 'resources'}"
+    return f", with {some} as {'a resource' if k == 1 else 'resources'}, to match its hazards"
 
 
 def _creatures(f: Findings, hazards: list[Entry], player: str) -> None:
@@ -940,10 +998,24 @@ def _alignment(f: Findings, entries: list[Entry], player: str, unknown_bans: lis
             bad.setdefault(rule, []).append(e)
     texts = _alignment_texts(player)
     for rule, group in bad.items():
-        listed = ", ".join(f"{e.versions[0].name} ({e.versions[0].alignment} {e.versions[0].type})" for e in group[:8])
-        f.problem(rule, f"{texts.get(rule, rule)}: {listed}{' ...' if len(group) > 8 else ''}", group)
+        listed = ", ".join(_misfit(e, rule) for e in group[:8])
+        held = "; rule 1.6 holds a sideboard to the deck's player-specific restrictions" \
+            if any(e.part in SIDEBOARDS for e in group) else ""
+        f.problem(rule, f"{texts.get(rule, rule)}: {listed}{' ...' if len(group) > 8 else ''}{held}", group)
     if unknown_bans:
         f.unchecked(BANS[player], "names no card of the card database: " + ", ".join(unknown_bans))
+
+
+def _misfit(e: Entry, rule: str) -> str:
+    """A card an alignment rule forbids, for people: what it is, and where when in a sideboard ("Aiglos (Hero
+    Resource, in the sideboard)"); a minion site 1.4.B1 keeps from a Balrog's location deck, by what makes it so
+    ("Urlurtsu Nurn (a minion Dark-hold, which requires a Balrog version)")."""
+    card = e.versions[0]
+    what = f"{card.alignment} {card.type}"
+    if rule == LIMITS["balrog_versions"]["rule"] and card.alignment == "Minion":
+        kinds = [kind for letter, kind in (("x", "Under-deeps site"), ("k", "Dark-hold")) if card.has(letter)]
+        what = f"a minion {' and '.join(kinds) or f'site {rule} names'}, which requires a Balrog version"
+    return f"{card.name} ({what}{', in the sideboard' if e.part in SIDEBOARDS else ''})"
 
 
 def _alignment_rule(e: Entry, player: str, avatars: frozenset[str]) -> str:

@@ -21,14 +21,14 @@ from click.testing import CliRunner
 from cli import cli
 from kb import lookup
 from kb.browserdata import packed
-from kb.deck import EXIT_NOT_FOUND, MAX_NEAR, PAGE_MARK, DeckReport, check_deck, deck_data, deck_report
+from kb.deck import EXIT_NOT_FOUND, MAX_NEAR, PAGE_MARK, DeckReport, check_deck, deck_data, deck_report, sections_text
 from kb.decklist import FORMATS, MAX_LINE, detect, read_deck, read_line, read_lines, section_of
 from kb.errors import Refused, WriteFailed
 from kb.store import CURRENT
 from kb.website import unstamp
 
 from .conftest import DATA, ROOT
-from .test_deckrules import CASES, VERDICTS, messages
+from .test_deckrules import CASES, NOT_A_DECK, VERDICTS, messages
 
 DECKS = DATA / "decks"
 HERO = DECKS / "hero.txt"
@@ -240,6 +240,33 @@ def test_gccg_file() -> None:
     assert [n.text for n in notes][:3] == ["Gandalf leads; the Fellowship travels light.", "= Gandalf",
                                           "Start at Rivendell with Glorfindel II and the Hobbits."]
     assert "Easterlings - Easterling Camp" in [n.text for n in notes] and "Easterlings" not in by_name
+
+
+GCCG_HEADINGS = ("#\n# GCCG v0.9.6.3 Middle-earth deck\n#\n#      Burning (2019) {d}\n#\n\n####\nDeck\n####\n\n# Hazard (1)\n\n"
+                 "1 Twilight (TW)\n\n# Minion Resource (1)\n\n1 Dark Tryst (AS)\n# favourites\n1 Orc Quarrels (LE)\n\n"
+                 "####\nPool\n####\n\n# Minion Character (1)\n\n1 Shagrat (LE)\n\n#########\nSideboard\n#########\n\n"
+                 "# Hazard (1)\n\n1 Stench of Mordor (LE)\n\n# Minion Resource (1)\n\n1 Long Grievous Siege (BA)\n\n"
+                 "#####\nSites\n#####\n\n# Balrog Site (1)\n\n1 Moria (BA)\n\n# Minion Site (1)\n\n1 Urlurtsu Nurn (LE)\n")
+"""GCCG's own headings, as its .deck files write them (tests/data/decks/audit/gccg-*): the cards' alignment and type."""
+
+
+def test_each_gccg_heading_starts_its_own_section(real_kb: Path) -> None:
+    """A card is in the last GCCG heading above it ("# Minion Resource (30)" after "# Hazard (30)"), in the part of
+    its frame, in the group its type names; a "#" line of other words is a comment."""
+    lines = [(line.name, line.section, line.part, line.group) for line in read_deck(GCCG_HEADINGS).lines
+             if line.kind == "card"]
+    assert lines == [("Twilight", "Hazards", "play", "hazards"),
+                     ("Dark Tryst", "Minion Resource", "play", "resources"),
+                     ("Orc Quarrels", "Minion Resource", "play", "resources"),
+                     ("Shagrat", "Minion Character", "pool", "characters"),
+                     ("Stench of Mordor", "Hazards", "sideboard", "hazards"),
+                     ("Long Grievous Siege", "Minion Resource", "sideboard", "resources"),
+                     ("Moria", "Balrog Site", "sites", "sites"), ("Urlurtsu Nurn", "Minion Site", "sites", "sites")]
+    report = deck_report(real_kb, GCCG_HEADINGS)
+    assert {e["name"]: sections_text(e) for e in report.cards + report.quiet if e["name"] in (
+        "Dark Tryst", "Long Grievous Siege", "Urlurtsu Nurn")} == {
+        "Dark Tryst": "Minion Resource 1", "Long Grievous Siege": "Minion Resource (sideboard) 1",
+        "Urlurtsu Nurn": "Minion Site 1"}
 
 
 def test_octgn_file() -> None:
@@ -608,9 +635,10 @@ def test_hero_deck_reads_typos_plurals_languages_and_counts(hero: DeckReport) ->
     (miss,) = hero.not_found
     assert miss["name"] == "Gandalf the Wizard" and "Gandalf" in miss["suggestions"]
     assert hero.alignment["player"] == "hero" and hero.title.startswith("Hero deck: Gandalf and the Fellowship")
-    # a judge's test list: two Aragorn II and two Glamdring (unique), too few resources, unbalanced, too few creatures
+    # a judge's test list: two Aragorn II and two Glamdring (unique), too few resources and unbalanced (said once), too
+    # few creatures
     assert [(f["rule"], f["status"]) for f in hero.findings] == [
-        ("1.3.1", "problem"), ("1.3.1", "problem"), ("1.5", "problem"), ("1.5", "problem"), ("1.5.1", "problem"), ("", "not checked")]
+        ("1.3.1", "problem"), ("1.3.1", "problem"), ("1.5", "problem"), ("1.5.1", "problem"), ("", "not checked")]
 
 
 def test_minion_deck_reads_other_languages_and_sections(minion: DeckReport) -> None:
@@ -705,7 +733,7 @@ def test_cli_report_leads_with_the_verdict(real_kb: Path, tmp_path: Path) -> Non
     result = run(real_kb, str(HERO), "--no-pager")
     assert result.exit_code == EXIT_NOT_FOUND
     out = result.stdout
-    assert "\n\nNot legal: 5 problems; 1 check could not be made\n  A Wizard (hero) deck (its avatar Gandalf" in out
+    assert "\n\nNot legal: 4 problems; 1 check could not be made\n  A Wizard (hero) deck (its avatar Gandalf" in out
     assert out.index("problem (rule 1.3.1): 2 copies of Aragorn II, a unique card (at most 1 in the deck); line 6") \
         < out.index("rule 1.3.1 (coe-rules.") < out.index("Not read (1):") < out.index("Lucky Search ×1") \
         < out.index("Nothing to say") < out.index("Other rulings mention")
@@ -968,13 +996,15 @@ def test_browser_reads_every_test_list_as_the_terminal(real_kb: Path, tmp_path: 
              POOL_TWICE, EACH_ITEM, LONG_LINES, "Hazards:\n" + "\n".join(text for text, *_ in PROSE_LINES),
              STARTING_ALONE, FEWER, "Starting Company:\n1 Orc Brawler\n1 Lugdush\nOther Heroes:\n2 Orc Brawler\n1 Lugdush\n", NETMECCG, "Gandalff\n\nCharacters:\nAragorn II\n",
              # NetMECCG's marks, a part's name misspelt
-             NETMECCG_MARKS, "[NetMECCG v1.4 Deck]\n[sites]\nMoria%\nMoria*\n", "Sites:\nMoria\nSidebord:\nStealth\nSidebar:\nHazzards:\nTwilight\n"]
+             NETMECCG_MARKS, "[NetMECCG v1.4 Deck]\n[sites]\nMoria%\nMoria*\n", "Sites:\nMoria\nSidebord:\nStealth\nSidebar:\nHazzards:\nTwilight\n",
+             GCCG_HEADINGS]
     lists: list[tuple[str, dict[str, str]]] = [(text, {}) for text in texts]
     lists += [(text, options) for _, text, options, _, _ in CASES]
     lists += [(text, options) for _, text, options, *_ in VERDICTS]
     lists += [(FELLOWSHIP["text"].read_text("utf-8"), {"alignment": "minion", "game": "campaign"}),
               (FELLOWSHIP["meccg"].read_text("utf-8"), {"form": "text"})]
     lists += [(path.read_text("utf-8-sig"), options) for path in WHOSE for options in ({}, {"alignment": "hero"})]
+    lists += [(NOT_A_DECK, options) for options in ({}, {"alignment": "hero"})]  # whose deck it is: not judged
     lists += [("Characters:\nAragorn II\nShagrat\nResources:\nTwilight\n", {}), ("1 Gandalf\n" * 3000, {}),
               ((DECKS / "nine.txt").read_text("utf-8") + "x" * 201 + "\n", {})]
     answers = deck_js(node, real_kb, tmp_path, lists)
@@ -1039,7 +1069,7 @@ def test_deck_page_in_a_browser_from_a_link(tab, real_site: Path) -> None:  # ty
     status = page.inner_text("#deck-status")
     assert status.startswith("Hero deck: Gandalf and the Fellowship") and "30 cards (" in status
     assert status.endswith("1 name not read.")
-    assert page.inner_text(".deck-verdict h2") == "Not legal: 5 problems; 1 check could not be made"
+    assert page.inner_text(".deck-verdict h2") == "Not legal: 4 problems; 1 check could not be made"
     first = page.locator(".deck-findings li").first
     assert first.inner_text().startswith("Problem (rule 1.3.1): 2 copies of Aragorn II, a unique card")
     assert first.locator("a").get_attribute("href").startswith("doc/coe-rules-1-getting-ready-to-play.html#coe-rules.")
@@ -1091,6 +1121,11 @@ def test_deck_page_says_whose_deck_it_may_be_and_quotes_rules_as_read(tab, real_
     page.wait_for_function("document.querySelector('.deck-verdict h2').textContent.indexOf('Not legal') == 0")
     quoted = page.locator(".deck-findings li", has_text="rule 1.3.R3").locator("blockquote").inner_text()
     assert "[MINION]" in quoted and "**" not in quoted and "A Ringwraith player’s resources can only be" in quoted
+    page.fill("#decklist", NOT_A_DECK)  # no CoE deck: nobody's, and no alignment to choose
+    page.click("#deck-form button")
+    page.wait_for_function("document.querySelector('.deck-verdict h2').textContent.indexOf('not judged') > 0")
+    assert page.inner_text(".deck-verdict .where") == ("Whose deck it is is not judged: the list is no CoE deck, so no "
+                                                       "player's rules apply.")
     assert errors == []
 
 

@@ -8,6 +8,7 @@ a part, and the problems a judge finds in it are held to the judge's all the sam
 from __future__ import annotations
 
 import functools
+import html
 import re
 import tomllib
 from collections import Counter
@@ -16,7 +17,8 @@ from typing import Any
 
 import pytest
 
-from kb.deck import DeckReport, check_deck, decode, finding_text
+from kb.deck import DeckReport, check_deck, decode, finding_text, sections_text, verdict_lines
+from kb.deckrules import EVIDENCE_CARDS
 from kb.errors import Refused
 
 from .conftest import DATA
@@ -186,3 +188,96 @@ def half_creature(face: dict[str, Any]) -> bool:
     subtype = face["subtype"] or ""
     return "agent" in face["flags"] or ("Creature" in subtype and subtype != "Creature") or \
         bool(HALF_CREATURE_NAME.search(face["name"])) or ("spawn" in face["flags"] and subtype == "Permanent-event")
+
+
+# -- what a judge's audit of these lists found awkward or incomplete (issue 40): each said plainly -------------------
+
+def audited(kb: Path, stem: str) -> DeckReport:
+    return report_on(kb, next(entry for entry in LISTS if entry["file"].startswith(stem)))
+
+
+def test_a_gccg_card_is_in_the_heading_above_it(real_kb: Path) -> None:
+    report = audited(real_kb, "gccg-2019")
+    sections = {e["name"]: sections_text(e) for e in report.cards + report.quiet}
+    assert (sections["Dark Tryst"], sections["Long Grievous Siege"], sections["Urlurtsu Nurn"]) == (
+        "Minion Resource 3", "Minion Resource (sideboard) 1", "Minion Site 1")
+    assert sections["River"] == "Hazards 3" and sections["Umagaur"] == "Minion Character 1"
+
+
+def test_a_finding_says_what_decides_it_and_where_the_card_stands(real_kb: Path) -> None:
+    (site,) = [f["message"] for f in audited(real_kb, "gccg-2019").findings if f["rule"] == "1.4.B1"]
+    assert site == "a Balrog player's location deck: Urlurtsu Nurn (a minion Dark-hold, which requires a Balrog version)"
+    marcos = audited(real_kb, "gccg-2010")
+    (item,) = [f["message"] for f in marcos.findings if f["rule"] == "1.3.B3"]
+    assert item == ("a Balrog player's resources: Aiglos (Hero Resource, in the sideboard); rule 1.6 holds a sideboard "
+                    "to the deck's player-specific restrictions")
+
+
+def test_a_deck_with_no_location_deck_says_it_was_not_checked(real_kb: Path) -> None:
+    """2010 Marcos publishes no location deck: its verdict says 1.4 was not checked; every other whole deck of the set
+    has one, and part of a deck (Hazard deck E) or no CoE deck (the Arda list) says what it is instead."""
+    said = {entry["file"]: [finding_text(f) for f in report_on(real_kb, entry).findings
+                            if "no location deck" in f["message"]] for entry in LISTS}
+    assert {file: texts for file, texts in said.items() if texts} == {"gccg-2010-marcos-balrog-de-heiner-anduin.deck": [
+        "not checked (rule 1.4): the list has no location deck: rule 1.4 and its parts (the sites each player may "
+        "include) not checked"]}
+    assert audited(real_kb, "gccg-2010").verdict["summary"] == "Not legal: 1 problem; 1 check could not be made"
+
+
+def test_a_deck_played_as_sauron_says_so(real_kb: Path) -> None:
+    report = audited(real_kb, "octgn-u-sauron")
+    assert report.alignment["how"] == "played as Sauron (The Lidless Eye, line 41): a Ringwraith (minion)"
+    (note,) = [f["message"] for f in report.findings if f["status"] == "note"]
+    assert note == ("The Lidless Eye is counted as a resource (the CoE glossary makes an avatar a character); were it "
+                    "counted as an avatar, the play deck would have 29 resources, 27 hazards and 3 cards that may be "
+                    "either (1.3.3): it must have as many hazards as resources, which counting those 3 either way does "
+                    "not give")
+    three = audited(real_kb, "netmeccg-2004")
+    assert three.alignment["how"] == "played as Sauron (Sauron, lines 74, 75, 76): a Ringwraith (minion)"
+    assert [f["message"].split(";")[0] for f in three.findings if f["status"] == "note"] == [
+        "the 3 copies of Sauron are counted as resources (the CoE glossary makes an avatar a character)"]
+
+
+def test_a_list_not_judged_is_nobody_s_deck_and_every_finding_reads_whole(real_kb: Path) -> None:
+    report = audited(real_kb, "meccg-online-arda")
+    assert (report.alignment["player"], report.alignment["sure"], report.readings) == ("", "not judged", [])
+    shown = verdict_lines(report)
+    assert shown[1] == "Whose deck it is is not judged: the list is no CoE deck, so no player's rules apply."
+    assert shown[2].startswith("not checked: every deck-construction rule (1.2 to 1.8): not judged, 859 cards")
+    for entry in LISTS:
+        assert not any("(rule )" in line for line in verdict_lines(report_on(real_kb, entry))), entry["file"]
+
+
+def test_a_part_of_a_deck_counts_its_cards_one_way(real_kb: Path) -> None:
+    (said,) = [finding_text(f) for f in audited(real_kb, "meccg-online-hazard-deck-e").findings if f["rule"] == "1.5"]
+    assert said.startswith("not checked (rule 1.5): the play deck has 0 resources, 28 hazards and 2 cards that may be "
+                           "either (1.3.3): it must have at least 30 resources and as many hazards as resources, which "
+                           "counting those 2 either way does not give (not judged on part of a deck); lines 13, 14,")
+
+
+def test_whose_deck_it_is_names_a_few_cards_and_how_many(real_kb: Path) -> None:
+    """An alignment's evidence names its first few cards and how many in all; the JSON lists every one."""
+    for entry in LISTS:
+        for evidence in report_on(real_kb, entry).alignment["evidence"]:
+            if evidence["kind"] != "cards":
+                continue
+            cards, says = evidence["cards"], evidence["says"]
+            assert len(cards) == len(set(cards)) and len(evidence["lines"]) >= len(cards), entry["file"]
+            assert says.count("(line") == min(len(cards), EVIDENCE_CARDS), says
+            assert (f" {len(cards)} of its cards (rule" in says) == (len(cards) > EVIDENCE_CARDS), says
+    how = audited(real_kb, "netmeccg-2004").alignment["how"]
+    assert " more" not in how and len(how) < 400
+
+
+def test_the_printable_page_says_it_as_the_terminal_does(real_kb: Path, tmp_path: Path) -> None:
+    """`rulings deck --html` gives the same words: the card in its heading, the card where it stands, the part missing."""
+    marcos = next(entry for entry in LISTS if entry["file"].startswith("gccg-2010"))
+    page = check_deck(real_kb, str(AUDIT / marcos["file"]), html_out=tmp_path / "deck.html")
+    text = html.unescape((tmp_path / "deck.html").read_text("utf-8"))
+    assert page.written and all(finding_text(f) in text for f in page.findings)
+    assert "Aiglos (Hero Resource, in the sideboard); rule 1.6 holds" in text and "the list has no location deck" in text
+    laxander = next(entry for entry in LISTS if entry["file"].startswith("gccg-2019"))
+    check_deck(real_kb, str(AUDIT / laxander["file"]), html_out=tmp_path / "deck.html")
+    text = html.unescape((tmp_path / "deck.html").read_text("utf-8"))
+    assert "<h3>Dark Tryst ×3</h3><p class=\"where\">Minion Resource 3 · Minion Resource" in text
+    assert "Urlurtsu Nurn (a minion Dark-hold, which requires a Balrog version)" in text

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from kb.deck import DeckReport, deck_report
+from kb.deck import DeckReport, deck_report, whose_text
 from kb.deckrules import LIMITS, RULES, Entry
 from kb.lookup import Reader
 from kb.store import connect, query
@@ -127,15 +127,21 @@ VERDICTS: list[tuple[str, str, dict[str, str], str, str, list[str]]] = [
       "hazards: it needs at least 30"]),
     ("30 resources and 28 hazards: unbalanced, in range", variant(drop=("Foolish Words x3",), add=("Hazards:", "1 Slayer")),
      {}, "1.5", "problem", ["the play deck has 30 resources and 28 hazards: it must have as many hazards as resources"]),
-    ("6 resources and a hazard: both", "Avatar:\nRadagast\n3 Dodge\n3 Concealment\nHazards:\nDoors of Night\n", {}, "1.5",
-     "problem", ["the play deck has 6 resources: it needs at least 30",
-                 "the play deck has 6 resources and 1 hazard: it must have as many hazards as resources"]),
+    ("6 resources and a hazard: both, said once", "Avatar:\nRadagast\n3 Dodge\n3 Concealment\nHazards:\nDoors of Night\n",
+     {}, "1.5", "problem", ["the play deck has 6 resources and 1 hazard: it must have at least 30 resources and as many "
+                            "hazards as resources"]),
     # part of a deck (no hazards, no resources): the minimums its other parts may reach are not judged
     ("6 resources and no hazard: part of a deck, its minimums not judged", "Avatar:\nRadagast\n3 Dodge\n3 Concealment\n",
      {}, "1.5", "not checked",
-     ["the play deck has 6 resources: it needs at least 30 (not judged on part of a deck)",
-      "the play deck has 6 resources and 0 hazards: it must have as many hazards as resources (not judged on part of a "
-      "deck)"]),
+     ["the play deck has 6 resources and 0 hazards: it must have at least 30 resources and as many hazards as resources "
+      "(not judged on part of a deck)"]),
+    # a hazard portion (tests/data/decks/audit's Hazard deck E): no two lines that count its cards otherwise
+    ("28 hazards and 2 cards that may be either, no resource: one statement", "Hazards:\n3 Orc-patrol\n3 Wargs\n"
+     "3 Cave-drake\n3 Giant Spiders\n3 Wolves\n3 Hobgoblins\n3 Orc-guard\n3 Brigands\n3 Slayer\n1 Foolish Words\n"
+     "2 Twilight\n", {}, "1.5", "not checked",
+     ["the play deck has 0 resources, 28 hazards and 2 cards that may be either (1.3.3): it must have at least 30 "
+      "resources and as many hazards as resources, which counting those 2 either way does not give (not judged on part "
+      "of a deck)"]),
     ("part of a deck: no problem where a minimum is not reached", "Avatar:\nRadagast\n3 Dodge\n3 Concealment\n", {}, "1.5",
      "problem", []),
     ("part of a deck: a maximum passed is a problem all the same", "Characters:\n" + "\n".join(
@@ -192,20 +198,40 @@ VERDICTS: list[tuple[str, str, dict[str, str], str, str, list[str]]] = [
     # a resource the card database calls an avatar (Sauron, The Lidless Eye): 1.5's resources or its avatars?
     ("a resource avatar where it decides 1.5: counted a resource, as the glossary says, and noted",
      REPORT.replace("Skies of Fire", "The Lidless Eye"), {}, "1.5", "note",
-     [f"The Lidless Eye (line {REPORT.splitlines().index('Skies of Fire') + 1}), a resource the card database calls an "
-      "avatar, is counted among 1.5's resources: the CoE glossary makes an avatar a type of character; counted among its "
-      "avatars instead, the play deck has 29 resources, even with its 2 cards that may be either (1.3.3) as resources: it "
-      "needs at least 30; the play deck has 27 resources and 30 hazards and 2 cards that may be either (1.3.3): it must "
-      "have as many hazards as resources"]),
+     ["The Lidless Eye is counted as a resource (the CoE glossary makes an avatar a character); were it counted as an "
+      "avatar, the play deck would have 27 resources, 30 hazards and 2 cards that may be either (1.3.3): it must have at "
+      "least 30 resources and as many hazards as resources, which counting those 2 either way does not give"]),
+    ("two copies of a resource avatar where they decide 1.5: said of both",
+     REPORT.replace("Skies of Fire", "Sauron").replace("Orc Quarrels (x3)", "Orc Quarrels (x2)\nSauron"), {}, "1.5", "note",
+     ["the 2 copies of Sauron are counted as resources (the CoE glossary makes an avatar a character); were they counted "
+      "as avatars, the play deck would have 26 resources, 30 hazards and 2 cards that may be either (1.3.3): it must have "
+      "at least 30 resources and as many hazards as resources, which counting those 2 either way does not give; the play "
+      "deck would have 4 avatars (Ûvatha the Ringwraith and Sauron): at most 3"]),
     ("a resource avatar where it decides 1.5: no problem", REPORT.replace("Skies of Fire", "The Lidless Eye"), {}, "1.5",
      "problem", []),
     ("a resource avatar in the sideboard: nothing noted", REPORT.replace("Twilight (x2)", "Twilight (x2)\nThe Lidless Eye"),
      {}, "1.5", "note", []),
     ("a resource avatar where the play deck breaks 1.5 either way: not legal, nothing open",
      REPORT.replace("Skies of Fire", "The Lidless Eye").replace("Orc Quarrels (x3)\n", ""), {}, "1.5", "problem",
-     ["the play deck has 27 resources, even with its 2 cards that may be either (1.3.3) as resources: it needs at least 30",
-      "the play deck has 25 resources and 30 hazards and 2 cards that may be either (1.3.3): it must have as many hazards "
-      "as resources"]),
+     ["the play deck has 25 resources, 30 hazards and 2 cards that may be either (1.3.3): it must have at least 30 "
+      "resources and as many hazards as resources, which counting those 2 either way does not give"]),
+    # what decides a finding on the location deck, and where a card stands (a judge's audit of tests/data/decks/audit)
+    ("a minion Dark-hold for a Balrog: the site type that decides", SMALL_BALROG + "Urlurtsu Nurn [M]\n", {}, "1.4.B1",
+     "problem", ["a Balrog player's location deck: Urlurtsu Nurn (a minion Dark-hold, which requires a Balrog version)"]),
+    ("a minion Under-deeps site for a Balrog", SMALL_BALROG + "The Pûkel-deeps [M]\n", {}, "1.4.B1", "problem",
+     ["a Balrog player's location deck: The Pûkel-deeps (a minion Under-deeps site, which requires a Balrog version)"]),
+    ("the minion Dol Guldur for a Balrog: 1.4.B1 names it", SMALL_BALROG + "Dol Guldur [M]\n", {}, "1.4.B1", "problem",
+     ["a Balrog player's location deck: Dol Guldur (a minion site 1.4.B1 names, which requires a Balrog version)"]),
+    ("a hero item in a Balrog's sideboard: where it stands, and why the sideboard counts",
+     SMALL_BALROG + "Sideboard:\nAiglos\n", {}, "1.3.B3", "problem",
+     ["a Balrog player's resources: Aiglos (Hero Resource, in the sideboard); rule 1.6 holds a sideboard to the deck's "
+      "player-specific restrictions"]),
+    # a whole deck with no location deck says so; part of a deck, or a list with site lines not read, does not
+    ("a whole deck with no location deck", variant(drop=tuple(FELLOWSHIP.split("Sites:\n")[1].splitlines()) + ("Sites:",)),
+     {}, "1.4", "not checked", ["the list has no location deck: rule 1.4 and its parts (the sites each player may include) "
+                                "not checked"]),
+    ("a whole deck with its location deck", FELLOWSHIP, {}, "1.4", "not checked", []),
+    ("part of a deck with no location deck", "Avatar:\nRadagast\n3 Dodge\n3 Concealment\n", {}, "1.4", "not checked", []),
     # a list no CoE deck can be: not judged
     ("more cards than a CoE deck can hold: not judged", "Concealment x90\nDoors of Night x90\n", {}, "", "not checked",
      ["every deck-construction rule (1.2 to 1.8): not judged, 180 cards besides its sites: more than a CoE deck can hold "
@@ -292,10 +318,10 @@ def test_no_alignment_fitting_every_card_is_not_legal_as_any(real_kb: Path) -> N
     assert (report.alignment["player"], report.alignment["sure"]) == ("", "split")
     assert [r["player"] for r in report.readings] == report.alignment["readings"] == ["hero", "minion", "balrog"]
     assert report.verdict["legal"] is False and report.verdict["summary"] == (
-        "Not legal: as a Wizard (hero) deck, 3 problems; as a Ringwraith (minion) deck, 3 problems; as a Balrog deck, "
-        "3 problems")
+        "Not legal: as a Wizard (hero) deck, 3 problems, 1 check not made; as a Ringwraith (minion) deck, 3 problems, "
+        "1 check not made; as a Balrog deck, 3 problems, 1 check not made")
     assert [[f["rule"] for f in r["findings"]] for r in report.readings] == [["1.3.W2"], ["1.3.R2"], ["1.3.B2"]]
-    assert [f["rule"] for f in report.findings] == ["1.5", "1.5.1"]  # those all share, given once
+    assert [f["rule"] for f in report.findings] == ["1.5", "1.5.1", "1.4"]  # those all share, given once
 
 
 def test_whose_deck_it_is(real_kb: Path) -> None:
@@ -319,6 +345,30 @@ def test_whose_deck_it_is(real_kb: Path) -> None:
     assert player("Bad Company\nThrall of the Voice\nDodge\n")[0] == "fallen-wizard"
     assert player(SMALL_MINION)[0] == "minion" and player(SMALL_BALROG)[0] == "balrog"
     assert player("Twilight\nDoors of Night\n") == ("", "no avatar, tag or card says whose deck it is")
+    # a deck played as Sauron says so (a resource the card database calls an avatar)
+    at = REPORT.splitlines().index("Skies of Fire") + 1
+    assert player(REPORT.replace("Skies of Fire", "The Lidless Eye")) == (
+        "minion", f"its avatar Ûvatha the Ringwraith (line 12) and played as Sauron (The Lidless Eye, line {at}): a "
+                  "Ringwraith (minion)")
+    assert player("The Lidless Eye\nOrc-patrol\n") == ("minion", "played as Sauron (The Lidless Eye, line 1): a Ringwraith "
+                                                                  "(minion)")
+
+
+NOT_A_DECK = "Gandalf\nSaruman\nRadagast\nConcealment x90\nDoors of Night x90\n"
+"""Three Wizards and more cards than a CoE deck can hold (an Arda deck's like, tests/data/decks/audit)."""
+
+
+def test_a_list_not_judged_claims_no_alignment(real_kb: Path) -> None:
+    """A list that is no CoE deck is checked as no player's, so whose deck it is is not judged, whatever its avatars or
+    --alignment say (they stay in the evidence)."""
+    for options in ({}, {"alignment": "hero"}):
+        report = deck_report(real_kb, NOT_A_DECK, **options)  # type: ignore[arg-type]
+        a = report.alignment
+        assert report.verdict["scope"]["kind"] == "not a deck" and report.readings == []
+        assert (a["player"], a["name"], a["sure"], a["readings"]) == ("", "", "not judged", [])
+        assert a["how"] == "the list is no CoE deck, so no player's rules apply"
+        assert [e["cards"] for e in a["evidence"]] == [["Gandalf", "Saruman", "Radagast"]]
+        assert whose_text(report) == "Whose deck it is is not judged: the list is no CoE deck, so no player's rules apply."
 
 
 LEGAL = "Legal: it keeps every deck-construction rule of the CoE rules"
@@ -340,9 +390,11 @@ def test_an_untagged_fallen_wizard_is_told_by_its_cards(real_kb: Path, name: str
         "avatar", ["hero", "fallen-wizard"], "cards", ["fallen-wizard"])
     lines = text.splitlines()
     at = [next(n for n, line in enumerate(lines, 1) if f">{card}<" in line) for card in [*stage, "Shagrat", "Radbug"]]
-    assert cards["says"].startswith(f"a Wizard (hero) deck may not include {stage[0]} (line {at[0]}), {stage[1]} (line "
-                                    f"{at[1]}), Shagrat (line {at[2]}), Radbug (line {at[3]}), ")
-    assert cards["says"].endswith("and 2 more (rules 1.3.W2, 1.3.W3)")
+    # the first few cards and how many (a judge reads it at a glance), every one in the JSON
+    assert cards["says"] == (f"a Wizard (hero) deck may not include 7 of its cards (rules 1.3.W2, 1.3.W3), such as "
+                             f"{stage[0]} (line {at[0]}), {stage[1]} (line {at[1]}) and Shagrat (line {at[2]})")
+    assert len(cards["cards"]) == 7 and cards["cards"][:4] == [*stage, "Shagrat", "Radbug"]
+    assert sorted(cards["lines"]) == cards["lines"] and len(cards["lines"]) >= 7
     assert deck_report(real_kb, text, alignment="fallen-wizard").verdict["summary"] == LEGAL
     hero = deck_report(real_kb, text, alignment="hero")
     assert [f["rule"] for f in hero.findings] == ["1.3.W2", "1.3.W3", "1.5", "1.7"]

@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from kb.bundle import bundled_editions, bundled_sources  # noqa: E402
-from kb.deck import deck_report, read_input  # noqa: E402
+from kb.deck import deck_report, read_input, verdict_lines  # noqa: E402
 from kb.lookup import Reader, changes  # noqa: E402
 from kb.terminal import ANSI, Page, render_changes, render_ruling_answer  # noqa: E402
 from kb.location import locate  # noqa: E402
@@ -151,15 +151,12 @@ def draw_decks(kb: Path) -> list[Item]:
     for entry in tomllib.loads(manifest.read_text("utf-8")).get("list", []):
         path = AUDIT_DECKS / entry["file"]
         name, text = read_input(str(path))
-        report = deck_report(kb, text, name).to_json()
-        verdict, alignment = report["verdict"], report["alignment"]
-        shown = [verdict["summary"], f"whose deck: {alignment['name'] or ' or '.join(alignment['readings']) or '-'} "
-                                     f"({alignment['sure']})"]
-        shown += [f"{x['status']} (rule {x['rule']}): {x['message']}" for x in report["findings"]]
+        report = deck_report(kb, text, name)
+        verdict = report.verdict
         against = "\n".join(f"{key}: {value}" for key, value in entry.items()
                             if key in ("alignment", "verdict", "unsure", "broken", "counts", "copy_problems", "games"))
         flags = [] if verdict["legal"] is not None else ["unsure"]
-        items.append(Item(entry["file"], "deck", "\n".join(shown), against, flags))
+        items.append(Item(entry["file"], "deck", "\n".join(verdict_lines(report)), against, flags))
     return items
 
 

@@ -113,6 +113,16 @@
     return PARTS.indexOf(s[1]) >= 0 ? [s[0], s[1], ""] : [s[0], "notes", ""];
   }
 
+  /* kb.decklist.framed_heading: [section, part, group] a GCCG heading starts inside its frame's part */
+  function framed_heading(name, part, deck, P) {
+    var s = section_of(name, part, deck, P);
+    var named = section_key(name, P).split(" ").filter(function (w) {
+      var known = own(deck.sections, w);
+      return known !== undefined && known[2];
+    });
+    return [s[0], part, s[2] || (named.length ? deck.sections[named[named.length - 1]][2] : "")];
+  }
+
   /* kb.decklist.read_name: [name, set code, tag, count or null, what it carries] */
   function read_name(text, deck, P, framed) {
     var rest = text.replace(P.influence_all, ""), set_code = "", tag = "", carried = "", m;
@@ -212,9 +222,10 @@
     var header = P.header.exec(text);
     if (mode === "framed") {
       if (part === "notes") return placed(number, "note", text, section, part, group);
-      if (header && text.charAt(0) === "#" && own(deck.sections, section_key(header[1], P)) !== undefined) {
-        s = section_of(header[1], part, deck, P);
-        return placed(number, "header", text, s[0], part, s[2] || group);
+      if (header && text.charAt(0) === "#" && (own(deck.sections, section_key(header[1], P)) !== undefined ||
+          (part && P.gccg_heading.test(text)))) {
+        s = framed_heading(header[1], part, deck, P);
+        return placed(number, "header", text, s[0], s[1], s[2]);
       }
     } else if (header && (header[2] || part_words(header[1], deck, P))) {  // "[characters]" names a part of its own
       s = section_of(header[1], text.charAt(0) === "[" ? "" : part, deck, P);
@@ -655,11 +666,14 @@
   }
 
   /* kb.deckrules.Evidence */
-  function evidence(kind, players, says, lines) { return {kind: kind, players: players, says: says, lines: lines}; }
+  function evidence(kind, players, says, lines, cards) {
+    return {kind: kind, players: players, says: says, lines: lines, cards: cards || []};
+  }
 
   /* kb.deckrules.Whose.how */
   function whose_how(whose, deck) {
     if (whose.sure === "unknown") return "no avatar, tag or card says whose deck it is";
+    if (whose.sure === "not judged") return "the list is no CoE deck, so no player's rules apply";
     var said = whose.evidence.map(function (e) { return e.says; });
     if (whose.sure === "weak") {
       said.push("every card fits " + whose.players.map(function (p) { return a_name(deck.player_names[p]) + " deck"; })
@@ -679,16 +693,18 @@
   }
 
   /* kb.deckrules.whose_deck: {players, sure, evidence} */
-  function whose_deck(entries, forced, declared, deck) {
+  function whose_deck(entries, forced, declared, deck, scope) {
+    var avatars = entries.filter(function (e) {
+      return e.versions.length && e.versions.every(function (f) { return has(f, "a") && f.type === "Character"; });
+    });
+    var sauron = entries.filter(function (e) { return e.versions.length && e.versions.every(function (f) { return has(f, "v"); }); });
+    var got = avatar_evidence(avatars, sauron, deck), candidates = got[0], said = got[1];
+    if (scope && scope.kind === "not a deck") return {players: [], sure: "not judged", evidence: said};
     if (forced || declared) {
       var player = forced || declared;
       return {players: [player], sure: "decided", evidence: [evidence(forced ? "option" : "file", [player],
         forced ? "--alignment" : "the file says so", [])]};
     }
-    var avatars = entries.filter(function (e) {
-      return e.versions.length && e.versions.every(function (f) { return has(f, "a") && f.type === "Character"; });
-    });
-    var got = avatar_evidence(avatars, deck), candidates = got[0], said = got[1];
     var stage = entries.some(function (e) { return e.versions.some(function (f) { return f.alignment === "Stage"; }); });
     if (candidates.length > 1 && candidates.indexOf("fallen-wizard") >= 0 && !stage) {
       candidates = candidates.filter(function (p) { return p !== "fallen-wizard"; });
@@ -708,7 +724,7 @@
     var fits = candidates.filter(function (p) { return !misfits[p].length; });
     if (fits.length === 1) return {players: fits, sure: "decided", evidence: said};
     if (fits.length) {
-      var told = avatars.length || said.some(function (e) { return e.kind === "cards"; });
+      var told = avatars.length || sauron.length || said.some(function (e) { return e.kind === "cards"; });
       return {players: told ? fits : [], sure: told ? "weak" : "unknown", evidence: said};
     }
     function copies(p) { return sum(misfits[p], function (m) { return m[0].count; }); }
@@ -717,17 +733,19 @@
   }
 
   /* kb.deckrules._avatar_evidence: [candidates, evidence] */
-  function avatar_evidence(avatars, deck) {
-    if (!avatars.length) return [deck.players.slice(), []];
-    var each = avatars.map(function (e) {
+  function avatar_evidence(avatars, sauron, deck) {
+    if (!avatars.length && !sauron.length) return [deck.players.slice(), []];
+    var both = avatars.concat(sauron), each = both.map(function (e) {
       return unique(e.versions.map(function (f) { return own(deck.player_of, f.alignment) || ""; })).filter(Boolean);
     });
     var shared = each.reduce(function (a, b) { return a.filter(function (p) { return b.indexOf(p) >= 0; }); });
     if (!shared.length) shared = unique([].concat.apply([], each));
     var candidates = deck.players.filter(function (p) { return shared.indexOf(p) >= 0; });
     var what = candidates.map(function (p) { return a_name(deck.player_names[p]); }).join(" or ");
-    return [candidates, [evidence("avatar", candidates, "its avatar" + (avatars.length > 1 ? "s" : "") + " " +
-      named(avatars, 5, true) + ": " + what, avatars.map(function (e) { return e.line; }))]];
+    var said = avatars.length ? ["its avatar" + (avatars.length > 1 ? "s" : "") + " " + named(avatars, 5, true)] : [];
+    if (sauron.length) said.push("played as Sauron (" + named(sauron, 5, true, true) + ")");
+    return [candidates, [evidence("avatar", candidates, said.join(" and ") + ": " + what,
+      both.map(function (e) { return e.line; }), names_of(both))]];
   }
 
   /* kb.deckrules._misfit_evidence */
@@ -735,9 +753,17 @@
     var rules = unique(misfits.map(function (m) { return m[1]; })).sort(function (a, b) {
       return deck.rule_order.indexOf(a) - deck.rule_order.indexOf(b);
     });
-    return evidence("cards", left, a_name(deck.player_names[player]) + " deck may not include " +
-      named(misfits.map(function (m) { return m[0]; }), 5, true) + " (rule" + (rules.length > 1 ? "s" : "") + " " +
-      rules.join(", ") + ")", misfits.map(function (m) { return m[0].line; }));
+    var entries = misfits.map(function (m) { return m[0]; }), cards = names_of(entries);
+    var which = "rule" + (rules.length > 1 ? "s" : "") + " " + rules.join(", ");
+    var said = cards.length <= deck.evidence_cards ? named(entries, 5, true) + " (" + which + ")" :
+      cards.length + " of its cards (" + which + "), such as " + named(entries, deck.evidence_cards, true, false, false);
+    return evidence("cards", left, a_name(deck.player_names[player]) + " deck may not include " + said,
+      entries.map(function (e) { return e.line; }), cards);
+  }
+
+  /* kb.deckrules._names: the cards of some lines, each once, in order */
+  function names_of(entries) {
+    return unique(entries.map(function (e) { return e.versions.length ? e.versions[0].name : e.typed; }));
   }
 
   /* kb.deckrules._a */
@@ -747,8 +773,9 @@
   function listed(words) { return words.length > 1 ? words.slice(0, -1).join(", ") + " and " + words[words.length - 1] : words.join(""); }
 
   /* kb.deckrules.named */
-  function named(entries, limit, lines) {
+  function named(entries, limit, lines, comma, more) {
     limit = limit === undefined ? 5 : limit;
+    more = more === undefined ? true : more;
     var at = new Map();
     entries.forEach(function (e) {
       var name = e.versions.length ? e.versions[0].name : e.typed;
@@ -756,11 +783,11 @@
       at.get(name).push(e.line);
     });
     var shown = Array.from(at.entries()).slice(0, limit).map(function (kv) {
-      var ns = kv[1];
-      return kv[0] + (lines ? " (line" + (ns.length > 1 ? "s" : "") + " " + ns.slice(0, 3).join(", ") + (ns.length > 3 ? ", ..." : "") + ")" : "");
+      var ns = kv[1], where = "line" + (ns.length > 1 ? "s" : "") + " " + ns.slice(0, 3).join(", ") + (ns.length > 3 ? ", ..." : "");
+      return !lines ? kv[0] : comma ? kv[0] + ", " + where : kv[0] + " (" + where + ")";
     });
-    if (at.size > shown.length) return shown.join(", ") + " and " + (at.size - shown.length) + " more";
-    return listed(shown);
+    if (at.size > shown.length && more) return shown.join(comma ? "; " : ", ") + " and " + (at.size - shown.length) + " more";
+    return comma ? shown.join("; ") : listed(shown);
   }
 
   /* kb.deckrules.Findings */
@@ -944,75 +971,88 @@
     creatures(f, g.hazards, player, deck);
   }
 
-  /* kb.deckrules._resource_avatars: 1.5's balance and avatars, a resource avatar among the resources; open where
-   * counting it among the avatars instead changes whether the play deck keeps 1.5 */
+  /* kb.deckrules._resource_avatars: 1.5's balance and avatars, a resource avatar among the resources; a note where
+   * counting it among the avatars instead would change whether the play deck keeps 1.5 */
   function resource_avatars(f, g, player, deck) {
     var others = g.resource_avatars, as_resources = new Findings(f.part);
     balance(as_resources, g.resources.concat(others), g.hazards, g.flexible, player, deck);
     avatars_check(as_resources, g.avatars, deck);
     if (others.length) {
       var as_avatars = new Findings(f.part);
-      balance(as_avatars, g.resources, g.hazards, g.flexible, player, deck);
-      avatars_check(as_avatars, g.avatars.concat(others), deck);
+      balance(as_avatars, g.resources, g.hazards, g.flexible, player, deck, true);
+      avatars_check(as_avatars, g.avatars.concat(others), deck, true);
       var said = [as_resources, as_avatars].map(function (way) {
         return way.out.filter(function (x) { return x.status === "problem"; }).map(function (x) { return x.message; });
       });
       if (!said[0].length !== !said[1].length) {
-        var one = unique(others.map(function (e) { return e.versions[0].name; })).length === 1;
-        f.note(deck.limits.play_deck.rule, named(others, 5, true) + ", " + (one ? "a resource" : "resources") +
-          " the card database calls " + (one ? "an avatar" : "avatars") + ", " + (one ? "is" : "are") +
-          " counted among 1.5's resources: the CoE glossary makes an avatar a type of character; counted among its " +
-          "avatars instead, " + (said[1].join("; ") || "no problem"), others);
+        var n = total(others), one = n === 1, names = unique(others.map(function (e) { return e.versions[0].name; })).length;
+        var which = names === 1 && !one ? "the " + n + " copies of " + named(others) : named(others);
+        f.note(deck.limits.play_deck.rule, which + " " + (one ? "is" : "are") + " counted as " +
+          (one ? "a resource" : "resources") + " (the CoE glossary makes an avatar a character); were " +
+          (one ? "it" : "they") + " counted as " + (one ? "an avatar" : "avatars") + ", " +
+          (said[1].join("; ") || "the play deck would keep 1.5"), others);
       }
     }
     f.out = f.out.concat(as_resources.out);
   }
 
   /* kb.deckrules._avatars: up to three avatars in the play deck, any combination but three different ones */
-  function avatars_check(f, avatars, deck) {
-    var limit = deck.limits.play_deck;
+  function avatars_check(f, avatars, deck, would) {
+    var limit = deck.limits.play_deck, has = would ? "would have" : "has";
     if (total(avatars) > limit.avatars) {
-      f.problem(limit.rule, counted(total(avatars), "avatar") + " in the play deck (" + named(avatars) + "): at most " +
-        limit.avatars, avatars);
+      f.problem(limit.rule, "the play deck " + has + " " + counted(total(avatars), "avatar") + " (" + named(avatars) +
+        "): at most " + limit.avatars, avatars);
     }
     var different = unique(avatars.map(function (e) { return e.versions[0].name; })).sort(cmpStr);
     if (different.length >= limit.different_avatars) {
-      f.problem(limit.rule, different.length + " different avatars in the play deck (" + different.join(", ") +
+      f.problem(limit.rule, "the play deck " + has + " " + different.length + " different avatars (" + different.join(", ") +
         "): any combination but three different avatars", avatars);
     }
   }
 
-  /* kb.deckrules._balance */
-  function balance(f, resources, hazards, flexible, player, deck) {
+  /* kb.deckrules._balance: one finding, what the play deck has and what it must have */
+  function balance(f, resources, hazards, flexible, player, deck, would) {
     var limit = deck.limits.play_deck, flexible_limit = deck.limits.fallen_wizard_flexible, by_name = new Map(), flex_max = 0;
     flexible.forEach(function (e) { by_name.set(e.versions[0].name, (by_name.get(e.versions[0].name) || 0) + e.count); });
     by_name.forEach(function (n) { flex_max += player === "fallen-wizard" ? Math.min(n, flexible_limit.as_resources) : n; });
     var r = total(resources), h = total(hazards), x = total(flexible), lo = limit.resources_min, hi = limit.resources_max;
-    var balanced = [], ranged = false, k;  // as many hazards as resources; 30 to 50 resources
-    for (k = 0; k <= flex_max; k++) if (r + k === h + x - k) balanced.push(k);
-    for (k = 0; k <= flex_max; k++) {
-      if ((!balanced.length || balanced.indexOf(k) >= 0) && lo <= r + k && r + k <= hi) ranged = true;
-    }
-    if (!ranged) {
-      k = balanced.length ? balanced[0] : r + flex_max < lo ? flex_max : 0;
-      var said = "the play deck has " + counted(r + k, "resource") + counting(k, x, balanced.length > 0) + ": ";
-      if (r + k < lo) f.short(limit.rule, said + "it needs at least " + lo, resources.concat(flexible));
+    var state = resource_count(r, h, x, flex_max, deck), fault = state[0], k = state[1], balanced = state[2];
+    if (!fault && balanced) return;
+    var has = would ? "would have" : "has";
+    if (balanced) {
+      var said = "the play deck " + has + " " + counted(r + k, "resource") + counting(k, x) + ": ";
+      if (fault === "few") f.short(limit.rule, said + "it needs at least " + lo, resources.concat(flexible));
       else f.problem(limit.rule, said + "it may have at most " + hi, resources.concat(flexible));
+      return;
     }
-    if (!balanced.length) {
-      var either = x ? " and " + counted(x, "card") + " that may be either (1.3.3)" : "";
-      f.short(limit.rule, "the play deck has " + counted(r, "resource") + " and " + counted(h, "hazard") + either +
-        ": it must have as many hazards as resources", resources.concat(hazards, flexible));
+    var cards = x ? counted(r, "resource") + ", " + counted(h, "hazard") + " and " + counted(x, "card") + " that may be either (1.3.3)" :
+      counted(r, "resource") + " and " + counted(h, "hazard");
+    var needs = {few: "at least " + lo + " resources and ", many: "at most " + hi + " resources and ", "": ""}[fault];
+    var either = x ? ", which counting " + (x === 1 ? "that card" : "those " + x) + " either way does not give" : "";
+    var message = "the play deck " + has + " " + cards + ": it must have " + needs + "as many hazards as resources" + either;
+    if (fault === "many") f.problem(limit.rule, message, resources.concat(hazards, flexible));
+    else f.short(limit.rule, message, resources.concat(hazards, flexible));
+  }
+
+  /* kb.deckrules._resource_count: [what the count of resources breaks ("few", "many" or ""), how many of the cards
+   * that may be either are counted as resources to say so, whether some count makes as many hazards as resources] */
+  function resource_count(r, h, x, flex_max, deck) {
+    var lo = deck.limits.play_deck.resources_min, hi = deck.limits.play_deck.resources_max, balanced = [], k;
+    for (k = 0; k <= flex_max; k++) if (r + k === h + x - k) balanced.push(k);  // as many hazards as resources
+    for (k = 0; k <= flex_max; k++) {  // 30 to 50 resources
+      if ((!balanced.length || balanced.indexOf(k) >= 0) && lo <= r + k && r + k <= hi) return ["", 0, balanced.length > 0];
     }
+    k = balanced.length ? balanced[0] : r + flex_max < lo ? flex_max : 0;
+    return [r + k < lo ? "few" : "many", k, balanced.length > 0];
   }
 
   /* kb.deckrules._counting */
-  function counting(k, x, balanced) {
+  function counting(k, x) {
     if (!x) return "";
     var cards = counted(x, "card") + " that may be either (1.3.3)";
-    if (!k) return balanced ? ", with its " + cards + " as hazards, to match its resources" : ", even with its " + cards + " as hazards";
-    var some = k === x ? "its " + cards : k + " of its " + cards, as = k === 1 ? "a resource" : "resources";
-    return balanced ? ", with " + some + " as " + as + ", to match its hazards" : ", even with " + some + " as " + as;
+    if (!k) return ", with its " + cards + " as hazards, to match its resources";
+    var some = k === x ? "its " + cards : k + " of its " + cards;
+    return ", with " + some + " as " + (k === 1 ? "a resource" : "resources") + ", to match its hazards";
   }
 
   /* kb.deckrules._creatures */
@@ -1190,12 +1230,23 @@
     var texts = alignment_texts(player, deck);
     bad.forEach(function (rule) {
       var group = by_rule[rule];
-      var listed = group.slice(0, 8).map(function (e) {
-        return e.versions[0].name + " (" + e.versions[0].alignment + " " + e.versions[0].type + ")";
-      }).join(", ");
-      f.problem(rule, (own(texts, rule) || rule) + ": " + listed + (group.length > 8 ? " ..." : ""), group);
+      var listed = group.slice(0, 8).map(function (e) { return misfit(e, rule, deck); }).join(", ");
+      var held = group.some(function (e) { return SIDEBOARDS.indexOf(e.part) >= 0; }) ?
+        "; rule 1.6 holds a sideboard to the deck's player-specific restrictions" : "";
+      f.problem(rule, (own(texts, rule) || rule) + ": " + listed + (group.length > 8 ? " ..." : "") + held, group);
     });
     if (unknown_bans.length) f.unchecked(deck.bans[player], "names no card of the card database: " + unknown_bans.join(", "));
+  }
+
+  /* kb.deckrules._misfit: a card an alignment rule forbids, for people: what it is, and where when in a sideboard */
+  function misfit(e, rule, deck) {
+    var card = e.versions[0], what = card.alignment + " " + card.type;
+    if (rule === deck.limits.balrog_versions.rule && card.alignment === "Minion") {
+      var kinds = [["x", "Under-deeps site"], ["k", "Dark-hold"]].filter(function (lk) { return has(card, lk[0]); })
+        .map(function (lk) { return lk[1]; });
+      what = "a minion " + (kinds.join(" and ") || "site " + rule + " names") + ", which requires a Balrog version";
+    }
+    return card.name + " (" + what + (SIDEBOARDS.indexOf(e.part) >= 0 ? ", in the sideboard" : "") + ")";
   }
 
   /* kb.deckrules._alignment_rule: the rule an entry breaks in a player's deck, or "" (avatars: a Set of names) */
@@ -1509,6 +1560,15 @@
     return out;
   }
 
+  /* kb.deck.missing_parts: a check not made when a whole deck has no location deck at all */
+  function missing_parts(lines, entries, scope, deck) {
+    if (scope.kind !== "deck" || lines.some(function (l) { return l.part === "sites" && (l.kind === "card" || l.kind === "long"); }) ||
+        entries.some(function (e) { return e.versions.length && part_of(e.part, e.versions[0]) === "sites"; })) return [];
+    var rule = deck.part_checks.sites[1];
+    return [{rule: rule, status: "not checked", message: "the list has no location deck: rule " + rule + " and its " +
+      "parts (the sites each player may include) not checked", lines: [], cards: []}];
+  }
+
   /* kb.deck.name_of: [names, read_as] */
   function name_of(l, readings, by_id) {
     if (own(by_id, l.card_id)) return [[by_id[l.card_id].name], ""];
@@ -1598,9 +1658,10 @@
     var first_pass = read.map(function (r) {
       return entry(r[0].number, r[0].count, r[0].part, r[0].group, versions(r[1], r[0].set_code, r[0].tag, r[0].group, "", deck), r[0].name);
     });
-    var whose = whose_deck(first_pass, options.alignment || "", read_list.alignment, deck), how = whose_how(whose, deck);
-    var extra = placed_lines[2].concat(unread_findings(lines, deck));  // what reading the list leaves unchecked
-    var scope = scope_of(first_pass, deck), players = scope.kind === "not a deck" ? [] : whose.players;
+    var scope = scope_of(first_pass, deck);
+    var whose = whose_deck(first_pass, options.alignment || "", read_list.alignment, deck, scope), how = whose_how(whose, deck);
+    var extra = placed_lines[2].concat(unread_findings(lines, deck), missing_parts(lines, first_pass, scope, deck));
+    var players = scope.kind === "not a deck" ? [] : whose.players;
     var results = (players.length ? players : [""]).map(function (player) {  // each alignment the evidence leaves
       var entries = site_alignments(read.map(function (r) {
         return entry(r[0].number, r[0].count, r[0].part, r[0].group, versions(r[1], r[0].set_code, r[0].tag, r[0].group, player, deck),
@@ -1723,7 +1784,7 @@
     var a = report.alignment;
     if (a.player) return "A " + a.name + " deck (" + a.how + "), a " + report.game + " game.";
     if (a.readings.length) return "Whose deck it is is not sure: " + a.how + "; a " + report.game + " game.";
-    return "Whose deck it is is not known: " + a.how + ".";
+    return "Whose deck it is is not " + (a.sure === "not judged" ? "judged" : "known") + ": " + a.how + ".";
   }
 
   /* kb.deck.reading_text */
@@ -1755,7 +1816,8 @@
   function render_verdict(spec, deck, report, out) {
     var legal = report.verdict.legal, box = el("section", "deck-verdict " + (legal ? "legal" : legal === null ? "unsure" : "not-legal"));
     box.appendChild(el("h2", "", report.verdict.summary));
-    box.appendChild(el("p", "where", whose_text(report) + (report.alignment.player ? "" : " Choose its alignment above.")));
+    box.appendChild(el("p", "where", whose_text(report) + (report.alignment.player || report.alignment.sure === "not judged" ? "" :
+      " Choose its alignment above.")));
     render_findings(spec, deck, report.findings, box);
     report.readings.forEach(function (reading) {
       box.appendChild(el("h3", "", reading_text(reading)));
