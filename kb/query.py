@@ -112,6 +112,23 @@ APOSTROPHES = re.compile(r"['`\u00b4\u02b9\u2018\u2019]")
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
+ASKED = re.compile(r"^\s*(?:what happens?|what goes on|how (?:does|do|is|are|can)|what (?:does|do|can)|"
+                   r"who(?:'?s| is| are| was)|tell me about|explain)\s+(?:(?:in|during|at|on|with)\s+)?"
+                   r"(?:an?\s+|the\s+)?([^?]{2,60}?)(?:\s+(?:work|works|do|does|mean|means))?\s*\??\s*$", re.I)
+"""A question about something that is not its meaning ("what happens in the site phase", "how does
+the hazard limit work", "what does Gandalf do"): its group is the thing asked about (asked_about)."""
+
+
+def asked_about(typed: str) -> str:
+    """What a question typed to a lookup asks about, read past the words that frame it: asked_about(
+    "what is a haven?") == "haven" (RULES "define", as the search reads it), asked_about("what happens
+    in the site phase") == "site phase" (ASKED); anything else as typed, a closing "?" off."""
+    text = clean(typed)
+    meaning = PATTERNS["define"].match(text) or ASKED.match(text)
+    subject = next((g for g in meaning.groups() if g), "") if meaning else ""
+    return subject.strip() or text.rstrip("?").strip() or text
+
+
 def clean(text: str, limit: int = MAX_QUERY) -> str:
     """User text made safe to analyse: control characters out, length capped, spaces collapsed."""
     text = CONTROL.sub(" ", unicodedata.normalize("NFC", text))[:limit]
