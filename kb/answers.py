@@ -56,6 +56,21 @@ class CardAnswer:
 
 
 @dataclass(frozen=True, slots=True)
+class CardsAnswer:
+    """A name a few cards share ("khamul": Khamûl the Easterling, Khamûl the Ringwraith, Khamûl
+    Unleashed): each card's own answer, as its full name gives it (kb.resolve.SHARED)."""
+
+    query: str
+    read_as: str
+    """How the name typed was read ("'khamul' read as the 3 cards it names: ...")."""
+    answers: tuple[CardAnswer, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"query": self.query, "read_as": self.read_as, "names": [a.names[0] for a in self.answers],
+                "answers": [a.to_json() for a in self.answers]}
+
+
+@dataclass(frozen=True, slots=True)
 class Term:
     """A game term as stored: the CoE glossary's, the CRF's "Rulings by Term", another CRF heading or
     a CoE rule's title that names it (kb.terms), or several of them."""

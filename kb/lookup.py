@@ -23,7 +23,7 @@ from kb.keys import cased_numbers, numbers_meant, page_key
 
 if TYPE_CHECKING:
     from kb.addresses import Addresses
-    from kb.answers import CardAnswer, CardRulings, PhaseAnswer, RulingAnswer, Term, TermAnswer
+    from kb.answers import CardAnswer, CardRulings, CardsAnswer, PhaseAnswer, RulingAnswer, Term, TermAnswer
     from kb.cardface import CardFace
     from kb.changes import Change, ChangesAnswer
     from kb.documents import CardRecord, Document, Edition, LinkRow
@@ -338,13 +338,15 @@ class Reader:
 
     # -- a card ---------------------------------------------------------------------------------------
 
-    def card(self, typed: str) -> CardAnswer:
-        """A card by any language's name (accents, hyphens, plurals and typos forgiven): every
-        printing's face, its errata, its CRF rulings, and every ruling that mentions it; with an
-        exact name, the other cards it begins. A CRF keyword heading's name ("mind ring") is every
-        card it covers. A name that begins several cards ("khamul") raises Ambiguous listing them; a
-        miss raises NotFound with the nearest names."""
+    def card(self, typed: str) -> CardAnswer | CardsAnswer:
+        """A card by any language's name (accents, hyphens, plurals, typos and a question's words
+        forgiven): every printing's face, its errata, its CRF rulings, and every ruling that mentions
+        it; with an exact name, the other cards it begins. A CRF keyword heading's name ("mind ring")
+        is every card it covers. A name a few cards share ("khamul") is each card's answer
+        (CardsAnswer); one that could be more cards raises Ambiguous listing them; a miss raises
+        NotFound with the nearest names."""
         from kb import resolve
+        from kb.query import fold
 
         keyword = self._keyword(typed)
         if keyword:
@@ -353,6 +355,10 @@ class Reader:
         for c in query(self.conn, "select id, name, set_name, type, alignment from cards order by set_code, id"):
             versions.setdefault(c["name"], []).append(c)
         match = resolve.card(typed, self.spec, versions)
+        if match.each:
+            from kb.answers import CardsAnswer
+
+            return CardsAnswer(typed, match.read_as, tuple(self.card_named(n) for n in sorted(match.names, key=fold)))
         return self._card(typed, match.read_as, sorted(match.names), match.also)
 
     def _keyword(self, typed: str) -> CardAnswer | None:
@@ -587,7 +593,7 @@ def show_ruling(kb: KbOrReader, ruling_id: str) -> RulingAnswer:
     return Reader.of(kb).ruling(ruling_id)
 
 
-def card(kb: KbOrReader, name: str) -> CardAnswer:
+def card(kb: KbOrReader, name: str) -> CardAnswer | CardsAnswer:
     """A card by any language's name (Reader.card)."""
     return Reader.of(kb).card(name)
 

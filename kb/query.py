@@ -9,6 +9,7 @@ and JavaScript, and runs over the query with its accents folded.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -111,6 +112,23 @@ APOSTROPHES = re.compile(r"['`\u00b4\u02b9\u2018\u2019]")
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
+ASKED = re.compile(r"^\s*(?:what happens?|what goes on|how (?:does|do|is|are|can)|what (?:does|do|can)|"
+                   r"who(?:'?s| is| are| was)|tell me about|explain)\s+(?:(?:in|during|at|on|with)\s+)?"
+                   r"(?:an?\s+|the\s+)?([^?]{2,60}?)(?:\s+(?:work|works|do|does|mean|means))?\s*\??\s*$", re.I)
+"""A question about something that is not its meaning ("what happens in the site phase", "how does
+the hazard limit work", "what does Gandalf do"): its group is the thing asked about (asked_about)."""
+
+
+def asked_about(typed: str) -> str:
+    """What a question typed to a lookup asks about, read past the words that frame it: asked_about(
+    "what is a haven?") == "haven" (RULES "define", as the search reads it), asked_about("what happens
+    in the site phase") == "site phase" (ASKED); anything else as typed, a closing "?" off."""
+    text = clean(typed)
+    meaning = PATTERNS["define"].match(text) or ASKED.match(text)
+    subject = next((g for g in meaning.groups() if g), "") if meaning else ""
+    return subject.strip() or text.rstrip("?").strip() or text
+
+
 def clean(text: str, limit: int = MAX_QUERY) -> str:
     """User text made safe to analyse: control characters out, length capped, spaces collapsed."""
     text = CONTROL.sub(" ", unicodedata.normalize("NFC", text))[:limit]
@@ -160,6 +178,47 @@ def distance(a: str, b: str, limit: int) -> int:
             return big
         before, prev = prev, cur
     return prev[m]
+
+
+SOUNDS = {"ph": "f", "kh": "k", "gh": "g", "ck": "k"}
+"""Spellings of one sound: a name typed as it sounds ("gandalph" for Gandalf, "akorahil" for
+Akhôrahil) is one typo from it (near_distance), as is a letter doubled or not ("shellob").
+site/assets/query.js's SOUNDS is this table (tests/test_parity.py holds them equal)."""
+SOUND = re.compile("|".join(SOUNDS))
+DOUBLED = re.compile(r"([a-z])\1")
+
+
+@functools.lru_cache(maxsize=1 << 14)  # (each card name's once: near_name() measures against them all)
+def sounded(key: str) -> str:
+    """A folded name as it sounds: each spelling of SOUNDS as its sound, then each letter doubled
+    once: sounded("gandalph") == "gandalf", sounded("shellob") == "shelob", sounded("wophfung") == "wofung"."""
+    return DOUBLED.sub(r"\1", SOUND.sub(lambda m: SOUNDS[m.group(0)], key))
+
+
+def reach(length: int) -> int:
+    """The typos forgiven in a typed name (or a word of one) this many letters long: none below 5
+    letters, one below 9, then two (a sixth of a longer one): a longer name carries more typos, and
+    a short one is a typo away from too many others."""
+    return 0 if length < 5 else 1 if length < 9 else max(2, length // 6)
+
+
+def name_reach(key: str) -> int:
+    """The typos forgiven in a typed name (folded): reach() of its length, but a second in one under
+    12 letters only where its words carry two, each word its own reach(): "glorfindal" does, "mind
+    ring" does not (Minor Ring is two from it, both in a word of four letters)."""
+    return min(reach(len(key)), max(1, len(key) // 6, sum(reach(len(w)) for w in key.split())))
+
+
+def near_distance(a: str, b: str, limit: int) -> int:
+    """distance(), but a name typed as it sounds counts one typo, however many letters it changes
+    (SOUNDS, a doubled letter): near_distance("gandalph", "gandalf", 1) == 1 where distance() is 2."""
+    d = distance(a, b, limit)
+    if d <= 1:
+        return d
+    said, heard = sounded(a), sounded(b)
+    if said == heard:
+        return 1
+    return d if limit < 2 else min(d, distance(said, heard, limit - 1) + 1)
 
 
 class Vocabulary(Protocol):
@@ -361,24 +420,25 @@ class NameIndex:
 
     def _near_words(self, w: str) -> list[tuple[str, int]]:
         """The name words a typed word may mean, with their distance: itself, a word it begins (four
-        letters or more), or a typo of it (one edit from five letters, two from nine)."""
+        letters or more), or a typo of it within reach() (one from five letters, two from nine)."""
         if w in self._near:
             return self._near[w]
         if len(w) < 3:
             return [(w, 0)] if w in self.words() else []
-        limit = 0 if len(w) < 5 else 1 if len(w) < 9 else 2
+        limit = reach(len(w))
         out = []
         for word in self.words():
             if word == w or (len(w) >= 4 and word.startswith(w)):
                 out.append((word, 0))
-            elif limit and _close(w, word, limit):
-                out.append((word, distance(w, word, limit)))
+            elif limit and (d := _close(w, word, limit)) <= limit:
+                out.append((word, d))
         self._near[w] = out
         return out
 
     def rank(self, typed: str, n: int = SUGGESTIONS) -> list[str]:
-        """The display names nearest to typed, best first: a name it begins or nearly spells, then
-        names sharing the most of its words (each word forgiven a typo or an ending)."""
+        """The display names nearest to typed, best first: a name it begins, or spells within a
+        third of its letters (nearest first), then names sharing the most of its words (each word
+        forgiven a typo or an ending)."""
         key = fold(typed)
         if not key or len(key) > MAX_NAME:
             return []
@@ -389,13 +449,13 @@ class NameIndex:
                 if name not in best or score < best[name]:
                     best[name] = score
 
-        limit = max(1, len(key) // 5)
+        limit = max(1, len(key) // 3)
         compact = key.replace(" ", "")
         for k in self.keys:
             if k.startswith(key) or (len(k) >= 4 and key.startswith(k)) or k.replace(" ", "").startswith(compact):
                 offer(k, (0, abs(len(k) - len(key)), 0))
-            elif _close(key, k, limit):
-                offer(k, (1, distance(key, k, limit), 0))
+            elif (d := _close(key, k, limit)) <= limit:
+                offer(k, (1, d, 0))
         hits: dict[str, list[int]] = {}
         for w in key.split():
             for word, d in self._near_words(w):
@@ -424,11 +484,12 @@ class NameIndex:
 
 
 
-def _close(a: str, b: str, limit: int) -> bool:
-    """Whether a and b are within limit edits; cheap tests first (a typo seldom changes both ends)."""
-    if abs(len(a) - len(b)) > limit or not b or (a[0] != b[0] and a[-1] != b[-1]):
-        return False
-    return distance(a, b, limit) <= limit
+def _close(a: str, b: str, limit: int) -> int:
+    """near_distance(a, b, limit), or limit + 1 where cheap tests tell it is beyond (a typo seldom
+    changes both ends; a name typed as it sounds may be a letter longer or shorter still)."""
+    if abs(len(a) - len(b)) > limit + 1 or not b or (a[0] != b[0] and a[-1] != b[-1]):
+        return limit + 1
+    return near_distance(a, b, limit)
 
 
 def read_name(typed: str, vocab: Vocabulary, index: NameIndex) -> tuple[list[str], bool]:
@@ -624,22 +685,22 @@ def first_word_names(key: str, vocab: Vocabulary) -> list[str]:
 
 
 def near_name(whole: str, vocab: Vocabulary) -> list[str]:
-    """The names a short query nearly spells ("morgul knive"), or begins ("khamul": every Khamûl)."""
-    limit = len(whole) // 6 if len(whole) >= 5 else 0
-    limit = max(limit, 1) if len(whole) >= 5 else 0
-    best: tuple[int, str] | None = None
+    """The names a short query nearly spells within name_reach() ("morgul knive", "gandalph": the
+    nearest, each of them where several are as near), or begins ("khamul": every Khamûl)."""
+    limit = name_reach(whole)
+    best, nearest = limit + 1, []
     starts: list[str] = []
     for key in vocab.name_keys(whole[0]):
         if key.startswith(whole + " ") and len(whole) >= 4:
             starts.append(key)
-        if abs(len(key) - len(whole)) <= limit:
-            d = distance(whole, key, limit)
-            if d <= limit and (best is None or (d, key) < best):
-                best = (d, key)
-    if best is not None:
-        return list(vocab.card_names(best[1]) or [])
+        if limit and abs(len(key) - len(whole)) <= limit + 1:
+            d = near_distance(whole, key, min(limit, best))
+            if d < best:
+                best, nearest = d, [key]
+            elif d == best <= limit:
+                nearest.append(key)
     names: list[str] = []
-    for key in sorted(starts)[:6]:
+    for key in sorted(nearest) or sorted(starts)[:6]:
         names += [n for n in vocab.card_names(key) or [] if n not in names]
     return names
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bisect
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -10,13 +11,16 @@ from typing import TYPE_CHECKING, Any
 from kb.errors import Ambiguous, NotFound, Refused, require
 from kb.errors import quoted as quoted  # kb.deck quotes names with it
 from kb.query import MAX_NAME as MAX_NAME, NameIndex as NameIndex  # kb.deck reads names with them
-from kb.query import SUGGESTIONS, distance, fold, read_name
+from kb.query import FIRST_WORD_NAMES, SUGGESTIONS, asked_about, distance, fold, read_name
 
 if TYPE_CHECKING:  # the search data is handed in: an annotation's lookup never loads its module
     from kb.searchspec import SearchSpec
 
 MAX_CHOICES = 8
 """An ambiguous name lists at most this many cards; more is a miss with suggestions."""
+SHARED = FIRST_WORD_NAMES
+"""A name shared by at most this many cards ("khamul") is each of them, as a question's capitalised
+word names the cards it begins (kb.query.FIRST_WORD_NAMES); by more, it is ambiguous."""
 
 
 def listed(names: list[str], conjunction: str = "or") -> str:
@@ -40,6 +44,9 @@ class CardMatch:
     """"" for an exact name (any language); else what was understood ("'morgul knive' read as Morgul-knife")."""
     also: list[str] = field(default_factory=list)
     """The other cards an exact name begins ("Adûnaphel": Adûnaphel the Ringwraith, Adûnaphel Unleashed)."""
+    each: bool = False
+    """Whether names are the few cards a name is shared by ("khamul": Khamûl the Easterling, Khamûl the
+    Ringwraith, Khamûl Unleashed), each a card of its own, rather than one card's versions."""
 
 
 def begun_by(key: str, vocab: SearchSpec, but: Iterable[str] = ()) -> list[str]:
@@ -113,18 +120,26 @@ def read_card(typed: str, vocab: SearchSpec, index: NameIndex | None = None) -> 
 
 
 def card(typed: str, vocab: SearchSpec, versions: Mapping[str, list[dict[str, Any]]]) -> CardMatch:
-    """The card(s) a typed name means (read_card); a name that begins several cards ("khamul")
-    raises Ambiguous listing them with set and type; nothing near raises NotFound with suggestions.
+    """The card(s) a typed name means (read_card), read past a question's words ("what does Gandalf
+    do"); a name shared by a few cards ("khamul": its every word a word of each) is each of them; a
+    name that could be more, or a typo as near several, raises Ambiguous listing them with set and
+    type; nothing near raises NotFound with suggestions.
     """
     typed = require(typed, "card name", 'rulings card "Gandalf"')
-    key = fold(typed)
+    asked = typed if vocab.card_names(fold(typed)) else asked_about(typed)
+    key = fold(asked)
     if not key or len(key) > MAX_NAME:
         raise NotFound(f"no card named {quoted(typed)}", hint=f"Search the rulings instead: `rulings search {quoted(typed)}`.")
     index = card_index(vocab)
-    reading = read_card(typed, vocab, index)
+    reading = read_card(asked, vocab, index)
     if reading.names:
         also = begun_by(key, vocab, reading.names) if not reading.read_as else []
-        return CardMatch(reading.names, reading.read_as, also)
+        read_as = f"{quoted(typed)} read as {listed(reading.names, 'and')}" if reading.read_as or asked != typed else ""
+        return CardMatch(reading.names, read_as, also)
+    if 1 < len(reading.choices) <= SHARED and shared(key, reading.choices):
+        names = sorted(reading.choices, key=fold)
+        return CardMatch(names, f"{quoted(typed)} read as the {len(names)} cards it names: {listed(names, 'and')}",
+                         each=True)
     if reading.choices:
         candidates = card_candidates(reading.choices, versions)
         first = reading.choices[0]
@@ -136,19 +151,34 @@ def card(typed: str, vocab: SearchSpec, versions: Mapping[str, list[dict[str, An
                    hint=hint + f"Or search every ruling: `rulings search {quoted(typed)}`.")
 
 
+def shared(key: str, names: Iterable[str]) -> bool:
+    """Whether every word of a folded name is a word of each of these names (a name they share)."""
+    words = set(key.split())
+    return all(words <= set(fold(name).split()) for name in names)
+
+
 # -- terms, phases, sources, numbers ----------------------------------------------------------------
 
 def term(typed: str, terms: Mapping[str, str], abbreviations: Mapping[str, str]) -> tuple[str, str]:
     """A term's key among terms (key -> name) and how it was read ("" when exactly): an
-    abbreviation ("GI"), its name or plural, a near spelling, or the one term it begins."""
+    abbreviation ("GI"), its name or plural, a near spelling, or the one term it begins; read past
+    a question's words ("what is a haven?": haven)."""
     from kb.headings import title_key
 
     typed = require(typed, "term", 'rulings term "hazard limit"')
-    expanded = abbreviations.get(typed.lower(), typed)
+    key, read_as = _term(typed if title_key(typed) in terms else asked_about(typed), typed, terms, abbreviations)
+    return key, read_as or (f"{quoted(typed)} read as {terms[key]}" if title_key(typed) != key else "")
+
+
+def _term(asked: str, typed: str, terms: Mapping[str, str], abbreviations: Mapping[str, str]) -> tuple[str, str]:
+    """term() of what is asked, its messages saying what was typed."""
+    from kb.headings import title_key
+
+    expanded = abbreviations.get(asked.lower(), asked)
     key = title_key(expanded)
     if key in terms:
         return key, "" if expanded == typed else f"{quoted(typed)} read as {terms[key]}"
-    if expanded != typed:  # an abbreviation whose expansion adds words for the search ("MP": "marshalling points MPs")
+    if expanded != asked:  # an abbreviation whose expansion adds words for the search ("MP": "marshalling points MPs")
         words = key.split()
         for k in (" ".join(words[:n]) for n in range(len(words) - 1, 0, -1)):
             if k in terms:
@@ -184,10 +214,15 @@ def _one_each(found: list[tuple[int, str]], terms: Mapping[str, str]) -> list[tu
     return list(out.values())
 
 
+PHASE_WORDS = re.compile(r"^ the | phase ")
+"""What a phase is named with but by: a "the" before it, the word "phase" ("the site phase": site)."""
+
+
 def phase(typed: str, names: Mapping[str, str], aliases: Mapping[str, str]) -> str:
-    """A phase id from its name, an alias ("M/H", "eot") or a near spelling ("movment")."""
+    """A phase id from its name, an alias ("M/H", "eot") or a near spelling ("movment"), read past a
+    question's words and the phase's own ("what happens in the site phase?": site)."""
     typed = require(typed, "phase", "rulings phase M/H")
-    key = " ".join(typed.lower().replace(" phase", " ").split())
+    key = " ".join(PHASE_WORDS.sub(" ", f" {asked_about(typed).lower()} ").split())
     found = aliases.get(key) or (key if key in names else "")
     if not found and len(key) <= MAX_NAME:
         keys = {**{a: [p] for a, p in aliases.items()}, **{p: [p] for p in names},

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from kb.check import CheckReport
     from kb.deck import DeckReport
     from kb.model import Source
-    from kb.answers import CardAnswer, PhaseAnswer, RulingAnswer, TermAnswer
+    from kb.answers import CardAnswer, CardsAnswer, PhaseAnswer, RulingAnswer, TermAnswer
     from kb.changes import ChangesAnswer
     from kb.lookup import Found, NumberAnswer
     from kb.ruling import Ruling
@@ -319,9 +319,19 @@ def render_ruling_answer(page: Page, answer: RulingAnswer) -> None:
             page(change["other"]["text"], "  ")  # the successor's words, under its id
 
 
-def render_card(page: Page, answer: CardAnswer) -> None:
+def render_card(page: Page, answer: CardAnswer | CardsAnswer) -> None:
     """`rulings card`: each printing's face, the other cards an exact name begins, the errata, the
-    CRF rulings, every mention."""
+    CRF rulings, every mention; of a name a few cards share, each card so, under its name and number."""
+    from kb.answers import CardsAnswer
+
+    if isinstance(answer, CardsAnswer):
+        render_read_as(page, answer.to_json())
+        for n, one in enumerate(answer.answers, 1):
+            if n > 1:
+                page()
+            page(style(f"── {n}/{len(answer.answers)} {one.names[0]} ──", fg="cyan", bold=True))
+            render_card(page, one)
+        return
     result = answer.to_json()
     render_read_as(page, result)
     for c in result["cards"]:
@@ -520,7 +530,7 @@ def render_result(page: Page, n: int, r: Any, found: Found, full: bool = False, 
 
 
 ASK_HELP = """Type a question, a card name, "annotation 18" or "rule 2.IV.iii"; then:
-  1, 2, ...   read that result whole
+  1, 2, ...   read that result whole (after a name a few cards share, that card)
   more        the next results
   help, ?     this help
   q           leave (Ctrl-D and Ctrl-C leave too)
@@ -530,7 +540,9 @@ Arrow keys edit the line and recall earlier questions."""
 
 class Desk:
     """`rulings ask` at the judge's table: each line typed answered on a page, every question from
-    the one build opened (a number reads that result whole, "more" the next results, "help" says so)."""
+    the one build opened (a number reads that result whole, "more" the next results, "help" says so);
+    a name a few cards share ("khamul") is answered with a numbered choice of them, a number then
+    reading that card as `rulings card` does."""
 
     def __init__(self, kb: Snapshot, limit: int) -> None:
         self.kb = kb
@@ -538,12 +550,13 @@ class Desk:
         """Results per question."""
         self.question = ""
         self.found: Found | None = None
+        self.choice: CardsAnswer | None = None
+        """The cards of a name a few cards share, while the judge chooses among them."""
 
     def reply(self, line: str, page: Page) -> bool:
         """Answer a line typed (stripped) on page; False when it asks to leave. A knowledge base gone
         or broken raises (KbMissing, KbBroken); any other KbError is answered as one line."""
         from kb.errors import KbBroken, KbError, KbMissing
-        from kb.lookup import search
 
         word = line.lower()
         if word in ("q", "quit", "exit"):
@@ -556,29 +569,79 @@ class Desk:
         if self.found is None and (line.isdigit() or word == "more"):
             page.plain("Ask a question first; a number then reads that result whole.")
             return True
-        if self.found is not None and line.isdigit():
-            n, results = int(line), self.found.results
-            if 1 <= n <= len(results):
-                render_result(page, n, results[n - 1], self.found, full=True)
-            else:
-                page(f"Type a number from 1 to {len(results)}, \"more\", or a new question.")
-            return True
         try:
-            if self.found is not None and word == "more":
-                seen = len(self.found.results)
-                self.found = search(self.kb, self.question, limit=seen + self.limit)
-                if len(self.found.results) == seen:
-                    page("No more results.")
-                render_results(page, self.found, first=seen + 1)
+            if self.choice is not None and (line.isdigit() or word == "more"):
+                self.choose(line, page)
+            elif line.isdigit():
+                self.read(int(line), page)
             else:
-                self.question = line
-                self.found = search(self.kb, line, limit=self.limit)
-                render_results(page, self.found)
+                self.ask(line if word != "more" else "", page)
         except (KbMissing, KbBroken):
             raise
         except KbError as exc:
             page(f"Error: {exc}" + (f". {exc.hint}" if exc.hint else ""))
         return True
+
+    def read(self, n: int, page: Page) -> None:
+        """The result numbered n, whole."""
+        found = self.found
+        if found is not None and 1 <= n <= len(found.results):
+            render_result(page, n, found.results[n - 1], found, full=True)
+        else:
+            page(f"Type a number from 1 to {len(found.results) if found else 0}, \"more\", or a new question.")
+
+    def ask(self, line: str, page: Page) -> None:
+        """A new question (line), or the next results of the last one ("")."""
+        from kb.lookup import search
+
+        if not line and self.found is not None:
+            seen = len(self.found.results)
+            self.found = search(self.kb, self.question, limit=seen + self.limit)
+            if len(self.found.results) == seen:
+                page("No more results.")
+            return render_results(page, self.found, first=seen + 1)
+        self.question, self.choice = line, None
+        self.found = search(self.kb, line, limit=self.limit)
+        if self.found.understanding.card_query:
+            self.choice = shared_by(self.found, line)
+        if self.choice is not None:
+            return render_choice(page, self.choice)
+        render_results(page, self.found)
+
+    def choose(self, line: str, page: Page) -> None:
+        """A number among the cards of a name a few cards share: that card; "more": the results found."""
+        cards = self.choice.answers if self.choice is not None else ()
+        if line.isdigit() and 1 <= int(line) <= len(cards):
+            return render_card(page, cards[int(line) - 1])
+        if line.isdigit():
+            return page(f"Type a number from 1 to {len(cards)}, \"more\" for the rulings found, or a new question.")
+        self.choice = None
+        if self.found is not None:
+            render_results(page, self.found)
+
+
+def shared_by(found: Found, line: str) -> CardsAnswer | None:
+    """The cards a line that is nothing but a name a few cards share names (`rulings card`'s
+    answer to it), else None: one card, more, or none is answered by the results found."""
+    from kb.answers import CardsAnswer
+    from kb.errors import Ambiguous, NotFound
+
+    try:
+        answer = found.reader.card(line)
+    except (Ambiguous, NotFound):
+        return None
+    return answer if isinstance(answer, CardsAnswer) else None
+
+
+def render_choice(page: Page, answer: CardsAnswer) -> None:
+    """`rulings ask`'s answer to a name a few cards share: each card numbered, with set and type."""
+    from kb.errors import quoted
+    from kb.resolve import describe
+
+    page(f"{quoted(answer.query)} names {len(answer.answers)} cards:")
+    for n, one in enumerate(answer.answers, 1):
+        page(f"{n}. " + describe(one.to_json()["cards"][:1]), " ", "    ")
+    page('Type a number to read that card with its rulings, or "more" for the rulings found.')
 
 
 # -- the deck check -----------------------------------------------------------------------------------------

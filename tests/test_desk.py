@@ -15,10 +15,12 @@ from click.testing import CliRunner
 import cli as cli_module
 from cli import cli
 from kb import lookup
+from kb.answers import CardsAnswer
 from kb.cardface import CardFace, readable, render_icons
 from kb.errors import Ambiguous, NotFound, Refused
 from kb.excerpt import excerpt
 from kb.location import default_kb, locate
+from kb.query import fold
 from kb.terminal import Page, wrap
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -164,17 +166,52 @@ def test_card_names_are_forgiven(real_kb: Path) -> None:
     assert lookup.card(real_kb, "witch king").names == ("The Witch-king",)
 
 
-def test_an_ambiguous_name_lists_its_cards_with_set_and_type(real_kb: Path) -> None:
+def test_a_name_a_few_cards_share_is_each_card(real_kb: Path) -> None:
+    """`rulings card khamul`: the three Khamûl cards, each with its face and rulings as its full name
+    gives them, exit 0; JSON {query, read_as, names, answers}, each answer the card's own JSON."""
+    names = ["Khamûl the Easterling", "Khamûl the Ringwraith", "Khamûl Unleashed"]
+    answer = lookup.card(real_kb, "khamul")
+    assert isinstance(answer, CardsAnswer) and [a.names for a in answer.answers] == [(n,) for n in names]
+    assert answer.read_as == "'khamul' read as the 3 cards it names: " + ", ".join(names[:2]) + " and " + names[2]
+    printed = run(real_kb, "card", "khamul", "--no-pager")
+    assert printed.exit_code == 0 and printed.output.startswith("('khamul' read as the 3 cards it names")
+    heads = [line for line in printed.output.splitlines() if line.startswith("── ")]
+    assert heads == [f"── {n}/3 {name} ──" for n, name in enumerate(names, 1)]
+    assert "The number of cards discarded is set at the time of declaration." in printed.output  # a CRF ruling
+    assert "Ringwraith · Warrior/Ranger/Diplomat" in printed.output  # a face
+    as_json = json.loads(run(real_kb, "card", "khamul", "--json").stdout)
+    assert list(as_json) == ["query", "read_as", "names", "answers"] and as_json["names"] == names
+    assert as_json["answers"] == [json.loads(run(real_kb, "card", name, "--json").stdout) for name in names]
+
+
+def test_a_name_more_cards_share_lists_them_with_set_and_type(real_kb: Path) -> None:
     with pytest.raises(Ambiguous) as caught:
-        lookup.card(real_kb, "khamul")
+        lookup.card(real_kb, "morgul")
     names = sorted(c["name"] for c in caught.value.candidates)
-    assert names == ["Khamûl Unleashed", "Khamûl the Easterling", "Khamûl the Ringwraith"]
-    result = run(real_kb, "card", "khamul")
+    assert len(names) == 4 and all(fold(n).startswith("morgul") for n in names)
+    result = run(real_kb, "card", "morgul")
     assert result.exit_code == 1 and result.output.count("\n") == 1
-    assert "Khamûl the Easterling (The Wizards, Neutral Hazard)" in result.output and 'rulings card "' in result.output
-    as_json = run(real_kb, "card", "khamul", "--json")
+    assert "Morgul-blade (The Lidless Eye, Minion Resource)" in result.output and 'rulings card "' in result.output
+    as_json = run(real_kb, "card", "morgul", "--json")
     error = json.loads(as_json.stderr)
-    assert as_json.exit_code == 1 and as_json.stdout == "" and error["hint"] and len(error["candidates"]) == 3
+    assert as_json.exit_code == 1 and as_json.stdout == "" and error["hint"] and len(error["candidates"]) >= 4
+
+
+def test_a_question_s_words_are_read_past(real_kb: Path) -> None:
+    """"what is", "what are", "what happens in", "how does ... work", "the ... phase", a closing "?"."""
+    haven = lookup.term(real_kb, "what is a haven")
+    assert haven.name == "haven" and haven.read_as == "'what is a haven' read as haven"
+    assert lookup.term(real_kb, "What are marshalling points?").name == "marshalling points"
+    assert lookup.term(real_kb, "how does the hazard limit work").name == "hazard limit"
+    assert lookup.term(real_kb, "what is GI?").name == "general influence"
+    assert lookup.term(real_kb, "The Character Draft").read_as == ""  # a term's own "The" is its name
+    for typed, phase in [("what happens in the site phase", "site"), ("the site phase", "site"),
+                         ("what happens during the M/H phase?", "movement-hazard"), ("the untap phase?", "untap")]:
+        assert lookup.phase(real_kb, typed).phase == phase, typed
+    gandalf = lookup.card(real_kb, "what does Gandalf do?")
+    assert gandalf.names == ("Gandalf",) and gandalf.read_as == "'what does Gandalf do?' read as Gandalf"
+    printed = run(real_kb, "term", "what", "is", "a", "haven")
+    assert printed.exit_code == 0 and "('what is a haven' read as haven)" in printed.output
 
 
 def test_misses_suggest_the_nearest_names(real_kb: Path) -> None:
@@ -435,6 +472,24 @@ def test_ask_helps_numbers_opens_and_pages_on(real_kb: Path) -> None:
     numbers = re.findall(r"^ ?(\d)\. (.+) · lines? \d+", out, re.M)
     assert [n for n, _ in numbers] == ["1", "2", "2", "3", "4", "4"]
     assert "Type a number from 1 to 4" in out
+
+
+def test_ask_offers_the_cards_a_name_a_few_share(real_kb: Path) -> None:
+    """"khamul" at the table: a numbered choice of the three cards; a number reads that card as
+    `rulings card` does, face and rulings; "more" then gives the rulings found, whose numbers read them."""
+    result = run(real_kb, "ask", "--limit", "2", input="khamul\n1\n4\nmore\n1\nq\n")
+    out = result.output
+    assert result.exit_code == 0
+    assert "'khamul' names 3 cards:\n 1. Khamûl the Easterling (The Wizards, Neutral Hazard)\n" \
+           " 2. Khamûl the Ringwraith (The Lidless Eye, Minion Character)\n" \
+           " 3. Khamûl Unleashed (The Lidless Eye, Minion Resource)\n" in out
+    card = flat(run(real_kb, "card", "Khamûl the Easterling", "--no-pager").output)
+    assert card in flat(out) and "Type a number from 1 to 3" in out
+    numbers = re.findall(r"^ ?(\d)\. (.+) · lines? \d+", out, re.M)
+    assert [n for n, _ in numbers] == ["1", "2", "1"]  # the results, then the first read whole
+    for name in ("morgul", "fordo"):  # more cards, or a typo as near several: the results, no error
+        other = run(real_kb, "ask", "--limit", "2", input=f"{name}\nq\n").output
+        assert "Error" not in other and re.findall(r"^ ?(\d)\. ", other, re.M) == ["1", "2"], other
 
 
 def test_ask_leaves_cleanly_on_ctrl_c_and_ctrl_d(real_kb: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -986,6 +986,22 @@ def test_results_speak_the_readers_words(search_page) -> None:  # type: ignore[n
     assert errors == []
 
 
+def test_the_search_box_reads_a_name_typed_as_it_sounds(search_page) -> None:  # type: ignore[no-untyped-def]
+    """"gandalph" in the site's search is the card Gandalf, as `rulings card gandalph` reads it
+    (query.js's near_name: a spelling by sound is one typo); "fordo" is each card it is as near."""
+    page, errors = search_page
+    page.fill("#q", "gandalph")
+    page.press("#q", "Enter")
+    page.wait_for_function("document.getElementById('status').textContent.includes('Gandalf')")
+    assert "“gandalph” read as the card Gandalf" in page.locator("#status").inner_text()
+    page.fill("#q", "fordo")
+    page.press("#q", "Enter")
+    page.wait_for_function("document.getElementById('status').textContent.includes('Frodo')")
+    status = page.locator("#status").inner_text()
+    assert "“fordo” read as the card" in status and all(name in status for name in ("Ford", "Forod", "Frodo")), status
+    assert errors == []
+
+
 def test_a_ruling_of_one_line_says_line(real_site: Path) -> None:
     pages = [p for p in real_site.rglob("*.html") if re.search(r"\blines (\d+)–\1\b", p.read_text("utf-8"))]
     assert pages == []

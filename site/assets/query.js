@@ -112,6 +112,37 @@
     return prev[m];
   }
 
+  /* kb.query.SOUNDS: spellings of one sound (tests/test_parity.py holds the two tables equal) */
+  var SOUNDS = {ph: "f", kh: "k", gh: "g", ck: "k"};
+  var SOUND = new RegExp(Object.keys(SOUNDS).join("|"), "g");
+  var DOUBLED = /([a-z])\1/g;
+
+  /* sounded: a folded name as it sounds, each spelling of SOUNDS as its sound, then each letter doubled once */
+  function sounded(key) {
+    return key.replace(SOUND, function (m) { return SOUNDS[m]; }).replace(DOUBLED, "$1");
+  }
+
+  /* reach: the typos forgiven in a typed name (or a word of one) this many letters long */
+  function reach(length) {
+    return length < 5 ? 0 : length < 9 ? 1 : Math.max(2, Math.floor(length / 6));
+  }
+
+  /* name_reach: the typos forgiven in a typed name, no more than its words carry */
+  function name_reach(key) {
+    var whole = reach(key.length), words = 0;
+    key.split(" ").forEach(function (w) { words += reach(w.length); });
+    return Math.min(whole, Math.max(1, Math.floor(key.length / 6), words));
+  }
+
+  /* near_distance: distance(), but a name typed as it sounds counts one typo */
+  function near_distance(a, b, limit) {
+    var d = distance(a, b, limit);
+    if (d <= 1) return d;
+    var said = sounded(a), heard = sounded(b);
+    if (said === heard) return 1;
+    return limit < 2 ? d : Math.min(d, distance(said, heard, limit - 1) + 1);
+  }
+
   function Understanding(query) {
     return {query: query, annotations: [], rules: [], cards: [], near_cards: [], abbreviations: [], synonyms: [],
       corrections: [], dropped: [], content: [], typed: [], terms: [], games: [], arda: false, card_text: false,
@@ -207,10 +238,12 @@
 
   // -- card names --------------------------------------------------------------------------------------
 
-  /* kb.query._close: whether a and b are within limit edits; cheap tests first */
+  /* kb.query._close: near_distance(a, b, limit), or limit + 1 where cheap tests tell it is beyond */
   function close(a, b, limit) {
-    if (Math.abs(a.length - b.length) > limit || !b || (a[0] !== b[0] && a[a.length - 1] !== b[b.length - 1])) return false;
-    return distance(a, b, limit) <= limit;
+    if (Math.abs(a.length - b.length) > limit + 1 || !b || (a[0] !== b[0] && a[a.length - 1] !== b[b.length - 1])) {
+      return limit + 1;
+    }
+    return near_distance(a, b, limit);
   }
 
   /* NameIndex: folded names -> what they stand for, searched for the names nearest a misspelling */
@@ -234,10 +267,11 @@
   NameIndex.prototype.near_words = function (w) {
     var words = this.words();
     if (w.length < 3) return words.has(w) ? [[w, 0]] : [];
-    var limit = w.length < 5 ? 0 : w.length < 9 ? 1 : 2, out = [];
+    var limit = reach(w.length), out = [];
     words.forEach(function (_, word) {
+      var d;
       if (word === w || (w.length >= 4 && word.startsWith(w))) out.push([word, 0]);
-      else if (limit && close(w, word, limit)) out.push([word, distance(w, word, limit)]);
+      else if (limit && (d = close(w, word, limit)) <= limit) out.push([word, d]);
     });
     return out;
   };
@@ -254,12 +288,13 @@
         if (!best.has(name) || compare(score, best.get(name)) < 0) best.set(name, score);
       });
     }
-    var limit = Math.max(1, Math.floor(key.length / 5)), compact = key.split(" ").join("");
+    var limit = Math.max(1, Math.floor(key.length / 3)), compact = key.split(" ").join("");
     Object.keys(this.keys).forEach(function (k) {
       if (k.startsWith(key) || (k.length >= 4 && key.startsWith(k)) || k.split(" ").join("").startsWith(compact)) {
         offer(k, [0, Math.abs(k.length - key.length), 0]);
-      } else if (close(key, k, limit)) {
-        offer(k, [1, distance(key, k, limit), 0]);
+      } else {
+        var d = close(key, k, limit);
+        if (d <= limit) offer(k, [1, d, 0]);
       }
     });
     var hits = new Map();
@@ -432,22 +467,28 @@
     return names.length > 0 && names.length <= vocab.limits.FIRST_WORD_NAMES ? names : [];
   }
 
-  /* near_name: the names a short query nearly spells ("morgul knive"), or begins ("khamul") */
+  /* near_name: the names a short query nearly spells within name_reach() ("morgul knive", "gandalph": the
+   * nearest, each of them where several are as near), or begins ("khamul") */
   function near_name(whole, vocab) {
     var length = whole.length;  // folded: ASCII
-    var limit = length >= 5 ? Math.max(Math.floor(length / 6), 1) : 0;
-    var best = null, starts = [], keys = vocab.name_keys(whole.slice(0, 1));
+    var limit = name_reach(whole), best = limit + 1, nearest = [], starts = [], keys = vocab.name_keys(whole.slice(0, 1));
     for (var i = 0; i < keys.length; i++) {
       var key = keys[i];
       if (key.startsWith(whole + " ") && length >= 4) starts.push(key);
-      if (Math.abs(key.length - length) <= limit) {
-        var d = distance(whole, key, limit);
-        if (d <= limit && (best === null || d < best.d || (d === best.d && key < best.key))) best = {d: d, key: key};
+      if (limit && Math.abs(key.length - length) <= limit + 1) {
+        var d = near_distance(whole, key, Math.min(limit, best));
+        if (d < best) {
+          best = d;
+          nearest = [key];
+        } else if (d === best && best <= limit) {
+          nearest.push(key);
+        }
       }
     }
-    if (best !== null) return (vocab.card_names(best.key) || []).slice();
     var names = [];
-    starts.sort().slice(0, 6).forEach(function (key) { extendNew(names, vocab.card_names(key) || []); });
+    (nearest.length ? nearest.sort() : starts.sort().slice(0, 6)).forEach(function (key) {
+      extendNew(names, vocab.card_names(key) || []);
+    });
     return names;
   }
 
@@ -618,6 +659,7 @@
   }
 
   var api = {clean: clean, strip_marks: strip_marks, fold_key: fold_key, fold: fold, distance: distance,
+    SOUNDS: SOUNDS, sounded: sounded, reach: reach, name_reach: name_reach, near_distance: near_distance,
     Understanding: Understanding, analyze_word: analyze_word, analyze_text: analyze_text, correct: correct,
     NameIndex: NameIndex, read_name: read_name, name_spans: name_spans, near_name: near_name, Focus: Focus,
     understand: understand, TOKEN: TOKEN, COMPOUND: COMPOUND, NOT_ASCII: NOT_ASCII, APOSTROPHES: APOSTROPHES,
