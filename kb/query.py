@@ -183,7 +183,7 @@ def distance(a: str, b: str, limit: int) -> int:
 SOUNDS = {"ph": "f", "kh": "k", "gh": "g", "ck": "k"}
 """Spellings of one sound: a name typed as it sounds ("gandalph" for Gandalf, "akorahil" for
 Akhôrahil) is one typo from it (near_distance), as is a letter doubled or not ("shellob").
-site/assets/query.js's SOUNDS is this table (tests/test_parity.py holds them equal)."""
+The search data ships it (kb.searchspec, query.sounds); site/assets/query.js reads it from there."""
 SOUND = re.compile("|".join(SOUNDS))
 DOUBLED = re.compile(r"([a-z])\1")
 

@@ -26,7 +26,7 @@ from typing import Any, BinaryIO, overload
 
 from kb.errors import KbBroken
 from kb.memory import collector_paused
-from kb.query import (LIMITS, NOT_NAMES, NameIndex, PREFIXES, QUESTION_WORDS, RULES, SUFFIXES, TOKEN, WEIGHTS, analyze_text,
+from kb.query import (LIMITS, NOT_NAMES, NameIndex, PREFIXES, QUESTION_WORDS, RULES, SOUNDS, SUFFIXES, TOKEN, WEIGHTS, analyze_text,
                       fold, fold_key)
 from kb.tables import load_table, words_text
 
@@ -227,7 +227,7 @@ def spec_items(units: Iterable[Unit], analyze: Any, sources: list[dict[str, Any]
         "version": SPEC_VERSION,
         "bm25": bm25, "candidates": CANDIDATES, "weights": weights,
         "limits": {**LIMITS, **(limits or {})},
-        "query": {"rules": RULES,
+        "query": {"rules": RULES, "sounds": SOUNDS,
                   "question_words": sorted(QUESTION_WORDS), "not_names": list(NOT_NAMES), "prefixes": sorted(PREFIXES), "suffixes": list(SUFFIXES), "weights": WEIGHTS,
                   "abbreviations": load_table("abbreviations"), "synonyms": load_table("synonyms"),
                   "rule_numbers": rule_numbers or {}},

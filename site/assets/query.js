@@ -112,13 +112,18 @@
     return prev[m];
   }
 
-  /* kb.query.SOUNDS: spellings of one sound (tests/test_parity.py holds the two tables equal) */
-  var SOUNDS = {ph: "f", kh: "k", gh: "g", ck: "k"};
-  var SOUND = new RegExp(Object.keys(SOUNDS).join("|"), "g");
+  /* kb.query.SOUNDS: spellings of one sound, as the search data ships them (use_sounds, called by
+   * searchspec.js as it reads the data: the table is written once, in kb/query.py) */
+  var SOUNDS = null, SOUND = null;
+  function use_sounds(table) {
+    SOUNDS = table;
+    SOUND = new RegExp(Object.keys(table).join("|"), "g");
+  }
   var DOUBLED = /([a-z])\1/g;
 
   /* sounded: a folded name as it sounds, each spelling of SOUNDS as its sound, then each letter doubled once */
   function sounded(key) {
+    if (SOUND === null) throw new Error("the search data's sounds are not read yet (searchspec.js reads them)");
     return key.replace(SOUND, function (m) { return SOUNDS[m]; }).replace(DOUBLED, "$1");
   }
 
@@ -659,7 +664,7 @@
   }
 
   var api = {clean: clean, strip_marks: strip_marks, fold_key: fold_key, fold: fold, distance: distance,
-    SOUNDS: SOUNDS, sounded: sounded, reach: reach, name_reach: name_reach, near_distance: near_distance,
+    use_sounds: use_sounds, sounded: sounded, reach: reach, name_reach: name_reach, near_distance: near_distance,
     Understanding: Understanding, analyze_word: analyze_word, analyze_text: analyze_text, correct: correct,
     NameIndex: NameIndex, read_name: read_name, name_spans: name_spans, near_name: near_name, Focus: Focus,
     understand: understand, TOKEN: TOKEN, COMPOUND: COMPOUND, NOT_ASCII: NOT_ASCII, APOSTROPHES: APOSTROPHES,

@@ -32,6 +32,7 @@
     Object.keys(q.rules).forEach(function (name) {
       self.rules[name] = {one: new RegExp(q.rules[name], "i"), all: new RegExp(q.rules[name], "gi")};
     });
+    Q.use_sounds(q.sounds);
     this.question_words = new Set(q.question_words);
     this.suffixes = q.suffixes;
     this.prefixes = new Set(q.prefixes);
