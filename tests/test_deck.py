@@ -220,10 +220,14 @@ def test_formats_are_told_from_content() -> None:
 
 
 def test_a_json_number_too_long_names_its_line() -> None:
-    """A count of more digits than Python reads (kb.inputs.parse_json) is refused naming its line, as any fault of
-    the JSON is."""
-    with pytest.raises(Refused, match=r"not valid JSON at line 2 \(a number of more than 4300 digits\)"):
+    """A number of more digits than any count (kb.decklist.MAX_DIGITS) is refused naming its line, in a string
+    never (a name may hold digits); so is JSON nested deeper than a deck builder's."""
+    with pytest.raises(Refused, match=r"JSON holding a number of more than 300 digits at line 2: no deck builder's"):
         read_deck('{"deck": [\n{"name": "Gandalf", "qty": ' + "9" * 5000 + "}]}")
+    (card,) = read_deck('{"deck": [{"name": "Gandalf ' + "9" * 400 + '", "qty": 2}]}').cards()
+    assert card.count == 2
+    with pytest.raises(Refused, match=r"JSON nested more than 20 levels deep at line 3: no deck builder's"):
+        read_deck("[" * 10 + "\n\n" + "[" * 2000 + "]" * 2010)
 
 
 def test_gccg_file() -> None:
@@ -810,6 +814,65 @@ def test_a_folder_or_a_huge_file_is_refused(real_kb: Path, tmp_path: Path) -> No
     assert result.exit_code == 2 and "4.8 MB, over the 4.0 MB a decklist may be" in result.stderr
 
 
+REFUSALS = """
+const fs = require("fs");
+const [specJs, deckJs, specPath, deckPath, filesPath] = process.argv.slice(2);
+const {SearchSpec} = require(specJs);
+const D = require(deckJs);
+const spec = new SearchSpec(JSON.parse(fs.readFileSync(specPath, "utf8")));
+const deck = JSON.parse(fs.readFileSync(deckPath, "utf8"));
+const out = JSON.parse(fs.readFileSync(filesPath, "utf8")).map(([path, name]) => {
+  const r = D.check_deck(new Uint8Array(fs.readFileSync(path)), spec, deck, {name});
+  return r.error === undefined ? null : "Error: " + r.error + ". " + r.hint;
+});
+process.stdout.write(JSON.stringify(out));
+"""
+"""The line the deck page shows for each (file, name) that deck.js's check_deck refuses (null: a report)."""
+
+BINARY_MECCG = bytes(((n * 7919) % 255) + 1 for n in range(40_000))
+"""A .meccg that is no text (no NUL byte in it): on main the page read 1,098 "card lines" out of it."""
+CONTROLS = "# " + "".join(map(chr, range(1, 9))) * 4 + "\n2 Gandalf\n"
+"""Control characters in a comment line: more than one character in twenty, binary data."""
+COUNT = '{"deck": [\n{"name": "Gandalf", "qty": ' + "9" * 5000 + "}]}"
+"""A count of 5,000 digits: on main the page read one Gandalf."""
+REFUSED = [  # (file name, bytes)
+    ("binary.meccg", BINARY_MECCG),
+    ("packed.meccg", b"\x1f\x8b\x08\x00" + BINARY_MECCG),
+    ("count.json", COUNT.encode()),
+    ("controls.txt", CONTROLS.encode()),
+    ("huge.txt", b"Gandalf\n" * (4 * 1024 * 1024 // 8 + 1)),
+    ("broken-utf16.txt", b"\xff\xfeG\x00a"),
+    ("deep.json", b"[" * 30 + b"1" + b"]" * 30),
+    ("other.json", b'{"name": "My deck", "author": "me"}'),
+    ("blank.txt", "\u3000\n\t \u2028".encode()),
+    *((f"bad{n}.txt", data) for n, (data, _) in enumerate(BAD)),
+]
+
+
+def test_the_page_refuses_what_the_terminal_refuses_in_its_words(real_kb: Path, tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each list `rulings deck` refuses (binary data with or without a NUL byte, a 5,000-digit count, control
+    characters in a comment line, a file over the size cap, ...), the deck page's check refuses with the same one
+    line, chosen as a file or typed (as standard input); one set of limits, shipped from kb/decklist.py."""
+    node = _node()
+    monkeypatch.chdir(tmp_path)
+    lists, said = [], []
+    for name, data in REFUSED:
+        (tmp_path / name).write_bytes(data)
+        result = run(real_kb, name)
+        assert result.exit_code == 2 and result.stderr.count("\n") == 1, (name, result.output)
+        lists.append((str(tmp_path / name), name))
+        said.append(result.stderr.strip())
+        if len(data) < 1_000_000:  # typed, or carried in the page's address: standard input's UTF-8
+            typed = run(real_kb, "-", input=data)
+            lists.append((str(tmp_path / name), "standard input"))
+            said.append(typed.stderr.strip())
+    (tmp_path / "node").mkdir()
+    assert deck_js(node, real_kb, tmp_path / "node", lists, REFUSALS) == said
+    assert "binary data, not a decklist (4079 control characters in 40000)" in said[0]
+    assert "JSON holding a number of more than 300 digits at line 2: no deck builder's file" in said[4]
+
+
 def test_other_encodings_are_read(real_kb: Path, tmp_path: Path) -> None:
     text = "Heilkräuter x2\nRoäc the Raven\n"
     for encoding in ("utf-16", "cp1252", "utf-8-sig"):
@@ -913,10 +976,10 @@ process.stdout.write(JSON.stringify(out));
 """
 
 
-def deck_js(node: str, kb: Path, tmp_path: Path, lists: list[tuple[str, dict[str, str]]]) -> list[dict[str, Any]]:
+def deck_js(node: str, kb: Path, tmp_path: Path, lists: list[Any], driver: str = DRIVER) -> list[Any]:
     """What the site's deck page (site/assets/deck.js, in node) reports on each (list, options), from this build's
-    deck data and search data as the site ships them (kb.browserdata.packed)."""
-    (tmp_path / "driver.js").write_text(DRIVER, "utf-8")
+    deck data and search data as the site ships them (kb.browserdata.packed); another driver, on its own lists."""
+    (tmp_path / "driver.js").write_text(driver, "utf-8")
     (tmp_path / "deck.json").write_text(json.dumps(deck_data(kb)), "utf-8")
     (tmp_path / "lists.json").write_text(json.dumps(lists), "utf-8")
     spec = json.loads((kb / CURRENT / "search.json").read_text("utf-8"))
@@ -925,7 +988,7 @@ def deck_js(node: str, kb: Path, tmp_path: Path, lists: list[tuple[str, dict[str
                            str(tmp_path / "spec.json"), str(tmp_path / "deck.json"),
                            str(tmp_path / "lists.json")], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
-    answers: list[dict[str, Any]] = json.loads(done.stdout)
+    answers: list[Any] = json.loads(done.stdout)
     return answers
 
 
@@ -1072,6 +1135,70 @@ def test_deck_page_in_a_browser_from_a_link(tab, real_site: Path) -> None:  # ty
     page.wait_for_function("document.querySelector('.deck-findings').textContent.indexOf('the location deck was not "
                            "checked whole') >= 0")
     assert "(rule 1.4): the location deck" in page.inner_text(".deck-findings")
+    assert errors == []
+
+
+def test_the_deck_page_refuses_a_file_as_the_terminal_does(tab, real_site: Path, real_kb: Path,  # type: ignore[no-untyped-def]
+                                                           tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A binary .meccg, a file over the size cap or a 5,000-digit count chosen on the page, and control characters
+    in a list carried in the page's address (#...), are refused with the line `rulings deck` prints, and no report."""
+    monkeypatch.chdir(tmp_path)
+    page, errors = tab((real_site / "deck.html").as_uri(), width=390)
+    page.wait_for_function("document.querySelector('#deck-status').textContent.indexOf('Paste') === 0")
+    for name, data in (("binary.meccg", BINARY_MECCG), ("huge.txt", REFUSED[4][1]), ("count.json", COUNT.encode())):
+        (tmp_path / name).write_bytes(data)
+        said = run(real_kb, name).stderr.strip()
+        page.set_input_files("#deck-file", str(tmp_path / name))
+        page.wait_for_function("said => document.querySelector('#deck-status').textContent === said", arg=said)
+        assert page.locator(".deck-report > *").count() == 0
+    said = run(real_kb, "-", input=CONTROLS.encode()).stderr.strip().replace("standard input", "the list")
+    page.goto((real_site / "deck.html").as_uri() + "#" + quote(CONTROLS, safe=""))
+    page.wait_for_function("said => document.querySelector('#deck-status').textContent === said", arg=said)
+    assert said.startswith("Error: the list: binary data, not a decklist (32 control characters in")
+    assert errors == []
+
+
+RECORDER = """() => {
+  const events = window.__events = [], status = document.querySelector("#deck-status");
+  const box = document.querySelector("#deck-progress"), bar = box.querySelector("progress");
+  const once = what => { if (events.indexOf(what) < 0) events.push(what); };
+  new MutationObserver(() => {
+    if (!box.hidden && bar.value > 0 && events.indexOf("progress") < 0) {
+      once("progress");
+      requestAnimationFrame(() => once("frame"));
+    }
+  }).observe(box, {attributes: true, subtree: true, childList: true, characterData: true});
+  new MutationObserver(() => { if (/ lines? · /.test(status.textContent)) once("report"); })
+    .observe(status, {childList: true, subtree: true, characterData: true});
+  document.querySelector("header input[name=q]").addEventListener("input", () => once("typed"));
+}"""
+"""Records on the deck page, in order: the progress bar first moving ("progress"), the frame after it ("frame"),
+a key typed into the search box ("typed"), the report shown ("report")."""
+
+
+def test_the_deck_page_stays_usable_while_a_long_list_is_checked(tab, real_site: Path,  # type: ignore[no-untyped-def]
+                                                                 tmp_path: Path) -> None:
+    """A 200,000-line list chosen as a file is read and checked off the page's thread: the page shows how far it
+    is, draws frames and takes typing (the search box) before the report comes; the list, too long for the box or
+    the address, is said to be checked from its file. On main the page froze until its report."""
+    long = tmp_path / "long.txt"
+    long.write_text("Gandalf\n" * 200_000, "utf-8")
+    page, errors = tab((real_site / "deck.html").as_uri(), width=390)
+    page.wait_for_function("document.querySelector('#deck-status').textContent.indexOf('Paste') === 0")
+    page.evaluate(RECORDER)
+    page.set_input_files("#deck-file", str(long))
+    page.wait_for_function("window.__events.indexOf('progress') >= 0")
+    page.type("header input[name=q]", "gandalf")
+    page.wait_for_function("window.__events.indexOf('report') >= 0", timeout=120_000)
+    events = page.evaluate("window.__events")
+    assert events.index("progress") < events.index("frame") < events.index("report"), events
+    assert events.index("typed") < events.index("report"), events
+    assert page.input_value("header input[name=q]") == "gandalf"
+    assert page.inner_text("#deck-status").startswith("long: 1 card (200000 copies) on 200000 lines · text")
+    assert page.inner_text(".deck-verdict h2").endswith("more than a CoE deck can hold (at most 178: a pool of 15, a "
+                                                         "play deck of 113 and a sideboard of 50): not a CoE deck, not judged")
+    assert page.input_value("#decklist") == "" and "long.txt (1.5 MB) is checked from its file" in page.inner_text("#deck-chosen")
+    assert page.is_hidden("#deck-progress") and "#" not in page.url
     assert errors == []
 
 

@@ -16,7 +16,8 @@ from typing import Any
 
 import pytest
 
-from kb.deck import DeckReport, check_deck, decode, finding_text
+from kb.deck import DeckReport, check_deck, finding_text
+from kb.decklist import decode
 from kb.errors import Refused
 
 from .conftest import DATA

@@ -8,7 +8,7 @@
  * as the marks of MARKS (Python removes the characters of combining class other than 0: the same for
  * Latin, Greek and Cyrillic accents and emoji).
  * Loads by a script tag (window.RulingsQuery) or in node (module.exports). */
-(function (root) {
+(function query_js(root) {
   "use strict";
 
   /* Python's whitespace (str.split(), re's \s): JavaScript's \s adds U+FEFF and lacks U+001C-U+001F
@@ -617,7 +617,7 @@
     return out;
   }
 
-  var api = {clean: clean, strip_marks: strip_marks, fold_key: fold_key, fold: fold, distance: distance,
+  var api = {module: query_js, clean: clean, strip_marks: strip_marks, fold_key: fold_key, fold: fold, distance: distance,
     Understanding: Understanding, analyze_word: analyze_word, analyze_text: analyze_text, correct: correct,
     NameIndex: NameIndex, read_name: read_name, name_spans: name_spans, near_name: near_name, Focus: Focus,
     understand: understand, TOKEN: TOKEN, COMPOUND: COMPOUND, NOT_ASCII: NOT_ASCII, APOSTROPHES: APOSTROPHES,

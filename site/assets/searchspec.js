@@ -4,7 +4,7 @@
  * question with (kb.query.Vocabulary) and holds the documents search.js and ranking.js score, each
  * read by its fields' names (kb.searchspec.Doc) with what the build decided of it.
  * Loads by a script tag (window.RulingsSpec) or in node (module.exports). */
-(function (root) {
+(function searchspec_js(root) {
   "use strict";
 
   var node = typeof module === "object" && module.exports && typeof require === "function";
@@ -332,7 +332,7 @@
     return new SearchSpec(data);
   }
 
-  var api = {SearchSpec: SearchSpec, bucket: bucket, phrase_pattern: phrase_pattern, open: open, fresh: fresh};
+  var api = {module: searchspec_js, SearchSpec: SearchSpec, bucket: bucket, phrase_pattern: phrase_pattern, open: open, fresh: fresh};
   if (node) module.exports = api;
   else root.RulingsSpec = api;
 })(typeof window !== "undefined" ? window : this);
