@@ -1095,6 +1095,14 @@ def test_site_has_the_deck_page_and_its_data(real_kb: Path, real_site: Path) -> 
     assert offered[:len(FORMATS)] == list(FORMATS)  # every format the reader knows, to choose
 
 
+def shows(page, selector: str, text: str, start: bool = False) -> None:  # type: ignore[no-untyped-def]
+    """Wait until the page's element holds text (at its start): the deck page makes its report in a worker, its
+    report empty meanwhile."""
+    page.wait_for_function("([selector, text, start]) => { const e = document.querySelector(selector); "
+                           "return !!e && (start ? e.textContent.indexOf(text) === 0 : e.textContent.indexOf(text) >= 0); }",
+                           arg=[selector, text, start])
+
+
 def test_deck_page_in_a_browser_from_a_link(tab, real_site: Path) -> None:  # type: ignore[no-untyped-def]
     page, errors = tab((real_site / "deck.html").as_uri() + "#" + quote(HERO.read_text("utf-8"), safe=""), width=390)
     page.wait_for_selector(".deck-card")
@@ -1119,21 +1127,20 @@ def test_deck_page_in_a_browser_from_a_link(tab, real_site: Path) -> None:  # ty
     assert "every name is a card" in page.inner_text("#deck-status")
     assert "Crep%C3%BAsculo" in page.url  # the list travels in the address
     page.select_option("#deck-alignment", "minion")  # an option: the report again, and the address keeps it
-    page.wait_for_function("document.querySelector('.deck-verdict .where').textContent.indexOf('Ringwraith') >= 0")
+    shows(page, ".deck-verdict .where", "Ringwraith")
     assert "alignment=minion" in page.url
     page.reload()
     page.wait_for_selector(".deck-card")
     assert page.locator(".deck-card h3").all_inner_texts() == ["Gandalf ×2", "Twilight ×2"]
     assert page.input_value("#deck-alignment") == "minion"
     page.set_input_files("#deck-file", str(FELLOWSHIP["octgn"]))  # a file chosen: read as the terminal reads it
-    page.wait_for_function("document.querySelector('#deck-status').textContent.indexOf('fellowship: 57 cards') == 0")
+    shows(page, "#deck-status", "fellowship: 57 cards", start=True)
     assert page.input_value("#decklist") == FELLOWSHIP["octgn"].read_text("utf-8-sig")
     page.select_option("#deck-alignment", "")
-    page.wait_for_function("document.querySelector('.deck-verdict h2').textContent.indexOf('Legal') == 0")
+    shows(page, ".deck-verdict h2", "Legal", start=True)
     page.fill("#decklist", LONG_LINES)  # a line not read: the verdict names it
     page.click("#deck-form button")
-    page.wait_for_function("document.querySelector('.deck-findings').textContent.indexOf('the location deck was not "
-                           "checked whole') >= 0")
+    shows(page, ".deck-findings", "the location deck was not checked whole")
     assert "(rule 1.4): the location deck" in page.inner_text(".deck-findings")
     assert errors == []
 
@@ -1215,7 +1222,7 @@ def test_deck_page_says_whose_deck_it_may_be_and_quotes_rules_as_read(tab, real_
     assert "Whose deck it is is not sure: " in page.inner_text(".deck-verdict .where")
     page.fill("#decklist", "Ringwraith:\nÛvatha the Ringwraith\nResources:\nConcealment\nHazards:\nDoors of Night\n")
     page.click("#deck-form button")
-    page.wait_for_function("document.querySelector('.deck-verdict h2').textContent.indexOf('Not legal') == 0")
+    shows(page, ".deck-verdict h2", "Not legal", start=True)
     quoted = page.locator(".deck-findings li", has_text="rule 1.3.R3").locator("blockquote").inner_text()
     assert "[MINION]" in quoted and "**" not in quoted and "A Ringwraith player’s resources can only be" in quoted
     assert errors == []

@@ -9,7 +9,10 @@
  * kb.deck.deck_report, each card's errata, rulings and mentions given as indexes into the search
  * data. Each function below carries the name of the Python function it executes; tests/test_deck.py
  * runs both over the same lists.
- * Loads in node for tests: module.exports = {read_deck, read_lines, read_names, deck_report, ...}. */
+ * On the page a list is read and checked in a worker made of this module and the three before it (worker_source,
+ * serve, Checker), with its progress shown; the bytes of a file or of a typed list are read as the terminal reads
+ * them (decode: the limits kb/decklist.py ships).
+ * Loads in node for tests: module.exports = {read_deck, read_lines, read_names, deck_report, check_deck, ...}. */
 (function deck_js(root) {
   "use strict";
 
@@ -1994,6 +1997,9 @@
   /* no list awaited: the report of one being checked is dropped when it comes */
   Checker.prototype.drop = function () { this.id += 1; };
 
+  /* 480000 as "480,000" (toLocaleString's first call costs a page tens of milliseconds) */
+  function thousands(n) { return String(n).replace(/\B(?=(\d{3})+$)/g, ","); }
+
   /* progress(what, done, of) shown: the bar's share of lines read, then the cards being checked */
   function shown_progress(box) {
     var bar = box.querySelector("progress"), said = box.querySelector("span");
@@ -2002,7 +2008,7 @@
       if (what === "reading") {
         bar.max = Math.max(of, 1);
         bar.value = done;
-        said.textContent = "Read " + done.toLocaleString("en") + " of " + of.toLocaleString("en") + " lines…";
+        said.textContent = "Read " + thousands(done) + " of " + thousands(of) + " lines…";
       } else {
         bar.removeAttribute("value");
         said.textContent = "Checking the cards…";
@@ -2010,82 +2016,110 @@
     };
   }
 
+  /* The deck page: its form, its report, and the list it checks: the box's (typed, or carried in the page's
+   * address), or a file's (shown in the box where it is short enough, else checked from its bytes: chosen) */
+  function DeckPage(doc, spec, deck) {
+    this.spec = spec; this.deck = deck; this.checker = new Checker(spec, deck);
+    this.input = doc.getElementById("decklist"); this.out = doc.getElementById("deck-report");
+    this.status = doc.getElementById("deck-status"); this.box = doc.getElementById("deck-progress");
+    this.note = doc.getElementById("deck-chosen");
+    this.choices = {game: doc.getElementById("deck-game"), alignment: doc.getElementById("deck-alignment"),
+      form: doc.getElementById("deck-format")};
+    this.title = ""; this.named = ""; this.chosen = null;
+  }
+
+  DeckPage.prototype.options = function () {
+    var c = this.choices;
+    return {game: c.game.value || "short", alignment: c.alignment.value, form: c.form.value, title: this.title,
+      name: this.named || "the list"};
+  };
+
+  /* the options and the list (where it is short enough) kept in the page's address */
+  DeckPage.prototype.remember = function () {
+    var query = new URLSearchParams(), c = this.choices;
+    Object.keys(c).forEach(function (k) { if (c[k].value && !(k === "game" && c[k].value === "short")) query.set(k, c[k].value); });
+    var list = this.chosen || this.input.value.length > MAX_SHOWN ? "" : "#" + encodeURIComponent(this.input.value);
+    var address = (query.toString() ? "?" + query.toString() : root.location.pathname.split("/").pop()) + list;
+    try { root.history.replaceState(null, "", address); } catch (e) { if (list) root.location.hash = list; }
+  };
+
+  /* bytes checked, the report (or the line refusing them) shown when it comes; then(text, report) first */
+  DeckPage.prototype.check = function (bytes, then) {
+    var self = this;
+    this.out.textContent = "";
+    this.status.textContent = "Checking " + (this.named || "the list") + "…";
+    this.checker.check(bytes, this.options(), shown_progress(this.box), function (result) {
+      self.box.hidden = true;
+      if (then) then(result[1], result[0]);
+      render(self.spec, self.deck, result[0], self.out, self.status);
+    });
+  };
+
+  /* the list checked again (keep: the address says so) */
+  DeckPage.prototype.run = function (keep) {
+    if (keep) this.remember();
+    if (this.chosen) { this.check(this.chosen.slice()); return; }
+    if (patterns(this.deck).blank_text.test(this.input.value)) {
+      this.checker.drop(); this.box.hidden = true; this.out.textContent = ""; this.status.textContent = HELP;
+      return;
+    }
+    this.check(new TextEncoder().encode(this.input.value));
+  };
+
+  /* a file chosen or dropped: refused unread when too large, as the terminal refuses it; else checked */
+  DeckPage.prototype.load = function (f) {
+    var self = this;
+    if (!f) return;
+    this.title = f.name.replace(/\.[^.]*$/, "").replace(/\.deck$/, "");  // kb.deck.file_title
+    this.named = f.name;
+    this.note.hidden = true;
+    if (f.size > this.deck.max_bytes) {
+      render(this.spec, this.deck, read_error(too_large(f.name, f.size, this.deck), this.deck), this.out, this.status);
+      return;
+    }
+    f.arrayBuffer().then(function (buffer) {
+      self.chosen = new Uint8Array(buffer);
+      self.check(self.chosen.slice(), function (text, report) { self.shown(f.name, buffer.byteLength, text, report); });
+    });
+  };
+
+  /* a file checked: its text in the box where it is short enough (or the box as it was, where it is refused),
+   * else the box emptied and the page saying the list is checked from its file */
+  DeckPage.prototype.shown = function (name, size, text, report) {
+    if (text !== null || report.error) {
+      this.chosen = null;
+      if (text !== null) { this.input.value = text; this.remember(); }
+      return;
+    }
+    this.input.value = "";
+    this.note.textContent = name + " (" + size_text(size) + ") is checked from its file: too long to show in the box or " +
+      "to carry in the page's address. Type or paste a list in the box to check another.";
+    this.note.hidden = false;
+    this.remember();
+  };
+
+  /* the list is the box's again, named by no file */
+  DeckPage.prototype.typed = function () { this.title = ""; this.named = ""; this.chosen = null; this.note.hidden = true; };
+
   function start() {
-    var doc = root.document, form = doc.getElementById("deck-form"), input = doc.getElementById("decklist");
-    var out = doc.getElementById("deck-report"), status = doc.getElementById("deck-status");
+    var doc = root.document, form = doc.getElementById("deck-form"), status = doc.getElementById("deck-status");
     if (!form) return;
     if (!root.RULINGS_INDEX || !root.RULINGS_DECK || !P || !R) { status.textContent = "The deck data did not load."; return; }
     if (!P.fresh(status, start)) return;
-    var spec = P.open(), deck = root.RULINGS_DECK, file = doc.getElementById("deck-file");
-    var box = doc.getElementById("deck-progress"), note = doc.getElementById("deck-chosen"), checker = new Checker(spec, deck);
-    var choices = {game: doc.getElementById("deck-game"), alignment: doc.getElementById("deck-alignment"),
-      form: doc.getElementById("deck-format")};
-    var params = new URLSearchParams(root.location.search), title = "", named = "", chosen = null;  // chosen: a file too long to show
+    var page = new DeckPage(doc, P.open(), root.RULINGS_DECK), input = page.input, choices = page.choices;
+    var params = new URLSearchParams(root.location.search), file = doc.getElementById("deck-file");
     Object.keys(choices).forEach(function (k) { if (choices[k] && params.get(k)) choices[k].value = params.get(k); });
-    function options() {
-      return {game: choices.game.value || "short", alignment: choices.alignment.value, form: choices.form.value, title: title,
-        name: named || "the list"};
-    }
-    function remember() {  // the options and the list (where it is short enough) in the page's address
-      var query = new URLSearchParams();
-      Object.keys(choices).forEach(function (k) { if (choices[k].value && !(k === "game" && choices[k].value === "short")) query.set(k, choices[k].value); });
-      var list = chosen || input.value.length > MAX_SHOWN ? "" : "#" + encodeURIComponent(input.value);
-      var address = (query.toString() ? "?" + query.toString() : root.location.pathname.split("/").pop()) + list;
-      try { root.history.replaceState(null, "", address); } catch (e) { if (list) root.location.hash = list; }
-    }
-    function check(bytes, then) {
-      out.textContent = "";
-      status.textContent = "Checking " + (named || "the list") + "…";
-      checker.check(bytes, options(), shown_progress(box), function (result) {
-        box.hidden = true;
-        if (then) then(result[1], result[0]);
-        render(spec, deck, result[0], out, status);
-      });
-    }
-    function run(keep) {
-      if (keep) remember();
-      if (chosen) { check(chosen.slice()); return; }
-      if (patterns(deck).blank_text.test(input.value)) { checker.drop(); box.hidden = true; out.textContent = ""; status.textContent = HELP; return; }
-      check(new TextEncoder().encode(input.value));
-    }
-    function load(f) {
-      if (!f) return;
-      title = f.name.replace(/\.[^.]*$/, "").replace(/\.deck$/, "");  // kb.deck.file_title
-      named = f.name;
-      note.hidden = true;
-      if (f.size > deck.max_bytes) {  // refused before it is read, as the terminal refuses it
-        out.textContent = "";
-        render(spec, deck, read_error(too_large(f.name, f.size, deck), deck), out, status);
-        return;
-      }
-      f.arrayBuffer().then(function (buffer) {
-        chosen = new Uint8Array(buffer);
-        check(chosen.slice(), function (text, report) {
-          if (text !== null || report.error) {  // shown in the box, or refused (the box as it was)
-            chosen = null;
-            if (text !== null) { input.value = text; remember(); }
-            return;
-          }
-          input.value = "";
-          note.textContent = f.name + " (" + size_text(buffer.byteLength) + ") is checked from its file: too long to show in the " +
-            "box or to carry in the page's address. Type or paste a list in the box to check another.";
-          note.hidden = false;
-          remember();
-        });
-      });
-    }
     input.value = from_fragment();
-    run(false);
-    form.addEventListener("submit", function (ev) { ev.preventDefault(); run(true); });
-    Object.keys(choices).forEach(function (k) { choices[k].addEventListener("change", function () { run(true); }); });
-    if (file) file.addEventListener("change", function () { load(file.files[0]); });
+    page.run(false);
+    form.addEventListener("submit", function (ev) { ev.preventDefault(); page.run(true); });
+    Object.keys(choices).forEach(function (k) { choices[k].addEventListener("change", function () { page.run(true); }); });
+    if (file) file.addEventListener("change", function () { page.load(file.files[0]); });
     input.addEventListener("dragover", function (ev) { ev.preventDefault(); });
     input.addEventListener("drop", function (ev) {
-      if (ev.dataTransfer && ev.dataTransfer.files.length) { ev.preventDefault(); load(ev.dataTransfer.files[0]); }
+      if (ev.dataTransfer && ev.dataTransfer.files.length) { ev.preventDefault(); page.load(ev.dataTransfer.files[0]); }
     });
-    function typed() { title = ""; named = ""; chosen = null; note.hidden = true; }  // the list is the box's, named by no file
-    input.addEventListener("input", typed);
-    root.addEventListener("hashchange", function () { typed(); input.value = from_fragment(); run(false); });
+    input.addEventListener("input", function () { page.typed(); });
+    root.addEventListener("hashchange", function () { page.typed(); input.value = from_fragment(); page.run(false); });
   }
 
   var api = {read_deck: read_deck, read_lines: read_lines, read_names: read_names, deck_report: deck_report, check_deck: check_deck,

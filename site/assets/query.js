@@ -7,7 +7,8 @@
  * str.split()'s whitespace where user text is split (clean, quoted). Accents are removed after NFKD
  * as the marks of MARKS (Python removes the characters of combining class other than 0: the same for
  * Latin, Greek and Cyrillic accents and emoji).
- * Loads by a script tag (window.RulingsQuery) or in node (module.exports). */
+ * Loads by a script tag (window.RulingsQuery) or in node (module.exports).; its `module` is its own function, which
+ * deck.js runs again in the deck check's worker. */
 (function query_js(root) {
   "use strict";
 

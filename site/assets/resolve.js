@@ -1,6 +1,7 @@
 /* Names a judge types resolved to cards: kb/resolve.py's read_card and quoted in JavaScript, for the
  * deck page (deck.js), over the site's search data (searchspec.js) and query.js's reading of a name.
- * Loads by a script tag (window.RulingsResolve) or in node (module.exports). */
+ * Loads by a script tag (window.RulingsResolve) or in node (module.exports).; its `module` is its own function, which
+ * deck.js runs again in the deck check's worker. */
 (function resolve_js(root) {
   "use strict";
 

@@ -3,7 +3,8 @@
  * compact, its encodings undone here as a query needs them). It is the vocabulary query.js reads a
  * question with (kb.query.Vocabulary) and holds the documents search.js and ranking.js score, each
  * read by its fields' names (kb.searchspec.Doc) with what the build decided of it.
- * Loads by a script tag (window.RulingsSpec) or in node (module.exports). */
+ * Loads by a script tag (window.RulingsSpec) or in node (module.exports).; its `module` is its own function, which
+ * deck.js runs again in the deck check's worker. */
 (function searchspec_js(root) {
   "use strict";
 
