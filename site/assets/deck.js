@@ -24,7 +24,8 @@
   function own(obj, key) { return Object.prototype.hasOwnProperty.call(obj, key) ? obj[key] : undefined; }
   function cmpStr(a, b) { return a < b ? -1 : a > b ? 1 : 0; }
   function cps(s) { return Array.from(s); }  // code points, as Python indexes a str
-  function cpSlice(s, n) { return cps(s).slice(0, n).join(""); }
+  function cpLen(s) { return Q.cpLen(s); }  // len(s), without a list of its code points where it has no astral one
+  function cpSlice(s, n) { return s.length <= n || !Q.astral(s) ? s.slice(0, n) : cps(s).slice(0, n).join(""); }
   function sum(xs, f) { return xs.reduce(function (n, x) { return n + f(x); }, 0); }
   function unique(xs) { return Array.from(new Set(xs)); }  // first seen first, in linear time
   function counted(n, noun, plural) { return n + " " + (n === 1 ? noun : plural || noun + "s"); }
@@ -127,12 +128,12 @@
 
   /* kb.decklist.known_section: the section a header's one word is or spells nearly, the nearest if one is, or "" */
   function known_section(key, deck) {
-    if (own(deck.sections, key) !== undefined || key.indexOf(" ") >= 0 || cps(key).length < deck.near_section - 1) {
+    if (own(deck.sections, key) !== undefined || key.indexOf(" ") >= 0 || cpLen(key) < deck.near_section - 1) {
       return own(deck.sections, key) !== undefined ? key : "";
     }
     var near = {}, best = null;
     (own(deck.near_keys, cpSlice(key, 2)) || []).forEach(function (known) {
-      var limit = cps(known).length < deck.near_section + 3 ? 1 : 2, d = Q.distance(key, known, limit);
+      var limit = cpLen(known) < deck.near_section + 3 ? 1 : 2, d = Q.distance(key, known, limit);
       if (d <= limit) {
         if (!own(near, d)) near[d] = [];
         near[d].push(known);
@@ -201,14 +202,14 @@
 
   /* kb.decklist.short_name */
   function short_name(name, deck) {
-    return name.split(" ").filter(Boolean).length <= deck.max_name_words && cps(name).length <= deck.max_name_length;
+    return name.split(" ").filter(Boolean).length <= deck.max_name_words && cpLen(name) <= deck.max_name_length;
   }
 
   /* kb.decklist.read_line: the lines one line reads as */
   function read_line(number, raw, section, part, group, mode, deck, P) {
     var text = cleaned(raw), whole = whole_line(number, text, section, part, group, mode, deck, P);
     var lines = whole !== null ? [whole] : labelled_line(number, text, section, part, group, mode, deck, P);
-    if (cps(text).length <= deck.max_line) return lines;
+    if (cpLen(text) <= deck.max_line) return lines;
     return lines.map(function (l) { return Object.assign({}, l, {text: ""}); });
   }
 
@@ -244,7 +245,7 @@
   /* kb.decklist.whole_line: a line that names no card, or null */
   function whole_line(number, text, section, part, group, mode, deck, P) {
     var s;
-    if (cps(text).length > deck.max_line && (mode !== "text" || part === "notes" || cps(text).length > deck.max_list_line ||
+    if (cpLen(text) > deck.max_line && (mode !== "text" || part === "notes" || cpLen(text) > deck.max_list_line ||
         list_items(text, P).length < 2)) {
       return long_line(number, text, section, part, group, P);
     }
@@ -302,7 +303,7 @@
 
   /* kb.decklist.card_lines: what the rest of a line names read as one card */
   function card_lines(number, text, rest, section, part, group, framed, deck, P) {
-    if (cps(rest).length > deck.max_line) return [long_line(number, rest, section, part, group, P)];
+    if (cpLen(rest) > deck.max_line) return [long_line(number, rest, section, part, group, P)];
     var read = read_name(rest, deck, P, framed), name = read[0], count = read[3], carried = read[4];
     if (P.decoration.test(name) || count === 0) return [placed(number, "comment", text, section, part, group)];
     if (count === null && (P.sentence.test(rest) || !short_name(name, deck))) return [placed(number, "note", text, section, part, group)];
@@ -356,7 +357,7 @@
     if (first < 0 || ["note", "card", "list", "labelled"].indexOf(lines[first].kind) < 0) return null;
     var l = lines[first], after = null;
     for (var j = first + 1; j < lines.length; j++) if (lines[j].number > l.number) { after = lines[j]; break; }
-    if (after === null || (after.kind !== "blank" && after.kind !== "header") || cps(l.text).length > deck.max_title ||
+    if (after === null || (after.kind !== "blank" && after.kind !== "header") || cpLen(l.text) > deck.max_title ||
         P.banner.test(Q.fold(l.text))) return null;
     return l.kind === "note" || l.kind === "labelled" || l.name === l.text ? first : null;
   }
