@@ -134,6 +134,10 @@ LINE_RULES: dict[str, str] = {
     "control": r"[\x00-\x08\x0e-\x1f]",
     "blank_text": r"^[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*$",
     "json_token": r'"[^"\\]*(?:\\[\s\S][^"\\]*)*"?|[\[\]{}]|\d{' + str(MAX_DIGITS + 1) + ",}",
+    "json_space": r"[ \t\n\r]*",
+    "json_number": r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:e[-+]?\d+)?",
+    "json_run": r'[^"\\\x00-\x1f]*',
+    "json_hex": r"[0-9a-f]{4}",
 }
 """The patterns of a decklist, by name. "break" splits the text into lines; "frame" is a GCCG frame
 line; "header" takes a section name (group 1, maybe in square brackets: NetMECCG's "[starting]") and
@@ -155,7 +159,9 @@ tells an OCTGN file from a page opening with a tag (detect), "markup" is a tag t
 ("<h3>Challenge Deck A</h3>"); the "xml_" patterns read an OCTGN tag's name, its attributes and the
 entities of its text. "control" is a control character that makes text binary (decode), "blank_text" a
 text of white space alone (what Python's str.strip() takes off), "json_token" a JSON text's strings (skipped
-whole), brackets and runs of more than MAX_DIGITS digits (json_fault)."""
+whole), brackets and runs of more than MAX_DIGITS digits (json_fault); "json_space", "json_number", "json_run" (a
+string's characters up to a quote, a backslash or a control character) and "json_hex" (a "\\u" escape's digits)
+read a JSON text that does not parse, to say where it goes wrong (JsonCheck)."""
 
 SECTIONS: dict[str, list[str]] = {
     # a part of the deck: [section, part, group]
@@ -916,6 +922,88 @@ class _JsonReader:
         self.lines.append(structured_card(number, name, count, ident, section, part, group))
 
 
+class JsonFault(Exception):
+    """Where a JSON text goes wrong (an offset) and what was expected there (JsonCheck)."""
+
+    def __init__(self, at: int, what: str) -> None:
+        super().__init__(what)
+        self.at, self.what = at, what
+
+
+class JsonCheck:
+    """A JSON text that does not parse read again as JSON is written, to say where it first goes wrong and what
+    was expected there, in the same words in both runtimes (site/assets/deck.js JsonCheck), whichever the JSON
+    parser and its version. Its nesting is bounded first (json_fault)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def fault(self) -> JsonFault | None:
+        """The first fault of the text; None where it has none (NaN or Infinity, which the parser takes)."""
+        try:
+            at = self.space(self.value(self.space(0)))
+            if at < len(self.text):
+                raise JsonFault(at, "nothing more expected")
+        except JsonFault as fault:
+            return fault
+        return None
+
+    def space(self, at: int) -> int:
+        return PATTERNS["json_space"].match(self.text, at).end()  # type: ignore[union-attr]
+
+    def value(self, at: int) -> int:
+        """Where the value at `at` ends."""
+        c, number = self.text[at:at + 1], PATTERNS["json_number"].match(self.text, at)
+        if c in ("{", "["):
+            return self.items(self.space(at + 1), "}" if c == "{" else "]")
+        if c == '"':
+            return self.string(at)
+        if number and number.end() > at:
+            return number.end()
+        word = next((w for w in ("true", "false", "null") if self.text.startswith(w, at)), "")
+        if word:
+            return at + len(word)
+        raise JsonFault(at, "a value expected")
+
+    def items(self, at: int, close: str) -> int:
+        """Where an object's members or an array's values, from `at` to its close, end."""
+        if self.text[at:at + 1] == close:
+            return at + 1
+        while True:
+            if close == "}":
+                if self.text[at:at + 1] != '"':
+                    raise JsonFault(at, "a name in double quotes expected")
+                at = self.space(self.string(at))
+                if self.text[at:at + 1] != ":":
+                    raise JsonFault(at, "':' expected")
+                at = self.space(at + 1)
+            at = self.space(self.value(at))
+            if self.text[at:at + 1] == close:
+                return at + 1
+            if self.text[at:at + 1] != ",":
+                raise JsonFault(at, f"',' or '{close}' expected")
+            at = self.space(at + 1)
+
+    def string(self, at: int) -> int:
+        """Where the string opening at `at` ends."""
+        i = at + 1
+        while True:
+            i = PATTERNS["json_run"].match(self.text, i).end()  # type: ignore[union-attr]
+            c = self.text[i:i + 2]
+            if not c or c == "\\":
+                raise JsonFault(at, "a string that never ends")
+            if c[0] == '"':
+                return i + 1
+            if c[0] != "\\":
+                raise JsonFault(i, "a control character in a string")
+            if c[1] in '"\\/bfnrt':
+                i += 2
+            elif c[1] == "u" and PATTERNS["json_hex"].match(self.text, i + 2):
+                i += 6
+            else:
+                raise JsonFault(i, "an unknown escape")
+
+
 def read_json(text: str, name: str) -> DeckList:
     """A deck builder's JSON deck: its cards in their parts and groups, its title and alignment.
     Refused (one line) for JSON that is not valid, or holds no card."""
@@ -928,7 +1016,8 @@ def read_json(text: str, name: str) -> DeckList:
     try:
         data = parse_json(text, parse_constant=constant)
     except (ValueError, RecursionError) as exc:
-        where = f" at line {exc.lineno} ({exc.msg})" if isinstance(exc, json.JSONDecodeError) else ""
+        wrong = JsonCheck(text).fault()
+        where = f" at line {line_at(line_starts(text), wrong.at)} ({wrong.what})" if wrong else ""
         raise Refused(f"{name}: not valid JSON{where}", hint=EXAMPLE) from exc
     reader = _JsonReader(text)
     reader.walk(data, "", "", "", top=True)

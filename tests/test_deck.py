@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import re
 import shutil
 import subprocess
@@ -835,6 +836,11 @@ CONTROLS = "# " + "".join(map(chr, range(1, 9))) * 4 + "\n2 Gandalf\n"
 """Control characters in a comment line: more than one character in twenty, binary data."""
 COUNT = '{"deck": [\n{"name": "Gandalf", "qty": ' + "9" * 5000 + "}]}"
 """A count of 5,000 digits: on main the page read one Gandalf."""
+BROKEN_JSON = ['{"pool": [1, 2', '{"deck": [1,]}', '{"a" 1}', '{"a": 1,}', '{"deck": ["Gandalf\\q"]}',
+               '{"deck": ["Gan\x01dalf"]}', '{"deck": NaN}', '{"deck": [1]} x', '{1: 2}', '{"deck": [-]}',
+               '{"deck": [tru]}', '{"deck": ["\\u12g4"]}', '{\n\n"deck": [1 2]}', '{"deck": ["Gandalf\n', '{"deck": 01}',
+               '{"deck": [1.]}', '{"deck": "\\']
+"""JSON decks that do not parse: each refused naming its line and what was expected there (kb.decklist.JsonCheck)."""
 REFUSED = [  # (file name, bytes)
     ("binary.meccg", BINARY_MECCG),
     ("packed.meccg", b"\x1f\x8b\x08\x00" + BINARY_MECCG),
@@ -845,6 +851,7 @@ REFUSED = [  # (file name, bytes)
     ("deep.json", b"[" * 30 + b"1" + b"]" * 30),
     ("other.json", b'{"name": "My deck", "author": "me"}'),
     ("blank.txt", "\u3000\n\t \u2028".encode()),
+    *((f"broken{n}.json", text.encode()) for n, text in enumerate(BROKEN_JSON)),
     *((f"bad{n}.txt", data) for n, (data, _) in enumerate(BAD)),
 ]
 
@@ -871,6 +878,44 @@ def test_the_page_refuses_what_the_terminal_refuses_in_its_words(real_kb: Path, 
     assert deck_js(node, real_kb, tmp_path / "node", lists, REFUSALS) == said
     assert "binary data, not a decklist (4079 control characters in 40000)" in said[0]
     assert "JSON holding a number of more than 300 digits at line 2: no deck builder's file" in said[4]
+
+
+READS = """
+const fs = require("fs");
+const [specJs, deckJs, specPath, deckPath, listsPath] = process.argv.slice(2);
+const D = require(deckJs);
+const deck = JSON.parse(fs.readFileSync(deckPath, "utf8"));
+process.stdout.write(JSON.stringify(JSON.parse(fs.readFileSync(listsPath, "utf8")).map(([text, form]) => {
+  try { D.read_deck(text, "deck.json", form, deck); return null; } catch (e) { if (e.message) return e.message; throw e; }
+})));
+"""
+"""deck.js's read_deck on each (text, format): null, or the message refusing it."""
+
+
+def test_a_json_deck_damaged_anywhere_is_refused_alike(real_kb: Path, tmp_path: Path) -> None:
+    """A deck builder's JSON damaged by a character or three (dropped, added, changed; seeded, the same every run) is
+    read or refused alike by the terminal and the page, the line and what was expected there in the same words."""
+    node = _node()
+    rng, base, marks = random.Random(41), FELLOWSHIP["json"].read_text("utf-8-sig"), '{}[]",:\\ \n0123456789-.eEtrufalsn\x01u'
+    texts = []
+    for _ in range(400):
+        text = list(base)
+        for _ in range(rng.randint(1, 3)):
+            at, how = rng.randrange(len(text)), rng.random()
+            if how < 0.4:
+                del text[at]
+            else:
+                text[at:at + (how >= 0.8)] = [rng.choice(marks)]
+        texts.append("".join(text))
+    said: list[str | None] = []
+    for text in texts:
+        try:
+            read_deck(text, "deck.json", "json")
+            said.append(None)
+        except Refused as exc:
+            said.append(str(exc))
+    assert sum(1 for s in said if s) > 200
+    assert deck_js(node, real_kb, tmp_path, [(text, "json") for text in texts], READS) == said
 
 
 def test_other_encodings_are_read(real_kb: Path, tmp_path: Path) -> None:

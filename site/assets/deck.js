@@ -582,7 +582,10 @@
       throw new Refused(name + ": JSON " + fault[1] + " at line " + line_at(line_starts(text, P), fault[0]) +
         ": no deck builder's file");
     }
-    try { data = JSON.parse(text); } catch (e) { throw new Refused(name + ": not valid JSON"); }
+    try { data = JSON.parse(text); } catch (e) {
+      var wrong = new JsonCheck(text, P).fault();
+      throw new Refused(name + ": not valid JSON" + (wrong ? " at line " + line_at(line_starts(text, P), wrong.at) + " (" + wrong.what + ")" : ""));
+    }
     var reader = new JsonReader(text, deck, P);
     reader.walk(data, "", "", "", true);
     if (!reader.lines.some(function (l) { return l.kind === "card"; })) {
@@ -622,6 +625,65 @@
     }
     return null;
   }
+
+  /* kb.decklist.JsonCheck: a JSON text that does not parse read again, to say where it first goes wrong */
+  function JsonFault(at, what) { this.at = at; this.what = what; }
+  function JsonCheck(text, P) { this.text = text; this.P = P; }
+
+  JsonCheck.prototype.fault = function () {
+    try {
+      var at = this.space(this.value(this.space(0)));
+      if (at < this.text.length) throw new JsonFault(at, "nothing more expected");
+    } catch (e) {
+      if (e instanceof JsonFault) return e;
+      throw e;
+    }
+    return null;
+  };
+  JsonCheck.prototype.match = function (rule, at) {  // re.match(PATTERNS[rule], text, at): its end, or -1
+    var re = this.P[rule + "_sticky"] || (this.P[rule + "_sticky"] = new RegExp(this.P[rule].source, "iy"));
+    re.lastIndex = at;
+    return re.exec(this.text) ? re.lastIndex : -1;
+  };
+  JsonCheck.prototype.space = function (at) { return this.match("json_space", at); };
+  JsonCheck.prototype.value = function (at) {
+    var c = this.text.slice(at, at + 1), number = this.match("json_number", at);
+    if (c === "{" || c === "[") return this.items(this.space(at + 1), c === "{" ? "}" : "]");
+    if (c === '"') return this.string(at);
+    if (number > at) return number;
+    var words = ["true", "false", "null"];
+    for (var i = 0; i < words.length; i++) if (this.text.startsWith(words[i], at)) return at + words[i].length;
+    throw new JsonFault(at, "a value expected");
+  };
+  JsonCheck.prototype.items = function (at, close) {
+    var t = this.text;
+    if (t.slice(at, at + 1) === close) return at + 1;
+    for (;;) {
+      if (close === "}") {
+        if (t.slice(at, at + 1) !== '"') throw new JsonFault(at, "a name in double quotes expected");
+        at = this.space(this.string(at));
+        if (t.slice(at, at + 1) !== ":") throw new JsonFault(at, "':' expected");
+        at = this.space(at + 1);
+      }
+      at = this.space(this.value(at));
+      if (t.slice(at, at + 1) === close) return at + 1;
+      if (t.slice(at, at + 1) !== ",") throw new JsonFault(at, "',' or '" + close + "' expected");
+      at = this.space(at + 1);
+    }
+  };
+  JsonCheck.prototype.string = function (at) {
+    var i = at + 1;
+    for (;;) {
+      i = this.match("json_run", i);
+      var c = this.text.slice(i, i + 2);
+      if (!c || c === "\\") throw new JsonFault(at, "a string that never ends");
+      if (c.charAt(0) === '"') return i + 1;
+      if (c.charAt(0) !== "\\") throw new JsonFault(i, "a control character in a string");
+      if ('"\\/bfnrt'.indexOf(c.charAt(1)) >= 0) i += 2;
+      else if (c.charAt(1) === "u" && this.match("json_hex", i + 2) >= 0) i += 6;
+      else throw new JsonFault(i, "an unknown escape");
+    }
+  };
 
   /* what a JSON text with no card holds, as kb.decklist.read_json names it (Python's type names) */
   function json_holds(data, text) {
