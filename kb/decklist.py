@@ -318,6 +318,9 @@ PATTERNS = {name: compile_rule(name) for name in LINE_RULES}
 EXAMPLE = 'Write one card a line, e.g. "2 Gandalf", "Gandalf x2" or "Gandalf [TW]".'
 """What to do about a list refused (every Refused of the deck check carries it as its hint)."""
 TOO_LARGE_HINT = "Give the decklist alone: a deck's list is a few hundred lines."
+CP1252 = bytes(range(0x80, 0xA0)).decode("cp1252", errors="replace")
+"""The characters Windows-1252 gives the bytes 0x80 to 0x9F (U+FFFD for the five it has none for; every other
+byte is its Latin-1 character): the page decodes with them (no browser's decoder is the same as Python's)."""
 
 
 def too_large(name: str, size: int) -> Refused:
@@ -1090,5 +1093,5 @@ def browser_rules() -> dict[str, Any]:
             "alignments": ALIGNMENTS, "max_line": MAX_LINE, "max_name_words": MAX_NAME_WORDS,
             "max_name_length": MAX_NAME_LENGTH, "max_title": MAX_TITLE, "max_joined": MAX_JOINED,
             "max_list_line": MAX_LIST_LINE, "max_depth": MAX_DEPTH, "max_digits": MAX_DIGITS, "max_bytes": MAX_BYTES,
-            "control_share": CONTROL_SHARE, "look_ahead": LOOK_AHEAD, "example": EXAMPLE,
+            "control_share": CONTROL_SHARE, "look_ahead": LOOK_AHEAD, "example": EXAMPLE, "cp1252": CP1252,
             "too_large_hint": TOO_LARGE_HINT}

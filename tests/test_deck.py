@@ -852,6 +852,7 @@ REFUSED = [  # (file name, bytes)
     ("other.json", b'{"name": "My deck", "author": "me"}'),
     ("blank.txt", "\u3000\n\t \u2028".encode()),
     *((f"broken{n}.json", text.encode()) for n, text in enumerate(BROKEN_JSON)),
+    *((f"structured{n}.o8d", text.encode()) for n, (text, _) in enumerate(STRUCTURED)),
     *((f"bad{n}.txt", data) for n, (data, _) in enumerate(BAD)),
 ]
 
@@ -890,6 +891,34 @@ process.stdout.write(JSON.stringify(JSON.parse(fs.readFileSync(listsPath, "utf8"
 })));
 """
 """deck.js's read_deck on each (text, format): null, or the message refusing it."""
+
+
+DECODES = """
+const fs = require("fs");
+const [specJs, deckJs, specPath, deckPath, listsPath] = process.argv.slice(2);
+const D = require(deckJs);
+const deck = JSON.parse(fs.readFileSync(deckPath, "utf8"));
+process.stdout.write(JSON.stringify(JSON.parse(fs.readFileSync(listsPath, "utf8")).map(path =>
+  D.decode(new Uint8Array(fs.readFileSync(path)), path, deck))));
+"""
+"""deck.js's decode of each file's bytes."""
+
+
+def test_the_page_reads_every_encoding_as_the_terminal(tmp_path: Path, real_kb: Path) -> None:
+    """UTF-8 with or without its byte-order mark, UTF-16 either way round with one (a second mark kept, an astral
+    character), Windows-1252 (its five bytes that are no character read as U+FFFD): the page's text is the
+    terminal's (kb.decklist.decode), to the character."""
+    from kb.decklist import decode
+
+    text = "Heilkr\u00e4uter x2\nRo\u00e4c the Raven\n\u00c9owyn \u2014 \U0001f600\n"
+    files = {"utf8.txt": text.encode(), "bom.txt": text.encode("utf-8-sig"), "le.txt": text.encode("utf-16"),
+             "be.txt": b"\xfe\xff" + ("\ufeff" + text).encode("utf-16-be"),
+             "cp1252.txt": "Heilkr\u00e4uter \u20ac x2\n".encode("cp1252") + b"\x81\x8d\x8f\x90\x9d\x80\x9f\n"}
+    for name, data in files.items():
+        (tmp_path / name).write_bytes(data)
+    paths = [str(tmp_path / name) for name in files]
+    (tmp_path / "node").mkdir()
+    assert deck_js(_node(), real_kb, tmp_path / "node", paths, DECODES) == [decode(data, "x") for data in files.values()]
 
 
 def test_a_json_deck_damaged_anywhere_is_refused_alike(real_kb: Path, tmp_path: Path) -> None:

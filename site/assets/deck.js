@@ -70,7 +70,14 @@
       "(10,000 lines of card names are about 300 KB)", deck.too_large_hint);
   }
 
-  var CP1252_UNDEFINED = /[\x81\x8d\x8f\x90\x9d]/g;  // bytes Python's cp1252 has no character for (U+FFFD there)
+  /* bytes.decode("cp1252", errors="replace"): 0x80 to 0x9F as kb.decklist.CP1252 gives them, every other byte its
+   * Latin-1 character (no TextDecoder is the same: node's reads 0x80 as U+0080, a browser's 0x81 as U+0081) */
+  function cp1252(bytes, deck) {
+    var units = new Uint16Array(bytes.length), chunks = [];
+    for (var i = 0; i < bytes.length; i++) units[i] = bytes[i] >= 0x80 && bytes[i] < 0xa0 ? deck.cp1252.charCodeAt(bytes[i] - 0x80) : bytes[i];
+    for (var at = 0; at < units.length; at += 8192) chunks.push(String.fromCharCode.apply(null, units.subarray(at, at + 8192)));
+    return chunks.join("");
+  }
 
   /* kb.decklist.decode: a decklist's text from its bytes (a Uint8Array), or Refused as the terminal refuses them */
   function decode(bytes, name, deck) {
@@ -83,9 +90,7 @@
     } else if (bytes.indexOf(0) >= 0) {
       throw new Refused(binary + " (a NUL byte at byte " + bytes.indexOf(0) + ")");
     } else {
-      try { text = new TextDecoder("utf-8", {fatal: true}).decode(bytes); } catch (e) {
-        text = new TextDecoder("windows-1252").decode(bytes).replace(CP1252_UNDEFINED, "\ufffd");
-      }
+      try { text = new TextDecoder("utf-8", {fatal: true}).decode(bytes); } catch (e) { text = cp1252(bytes, deck); }
     }
     var controls = (text.match(patterns(deck).control_all) || []).length, length = text.length;
     for (var i = 0; i < text.length; i++) if ((text.charCodeAt(i) & 0xfc00) === 0xdc00) length -= 1;  // code points
