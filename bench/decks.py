@@ -17,6 +17,16 @@ With --lines N [N ...] it times instead the whole check of a list of N lines of 
 needed), in the terminal (kb.deck.deck_report, CPU seconds in this process) and in the page
 (site/assets/deck.js's deck_report in node over the data the site ships, CPU seconds in node), each
 the best of --runs: the two should grow as N does (linear), not as N squared.
+
+With --page SITE and --lines N [N ...] it times the built site's deck page itself, in Debian's Chromium
+(/usr/bin/chromium, headless, from file:// as a judge opens the site from disk): a file of N lines of "Gandalf"
+(8 bytes a line: 480,000 lines are 3.84 MB, under the size cap) chosen on the page, the seconds from the
+file input's change to the frame after the report is in the status (report_s: the report on the screen, the
+list laid out in the box where the page puts it there), and the longest task on the page's main thread
+meanwhile (longest_task_ms, the Long Tasks API: a task of 50 ms or more; "<50" when none), the page freshly
+opened each run, the median of --runs. --throttle R slows the CPU R times (CDP), as bench/browser.py does for
+a phone. Give a site built from another checkout to compare.
+Usage: python bench/decks.py --page build/site --lines 50000 200000 480000 [--runs 3] [--throttle 1]
 """
 
 from __future__ import annotations
@@ -95,7 +105,11 @@ def main() -> int:
     args.add_argument("--kb", help="the knowledge base (default: RULINGS_KB or the user data folder)")
     args.add_argument("--lines", nargs="+", type=int, help="time the check of N lines of '1 Gandalf' instead")
     args.add_argument("--runs", type=int, default=3, help="with --lines: the best of this many runs")
+    args.add_argument("--page", type=Path, help="with --lines: time this built site's deck page in Chromium instead")
+    args.add_argument("--throttle", type=float, default=1, help="with --page: slow the CPU this many times")
     opts = args.parse_args()
+    if opts.page and opts.lines:
+        return bench_page(opts.page, opts.lines, opts.runs, opts.throttle)
     kb = locate(opts.kb).path
     if opts.lines or not opts.folders:
         return bench_lines(kb, opts.lines, opts.runs) if opts.lines else args.error("name a folder, or give --lines")
@@ -196,6 +210,58 @@ def bench_lines(kb: Path, counts: list[int], runs: int) -> int:
     for n in counts:
         shown = f"{page[n]:.3f} | {page[n] / page[first]:.1f}" if n in page else "no node | -"
         print(f"| {n} | {terminal[n]:.3f} | {terminal[n] / terminal[first]:.1f} | {shown} |")
+    return 0
+
+
+WATCH = """() => {
+  const w = window.__bench = {start: 0, report: 0, tasks: []};
+  new PerformanceObserver(list => list.getEntries().forEach(e => w.tasks.push([e.startTime, e.duration])))
+    .observe({type: "longtask", buffered: true});
+  document.querySelector("#deck-file").addEventListener("change", () => { w.start = performance.now(); }, true);
+  const status = document.querySelector("#deck-status");
+  new MutationObserver(() => {
+    if (w.report || !/ lines? · /.test(status.textContent)) return;
+    w.report = performance.now();
+    requestAnimationFrame(() => setTimeout(() => { w.painted = performance.now(); }));
+  }).observe(status, {childList: true, subtree: true, characterData: true});
+}"""
+"""Installed on the deck page before a file is chosen: when the file input changes, when the report is in the
+status and when the frame after it begins (it is on the screen), and every long task of the main thread."""
+
+
+def bench_page(site: Path, counts: list[int], runs: int, throttle: float) -> int:
+    """Print, for each N of counts, the deck page's seconds from a file of N lines chosen to its report and the
+    longest main-thread task meanwhile (the median of runs, each in a page freshly opened)."""
+    import statistics
+
+    from playwright.sync_api import sync_playwright
+
+    url = (site / "deck.html").resolve().as_uri()
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox", "--disable-gpu"])
+        for n in counts:
+            path = Path(tmp) / f"lines-{n}.txt"
+            path.write_bytes(b"Gandalf\n" * n)
+            times, longest = [], []
+            for _ in range(runs):
+                page = browser.new_page()
+                page.context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": throttle})
+                page.goto(url)
+                page.wait_for_function("document.querySelector('#deck-status').textContent.indexOf('Paste') === 0")
+                page.evaluate(WATCH)
+                page.set_input_files("#deck-file", str(path))
+                page.wait_for_function("window.__bench.painted > 0", timeout=900_000, polling=250)
+                w = page.evaluate("window.__bench")
+                times.append((w["painted"] - w["start"]) / 1000)
+                longest.append(max([d for t, d in w["tasks"] if t + d >= w["start"] and t <= w["painted"]], default=0))
+                page.close()
+            rows.append((n, statistics.median(times), statistics.median(longest)))
+        browser.close()
+    print(f"| lines | report_s | longest_task_ms |  ({site}, throttle {throttle}, median of {runs})")
+    print("| ---: | ---: | ---: |")
+    for n, seconds, task in rows:
+        print(f"| {n} | {seconds:.2f} | {f'{task:.0f}' if task else '<50'} |")
     return 0
 
 

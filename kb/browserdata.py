@@ -49,7 +49,6 @@ import json
 import re
 from collections.abc import Iterator
 from dataclasses import fields as dataclass_fields
-from pathlib import Path
 from typing import Any
 
 from kb.errors import SiteError

@@ -9,7 +9,6 @@ site's deck page (site/assets/deck.js) needs to make the same report in the brow
 
 from __future__ import annotations
 
-import codecs
 import functools
 import os
 import stat
@@ -20,13 +19,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from kb.decklist import (MAX_JOINED, MAX_TITLE, PATTERNS, DeckLine, browser_rules, item_lines, list_items, list_spans,
-                         read_deck, short_name, title_at)
-from kb.deckrules import (BANS, EVIDENCE_CARDS, FACT_FIELDS, FLAGS, GAMES, LIMITS, PLAYER_NAMES, PLAYER_OF, PLAYERS, PREFERRED, RULES,
-                          STATUSES, CardFacts, Entry, Scope, Whose, card_facts, check, counted, most_cards, part_of,
+from kb.decklist import (EXAMPLE, MAX_BYTES, MAX_JOINED, MAX_TITLE, PATTERNS, DeckLine, browser_rules, decode, item_lines,
+                         list_items, list_spans, read_deck, short_name, title_at, too_large)
+from kb.deckrules import (BANS, EVIDENCE_CARDS, FACT_FIELDS, FLAGS, GAMES, LIMITS, PLAYER_NAMES, PLAYER_OF, PLAYERS, PREFERRED,
+                          RULES, STATUSES, CardFacts, Entry, Scope, Whose, card_facts, check, counted, most_cards, part_of,
                           scope_of, site_alignments, verdicts, versions, whose_deck)
 from kb.errors import ForeignFile, ParseError, Refused, WriteFailed
-from kb.inputs import MB, kind_of, read_bytes, size_text
+from kb.inputs import kind_of, read_bytes
 from kb.lookup import KbOrReader, Reader
 from kb.query import MAX_NAME, NameIndex, fold
 from kb.resolve import CardReading, card_index, quoted, read_card
@@ -35,19 +34,15 @@ from kb.searchspec import SearchSpec, column
 from kb.snapshot import Kb
 
 BRACKETED = PATTERNS["bracketed"]
-MAX_DECK_BYTES = 4 * MB
-"""A larger input is no decklist (10,000 lines of card names are about 300 KB)."""
 MAX_NEAR = 50
 """At most this many different names not spelt exactly are read for near spellings and given
 suggestions (each costs a pass over every card name); the rest are listed as not found. This keeps
 a huge list of garbage linear."""
-EXAMPLE = 'Write one card a line, e.g. "2 Gandalf", "Gandalf x2" or "Gandalf [TW]".'
 NOT_NEAR = "not read for near spellings"
 OTHER_SET = "of a set the card database does not hold: read by its exact name only"
 """The reading of a name beyond the first MAX_NEAR not spelt exactly."""
 EXIT_NOT_FOUND = 3
 """`rulings deck`'s exit code when the report is made but some names match no card."""
-NUL = b"\x00"
 PAGE_MARK = "<!-- made by `rulings deck --html`; it replaces only files carrying this line -->"
 """The first line of every page deck_page() makes: write_page() overwrites only files that have it."""
 
@@ -66,7 +61,7 @@ def read_input(file: str) -> tuple[str, str]:
         if sys.stdin is None:
             raise Refused("standard input is closed: there is no decklist to read", hint=STDIN_HINT)
         try:
-            data = sys.stdin.buffer.read(MAX_DECK_BYTES + 1)
+            data = sys.stdin.buffer.read(MAX_BYTES + 1)
         except OSError as exc:  # opened for writing only, say
             raise Refused(f"standard input cannot be read ({exc.strerror or exc.__class__.__name__})",
                           hint=STDIN_HINT) from exc
@@ -78,42 +73,13 @@ def read_input(file: str) -> tuple[str, str]:
             raise Refused(f"{file}: {exc.strerror or 'cannot be read'}", hint=FILE_HINT) from exc
         if not stat.S_ISREG(info.st_mode):
             raise Refused(f"{file} is {kind_of(info.st_mode)}, not a decklist file", hint=FILE_HINT)
-        if info.st_size > MAX_DECK_BYTES:
-            raise Refused(too_large(file, info.st_size))
+        if info.st_size > MAX_BYTES:
+            raise too_large(file, info.st_size)
         try:
-            data = read_bytes(Path(file), MAX_DECK_BYTES)
+            data = read_bytes(Path(file), MAX_BYTES)
         except ParseError as exc:  # unreadable (permission denied): refused input, as a missing file is
             raise Refused(f"{file}: {exc.found}", hint=FILE_HINT) from exc
-    if len(data) > MAX_DECK_BYTES:
-        raise Refused(too_large(name, len(data)))
     return name, decode(data, name)
-
-
-def too_large(name: str, size: int) -> str:
-    return (f"{name}: {size_text(size)}, over the {size_text(MAX_DECK_BYTES)} a decklist may be "
-            "(10,000 lines of card names are about 300 KB)")
-
-
-def decode(data: bytes, name: str) -> str:
-    """A decklist's text: UTF-8 (with or without a BOM), UTF-16 with a BOM, else Windows-1252; Refused
-    for binary data (a NUL byte, or one character in twenty a control character)."""
-    binary = f"{name}: binary data, not a decklist"
-    if data[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE):
-        try:
-            text = data.decode("utf-16")
-        except UnicodeDecodeError as exc:
-            raise Refused(binary + " (not UTF-16 after its byte-order mark)", hint=EXAMPLE) from exc
-    elif NUL in data:
-        raise Refused(binary + f" (a NUL byte at byte {data.index(NUL)})", hint=EXAMPLE)
-    else:
-        try:
-            text = data.decode("utf-8-sig")
-        except UnicodeDecodeError:
-            text = data.decode("cp1252", errors="replace")
-    controls = sum(1 for c in text if c < " " and c not in "\t\n\r\f\v")
-    if controls * 20 > len(text):
-        raise Refused(binary + f" ({controls} control characters in {len(text)})", hint=EXAMPLE)
-    return text
 
 
 # -- the report --------------------------------------------------------------------------------------
@@ -444,7 +410,7 @@ def deck_report(kb: Kb, text: str, name: str = "deck", *, mentions: bool = False
     other rulings mention it, and with mentions those rulings), cards with nothing to say apart
     ("quiet"); the rules cited, in the ruling shape; the date and CRF edition it was made with.
     Refused for a list with no card line, or none naming a card."""
-    if not text.strip():
+    if PATTERNS["blank_text"].match(text):
         raise Refused(f"{name}: an empty decklist", hint=EXAMPLE)
     deck = read_deck(text, name, form)
     no_card = Refused(f"{name}: no card in it ({deck.line_count} lines of blanks, comments, headers, notes or "
@@ -794,7 +760,7 @@ def deck_data(kb: KbOrReader) -> dict[str, Any]:
             cards[" / ".join(names)] = lists
     facts, unknown_bans, rules = rules_data(reader)
     return {**browser_rules(), "max_near": MAX_NEAR, "max_name": MAX_NAME, "most_cards": most_cards(),
-            "max_bytes": MAX_DECK_BYTES, "exit_not_found": EXIT_NOT_FOUND, "cards": cards,
+            "exit_not_found": EXIT_NOT_FOUND, "cards": cards,
             "fact_fields": list(FACT_FIELDS), "facts": [f.row() for f in facts], "flags": FLAGS, "limits": LIMITS,
             "games": list(GAMES), "players": list(PLAYERS), "player_names": PLAYER_NAMES, "player_of": PLAYER_OF,
             "preferred": PREFERRED, "bans": BANS, "evidence_cards": EVIDENCE_CARDS, "statuses": list(STATUSES), "unknown_bans": unknown_bans,

@@ -37,15 +37,26 @@ tests/test_deck.py runs both over the same lists. Each pattern is written to mea
 from __future__ import annotations
 
 import bisect
+import codecs
 import json
 import re
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from kb.errors import Refused
-from kb.inputs import parse_json
+from kb.inputs import MB, parse_json, size_text
 from kb.query import clean, distance, fold
 
+MAX_BYTES = 4 * MB
+"""A larger input is no decklist (10,000 lines of card names are about 300 KB): the terminal refuses a file or
+standard input over it, the site's deck page a file chosen or a list typed, in the same words (too_large)."""
+CONTROL_SHARE = 20
+"""Text of which more than one character in this many is a control character (not a tab, line or page
+break: the rule "control") is binary data, not a decklist (decode)."""
+MAX_DIGITS = 300
+"""A JSON deck holding a number of more digits is refused (json_fault): no count has more than three, and
+JavaScript reads no number of more than 308 digits (it is Infinity there), so both runtimes read every count
+they take alike (a count over 999 is 999)."""
 MAX_LINE = 200
 """A longer line is no card line (the longest card name is 48 letters); patterns never see it."""
 MAX_NAME_WORDS = 10
@@ -61,7 +72,8 @@ characters): it is read as a long line, and its items are never looked for."""
 MAX_TITLE = 80
 """A deck's title is cut to this many characters."""
 MAX_DEPTH = 20
-"""A JSON deck nested deeper than this is refused (deck builders nest three or four levels)."""
+"""A JSON deck nested deeper than this is refused (deck builders nest three or four levels): its objects and
+arrays inside one another more than MAX_DEPTH + 1 deep (json_fault)."""
 LOOK_AHEAD = 4096
 """A JSON deck's card is looked for (its line) this many characters on from the card before: a card
 written otherwise (escaped) costs no search to the end of the file, so a huge file is read in linear time."""
@@ -76,6 +88,7 @@ POOL_SECTIONS = ("Characters", "Minor items")
 ..."): a header of one of them right under the pool keeps to the pool, "Characters" while the pool has no
 card of its own yet, each once (read_lines); any other group header leaves it for the play deck."""
 SIDEBOARDS = ("sideboard", "fw-sideboard")
+NUL = b"\x00"
 
 LINE_RULES: dict[str, str] = {
     "break": r"\r\n|[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]",
@@ -120,6 +133,13 @@ LINE_RULES: dict[str, str] = {
     "xml_attribute": r"(?<![\w.:-])([A-Za-z_][\w.:-]*)[ \t\r\n]*=[ \t\r\n]*(?:\"([^\"]*)\"|'([^']*)')",
     "xml_name": r"^<(/?)([A-Za-z_][\w.:-]*)",
     "xml_entity": r"&(?:(amp|lt|gt|quot|apos)|#(\d{1,7})|#x([0-9a-f]{1,6}));",
+    "control": r"[\x00-\x08\x0e-\x1f]",
+    "blank_text": r"^[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*$",
+    "json_token": r'"[^"\\]*(?:\\[\s\S][^"\\]*)*"?|[\[\]{}]|\d{' + str(MAX_DIGITS + 1) + ",}",
+    "json_space": r"[ \t\n\r]*",
+    "json_number": r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:e[-+]?\d+)?",
+    "json_run": r'[^"\\\x00-\x1f]*',
+    "json_hex": r"[0-9a-f]{4}",
 }
 """The patterns of a decklist, by name. "break" splits the text into lines; "frame" is a GCCG frame
 line, "gccg_heading" a heading GCCG writes inside a frame ("# Minion Resource (30)": the cards' alignment and
@@ -140,7 +160,11 @@ card's name that holds "prose" (a sentence's end, then more words);
 after a NetMECCG card's name (VERSION_MARKS); "card_id" over a card id in a file ("tw-116"); "xml"
 tells an OCTGN file from a page opening with a tag (detect), "markup" is a tag taken out of a title line
 ("<h3>Challenge Deck A</h3>"); the "xml_" patterns read an OCTGN tag's name, its attributes and the
-entities of its text."""
+entities of its text. "control" is a control character that makes text binary (decode), "blank_text" a
+text of white space alone (what Python's str.strip() takes off), "json_token" a JSON text's strings (skipped
+whole), brackets and runs of more than MAX_DIGITS digits (json_fault); "json_space", "json_number", "json_run" (a
+string's characters up to a quote, a backslash or a control character) and "json_hex" (a "\\u" escape's digits)
+read a JSON text that does not parse, to say where it goes wrong (JsonCheck)."""
 
 SECTIONS: dict[str, list[str]] = {
     # a part of the deck: [section, part, group]
@@ -290,6 +314,66 @@ def compile_rule(name: str) -> re.Pattern[str]:
 
 
 PATTERNS = {name: compile_rule(name) for name in LINE_RULES}
+
+
+# -- the input: bytes to text, within the limits both runtimes share ---------------------------------------
+
+EXAMPLE = 'Write one card a line, e.g. "2 Gandalf", "Gandalf x2" or "Gandalf [TW]".'
+"""What to do about a list refused (every Refused of the deck check carries it as its hint)."""
+TOO_LARGE_HINT = "Give the decklist alone: a deck's list is a few hundred lines."
+CP1252 = bytes(range(0x80, 0xA0)).decode("cp1252", errors="replace")
+"""The characters Windows-1252 gives the bytes 0x80 to 0x9F (U+FFFD for the five it has none for; every other
+byte is its Latin-1 character): the page decodes with them (no browser's decoder is the same as Python's)."""
+
+
+def too_large(name: str, size: int) -> Refused:
+    """A list of `size` bytes, over MAX_BYTES."""
+    return Refused(f"{name}: {size_text(size)}, over the {size_text(MAX_BYTES)} a decklist may be "
+                   "(10,000 lines of card names are about 300 KB)", hint=TOO_LARGE_HINT)
+
+
+def decode(data: bytes, name: str) -> str:
+    """A decklist's text from its bytes (at most MAX_BYTES): UTF-8 (with or without a BOM), UTF-16 with a BOM,
+    else Windows-1252; Refused for more bytes than MAX_BYTES, for binary data (a NUL byte, or more than one
+    character in CONTROL_SHARE a control character). The site's deck page reads a file chosen, and the UTF-8 of
+    a list typed or carried in its address, the same way (site/assets/deck.js decode)."""
+    if len(data) > MAX_BYTES:
+        raise too_large(name, len(data))
+    binary = f"{name}: binary data, not a decklist"
+    if data[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE):
+        try:
+            text = data.decode("utf-16")
+        except UnicodeDecodeError as exc:
+            raise Refused(binary + " (not UTF-16 after its byte-order mark)", hint=EXAMPLE) from exc
+    elif NUL in data:
+        raise Refused(binary + f" (a NUL byte at byte {data.index(NUL)})", hint=EXAMPLE)
+    else:
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            text = data.decode("cp1252", errors="replace")
+    controls = len(PATTERNS["control"].findall(text))
+    if controls * CONTROL_SHARE > len(text):
+        raise Refused(binary + f" ({controls} control characters in {len(text)})", hint=EXAMPLE)
+    return text
+
+
+def json_fault(text: str) -> tuple[int, str] | None:
+    """Where a JSON text goes past the limits, and how: a number of more than MAX_DIGITS digits, objects and
+    arrays nested more than MAX_DEPTH + 1 deep (its strings skipped whole); None within them. Looked for
+    before the text is parsed, in one pass, so both runtimes refuse the same files in the same words."""
+    depth = 0
+    for m in PATTERNS["json_token"].finditer(text):
+        token = m.group()
+        if token in ("[", "{"):
+            depth += 1
+            if depth > MAX_DEPTH + 1:
+                return m.start(), f"nested more than {MAX_DEPTH} levels deep"
+        elif token in ("]", "}"):
+            depth = max(0, depth - 1)
+        elif token[0] != '"':
+            return m.start(), f"holding a number of more than {MAX_DIGITS} digits"
+    return None
 
 
 def split_lines(text: str) -> list[str]:
@@ -698,7 +782,7 @@ def xml_tokens(text: str, name: str) -> list[tuple[int, str, str, dict[str, str]
                 stop = text.find(closer, lt + len(opener))
                 if stop < 0:
                     raise Refused(f"{name}: XML whose {'tag' if kind == 'tag' else opener} at line "
-                                  f"{line_at(line_starts(text), lt)} never ends", hint=EXAMPLE_HINT)
+                                  f"{line_at(line_starts(text), lt)} never ends", hint=EXAMPLE)
                 body = text[lt:stop + len(closer)]
                 if kind == "cdata":
                     out.append((lt, "text", body[len(opener):-len(closer)], {}, False))
@@ -723,7 +807,7 @@ def read_octgn(text: str, name: str) -> DeckList:
     if root is None or root[2] != "deck":
         seen = f"whose root element is <{root[2]}>" if root else "with no element"
         raise Refused(f"{name}: XML {seen}, not an OCTGN deck (<deck> holding <section> and <card> elements)",
-                      hint=EXAMPLE_HINT)
+                      hint=EXAMPLE)
     lines: list[DeckLine] = []
     section = part = group = ""
     card: dict[str, str] | None = None
@@ -748,7 +832,7 @@ def read_octgn(text: str, name: str) -> DeckList:
                                          section, part, group))
             card = None
     if not any(line.kind == "card" for line in lines):
-        raise Refused(f"{name}: an OCTGN deck with no <card> in it", hint=EXAMPLE_HINT)
+        raise Refused(f"{name}: an OCTGN deck with no <card> in it", hint=EXAMPLE)
     return DeckList("octgn", "", "", lines, len(split_lines(text)))
 
 
@@ -814,15 +898,14 @@ class _JsonReader:
                     return line_at(self.starts, found)
         return line_at(self.starts, self.cursor)
 
-    def walk(self, value: Any, section: str, part: str, group: str, depth: int, top: bool = False) -> None:
-        if depth > MAX_DEPTH:
-            raise Refused(f"JSON nested more than {MAX_DEPTH} levels deep: no deck builder's file", hint=EXAMPLE_HINT)
+    def walk(self, value: Any, section: str, part: str, group: str, top: bool = False) -> None:
+        """Each card of a value, in its part and group (json_fault has bounded how deep it is nested)."""
         if isinstance(value, list):
             for item in value:
                 if isinstance(item, str):
                     self.card(item, 1, "", section, part, group)
                 else:
-                    self.walk(item, section, part, group, depth + 1)
+                    self.walk(item, section, part, group)
             return
         if not isinstance(value, dict):
             return
@@ -844,15 +927,97 @@ class _JsonReader:
                 named, starts, grouped = section_of(key, part)
                 if folded in SECTIONS and not SECTIONS[folded][1]:  # a group, nested in a part, keeps it
                     starts = part
-                self.walk(item, named, starts, grouped or group, depth + 1)
+                self.walk(item, named, starts, grouped or group)
             elif as_count(item) is not None and not isinstance(item, str) and (part or group):
                 self.card(key, item, "", section, part, group)
             else:
-                self.walk(item, section, part, group, depth + 1)
+                self.walk(item, section, part, group)
 
     def card(self, name: str, count: Any, ident: str, section: str, part: str, group: str) -> None:
         number = self.locate(name, ident)
         self.lines.append(structured_card(number, name, count, ident, section, part, group))
+
+
+class JsonFault(Exception):
+    """Where a JSON text goes wrong (an offset) and what was expected there (JsonCheck)."""
+
+    def __init__(self, at: int, what: str) -> None:
+        super().__init__(what)
+        self.at, self.what = at, what
+
+
+class JsonCheck:
+    """A JSON text that does not parse read again as JSON is written, to say where it first goes wrong and what
+    was expected there, in the same words in both runtimes (site/assets/deck.js JsonCheck), whichever the JSON
+    parser and its version. Its nesting is bounded first (json_fault)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def fault(self) -> JsonFault | None:
+        """The first fault of the text; None where it has none (NaN or Infinity, which the parser takes)."""
+        try:
+            at = self.space(self.value(self.space(0)))
+            if at < len(self.text):
+                raise JsonFault(at, "nothing more expected")
+        except JsonFault as fault:
+            return fault
+        return None
+
+    def space(self, at: int) -> int:
+        return PATTERNS["json_space"].match(self.text, at).end()  # type: ignore[union-attr]
+
+    def value(self, at: int) -> int:
+        """Where the value at `at` ends."""
+        c, number = self.text[at:at + 1], PATTERNS["json_number"].match(self.text, at)
+        if c in ("{", "["):
+            return self.items(self.space(at + 1), "}" if c == "{" else "]")
+        if c == '"':
+            return self.string(at)
+        if number and number.end() > at:
+            return number.end()
+        word = next((w for w in ("true", "false", "null") if self.text.startswith(w, at)), "")
+        if word:
+            return at + len(word)
+        raise JsonFault(at, "a value expected")
+
+    def items(self, at: int, close: str) -> int:
+        """Where an object's members or an array's values, from `at` to its close, end."""
+        if self.text[at:at + 1] == close:
+            return at + 1
+        while True:
+            if close == "}":
+                if self.text[at:at + 1] != '"':
+                    raise JsonFault(at, "a name in double quotes expected")
+                at = self.space(self.string(at))
+                if self.text[at:at + 1] != ":":
+                    raise JsonFault(at, "':' expected")
+                at = self.space(at + 1)
+            at = self.space(self.value(at))
+            if self.text[at:at + 1] == close:
+                return at + 1
+            if self.text[at:at + 1] != ",":
+                raise JsonFault(at, f"',' or '{close}' expected")
+            at = self.space(at + 1)
+
+    def string(self, at: int) -> int:
+        """Where the string opening at `at` ends."""
+        i = at + 1
+        while True:
+            i = PATTERNS["json_run"].match(self.text, i).end()  # type: ignore[union-attr]
+            c = self.text[i:i + 2]
+            if not c or c == "\\":
+                raise JsonFault(at, "a string that never ends")
+            if c[0] == '"':
+                return i + 1
+            if c[0] != "\\":
+                raise JsonFault(i, "a control character in a string")
+            if c[1] in '"\\/bfnrt':
+                i += 2
+            elif c[1] == "u" and PATTERNS["json_hex"].match(self.text, i + 2):
+                i += 6
+            else:
+                raise JsonFault(i, "an unknown escape")
 
 
 def read_json(text: str, name: str) -> DeckList:
@@ -860,24 +1025,24 @@ def read_json(text: str, name: str) -> DeckList:
     Refused (one line) for JSON that is not valid, or holds no card."""
     def constant(word: str) -> Any:
         raise ValueError(f"{word} is not JSON")
+    fault = json_fault(text)
+    if fault is not None:
+        raise Refused(f"{name}: JSON {fault[1]} at line {line_at(line_starts(text), fault[0])}: no deck builder's file",
+                      hint=EXAMPLE)
     try:
         data = parse_json(text, parse_constant=constant)
     except (ValueError, RecursionError) as exc:
-        where = f" at line {exc.lineno} ({exc.msg})" if isinstance(exc, json.JSONDecodeError) else ""
-        raise Refused(f"{name}: not valid JSON{where}", hint=EXAMPLE_HINT) from exc
+        wrong = JsonCheck(text).fault()
+        where = f" at line {line_at(line_starts(text), wrong.at)} ({wrong.what})" if wrong else ""
+        raise Refused(f"{name}: not valid JSON{where}", hint=EXAMPLE) from exc
     reader = _JsonReader(text)
-    try:
-        reader.walk(data, "", "", "", 0, top=True)
-    except Refused as exc:
-        raise Refused(f"{name}: {exc}", hint=EXAMPLE_HINT) from exc
-    except RecursionError as exc:
-        raise Refused(f"{name}: JSON nested too deep: no deck builder's file", hint=EXAMPLE_HINT) from exc
+    reader.walk(data, "", "", "", top=True)
     if not any(line.kind == "card" for line in reader.lines):
         keys = ", ".join(list(data)[:5]) if isinstance(data, dict) else f"a list of {len(data)}" \
             if isinstance(data, list) else type(data).__name__
         raise Refused(f"{name}: JSON with no card in it (it holds {keys or 'nothing'}), not a deck builder's deck "
                       "(parts such as \"pool\" or \"deck\" listing cards with a name or card id and a count)",
-                      hint=EXAMPLE_HINT)
+                      hint=EXAMPLE)
     title = alignment = ""
     if isinstance(data, dict):
         title = next((clean(v, MAX_TITLE * 2)[:MAX_TITLE] for k, v in data.items()
@@ -885,9 +1050,6 @@ def read_json(text: str, name: str) -> DeckList:
         alignment = next((ALIGNMENTS.get(fold(v), "") for k, v in data.items()
                           if fold(k) in JSON_FIELDS["alignment"] and isinstance(v, str)), "")
     return DeckList("json", title, alignment, reader.lines, len(split_lines(text)))
-
-
-EXAMPLE_HINT = 'Write one card a line, e.g. "2 Gandalf", "Gandalf x2" or "Gandalf [TW]".'
 
 
 def detect(text: str) -> str:
@@ -899,7 +1061,9 @@ def detect(text: str) -> str:
         return "json"
     if PATTERNS["netmeccg"].match(text.lstrip("\ufeff \t\r\n")):
         return "netmeccg"
-    if start == "[":
+    if start == "[":  # JSON, past the limits (refused as such) or parsed
+        if json_fault(text.lstrip("\ufeff")) is not None:
+            return "json"
         try:
             json.loads(text.lstrip("\ufeff"))
             return "json"
@@ -941,5 +1105,6 @@ def browser_rules() -> dict[str, Any]:
             "json_fields": JSON_FIELDS,
             "alignments": ALIGNMENTS, "max_line": MAX_LINE, "max_name_words": MAX_NAME_WORDS,
             "max_name_length": MAX_NAME_LENGTH, "max_title": MAX_TITLE, "max_joined": MAX_JOINED,
-            "max_list_line": MAX_LIST_LINE, "max_depth": MAX_DEPTH,
-            "look_ahead": LOOK_AHEAD}
+            "max_list_line": MAX_LIST_LINE, "max_depth": MAX_DEPTH, "max_digits": MAX_DIGITS, "max_bytes": MAX_BYTES,
+            "control_share": CONTROL_SHARE, "look_ahead": LOOK_AHEAD, "example": EXAMPLE, "cp1252": CP1252,
+            "too_large_hint": TOO_LARGE_HINT}

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import re
 import shutil
 import subprocess
@@ -220,10 +221,14 @@ def test_formats_are_told_from_content() -> None:
 
 
 def test_a_json_number_too_long_names_its_line() -> None:
-    """A count of more digits than Python reads (kb.inputs.parse_json) is refused naming its line, as any fault of
-    the JSON is."""
-    with pytest.raises(Refused, match=r"not valid JSON at line 2 \(a number of more than 4300 digits\)"):
+    """A number of more digits than any count (kb.decklist.MAX_DIGITS) is refused naming its line, in a string
+    never (a name may hold digits); so is JSON nested deeper than a deck builder's."""
+    with pytest.raises(Refused, match=r"JSON holding a number of more than 300 digits at line 2: no deck builder's"):
         read_deck('{"deck": [\n{"name": "Gandalf", "qty": ' + "9" * 5000 + "}]}")
+    (card,) = read_deck('{"deck": [{"name": "Gandalf ' + "9" * 400 + '", "qty": 2}]}').cards()
+    assert card.count == 2
+    with pytest.raises(Refused, match=r"JSON nested more than 20 levels deep at line 3: no deck builder's"):
+        read_deck("[" * 10 + "\n\n" + "[" * 2000 + "]" * 2010)
 
 
 def test_gccg_file() -> None:
@@ -838,6 +843,138 @@ def test_a_folder_or_a_huge_file_is_refused(real_kb: Path, tmp_path: Path) -> No
     assert result.exit_code == 2 and "4.8 MB, over the 4.0 MB a decklist may be" in result.stderr
 
 
+REFUSALS = """
+const fs = require("fs");
+const [specJs, deckJs, specPath, deckPath, filesPath] = process.argv.slice(2);
+const {SearchSpec} = require(specJs);
+const D = require(deckJs);
+const spec = new SearchSpec(JSON.parse(fs.readFileSync(specPath, "utf8")));
+const deck = JSON.parse(fs.readFileSync(deckPath, "utf8"));
+const out = JSON.parse(fs.readFileSync(filesPath, "utf8")).map(([path, name]) => {
+  const r = D.check_deck(new Uint8Array(fs.readFileSync(path)), spec, deck, {name});
+  return r.error === undefined ? null : "Error: " + r.error + ". " + r.hint;
+});
+process.stdout.write(JSON.stringify(out));
+"""
+"""The line the deck page shows for each (file, name) that deck.js's check_deck refuses (null: a report)."""
+
+BINARY_MECCG = bytes(((n * 7919) % 255) + 1 for n in range(40_000))
+"""A .meccg that is no text (no NUL byte in it): on main the page read 1,098 "card lines" out of it."""
+CONTROLS = "# " + "".join(map(chr, range(1, 9))) * 4 + "\n2 Gandalf\n"
+"""Control characters in a comment line: more than one character in twenty, binary data."""
+COUNT = '{"deck": [\n{"name": "Gandalf", "qty": ' + "9" * 5000 + "}]}"
+"""A count of 5,000 digits: on main the page read one Gandalf."""
+BROKEN_JSON = ['{"pool": [1, 2', '{"deck": [1,]}', '{"a" 1}', '{"a": 1,}', '{"deck": ["Gandalf\\q"]}',
+               '{"deck": ["Gan\x01dalf"]}', '{"deck": NaN}', '{"deck": [1]} x', '{1: 2}', '{"deck": [-]}',
+               '{"deck": [tru]}', '{"deck": ["\\u12g4"]}', '{\n\n"deck": [1 2]}', '{"deck": ["Gandalf\n', '{"deck": 01}',
+               '{"deck": [1.]}', '{"deck": "\\']
+"""JSON decks that do not parse: each refused naming its line and what was expected there (kb.decklist.JsonCheck)."""
+REFUSED = [  # (file name, bytes)
+    ("binary.meccg", BINARY_MECCG),
+    ("packed.meccg", b"\x1f\x8b\x08\x00" + BINARY_MECCG),
+    ("count.json", COUNT.encode()),
+    ("controls.txt", CONTROLS.encode()),
+    ("huge.txt", b"Gandalf\n" * (4 * 1024 * 1024 // 8 + 1)),
+    ("broken-utf16.txt", b"\xff\xfeG\x00a"),
+    ("deep.json", b"[" * 30 + b"1" + b"]" * 30),
+    ("other.json", b'{"name": "My deck", "author": "me"}'),
+    ("blank.txt", "\u3000\n\t \u2028".encode()),
+    *((f"broken{n}.json", text.encode()) for n, text in enumerate(BROKEN_JSON)),
+    *((f"structured{n}.o8d", text.encode()) for n, (text, _) in enumerate(STRUCTURED)),
+    *((f"bad{n}.txt", data) for n, (data, _) in enumerate(BAD)),
+]
+
+
+def test_the_page_refuses_what_the_terminal_refuses_in_its_words(real_kb: Path, tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each list `rulings deck` refuses (binary data with or without a NUL byte, a 5,000-digit count, control
+    characters in a comment line, a file over the size cap, ...), the deck page's check refuses with the same one
+    line, chosen as a file or typed (as standard input); one set of limits, shipped from kb/decklist.py."""
+    node = _node()
+    monkeypatch.chdir(tmp_path)
+    lists, said = [], []
+    for name, data in REFUSED:
+        (tmp_path / name).write_bytes(data)
+        result = run(real_kb, name)
+        assert result.exit_code == 2 and result.stderr.count("\n") == 1, (name, result.output)
+        lists.append((str(tmp_path / name), name))
+        said.append(result.stderr.strip())
+        if len(data) < 1_000_000:  # typed, or carried in the page's address: standard input's UTF-8
+            typed = run(real_kb, "-", input=data)
+            lists.append((str(tmp_path / name), "standard input"))
+            said.append(typed.stderr.strip())
+    (tmp_path / "node").mkdir()
+    assert deck_js(node, real_kb, tmp_path / "node", lists, REFUSALS) == said
+    assert "binary data, not a decklist (4079 control characters in 40000)" in said[0]
+    assert "JSON holding a number of more than 300 digits at line 2: no deck builder's file" in said[4]
+
+
+READS = """
+const fs = require("fs");
+const [specJs, deckJs, specPath, deckPath, listsPath] = process.argv.slice(2);
+const D = require(deckJs);
+const deck = JSON.parse(fs.readFileSync(deckPath, "utf8"));
+process.stdout.write(JSON.stringify(JSON.parse(fs.readFileSync(listsPath, "utf8")).map(([text, form]) => {
+  try { D.read_deck(text, "deck.json", form, deck); return null; } catch (e) { if (e.message) return e.message; throw e; }
+})));
+"""
+"""deck.js's read_deck on each (text, format): null, or the message refusing it."""
+
+
+DECODES = """
+const fs = require("fs");
+const [specJs, deckJs, specPath, deckPath, listsPath] = process.argv.slice(2);
+const D = require(deckJs);
+const deck = JSON.parse(fs.readFileSync(deckPath, "utf8"));
+process.stdout.write(JSON.stringify(JSON.parse(fs.readFileSync(listsPath, "utf8")).map(path =>
+  D.decode(new Uint8Array(fs.readFileSync(path)), path, deck))));
+"""
+"""deck.js's decode of each file's bytes."""
+
+
+def test_the_page_reads_every_encoding_as_the_terminal(tmp_path: Path, real_kb: Path) -> None:
+    """UTF-8 with or without its byte-order mark, UTF-16 either way round with one (a second mark kept, an astral
+    character), Windows-1252 (its five bytes that are no character read as U+FFFD): the page's text is the
+    terminal's (kb.decklist.decode), to the character."""
+    from kb.decklist import decode
+
+    text = "Heilkr\u00e4uter x2\nRo\u00e4c the Raven\n\u00c9owyn \u2014 \U0001f600\n"
+    files = {"utf8.txt": text.encode(), "bom.txt": text.encode("utf-8-sig"), "le.txt": text.encode("utf-16"),
+             "be.txt": b"\xfe\xff" + ("\ufeff" + text).encode("utf-16-be"),
+             "cp1252.txt": "Heilkr\u00e4uter \u20ac x2\n".encode("cp1252") + b"\x81\x8d\x8f\x90\x9d\x80\x9f\n"}
+    for name, data in files.items():
+        (tmp_path / name).write_bytes(data)
+    paths = [str(tmp_path / name) for name in files]
+    (tmp_path / "node").mkdir()
+    assert deck_js(_node(), real_kb, tmp_path / "node", paths, DECODES) == [decode(data, "x") for data in files.values()]
+
+
+def test_a_json_deck_damaged_anywhere_is_refused_alike(real_kb: Path, tmp_path: Path) -> None:
+    """A deck builder's JSON damaged by a character or three (dropped, added, changed; seeded, the same every run) is
+    read or refused alike by the terminal and the page, the line and what was expected there in the same words."""
+    node = _node()
+    rng, base, marks = random.Random(41), FELLOWSHIP["json"].read_text("utf-8-sig"), '{}[]",:\\ \n0123456789-.eEtrufalsn\x01u'
+    texts = []
+    for _ in range(400):
+        text = list(base)
+        for _ in range(rng.randint(1, 3)):
+            at, how = rng.randrange(len(text)), rng.random()
+            if how < 0.4:
+                del text[at]
+            else:
+                text[at:at + (how >= 0.8)] = [rng.choice(marks)]
+        texts.append("".join(text))
+    said: list[str | None] = []
+    for text in texts:
+        try:
+            read_deck(text, "deck.json", "json")
+            said.append(None)
+        except Refused as exc:
+            said.append(str(exc))
+    assert sum(1 for s in said if s) > 200
+    assert deck_js(node, real_kb, tmp_path, [(text, "json") for text in texts], READS) == said
+
+
 def test_other_encodings_are_read(real_kb: Path, tmp_path: Path) -> None:
     text = "Heilkräuter x2\nRoäc the Raven\n"
     for encoding in ("utf-16", "cp1252", "utf-8-sig"):
@@ -941,10 +1078,10 @@ process.stdout.write(JSON.stringify(out));
 """
 
 
-def deck_js(node: str, kb: Path, tmp_path: Path, lists: list[tuple[str, dict[str, str]]]) -> list[dict[str, Any]]:
+def deck_js(node: str, kb: Path, tmp_path: Path, lists: list[Any], driver: str = DRIVER) -> list[Any]:
     """What the site's deck page (site/assets/deck.js, in node) reports on each (list, options), from this build's
-    deck data and search data as the site ships them (kb.browserdata.packed)."""
-    (tmp_path / "driver.js").write_text(DRIVER, "utf-8")
+    deck data and search data as the site ships them (kb.browserdata.packed); another driver, on its own lists."""
+    (tmp_path / "driver.js").write_text(driver, "utf-8")
     (tmp_path / "deck.json").write_text(json.dumps(deck_data(kb)), "utf-8")
     (tmp_path / "lists.json").write_text(json.dumps(lists), "utf-8")
     spec = json.loads((kb / CURRENT / "search.json").read_text("utf-8"))
@@ -953,7 +1090,7 @@ def deck_js(node: str, kb: Path, tmp_path: Path, lists: list[tuple[str, dict[str
                            str(tmp_path / "spec.json"), str(tmp_path / "deck.json"),
                            str(tmp_path / "lists.json")], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
-    answers: list[dict[str, Any]] = json.loads(done.stdout)
+    answers: list[Any] = json.loads(done.stdout)
     return answers
 
 
@@ -1062,6 +1199,14 @@ def test_site_has_the_deck_page_and_its_data(real_kb: Path, real_site: Path) -> 
     assert offered[:len(FORMATS)] == list(FORMATS)  # every format the reader knows, to choose
 
 
+def shows(page, selector: str, text: str, start: bool = False) -> None:  # type: ignore[no-untyped-def]
+    """Wait until the page's element holds text (at its start): the deck page makes its report in a worker, its
+    report empty meanwhile."""
+    page.wait_for_function("([selector, text, start]) => { const e = document.querySelector(selector); "
+                           "return !!e && (start ? e.textContent.indexOf(text) === 0 : e.textContent.indexOf(text) >= 0); }",
+                           arg=[selector, text, start])
+
+
 def test_deck_page_in_a_browser_from_a_link(tab, real_site: Path) -> None:  # type: ignore[no-untyped-def]
     page, errors = tab((real_site / "deck.html").as_uri() + "#" + quote(HERO.read_text("utf-8"), safe=""), width=390)
     page.wait_for_selector(".deck-card")
@@ -1086,22 +1231,85 @@ def test_deck_page_in_a_browser_from_a_link(tab, real_site: Path) -> None:  # ty
     assert "every name is a card" in page.inner_text("#deck-status")
     assert "Crep%C3%BAsculo" in page.url  # the list travels in the address
     page.select_option("#deck-alignment", "minion")  # an option: the report again, and the address keeps it
-    page.wait_for_function("document.querySelector('.deck-verdict .where').textContent.indexOf('Ringwraith') >= 0")
+    shows(page, ".deck-verdict .where", "Ringwraith")
     assert "alignment=minion" in page.url
     page.reload()
     page.wait_for_selector(".deck-card")
     assert page.locator(".deck-card h3").all_inner_texts() == ["Gandalf ×2", "Twilight ×2"]
     assert page.input_value("#deck-alignment") == "minion"
     page.set_input_files("#deck-file", str(FELLOWSHIP["octgn"]))  # a file chosen: read as the terminal reads it
-    page.wait_for_function("document.querySelector('#deck-status').textContent.indexOf('fellowship: 57 cards') == 0")
+    shows(page, "#deck-status", "fellowship: 57 cards", start=True)
     assert page.input_value("#decklist") == FELLOWSHIP["octgn"].read_text("utf-8-sig")
     page.select_option("#deck-alignment", "")
-    page.wait_for_function("document.querySelector('.deck-verdict h2').textContent.indexOf('Legal') == 0")
+    shows(page, ".deck-verdict h2", "Legal", start=True)
     page.fill("#decklist", LONG_LINES)  # a line not read: the verdict names it
     page.click("#deck-form button")
-    page.wait_for_function("document.querySelector('.deck-findings').textContent.indexOf('the location deck was not "
-                           "checked whole') >= 0")
+    shows(page, ".deck-findings", "the location deck was not checked whole")
     assert "(rule 1.4): the location deck" in page.inner_text(".deck-findings")
+    assert errors == []
+
+
+def test_the_deck_page_refuses_a_file_as_the_terminal_does(tab, real_site: Path, real_kb: Path,  # type: ignore[no-untyped-def]
+                                                           tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A binary .meccg, a file over the size cap or a 5,000-digit count chosen on the page, and control characters
+    in a list carried in the page's address (#...), are refused with the line `rulings deck` prints, and no report."""
+    monkeypatch.chdir(tmp_path)
+    page, errors = tab((real_site / "deck.html").as_uri(), width=390)
+    page.wait_for_function("document.querySelector('#deck-status').textContent.indexOf('Paste') === 0")
+    for name, data in (("binary.meccg", BINARY_MECCG), ("huge.txt", REFUSED[4][1]), ("count.json", COUNT.encode())):
+        (tmp_path / name).write_bytes(data)
+        said = run(real_kb, name).stderr.strip()
+        page.set_input_files("#deck-file", str(tmp_path / name))
+        page.wait_for_function("said => document.querySelector('#deck-status').textContent === said", arg=said)
+        assert page.locator(".deck-report > *").count() == 0
+    said = run(real_kb, "-", input=CONTROLS.encode()).stderr.strip().replace("standard input", "the list")
+    page.goto((real_site / "deck.html").as_uri() + "#" + quote(CONTROLS, safe=""))
+    page.wait_for_function("said => document.querySelector('#deck-status').textContent === said", arg=said)
+    assert said.startswith("Error: the list: binary data, not a decklist (32 control characters in")
+    assert errors == []
+
+
+RECORDER = """() => {
+  const events = window.__events = [], status = document.querySelector("#deck-status");
+  const box = document.querySelector("#deck-progress"), bar = box.querySelector("progress");
+  const once = what => { if (events.indexOf(what) < 0) events.push(what); };
+  new MutationObserver(() => {
+    if (!box.hidden && bar.value > 0 && events.indexOf("progress") < 0) {
+      once("progress");
+      requestAnimationFrame(() => once("frame"));
+    }
+  }).observe(box, {attributes: true, subtree: true, childList: true, characterData: true});
+  new MutationObserver(() => { if (/ lines? · /.test(status.textContent)) once("report"); })
+    .observe(status, {childList: true, subtree: true, characterData: true});
+  document.querySelector("header input[name=q]").addEventListener("input", () => once("typed"));
+}"""
+"""Records on the deck page, in order: the progress bar first moving ("progress"), the frame after it ("frame"),
+a key typed into the search box ("typed"), the report shown ("report")."""
+
+
+def test_the_deck_page_stays_usable_while_a_long_list_is_checked(tab, real_site: Path,  # type: ignore[no-untyped-def]
+                                                                 tmp_path: Path) -> None:
+    """A 200,000-line list chosen as a file is read and checked off the page's thread: the page shows how far it
+    is, draws frames and takes typing (the search box) before the report comes; the list, too long for the box or
+    the address, is said to be checked from its file. On main the page froze until its report."""
+    long = tmp_path / "long.txt"
+    long.write_text("Gandalf\n" * 200_000, "utf-8")
+    page, errors = tab((real_site / "deck.html").as_uri(), width=390)
+    page.wait_for_function("document.querySelector('#deck-status').textContent.indexOf('Paste') === 0")
+    page.evaluate(RECORDER)
+    page.set_input_files("#deck-file", str(long))
+    page.wait_for_function("window.__events.indexOf('progress') >= 0")
+    page.type("header input[name=q]", "gandalf")
+    page.wait_for_function("window.__events.indexOf('report') >= 0", timeout=120_000)
+    events = page.evaluate("window.__events")
+    assert events.index("progress") < events.index("frame") < events.index("report"), events
+    assert events.index("typed") < events.index("report"), events
+    assert page.input_value("header input[name=q]") == "gandalf"
+    assert page.inner_text("#deck-status").startswith("long: 1 card (200000 copies) on 200000 lines · text")
+    assert page.inner_text(".deck-verdict h2").endswith("more than a CoE deck can hold (at most 178: a pool of 15, a "
+                                                         "play deck of 113 and a sideboard of 50): not a CoE deck, not judged")
+    assert page.input_value("#decklist") == "" and "long.txt (1.5 MB) is checked from its file" in page.inner_text("#deck-chosen")
+    assert page.is_hidden("#deck-progress") and "#" not in page.url
     assert errors == []
 
 
@@ -1118,7 +1326,7 @@ def test_deck_page_says_whose_deck_it_may_be_and_quotes_rules_as_read(tab, real_
     assert "Whose deck it is is not sure: " in page.inner_text(".deck-verdict .where")
     page.fill("#decklist", "Ringwraith:\nÛvatha the Ringwraith\nResources:\nConcealment\nHazards:\nDoors of Night\n")
     page.click("#deck-form button")
-    page.wait_for_function("document.querySelector('.deck-verdict h2').textContent.indexOf('Not legal') == 0")
+    shows(page, ".deck-verdict h2", "Not legal", start=True)
     quoted = page.locator(".deck-findings li", has_text="rule 1.3.R3").locator("blockquote").inner_text()
     assert "[MINION]" in quoted and "**" not in quoted and "A Ringwraith player’s resources can only be" in quoted
     page.fill("#decklist", NOT_A_DECK)  # no CoE deck: nobody's, and no alignment to choose

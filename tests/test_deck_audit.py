@@ -17,7 +17,8 @@ from typing import Any
 
 import pytest
 
-from kb.deck import DeckReport, check_deck, decode, finding_text, sections_text, verdict_lines
+from kb.deck import DeckReport, check_deck, finding_text, sections_text, verdict_lines
+from kb.decklist import decode
 from kb.deckrules import EVIDENCE_CARDS
 from kb.errors import Refused
 

@@ -9,8 +9,11 @@
  * kb.deck.deck_report, each card's errata, rulings and mentions given as indexes into the search
  * data. Each function below carries the name of the Python function it executes; tests/test_deck.py
  * runs both over the same lists.
- * Loads in node for tests: module.exports = {read_deck, read_lines, read_names, deck_report, ...}. */
-(function (root) {
+ * On the page a list is read and checked in a worker made of this module and the three before it (worker_source,
+ * serve, Checker), with its progress shown; the bytes of a file or of a typed list are read as the terminal reads
+ * them (decode: the limits kb/decklist.py ships).
+ * Loads in node for tests: module.exports = {read_deck, read_lines, read_names, deck_report, check_deck, ...}. */
+(function deck_js(root) {
   "use strict";
 
   var node = typeof module === "object" && module.exports && typeof require === "function";
@@ -21,7 +24,8 @@
   function own(obj, key) { return Object.prototype.hasOwnProperty.call(obj, key) ? obj[key] : undefined; }
   function cmpStr(a, b) { return a < b ? -1 : a > b ? 1 : 0; }
   function cps(s) { return Array.from(s); }  // code points, as Python indexes a str
-  function cpSlice(s, n) { return cps(s).slice(0, n).join(""); }
+  function cpLen(s) { return Q.cpLen(s); }  // len(s), without a list of its code points where it has no astral one
+  function cpSlice(s, n) { return s.length <= n || !Q.astral(s) ? s.slice(0, n) : cps(s).slice(0, n).join(""); }
   function sum(xs, f) { return xs.reduce(function (n, x) { return n + f(x); }, 0); }
   function unique(xs) { return Array.from(new Set(xs)); }  // first seen first, in linear time
   function counted(n, noun, plural) { return n + " " + (n === 1 ? noun : plural || noun + "s"); }
@@ -39,6 +43,8 @@
       out.markup_all = new RegExp(deck.rules.markup, "gi");
       out.xml_attribute_all = new RegExp(deck.rules.xml_attribute, "gi");
       out.xml_entity_all = new RegExp(deck.rules.xml_entity, "gi");
+      out.control_all = new RegExp(deck.rules.control, "g");
+      out.json_token_all = new RegExp(deck.rules.json_token, "gi");
       deck._patterns = out;
     }
     return deck._patterns;
@@ -46,6 +52,51 @@
 
   var SIDEBOARDS = ["sideboard", "fw-sideboard"];
   var PARTS = ["pool", "play", "sideboard", "fw-sideboard", "sites", "notes", "starting"];
+
+  // -- the input: bytes to text, within the limits kb/decklist.py ships -------------------------------------
+
+  var PROGRESS_LINES = 8192;  // the page is told of its progress each time this many lines are read
+
+  /* kb.inputs.size_text: "4.0 MB", "1.5 KB", rounded as Python's format rounds (half to even) */
+  function size_text(size) {
+    var unit = size >= 1048576 ? 1048576 : 1024, q = Math.floor(size * 10 / unit), r = size * 10 - q * unit;
+    if (2 * r > unit || (2 * r === unit && q % 2 === 1)) q += 1;
+    return Math.floor(q / 10) + "." + (q % 10) + (unit === 1024 ? " KB" : " MB");
+  }
+
+  /* kb.decklist.too_large */
+  function too_large(name, size, deck) {
+    return new Refused(name + ": " + size_text(size) + ", over the " + size_text(deck.max_bytes) + " a decklist may be " +
+      "(10,000 lines of card names are about 300 KB)", deck.too_large_hint);
+  }
+
+  /* bytes.decode("cp1252", errors="replace"): 0x80 to 0x9F as kb.decklist.CP1252 gives them, every other byte its
+   * Latin-1 character (no TextDecoder is the same: node's reads 0x80 as U+0080, a browser's 0x81 as U+0081) */
+  function cp1252(bytes, deck) {
+    var units = new Uint16Array(bytes.length), chunks = [];
+    for (var i = 0; i < bytes.length; i++) units[i] = bytes[i] >= 0x80 && bytes[i] < 0xa0 ? deck.cp1252.charCodeAt(bytes[i] - 0x80) : bytes[i];
+    for (var at = 0; at < units.length; at += 8192) chunks.push(String.fromCharCode.apply(null, units.subarray(at, at + 8192)));
+    return chunks.join("");
+  }
+
+  /* kb.decklist.decode: a decklist's text from its bytes (a Uint8Array), or Refused as the terminal refuses them */
+  function decode(bytes, name, deck) {
+    var binary = name + ": binary data, not a decklist", text;
+    if (bytes.length > deck.max_bytes) throw too_large(name, bytes.length, deck);
+    if (bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))) {
+      try {
+        text = new TextDecoder(bytes[0] === 0xff ? "utf-16le" : "utf-16be", {fatal: true, ignoreBOM: true}).decode(bytes.subarray(2));
+      } catch (e) { throw new Refused(binary + " (not UTF-16 after its byte-order mark)"); }
+    } else if (bytes.indexOf(0) >= 0) {
+      throw new Refused(binary + " (a NUL byte at byte " + bytes.indexOf(0) + ")");
+    } else {
+      try { text = new TextDecoder("utf-8", {fatal: true}).decode(bytes); } catch (e) { text = cp1252(bytes, deck); }
+    }
+    var controls = (text.match(patterns(deck).control_all) || []).length, length = text.length;
+    for (var i = 0; i < text.length; i++) if ((text.charCodeAt(i) & 0xfc00) === 0xdc00) length -= 1;  // code points
+    if (controls * deck.control_share > length) throw new Refused(binary + " (" + controls + " control characters in " + length + ")");
+    return text;
+  }
 
   /* kb.decklist.split_lines */
   function split_lines(text, P) {
@@ -82,12 +133,12 @@
 
   /* kb.decklist.known_section: the section a header's one word is or spells nearly, the nearest if one is, or "" */
   function known_section(key, deck) {
-    if (own(deck.sections, key) !== undefined || key.indexOf(" ") >= 0 || cps(key).length < deck.near_section - 1) {
+    if (own(deck.sections, key) !== undefined || key.indexOf(" ") >= 0 || cpLen(key) < deck.near_section - 1) {
       return own(deck.sections, key) !== undefined ? key : "";
     }
     var near = {}, best = null;
     (own(deck.near_keys, cpSlice(key, 2)) || []).forEach(function (known) {
-      var limit = cps(known).length < deck.near_section + 3 ? 1 : 2, d = Q.distance(key, known, limit);
+      var limit = cpLen(known) < deck.near_section + 3 ? 1 : 2, d = Q.distance(key, known, limit);
       if (d <= limit) {
         if (!own(near, d)) near[d] = [];
         near[d].push(known);
@@ -166,14 +217,14 @@
 
   /* kb.decklist.short_name */
   function short_name(name, deck) {
-    return name.split(" ").filter(Boolean).length <= deck.max_name_words && cps(name).length <= deck.max_name_length;
+    return name.split(" ").filter(Boolean).length <= deck.max_name_words && cpLen(name) <= deck.max_name_length;
   }
 
   /* kb.decklist.read_line: the lines one line reads as */
   function read_line(number, raw, section, part, group, mode, deck, P) {
     var text = cleaned(raw), whole = whole_line(number, text, section, part, group, mode, deck, P);
     var lines = whole !== null ? [whole] : labelled_line(number, text, section, part, group, mode, deck, P);
-    if (cps(text).length <= deck.max_line) return lines;
+    if (cpLen(text) <= deck.max_line) return lines;
     return lines.map(function (l) { return Object.assign({}, l, {text: ""}); });
   }
 
@@ -209,7 +260,7 @@
   /* kb.decklist.whole_line: a line that names no card, or null */
   function whole_line(number, text, section, part, group, mode, deck, P) {
     var s;
-    if (cps(text).length > deck.max_line && (mode !== "text" || part === "notes" || cps(text).length > deck.max_list_line ||
+    if (cpLen(text) > deck.max_line && (mode !== "text" || part === "notes" || cpLen(text) > deck.max_list_line ||
         list_items(text, P).length < 2)) {
       return long_line(number, text, section, part, group, P);
     }
@@ -268,7 +319,7 @@
 
   /* kb.decklist.card_lines: what the rest of a line names read as one card */
   function card_lines(number, text, rest, section, part, group, framed, deck, P) {
-    if (cps(rest).length > deck.max_line) return [long_line(number, rest, section, part, group, P)];
+    if (cpLen(rest) > deck.max_line) return [long_line(number, rest, section, part, group, P)];
     var read = read_name(rest, deck, P, framed), name = read[0], count = read[3], carried = read[4];
     if (P.decoration.test(name) || count === 0) return [placed(number, "comment", text, section, part, group)];
     if (count === null && (P.sentence.test(rest) || !short_name(name, deck))) return [placed(number, "note", text, section, part, group)];
@@ -286,12 +337,13 @@
     return names;
   }
 
-  /* kb.decklist.read_lines */
-  function read_lines(text, deck, framed) {
+  /* kb.decklist.read_lines; progress (the page's): told of each PROGRESS_LINES lines read */
+  function read_lines(text, deck, framed, progress) {
     var P = patterns(deck), raws = split_lines(text.replace(/^\ufeff/, ""), P), out = [];
     var names = framed ? frame_names(raws.map(function (raw) { return P.frame.test(cleaned(raw)); })) : new Set();
     var section = "", part = "", group = "", given = [];
     raws.forEach(function (raw, i) {
+      if (progress && i % PROGRESS_LINES === 0) progress("reading", i, raws.length);
       var mode = "text";
       if (framed) mode = names.has(i) ? "frame" : "framed";
       var lines = read_line(i + 1, raw, section, part, group, mode, deck, P), head = lines[0], keep = part;
@@ -321,7 +373,7 @@
     if (first < 0 || ["note", "card", "list", "labelled"].indexOf(lines[first].kind) < 0) return null;
     var l = lines[first], after = null;
     for (var j = first + 1; j < lines.length; j++) if (lines[j].number > l.number) { after = lines[j]; break; }
-    if (after === null || (after.kind !== "blank" && after.kind !== "header") || cps(l.text).length > deck.max_title ||
+    if (after === null || (after.kind !== "blank" && after.kind !== "header") || cpLen(l.text) > deck.max_title ||
         P.banner.test(Q.fold(l.text))) return null;
     return l.kind === "note" || l.kind === "labelled" || l.name === l.text ? first : null;
   }
@@ -371,7 +423,8 @@
     });
   }
 
-  function Refused(message) { this.message = message; }
+  /* kb.errors.Refused: its message is the terminal's, its hint what to do (kb.decklist.EXAMPLE unless told) */
+  function Refused(message, hint) { this.message = message; this.hint = hint === undefined ? null : hint; }
 
   var XML_KINDS = [["<!--", "-->", "skip"], ["<![CDATA[", "]]>", "cdata"], ["<?", "?>", "skip"], ["<!", ">", "skip"],
     ["<", ">", "tag"]];
@@ -499,15 +552,12 @@
     }
     return line_at(this.starts, this.cursor);
   };
-  JsonReader.prototype.walk = function (value, section, part, group, depth, top) {
+  JsonReader.prototype.walk = function (value, section, part, group, top) {
     var self = this, deck = this.deck, P = this.P;
-    if (depth > deck.max_depth) {
-      throw new Refused("JSON nested more than " + deck.max_depth + " levels deep: no deck builder's file");
-    }
     if (Array.isArray(value)) {
       value.forEach(function (item) {
         if (typeof item === "string") self.card(item, 1, "", section, part, group);
-        else self.walk(item, section, part, group, depth + 1);
+        else self.walk(item, section, part, group);
       });
       return;
     }
@@ -529,11 +579,11 @@
         self.locate(key);
         var s = section_of(key, part, deck, P), known = own(deck.sections, folded);
         var starts = known !== undefined && !known[1] ? part : s[1];
-        self.walk(item, s[0], starts, s[2] || group, depth + 1);
+        self.walk(item, s[0], starts, s[2] || group);
       } else if (as_count(item) !== null && typeof item !== "string" && (part || group)) {
         self.card(key, item, "", section, part, group);
       } else {
-        self.walk(item, section, part, group, depth + 1);
+        self.walk(item, section, part, group);
       }
     });
   };
@@ -543,16 +593,20 @@
 
   /* kb.decklist.read_json */
   function read_json(text, name, deck, P) {
-    var data;
-    try { data = JSON.parse(text); } catch (e) { throw new Refused(name + ": not valid JSON"); }
-    var reader = new JsonReader(text, deck, P);
-    try { reader.walk(data, "", "", "", 0, true); } catch (e) {
-      if (e instanceof Refused) throw new Refused(name + ": " + e.message);
-      throw new Refused(name + ": JSON nested too deep: no deck builder's file");
+    var data, fault = json_fault(text, deck, P);
+    if (fault !== null) {
+      throw new Refused(name + ": JSON " + fault[1] + " at line " + line_at(line_starts(text, P), fault[0]) +
+        ": no deck builder's file");
     }
+    try { data = JSON.parse(text); } catch (e) {
+      var wrong = new JsonCheck(text, P).fault();
+      throw new Refused(name + ": not valid JSON" + (wrong ? " at line " + line_at(line_starts(text, P), wrong.at) + " (" + wrong.what + ")" : ""));
+    }
+    var reader = new JsonReader(text, deck, P);
+    reader.walk(data, "", "", "", true);
     if (!reader.lines.some(function (l) { return l.kind === "card"; })) {
-      throw new Refused(name + ": JSON with no card in it, not a deck builder's deck (parts such as \"pool\" or " +
-        "\"deck\" listing cards with a name or card id and a count)");
+      throw new Refused(name + ": JSON with no card in it (it holds " + (json_holds(data, text) || "nothing") + "), not a deck " +
+        "builder's deck (parts such as \"pool\" or \"deck\" listing cards with a name or card id and a count)");
     }
     var title = "", alignment = "";
     if (isDict(data)) {
@@ -571,13 +625,99 @@
     return {format: "json", title: title, alignment: alignment, lines: reader.lines, line_count: split_lines(text, P).length};
   }
 
+  /* kb.decklist.json_fault: [offset, how] where a JSON text goes past the limits, or null */
+  function json_fault(text, deck, P) {
+    var depth = 0, m, re = new RegExp(P.json_token_all.source, "gi");
+    while ((m = re.exec(text)) !== null) {
+      var token = m[0];
+      if (token === "[" || token === "{") {
+        depth += 1;
+        if (depth > deck.max_depth + 1) return [m.index, "nested more than " + deck.max_depth + " levels deep"];
+      } else if (token === "]" || token === "}") {
+        depth = Math.max(0, depth - 1);
+      } else if (token.charAt(0) !== '"') {
+        return [m.index, "holding a number of more than " + deck.max_digits + " digits"];
+      }
+    }
+    return null;
+  }
+
+  /* kb.decklist.JsonCheck: a JSON text that does not parse read again, to say where it first goes wrong */
+  function JsonFault(at, what) { this.at = at; this.what = what; }
+  function JsonCheck(text, P) { this.text = text; this.P = P; }
+
+  JsonCheck.prototype.fault = function () {
+    try {
+      var at = this.space(this.value(this.space(0)));
+      if (at < this.text.length) throw new JsonFault(at, "nothing more expected");
+    } catch (e) {
+      if (e instanceof JsonFault) return e;
+      throw e;
+    }
+    return null;
+  };
+  JsonCheck.prototype.match = function (rule, at) {  // re.match(PATTERNS[rule], text, at): its end, or -1
+    var re = this.P[rule + "_sticky"] || (this.P[rule + "_sticky"] = new RegExp(this.P[rule].source, "iy"));
+    re.lastIndex = at;
+    return re.exec(this.text) ? re.lastIndex : -1;
+  };
+  JsonCheck.prototype.space = function (at) { return this.match("json_space", at); };
+  JsonCheck.prototype.value = function (at) {
+    var c = this.text.slice(at, at + 1), number = this.match("json_number", at);
+    if (c === "{" || c === "[") return this.items(this.space(at + 1), c === "{" ? "}" : "]");
+    if (c === '"') return this.string(at);
+    if (number > at) return number;
+    var words = ["true", "false", "null"];
+    for (var i = 0; i < words.length; i++) if (this.text.startsWith(words[i], at)) return at + words[i].length;
+    throw new JsonFault(at, "a value expected");
+  };
+  JsonCheck.prototype.items = function (at, close) {
+    var t = this.text;
+    if (t.slice(at, at + 1) === close) return at + 1;
+    for (;;) {
+      if (close === "}") {
+        if (t.slice(at, at + 1) !== '"') throw new JsonFault(at, "a name in double quotes expected");
+        at = this.space(this.string(at));
+        if (t.slice(at, at + 1) !== ":") throw new JsonFault(at, "':' expected");
+        at = this.space(at + 1);
+      }
+      at = this.space(this.value(at));
+      if (t.slice(at, at + 1) === close) return at + 1;
+      if (t.slice(at, at + 1) !== ",") throw new JsonFault(at, "',' or '" + close + "' expected");
+      at = this.space(at + 1);
+    }
+  };
+  JsonCheck.prototype.string = function (at) {
+    var i = at + 1;
+    for (;;) {
+      i = this.match("json_run", i);
+      var c = this.text.slice(i, i + 2);
+      if (!c || c === "\\") throw new JsonFault(at, "a string that never ends");
+      if (c.charAt(0) === '"') return i + 1;
+      if (c.charAt(0) !== "\\") throw new JsonFault(i, "a control character in a string");
+      if ('"\\/bfnrt'.indexOf(c.charAt(1)) >= 0) i += 2;
+      else if (c.charAt(1) === "u" && this.match("json_hex", i + 2) >= 0) i += 6;
+      else throw new JsonFault(i, "an unknown escape");
+    }
+  };
+
+  /* what a JSON text with no card holds, as kb.decklist.read_json names it (Python's type names) */
+  function json_holds(data, text) {
+    if (isDict(data)) return Object.keys(data).slice(0, 5).join(", ");
+    if (Array.isArray(data)) return "a list of " + data.length;
+    if (data === null) return "NoneType";
+    if (typeof data === "number") return /[.eE]/.test(text) ? "float" : "int";
+    return typeof data === "boolean" ? "bool" : "str";
+  }
+
   /* kb.decklist.detect */
-  function detect(text, P) {
+  function detect(text, deck, P) {
     var start = text.replace(/^[\ufeff \t\r\n]+/, "").charAt(0);
     if (start === "{") return "json";
     if (P.netmeccg.test(text.replace(/^[\ufeff \t\r\n]+/, ""))) return "netmeccg";
-    if (start === "[") {
-      try { JSON.parse(text.replace(/^\ufeff/, "")); return "json"; } catch (e) { return "text"; }
+    if (start === "[") {  // JSON, past the limits (refused as such) or parsed
+      if (json_fault(text.replace(/^\ufeff+/, ""), deck, P) !== null) return "json";
+      try { JSON.parse(text.replace(/^\ufeff+/, "")); return "json"; } catch (e) { return "text"; }
     }
     if (start === "<" && P.xml.test(text.replace(/^[\ufeff \t\r\n]+/, ""))) return "octgn";
     var raws = split_lines(text.replace(/^\ufeff/, ""), P), frames = [];
@@ -587,12 +727,12 @@
   }
 
   /* kb.decklist.read_deck */
-  function read_deck(text, name, form, deck) {
+  function read_deck(text, name, form, deck, progress) {
     var P = patterns(deck);
-    form = form || detect(text, P);
+    form = form || detect(text, deck, P);
     if (form === "json") return read_json(text.replace(/^\ufeff/, ""), name, deck, P);
     if (form === "octgn") return read_octgn(text.replace(/^\ufeff/, ""), name, deck, P);
-    var lines = read_lines(text, deck, form === "meccg");
+    var lines = read_lines(text, deck, form === "meccg", progress);
     if (form === "netmeccg") lines = lines.map(function (l) { return version_marked(l, deck, P); });
     return {format: form, title: text_title(lines, deck, P), alignment: "", lines: lines,
       line_count: split_lines(text.replace(/^\ufeff/, ""), P).length};
@@ -1591,22 +1731,32 @@
     return own(deck.cards, names.join(" / ")) || [[], [], []];
   }
 
-  function read_error(e) {
-    if (e instanceof Refused) return {error: e.message.charAt(0).toUpperCase() + e.message.slice(1) + "."};
+  /* a list refused: {error, hint}, the one line `rulings deck` prints ("Error: {error}. {hint}") */
+  function read_error(e, deck) {
+    if (e instanceof Refused) return {error: e.message, hint: e.hint === null ? deck.example : e.hint};
     throw e;
+  }
+
+  /* kb.deck.check_deck: the report on a decklist's bytes (a file's, or a typed list's UTF-8) as `rulings deck`
+   * makes it, or {error, hint} where it refuses them (options as deck_report's) */
+  function check_deck(bytes, spec, deck, options) {
+    var text;
+    try { text = decode(bytes, options.name || "deck", deck); } catch (e) { return read_error(e, deck); }
+    return deck_report(text, spec, deck, options);
   }
 
   /* kb.deck.deck_report: the verdict and findings, whose deck it is, each card once, the quiet ones
    * apart, the names not read with suggestions; {error} where `rulings deck` refuses the list.
-   * options: {name, form, game, alignment, title} */
+   * options: {name, form, game, alignment, title, progress: told (what, done, of) as the work goes on} */
   function deck_report(text, spec, deck, options) {
     options = options || {};
-    var name = options.name || "deck", game = options.game || "short";
-    if (!Q.clean(text, 1e9)) return {error: "An empty decklist."};
+    var name = options.name || "deck", game = options.game || "short", progress = options.progress;
+    if (patterns(deck).blank_text.test(text)) return read_error(new Refused(name + ": an empty decklist"), deck);
     var read_list;
-    try { read_list = read_deck(text, name, options.form || "", deck); } catch (e) { return read_error(e); }
-    var lines = read_list.lines, none = {error: "No card in it (" + read_list.line_count +
-      " lines of blanks, comments, headers, notes or overlong lines)."};
+    try { read_list = read_deck(text, name, options.form || "", deck, progress); } catch (e) { return read_error(e, deck); }
+    if (progress) progress("checking", 0, 1);
+    var lines = read_list.lines, none = read_error(new Refused(name + ": no card in it (" + read_list.line_count +
+      " lines of blanks, comments, headers, notes or overlong lines)"), deck);
     if (!lines.some(function (l) { return ["card", "list", "labelled"].indexOf(l.kind) >= 0; })) return none;
     var F = facts_of(deck), by_id = F.by_id, by_name = F.by_name;
     var index = new Q.NameIndex(spec.table("names")), titled_lines = read_title(lines, spec, deck, index);
@@ -1652,8 +1802,8 @@
     if (placed_lines[1].length) warnings.push(repeated_text(placed_lines[1]));
     if (!found.size) {
       var first = missed.values().next().value;
-      return {error: "No line names a card (" + card_count + " card lines; line " + first.lines[0] + " reads " +
-        R.quoted(first.name) + ")."};
+      return read_error(new Refused(name + ": no line names a card (" + card_count + " card lines; line " + first.lines[0] +
+        " reads " + R.quoted(first.name) + ")"), deck);
     }
     var first_pass = read.map(function (r) {
       return entry(r[0].number, r[0].count, r[0].part, r[0].group, versions(r[1], r[0].set_code, r[0].tag, r[0].group, "", deck), r[0].name);
@@ -1828,11 +1978,10 @@
 
   function document_text(text) { return root.document.createTextNode(text); }
 
-  function render(spec, deck, text, options, out, status) {
+  /* the report, or the one line `rulings deck` prints where it refuses the list */
+  function render(spec, deck, report, out, status) {
     out.textContent = "";
-    if (!text.trim()) { status.textContent = HELP; return; }
-    var report = deck_report(text, spec, deck, options);
-    if (report.error) { status.textContent = report.error + " " + HELP; return; }
+    if (report.error) { status.textContent = "Error: " + report.error + ". " + report.hint; return; }
     var n = report.cards.length + report.quiet.length, misses = report.not_found.concat(report.ambiguous);
     status.textContent = (report.title ? report.title + ": " : "") + counted(n, "card") + " (" + counted(report.copies, "copy", "copies") +
       ") on " + counted(report.lines, "line") + " · " + report.format + (deck.crf ? " · " + deck.crf.title + " edition " + deck.crf.edition : "") +
@@ -1882,68 +2031,237 @@
     try { return decodeURIComponent(hash); } catch (e) { return ""; }
   }
 
-  /* kb.deck.decode: UTF-8 (with or without a BOM), UTF-16 with a BOM, else Windows-1252 */
-  function decode(buffer) {
-    var bytes = new Uint8Array(buffer);
-    if (bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))) {
-      return new TextDecoder(bytes[0] === 0xff ? "utf-16le" : "utf-16be").decode(bytes.subarray(2));
-    }
-    try { return new TextDecoder("utf-8", {fatal: true}).decode(bytes); } catch (e) { return new TextDecoder("windows-1252").decode(bytes); }
+  // -- the check off the page's thread: a worker made of this page's own scripts ------------------------------
+
+  var MAX_SHOWN = 50000;
+  /* A list of more characters is checked without being shown in the box or carried in the page's address:
+   * laying out a box of 200,000 lines takes a browser seconds, and no address holds megabytes. */
+
+  /* one list checked: [the report (or {error, hint}), its text where it is short enough to show] */
+  function check_job(bytes, spec, deck, options) {
+    var text;
+    try { text = decode(bytes, options.name || "deck", deck); } catch (e) { return [read_error(e, deck), null]; }
+    return [deck_report(text, spec, deck, options), text.length <= MAX_SHOWN ? text : null];
   }
 
+  /* kb.deck.check_deck: the report on a decklist's bytes (a file's, or a typed list's UTF-8) as `rulings deck`
+   * makes it, or {error, hint} where it refuses them (options as deck_report's) */
+  function check_deck(bytes, spec, deck, options) { return check_job(bytes, spec, deck, options || {})[0]; }
+
+  /* The worker's script: query.js, searchspec.js, resolve.js and deck.js, each module's own function as its
+   * source, so that the worker runs from the site's folder on disk too (file://), where Chromium refuses a
+   * worker's script file; it is given the data once, then each list (serve). */
+  function worker_source() {
+    return [Q, P, R, api].map(function (m) { return "(" + m.module + ")(self);"; }).join("\n");
+  }
+
+  /* in the worker: the site's data once ({data}), then each list ({id, bytes, options}), answered with its
+   * progress ({id, progress: [what, done, of]}) and its result ({id, result}, or {id, failed}) */
+  function serve(self) {
+    var spec = null, deck = null;
+    self.onmessage = function (ev) {
+      var m = ev.data;
+      if (m.data) {
+        self.RULINGS_INDEX = m.data.index; self.RULINGS_DOCS = m.data.docs; self.RULINGS_PARTS = m.data.parts;
+        spec = P.open(); deck = m.data.deck;
+        return;
+      }
+      var options = Object.assign({}, m.options, {progress: function (what, done, of) {
+        self.postMessage({id: m.id, progress: [what, done, of]});
+      }});
+      try { self.postMessage({id: m.id, result: check_job(m.bytes, spec, deck, options)}); } catch (e) {
+        self.postMessage({id: m.id, failed: String(e && e.stack || e)});
+      }
+    };
+  }
+
+  /* The page's deck checks, each in a worker (the page stays free to scroll, type and click), or where the
+   * browser makes none on the page itself once it has shown that it is checking. */
+  function Checker(spec, deck) { this.spec = spec; this.deck = deck; this.worker = null; this.id = 0; this.busy = false; this.none = false; }
+
+  Checker.prototype.start = function () {
+    if (this.none) return null;
+    try {
+      var worker = new Worker(URL.createObjectURL(new Blob([worker_source()], {type: "text/javascript"})));
+      worker.postMessage({data: {index: root.RULINGS_INDEX, docs: root.RULINGS_DOCS, parts: root.RULINGS_PARTS, deck: this.deck}});
+      return worker;
+    } catch (e) { this.none = true; return null; }
+  };
+
+  /* bytes (a Uint8Array) checked; progress(what, done, of) told as it goes, done([report, text]) at the end. A
+   * list checked while another is drops the other (its worker stopped). */
+  Checker.prototype.check = function (bytes, options, progress, done) {
+    var self = this, id = ++this.id;
+    if (this.busy) { this.worker.terminate(); this.worker = null; }
+    if (!this.worker) this.worker = this.start();
+    function here() {
+      progress("checking", 0, 1);
+      root.requestAnimationFrame(function () {
+        setTimeout(function () { if (id === self.id) done(check_job(bytes, self.spec, self.deck, options)); }, 0);
+      });
+    }
+    if (!this.worker) { here(); return; }
+    var worker = this.worker;
+    this.busy = true;
+    worker.onmessage = function (ev) {
+      var m = ev.data;
+      if (m.id !== id) return;
+      if (m.progress) { if (id === self.id) progress(m.progress[0], m.progress[1], m.progress[2]); return; }
+      self.busy = false;
+      if (id !== self.id) return;  // dropped
+      if (m.failed) {
+        if (root.console) root.console.error(m.failed);
+        m.result = [{error: "the deck check failed (" + m.failed.split("\n")[0] + ")", hint: "Reload the page and try again."}, null];
+      }
+      done(m.result);
+    };
+    worker.onerror = function (ev) {  // a worker that cannot run here: this list, and the next, on the page
+      if (ev.preventDefault) ev.preventDefault();
+      worker.terminate();
+      self.worker = null; self.busy = false; self.none = true;
+      if (id === self.id) here();
+    };
+    worker.postMessage({id: id, bytes: bytes, options: options});
+  };
+
+  /* no list awaited: the report of one being checked is dropped when it comes */
+  Checker.prototype.drop = function () { this.id += 1; };
+
+  /* 480000 as "480,000" (toLocaleString's first call costs a page tens of milliseconds) */
+  function thousands(n) { return String(n).replace(/\B(?=(\d{3})+$)/g, ","); }
+
+  /* progress(what, done, of) shown: the bar's share of lines read, then the cards being checked */
+  function shown_progress(box) {
+    var bar = box.querySelector("progress"), said = box.querySelector("span");
+    return function (what, done, of) {
+      box.hidden = false;
+      if (what === "reading") {
+        bar.max = Math.max(of, 1);
+        bar.value = done;
+        said.textContent = "Read " + thousands(done) + " of " + thousands(of) + " lines…";
+      } else {
+        bar.removeAttribute("value");
+        said.textContent = "Checking the cards…";
+      }
+    };
+  }
+
+  /* The deck page: its form, its report, and the list it checks: the box's (typed, or carried in the page's
+   * address), or a file's (shown in the box where it is short enough, else checked from its bytes: chosen) */
+  function DeckPage(doc, spec, deck) {
+    this.spec = spec; this.deck = deck; this.checker = new Checker(spec, deck);
+    this.input = doc.getElementById("decklist"); this.out = doc.getElementById("deck-report");
+    this.status = doc.getElementById("deck-status"); this.box = doc.getElementById("deck-progress");
+    this.note = doc.getElementById("deck-chosen");
+    this.choices = {game: doc.getElementById("deck-game"), alignment: doc.getElementById("deck-alignment"),
+      form: doc.getElementById("deck-format")};
+    this.title = ""; this.named = ""; this.chosen = null;
+  }
+
+  DeckPage.prototype.options = function () {
+    var c = this.choices;
+    return {game: c.game.value || "short", alignment: c.alignment.value, form: c.form.value, title: this.title,
+      name: this.named || "the list"};
+  };
+
+  /* the options and the list (where it is short enough) kept in the page's address */
+  DeckPage.prototype.remember = function () {
+    var query = new URLSearchParams(), c = this.choices;
+    Object.keys(c).forEach(function (k) { if (c[k].value && !(k === "game" && c[k].value === "short")) query.set(k, c[k].value); });
+    var list = this.chosen || this.input.value.length > MAX_SHOWN ? "" : "#" + encodeURIComponent(this.input.value);
+    var address = (query.toString() ? "?" + query.toString() : root.location.pathname.split("/").pop()) + list;
+    try { root.history.replaceState(null, "", address); } catch (e) { if (list) root.location.hash = list; }
+  };
+
+  /* bytes checked, the report (or the line refusing them) shown when it comes; then(text, report) first */
+  DeckPage.prototype.check = function (bytes, then) {
+    var self = this;
+    this.out.textContent = "";
+    this.status.textContent = "Checking " + (this.named || "the list") + "…";
+    this.checker.check(bytes, this.options(), shown_progress(this.box), function (result) {
+      self.box.hidden = true;
+      if (then) then(result[1], result[0]);
+      render(self.spec, self.deck, result[0], self.out, self.status);
+    });
+  };
+
+  /* the list checked again (keep: the address says so) */
+  DeckPage.prototype.run = function (keep) {
+    if (keep) this.remember();
+    if (this.chosen) { this.check(this.chosen.slice()); return; }
+    if (patterns(this.deck).blank_text.test(this.input.value)) {
+      this.checker.drop(); this.box.hidden = true; this.out.textContent = ""; this.status.textContent = HELP;
+      return;
+    }
+    this.check(new TextEncoder().encode(this.input.value));
+  };
+
+  /* a file chosen or dropped: refused unread when too large, as the terminal refuses it; else checked */
+  DeckPage.prototype.load = function (f) {
+    var self = this;
+    if (!f) return;
+    this.title = f.name.replace(/\.[^.]*$/, "").replace(/\.deck$/, "");  // kb.deck.file_title
+    this.named = f.name;
+    this.note.hidden = true;
+    if (f.size > this.deck.max_bytes) {
+      render(this.spec, this.deck, read_error(too_large(f.name, f.size, this.deck), this.deck), this.out, this.status);
+      return;
+    }
+    f.arrayBuffer().then(function (buffer) {
+      self.chosen = new Uint8Array(buffer);
+      self.check(self.chosen.slice(), function (text, report) { self.shown(f.name, buffer.byteLength, text, report); });
+    });
+  };
+
+  /* a file checked: its text in the box where it is short enough (or the box as it was, where it is refused),
+   * else the box emptied and the page saying the list is checked from its file */
+  DeckPage.prototype.shown = function (name, size, text, report) {
+    if (text !== null || report.error) {
+      this.chosen = null;
+      if (text !== null) { this.input.value = text; this.remember(); }
+      return;
+    }
+    this.input.value = "";
+    this.note.textContent = name + " (" + size_text(size) + ") is checked from its file: too long to show in the box or " +
+      "to carry in the page's address. Type or paste a list in the box to check another.";
+    this.note.hidden = false;
+    this.remember();
+  };
+
+  /* the list is the box's again, named by no file */
+  DeckPage.prototype.typed = function () { this.title = ""; this.named = ""; this.chosen = null; this.note.hidden = true; };
+
   function start() {
-    var doc = root.document, form = doc.getElementById("deck-form"), input = doc.getElementById("decklist");
-    var out = doc.getElementById("deck-report"), status = doc.getElementById("deck-status");
+    var doc = root.document, form = doc.getElementById("deck-form"), status = doc.getElementById("deck-status");
     if (!form) return;
     if (!root.RULINGS_INDEX || !root.RULINGS_DECK || !P || !R) { status.textContent = "The deck data did not load."; return; }
     if (!P.fresh(status, start)) return;
-    var spec = P.open(), deck = root.RULINGS_DECK, file = doc.getElementById("deck-file");
-    var choices = {game: doc.getElementById("deck-game"), alignment: doc.getElementById("deck-alignment"),
-      form: doc.getElementById("deck-format")};
-    var params = new URLSearchParams(root.location.search), title = "";
+    var page = new DeckPage(doc, P.open(), root.RULINGS_DECK), input = page.input, choices = page.choices;
+    var params = new URLSearchParams(root.location.search), file = doc.getElementById("deck-file");
     Object.keys(choices).forEach(function (k) { if (choices[k] && params.get(k)) choices[k].value = params.get(k); });
-    function options() {
-      return {game: choices.game.value || "short", alignment: choices.alignment.value, form: choices.form.value, title: title,
-        name: title || "the list"};
-    }
-    function run(keep) {
-      if (keep) {
-        var query = new URLSearchParams();
-        Object.keys(choices).forEach(function (k) { if (choices[k].value && !(k === "game" && choices[k].value === "short")) query.set(k, choices[k].value); });
-        var address = (query.toString() ? "?" + query.toString() : root.location.pathname.split("/").pop()) + "#" + encodeURIComponent(input.value);
-        try { root.history.replaceState(null, "", address); } catch (e) { root.location.hash = "#" + encodeURIComponent(input.value); }
-      }
-      render(spec, deck, input.value, options(), out, status);
-    }
-    function load(f) {
-      if (!f) return;
-      title = f.name.replace(/\.[^.]*$/, "").replace(/\.deck$/, "");  // kb.deck.file_title
-      f.arrayBuffer().then(function (buffer) {
-        if (buffer.byteLength > deck.max_bytes) { status.textContent = f.name + ": too large for a decklist."; return; }
-        input.value = decode(buffer);
-        run(true);
-      });
-    }
     input.value = from_fragment();
-    run(false);
-    form.addEventListener("submit", function (ev) { ev.preventDefault(); run(true); });
-    Object.keys(choices).forEach(function (k) { choices[k].addEventListener("change", function () { run(true); }); });
-    if (file) file.addEventListener("change", function () { load(file.files[0]); });
+    page.run(false);
+    form.addEventListener("submit", function (ev) { ev.preventDefault(); page.run(true); });
+    Object.keys(choices).forEach(function (k) { choices[k].addEventListener("change", function () { page.run(true); }); });
+    if (file) file.addEventListener("change", function () { page.load(file.files[0]); });
     input.addEventListener("dragover", function (ev) { ev.preventDefault(); });
     input.addEventListener("drop", function (ev) {
-      if (ev.dataTransfer && ev.dataTransfer.files.length) { ev.preventDefault(); load(ev.dataTransfer.files[0]); }
+      if (ev.dataTransfer && ev.dataTransfer.files.length) { ev.preventDefault(); page.load(ev.dataTransfer.files[0]); }
     });
-    input.addEventListener("input", function () { title = ""; });
-    root.addEventListener("hashchange", function () { input.value = from_fragment(); run(false); });
+    input.addEventListener("input", function () { page.typed(); });
+    root.addEventListener("hashchange", function () { page.typed(); input.value = from_fragment(); page.run(false); });
   }
 
-  var api = {read_deck: read_deck, read_lines: read_lines, read_names: read_names, deck_report: deck_report,
-    miss_text: miss_text, finding_text: finding_text, whose_text: whose_text, reading_text: reading_text, detect: function (text, deck) { return detect(text, patterns(deck)); }};
+  var api = {read_deck: read_deck, read_lines: read_lines, read_names: read_names, deck_report: deck_report, check_deck: check_deck,
+    decode: decode, size_text: size_text, module: deck_js,
+    miss_text: miss_text, finding_text: finding_text, whose_text: whose_text, reading_text: reading_text, detect: function (text, deck) { return detect(text, deck, patterns(deck)); }};
   if (node) {
     module.exports = api;
   } else if (root.document) {
     root.RulingsDeck = api;
     if (root.document.readyState === "loading") root.document.addEventListener("DOMContentLoaded", start);
     else start();
+  } else if (typeof root.importScripts === "function") {
+    serve(root);  // the deck check's worker (worker_source)
   }
 })(typeof window !== "undefined" ? window : this);

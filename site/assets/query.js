@@ -7,8 +7,9 @@
  * str.split()'s whitespace where user text is split (clean, quoted). Accents are removed after NFKD
  * as the marks of MARKS (Python removes the characters of combining class other than 0: the same for
  * Latin, Greek and Cyrillic accents and emoji).
- * Loads by a script tag (window.RulingsQuery) or in node (module.exports). */
-(function (root) {
+ * Loads by a script tag (window.RulingsQuery) or in node (module.exports).; its `module` is its own function, which
+ * deck.js runs again in the deck check's worker. */
+(function query_js(root) {
   "use strict";
 
   /* Python's whitespace (str.split(), re's \s): JavaScript's \s adds U+FEFF and lacks U+001C-U+001F
@@ -663,7 +664,7 @@
     return out;
   }
 
-  var api = {clean: clean, strip_marks: strip_marks, fold_key: fold_key, fold: fold, distance: distance,
+  var api = {module: query_js, clean: clean, strip_marks: strip_marks, fold_key: fold_key, fold: fold, distance: distance,
     use_sounds: use_sounds, sounded: sounded, reach: reach, name_reach: name_reach, near_distance: near_distance,
     Understanding: Understanding, analyze_word: analyze_word, analyze_text: analyze_text, correct: correct,
     NameIndex: NameIndex, read_name: read_name, name_spans: name_spans, near_name: near_name, Focus: Focus,

@@ -1,7 +1,8 @@
 /* Names a judge types resolved to cards: kb/resolve.py's read_card and quoted in JavaScript, for the
  * deck page (deck.js), over the site's search data (searchspec.js) and query.js's reading of a name.
- * Loads by a script tag (window.RulingsResolve) or in node (module.exports). */
-(function (root) {
+ * Loads by a script tag (window.RulingsResolve) or in node (module.exports).; its `module` is its own function, which
+ * deck.js runs again in the deck check's worker. */
+(function resolve_js(root) {
   "use strict";
 
   var node = typeof module === "object" && module.exports && typeof require === "function";
@@ -37,7 +38,7 @@
     return q + body + q;
   }
 
-  var api = {read_card: read_card, quoted: quoted};
+  var api = {module: resolve_js, read_card: read_card, quoted: quoted};
   if (node) module.exports = api;
   else root.RulingsResolve = api;
 })(typeof window !== "undefined" ? window : this);

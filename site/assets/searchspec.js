@@ -3,8 +3,9 @@
  * compact, its encodings undone here as a query needs them). It is the vocabulary query.js reads a
  * question with (kb.query.Vocabulary) and holds the documents search.js and ranking.js score, each
  * read by its fields' names (kb.searchspec.Doc) with what the build decided of it.
- * Loads by a script tag (window.RulingsSpec) or in node (module.exports). */
-(function (root) {
+ * Loads by a script tag (window.RulingsSpec) or in node (module.exports).; its `module` is its own function, which
+ * deck.js runs again in the deck check's worker. */
+(function searchspec_js(root) {
   "use strict";
 
   var node = typeof module === "object" && module.exports && typeof require === "function";
@@ -333,7 +334,7 @@
     return new SearchSpec(data);
   }
 
-  var api = {SearchSpec: SearchSpec, bucket: bucket, phrase_pattern: phrase_pattern, open: open, fresh: fresh};
+  var api = {module: searchspec_js, SearchSpec: SearchSpec, bucket: bucket, phrase_pattern: phrase_pattern, open: open, fresh: fresh};
   if (node) module.exports = api;
   else root.RulingsSpec = api;
 })(typeof window !== "undefined" ? window : this);
