@@ -276,6 +276,14 @@ def render_read_as(page: Page, result: dict[str, Any]) -> None:
 
 # -- the lookups ---------------------------------------------------------------------------------------------
 
+def link_label(kind: str, items: list[dict[str, Any]]) -> str:
+    """What a ruling's links of a kind are, for people: an older ruling's counterpart is "in CRF 22",
+    or "in the current rules" where it now lives in another current document (a CoE rule)."""
+    if kind == "edition" and any(i["target"] and not i["target"].startswith("crf-") for i in items):
+        return "in the current rules"
+    return LINK_LABELS.get(kind, kind)
+
+
 def render_ruling_answer(page: Page, answer: RulingAnswer) -> None:
     """`rulings show`: one ruling whole, where it is (on the site too), a card's face, what it links to."""
     r = answer.to_json()
@@ -312,7 +320,7 @@ def render_ruling_answer(page: Page, answer: RulingAnswer) -> None:
         told = ", ".join(f"{i['target'] or '-'}" + (f" ({how})" if how and kind in ("card", "edition", "older_editions",
                                                                                      "section") else "")
                          for i, how in zip(items, hows))
-        page(style(f"{LINK_LABELS.get(kind, kind)}: ", bold=True) + told, "", "  ")
+        page(style(f"{link_label(kind, items)}: ", bold=True) + told, "", "  ")
         change = r.get("change")
         if kind == "edition" and change and change["kind"] == "absent" and change["verdict"] != "dropped" \
                 and change["other"]:

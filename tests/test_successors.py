@@ -153,6 +153,8 @@ def test_show_and_the_ruling_pages_give_the_verdict_and_the_successor(real_kb: P
     assert new["links"]["older_editions"] == [{"target": "crf-older.566508ff6b", "how": "replaced by this, checked by hand"}]
     moved = show("coe-rules.b9ff7cd74a")["links"]["older_editions"]
     assert moved == [{"target": "crf-older.e3e374880a", "how": "moved here, checked by hand"}]
+    text = CliRunner().invoke(cli, ["--kb", str(real_kb), "show", "crf-older.e3e374880a", "--no-pager"]).output
+    assert "in the current rules: coe-rules.b9ff7cd74a (moved, checked by hand)" in text  # not "in CRF 22": a CoE rule
     page = (real_site / "doc" / "crf-older.html").read_text("utf-8")
     article = page.split('id="crf-older.0497eff406"', 1)[1].split("</article>", 1)[0]
     assert ('<dt>CRF 22</dt><dd><a href="crf-22-turn-sequence-rulings.html#crf-22.ddcc66f3f2">reversed, checked by '
