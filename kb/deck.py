@@ -86,8 +86,8 @@ def read_input(file: str) -> tuple[str, str]:
 
 @dataclass(frozen=True, slots=True)
 class DeckReport:
-    """A decklist's report (deck_report()), verdict first; its parts are in the JSON shape of the
-    README's "Deck check" (rulings in the ruling shape), and to_json() gives them in this order."""
+    """A decklist's report (deck_report()), verdict first; its parts are in the JSON shape of
+    docs/deck-check.md (rulings in the ruling shape), and to_json() gives them in this order."""
 
     deck: str
     """The list's name: its file's, or "standard input"."""

@@ -6,7 +6,7 @@ Datasette (an optional extra: `pip install 'rulings[serve]'`) is imported here a
 build `current` named when it came in, held (kb.snapshot) so no rebuild's clean-up removes it while
 served, and a rebuild is picked up by the next request, with one line on standard error.
 
-What one request may make is bounded (BOUNDS; the README lists them), for a server any address can
+What one request may make is bounded (BOUNDS; docs/read-api.md lists them), for a server any address can
 reach (`-h 0.0.0.0`) takes any SQL: `select randomblob(1e9)` is refused (400), not 7.5 GB taken.
 """
 

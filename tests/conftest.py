@@ -27,6 +27,8 @@ DATA = Path(__file__).resolve().parent / "data"
 CHROMIUM = Path("/usr/bin/chromium")
 EVAL = ROOT.parent / "shared" / "eval"
 """The judge questions with their answers (../shared/eval/*.jsonl), when present beside the checkout."""
+NO_EVAL = f"needs the judge questions, ../shared/eval beside the checkout ({EVAL} is not there; CI has it)"
+"""Why a test on the judge questions is skipped (pytest's summary says it)."""
 EXAMPLES = int(os.environ.get("RULINGS_FUZZ_EXAMPLES", "15"))
 """How many random inputs each property test tries: a quick run by default, a long one when asked."""
 EXPLORE = "RULINGS_FUZZ_EXAMPLES" in os.environ

@@ -20,7 +20,7 @@ from kb.search import Searcher
 from kb.searchspec import SPEC
 from kb.store import CURRENT
 
-from .conftest import ROOT, eval_questions, made_once
+from .conftest import NO_EVAL, ROOT, eval_questions, made_once
 
 SEARCH_JS = ROOT / "site" / "assets" / "search.js"
 QUERY_JS = ROOT / "site" / "assets" / "query.js"
@@ -182,7 +182,7 @@ def both(real_kb: Path, eval_answers: dict[str, Any], tmp_path_factory: pytest.T
 def test_every_question_gets_the_same_top_five(both: dict[str, Any]) -> None:
     questions = both["eval"]
     if not questions:
-        pytest.skip("../shared/eval not present")
+        pytest.skip(NO_EVAL)
     differ = []
     for q in questions:
         py = both["python"][q]["ids"]

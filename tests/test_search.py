@@ -25,7 +25,7 @@ from kb.ranking import QueryContext, features, parse_weights, weights
 from kb.search import Searcher
 from kb.searchspec import DOC_DEFAULTS, Doc, heading_terms
 
-from .conftest import EVAL, EXAMPLES, ROOT
+from .conftest import EVAL, EXAMPLES, NO_EVAL, ROOT
 
 
 @pytest.fixture(scope="session")  # once per run, whatever order the tests run in
@@ -218,7 +218,7 @@ def test_dev_questions_meet_the_bar(eval_answers: dict[str, dict[str, list[str]]
     """The shared dev sets, when present beside the repository (they are in CI), scored as `rulings eval`
     scores them, on the session's search of every evaluation question."""
     if not EVAL.is_dir():
-        pytest.skip("../shared/eval not present")
+        pytest.skip(NO_EVAL)
     for name in ("dev.jsonl", "dev-current.jsonl"):
         overall = score(read_cases(EVAL / name), eval_answers["texts"])["overall"]
         assert overall["hit@5"] >= 0.9 and overall["mrr@10"] >= 0.75, (name, overall)  # floors, not the bar

@@ -30,6 +30,9 @@ from kb.store import CURRENT, DB_NAME, FULL_TEXT, SAVED_QUERIES
 
 from .conftest import ROOT, SOURCES
 
+READ_API = ROOT / "docs" / "read-api.md"
+"""The read API's doc: its example requests and the bounds it states are held to the server."""
+
 
 def db(kb: Path) -> sqlite3.Connection:
     return sqlite3.connect(f"file:{kb / CURRENT / DB_NAME}?mode=ro", uri=True)
@@ -181,9 +184,9 @@ def test_serve_a_missing_page_exits_1(real_kb: Path, datasette: None) -> None:
     assert result.exit_code == 1
 
 
-def test_the_readme_serve_examples_answer_with_rows(real_kb: Path, datasette: None) -> None:
-    readme = (ROOT / "README.md").read_text("utf-8")
-    paths = re.findall(r"rulings serve --get '([^']+)'", readme)
+def test_the_read_api_doc_serve_examples_answer_with_rows(real_kb: Path, datasette: None) -> None:
+    doc = READ_API.read_text("utf-8")
+    paths = re.findall(r"rulings serve --get '([^']+)'", doc)
     assert len(paths) >= 3
     for path in paths:
         answer = get(real_kb, path)
@@ -291,7 +294,7 @@ def test_serve_keeps_answering_across_rebuilds_and_picks_up_the_new_one(tiny: tu
 
 
 def test_what_one_request_may_take_is_bounded(real_kb: Path, tmp_path: Path, datasette: None) -> None:
-    """A server anyone may reach (the README's `-h 0.0.0.0`) answers any SQL: a value of 100 MB or
+    """A server anyone may reach (docs/read-api.md's `-h 0.0.0.0`) answers any SQL: a value of 100 MB or
     1 GB, or a thousand rows of 900 KB, is a 400 naming the bound (kb.server's MAX_VALUE, MAX_ANSWER)
     rather than gigabytes taken; the largest page of a table still answers; the server's own peak
     memory stays far under what was asked for (on main, 100 MB asked took 791 MB)."""
@@ -319,13 +322,13 @@ def test_what_one_request_may_take_is_bounded(real_kb: Path, tmp_path: Path, dat
     if not server.peak_mb:
         pytest.skip("needs Linux's /proc to measure the server's memory")
     assert server.peak_mb < 300, server.peak_mb  # about 100 MB here
-    readme = " ".join((ROOT / "README.md").read_text("utf-8").split())  # the README says the bounds
-    assert f"no string or blob longer than {MAX_VALUE // 2**20} MB" in readme
-    assert f"no more than {MAX_COLUMNS} columns" in readme and f"take at most {MAX_ANSWER // 2**20} MB" in readme
-    assert "runs at most 1 second and returns at most 1,000 rows" in readme and SETTINGS["sql_time_limit_ms"] == 1000
+    doc = " ".join(READ_API.read_text("utf-8").split())  # the read API's doc says the bounds
+    assert f"no string or blob longer than {MAX_VALUE // 2**20} MB" in doc
+    assert f"no more than {MAX_COLUMNS} columns" in doc and f"take at most {MAX_ANSWER // 2**20} MB" in doc
+    assert "runs at most 1 second and returns at most 1,000 rows" in doc and SETTINGS["sql_time_limit_ms"] == 1000
 
 
-# -- issue 30: relevance, names as a judge types them, the README's facets -------------------------------
+# -- issue 30: relevance, names as a judge types them, the read API doc's facets ------------------------
 
 def test_full_text_search_is_most_relevant_first(real_kb: Path, datasette: None) -> None:
     found = get(real_kb, "/rulings/search.json?q=hazard+limit&_shape=array&_size=max")
@@ -368,9 +371,9 @@ def test_card_rulings_is_the_answer_rulings_card_gives(real_kb: Path, datasette:
     assert parts["ruling"] or parts["mention"]
 
 
-def test_the_readme_facet_examples_count_each_facet_once(real_kb: Path, datasette: None) -> None:
-    readme = (ROOT / "README.md").read_text("utf-8")
-    paths = [p for p in re.findall(r"`(/rulings/[^`\s]+)`", readme) if "_facet" in p or "_size=0" in p]
+def test_the_read_api_doc_facet_examples_count_each_facet_once(real_kb: Path, datasette: None) -> None:
+    doc = READ_API.read_text("utf-8")
+    paths = [p for p in re.findall(r"`(/rulings/[^`\s]+)`", doc) if "_facet" in p or "_size=0" in p]
     assert paths
     for path in paths:
         answer = get(real_kb, path.replace("/rulings/rulings?", "/rulings/rulings.json?"))

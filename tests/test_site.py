@@ -31,7 +31,7 @@ from kb.tables import load_words
 from kb.urls import Urls, slug
 from kb.website import build_site, check_links, render_files, unstamp
 
-from .conftest import EVAL, ROOT
+from .conftest import EVAL, NO_EVAL, ROOT
 
 
 
@@ -367,7 +367,7 @@ def search_page(loaded_search):  # type: ignore[no-untyped-def]
 
 def _cases(name: str) -> list[dict[str, Any]]:
     if not (EVAL / name).exists():
-        pytest.skip("../shared/eval not present")
+        pytest.skip(NO_EVAL)
     return read_cases(EVAL / name)
 
 

@@ -96,6 +96,10 @@ class CoeState:
     its "a)" criteria, its table of site types, its closing sentence), not guidance of their own."""
     order: list[Numbered] = field(default_factory=list)
     """The numbered rules met so far, for check_numbering."""
+    rule_home: tuple[str, ...] | None = None
+    """The section of the last numbered rule since the last heading: the guidance after it is there too
+    (the page prints each phase's heading after that phase's rules: the guidance between 2.V.i.1 and
+    2.V.ii stands under "2.IV. Movement/Hazard Phase" in the page, and belongs to 2.V)."""
 
 
 CoeRule = Callable[[CoeState, Block], bool]
@@ -103,14 +107,20 @@ CoeRule = Callable[[CoeState, Block], bool]
 
 
 def heading(s: CoeState, block: Block) -> bool:
-    """A heading: the title skipped, any other opens a section at its level."""
+    """A heading: the title skipped, any other opens a section at its level. The beginners' text right
+    before a numbered section's heading introduces it ("Your organization phase is when ..." before
+    "2.II. Organization Phase"): it is that section's."""
     if block.kind != "heading":
         return False
+    introduces = s.last if s.last is not None and s.last.kind == "guidance" else None
     s.last, s.listing = None, False
     if block.level == 1:
         s.b.skip(block.span, "document title (recorded in the manifest)")
     else:
         s.b.open_section(block.text, block.level, block.span)
+        if introduces is not None and HEADING_NUMBER.match(block.text):
+            s.b.update(introduces, section=tuple(s.b.path))
+    s.rule_home = None
     return True
 
 
@@ -120,6 +130,7 @@ def horizontal_rule(s: CoeState, block: Block) -> bool:
         return False
     s.last, s.listing = None, False
     s.b.close_sections(0)
+    s.rule_home = None
     s.b.skip(block.span, "horizontal rule")
     return True
 
@@ -147,6 +158,7 @@ def caps_heading(s: CoeState, block: Block) -> bool:
         return False
     s.last, s.listing = None, False
     s.b.open_section(text.title() if text.isupper() else text, 2, block.span)
+    s.rule_home = None
     return True
 
 
@@ -160,10 +172,12 @@ def list_item(s: CoeState, block: Block) -> bool:
 
 def rule_list(s: CoeState, block: Block) -> bool:
     """An unnumbered paragraph while a numbered rule's list is open (CoeState.listing): joined to it,
-    unless it speaks to the reader (READER): the beginners' text, which closes the list."""
+    unless it speaks to the reader (READER): the beginners' text, which closes the list. A list the
+    beginners' text opens ("There are three types, whether resource or hazard:") is its own whoever
+    its items speak to."""
     if block.kind != "paragraph" or not s.listing or s.last is None or RULE_NUMBER.match(block.text):
         return False
-    if READER.search(block.text):
+    if s.last.kind != "guidance" and READER.search(block.text):
         s.listing = False
         return False
     s.last = s.b.extend(s.last, block.text, block.span)
@@ -172,14 +186,18 @@ def rule_list(s: CoeState, block: Block) -> bool:
 
 def entry(s: CoeState, block: Block) -> bool:
     """Any other block: a numbered rule (in the section its number names, rule_section), a change-log
-    entry, a citation key, a glossary entry, else guidance."""
+    entry, a citation key, a glossary entry, else guidance (in the section of the numbered rule before
+    it, where one came after the last heading; in the section the rule after it opens, where that is a
+    section's own rule: the beginners' text that introduces a phase stands before its rule 2.IV)."""
     b, text = s.b, block.text
     section = b.path[-1].lower() if b.path else ""
     s.listing = False
     if m := RULE_NUMBER.match(text):
         body = text[m.end():]
-        s.last = b.add("rule", body, block.span, number=m.group(1), markers=find_markers(body),
-                       section=rule_section(len(s.order), s.numbers, s.paths, b.path))
+        s.rule_home = rule_section(len(s.order), s.numbers, s.paths, b.path)
+        if m.group(1) in s.paths and s.last is not None and s.last.kind == "guidance":
+            b.update(s.last, section=s.rule_home)  # the beginners' text opening a section: "In whatever order ..." before 2.IV
+        s.last = b.add("rule", body, block.span, number=m.group(1), markers=find_markers(body), section=s.rule_home)
         s.order.append(Numbered(m.group(1), block.span.start))
         s.listing = body.rstrip().endswith(":")
     elif m := CHANGE_LOG.match(text):
@@ -189,7 +207,8 @@ def entry(s: CoeState, block: Block) -> bool:
     elif section == "glossary" and (m := GLOSSARY_ENTRY.match(text)):
         s.last = b.add("glossary", text, block.span, title=m.group(1).strip())
     else:
-        s.last = b.add("guidance", text, block.span)
+        s.last = b.add("guidance", text, block.span, section=s.rule_home)
+        s.listing = any(line.rstrip().endswith(":") for line in text.split("\n"))  # its first item may be joined
     return True
 
 
