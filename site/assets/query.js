@@ -464,9 +464,11 @@
     return text;
   }
 
-  /* first_word_names: the cards a capitalised, seldom used word is the first word of */
+  /* first_word_names: the cards a capitalised, seldom used word is the first word of, a word of their names
+   * alone (never written in lower case: "Healing" names no card) */
   function first_word_names(key, vocab) {
-    if (key.indexOf(" ") >= 0 || !vocab.is_name_word(key) || vocab.count_of(key) > vocab.limits.RARE_NAME_WORD) return [];
+    if (key.indexOf(" ") >= 0 || !vocab.is_name_word(key) || vocab.count_of(key) > vocab.limits.RARE_NAME_WORD ||
+        vocab.is_common_word(key)) return [];
     var keys = vocab.name_keys(key).filter(function (k) { return k.startsWith(key + " "); }).sort();
     var names = [];
     for (var i = 0; i < keys.length; i++) extendNew(names, vocab.card_names(keys[i]) || []);
@@ -543,7 +545,7 @@
     return numbers_meant(typed, (vocab.expansion("rule_numbers", lower) || lower).split(" "));
   }
 
-  /* read_references: another game, Arda, how many, numbers, annotations and rules (taken out), the term defined */
+  /* read_references: another game, Arda, how many, numbers, annotations and rules (taken out), the term defined or asked about */
   function read_references(u, a, vocab) {
     var R = vocab.rules, m;
     if (R.other_game.one.test(a)) u.games.push("lotr-tcg");
@@ -562,7 +564,7 @@
       u.rules.push.apply(u.rules, rule_numbers(m[1], vocab));
       rest = rest.split(m[0]).join(" ");
     }
-    var meaning = R.define.one.exec(rest);
+    var meaning = R.define.one.exec(rest) || R.asked.one.exec(rest);
     if (meaning) {
       var subject = meaning[1] || meaning[2] || "";
       u.define = analyze_text(subject, vocab).filter(function (t) { return !/^\p{Nd}/u.test(t); });
