@@ -15,7 +15,7 @@ KB = Path(__file__).resolve().parent.parent / "kb"
 
 
 def module_name(path: Path, root: Path) -> str:
-    """kb/parsers/crf.py -> "kb.parsers.crf"; kb/parsers/__init__.py -> "kb.parsers"."""
+    """kb/builder/parsers/crf.py -> "kb.builder.parsers.crf"; kb/builder/parsers/__init__.py -> "kb.builder.parsers"."""
     parts = list(path.relative_to(root.parent).with_suffix("").parts)
     if parts[-1] == "__init__":
         parts.pop()
@@ -46,7 +46,7 @@ def import_graph(root: Path) -> dict[str, set[str]]:
                 if node.level:
                     anchor = package.split(".")[:len(package.split(".")) - node.level + 1]
                     base = ".".join(anchor + ([base] if base else []))
-                # "from kb.parsers import crf" imports the module kb.parsers.crf
+                # "from kb.builder.parsers import crf" imports the module kb.builder.parsers.crf
                 targets = [base] + [f"{base}.{alias.name}" for alias in node.names]
             edges.update(t for t in targets if t in files and t != name)
         graph[name] = edges
@@ -78,7 +78,7 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
 
 def test_kb_has_no_import_cycle() -> None:
     graph = import_graph(KB)
-    assert "kb.search" in graph and "kb.parsers.crf" in graph  # the walk saw the package
+    assert "kb.search.search" in graph and "kb.builder.parsers.crf" in graph  # the walk saw the package
     assert find_cycle(graph) is None, " -> ".join(find_cycle(graph) or [])
 
 
@@ -115,9 +115,9 @@ def test_a_chain_without_a_loop_is_no_cycle(tmp_path: Path) -> None:
     assert find_cycle(graph) is None
 
 
-LIBRARIES = {"click": {"cli"}, "jinja2": {"kb.templates"}, "markupsafe": {"kb.templates"}, "whoosh": {"kb.index"},
-             "sqlite_utils": {"kb.store"}, "markdown_it": {"kb.render"}, "datasette": {"kb.server"},
-             "ahocorasick": {"kb.phrases"}}
+LIBRARIES = {"click": {"cli"}, "jinja2": {"kb.read.templates"}, "markupsafe": {"kb.read.templates"}, "whoosh": {"kb.store.index"},
+             "sqlite_utils": {"kb.store.store"}, "markdown_it": {"kb.read.render"}, "datasette": {"kb.server"},
+             "ahocorasick": {"kb.builder.phrases"}}
 """Each third-party library and the one module that imports it (the house style: kb imports no click)."""
 
 
@@ -139,14 +139,14 @@ def test_each_library_lives_in_one_module() -> None:
 
 
 COLD_SKIPS = {
-    "annotation": {"kb.addresses", "kb.urls", "kb.resolve", "kb.query", "html", "kb.documents", "kb.answers",
+    "annotation": {"kb.builder.addresses", "kb.builder.urls", "kb.search.resolve", "kb.search.query", "html", "kb.read.documents", "kb.read.answers",
                    "kb.model"},
-    "search": {"kb.addresses", "kb.urls", "kb.resolve", "importlib.resources", "tempfile", "html", "tomllib",
+    "search": {"kb.builder.addresses", "kb.builder.urls", "kb.search.resolve", "importlib.resources", "tempfile", "html", "tomllib",
                "kb.model"},
 }
 """What a cold command never imports: the site's plan (the build stored each address); for a lookup by
-number, the reading of names, the other lookups' answers (kb.answers) and the answers read whole
-(kb.documents, the site's and the deck check's); for either, the parsers' model (kb.model: its dataclasses
+number, the reading of names, the other lookups' answers (kb.read.answers) and the answers read whole
+(kb.read.documents, the site's and the deck check's); for either, the parsers' model (kb.model: its dataclasses
 cost a cold command 5 ms; the keys of pages and numbers are kb.keys's);
 for either, HTML escaping (html.entities: the terminal writes no HTML); for a search, the reading of a typed source's name, importlib.resources (kb/data is read as files:
 its import brought tempfile, shutil, bz2 and lzma) and tomllib (its weights and tables are the search
@@ -167,13 +167,13 @@ def test_a_cold_command_imports_only_what_it_needs(real_kb: Path, args: list[str
     assert shown in answer and imported.strip().endswith("0"), run.stdout[-300:]
     modules = set(imported.split("]")[0].strip(" [").replace("'", "").split(", "))
     skips = COLD_SKIPS[args[0]]
-    assert "kb.lookup" in modules and not modules & skips, sorted(modules & skips)
+    assert "kb.read.lookup" in modules and not modules & skips, sorted(modules & skips)
 
 
 def test_the_site_and_the_deck_check_read_the_database_only_through_the_read_model() -> None:
-    """kb.lookup's Reader answers every question of the site, the terminal and the deck check, each as
+    """kb.read.lookup's Reader answers every question of the site, the terminal and the deck check, each as
     a typed answer (a document with its headings, a card's record, a rule's text): those modules import
-    neither sqlite3 nor kb.store, so they hold no SQL of their own."""
-    readers = importers("sqlite3") | importers("kb.store")
-    consumers = {"kb.corpus", "kb.deck", "kb.deckrules", "kb.sitepages", "kb.siteplan", "kb.terminal", "cli"}
-    assert "kb.lookup" in readers and not readers & consumers, sorted(readers & consumers)
+    neither sqlite3 nor kb.store.store, so they hold no SQL of their own."""
+    readers = importers("sqlite3") | importers("kb.store.store")
+    consumers = {"kb.site.corpus", "kb.deck.deck", "kb.deck.deckrules", "kb.site.sitepages", "kb.site.siteplan", "kb.terminal", "cli"}
+    assert "kb.read.lookup" in readers and not readers & consumers, sorted(readers & consumers)

@@ -1,0 +1,1 @@
+"""The build, from the bundled sources to a stored knowledge base: the manifest, the parsers, the cross-references, the editions' changes, the search data and the pipeline that runs them (kb.builder.pipeline.build)."""
