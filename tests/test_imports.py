@@ -82,6 +82,68 @@ def test_kb_has_no_import_cycle() -> None:
     assert find_cycle(graph) is None, " -> ".join(find_cycle(graph) or [])
 
 
+LAYERS = (
+    {"kb.errors", "kb.inputs", "kb.keys", "kb.location", "kb.markers", "kb.memory", "kb.model", "kb.owned", "kb.phases",
+     "kb.tables"},
+    {"kb.search", "kb.store", "kb.builder"},
+    {"kb.read"},
+    {"kb.deck"},
+    {"kb.site"},
+    {"kb.terminal", "kb.server"},
+    {"kb"},
+)
+"""kb/'s parts from the bottom up: a part is a subpackage or a module at the top of kb/. The foundations
+(errors, inputs, ...) import no stage; the core (a question read and searched, the knowledge base on disk,
+the build) imports no reader; the read model no deck check, the deck check no site, the site no front end,
+and nothing imports the public API (kb/__init__.py) but what uses kb from outside. The core's three
+parts import one another (the build folds names with kb.search.query; the searcher opens kb.store)."""
+
+
+def part_of(module: str) -> str:
+    """kb.builder.parsers.crf -> "kb.builder"; kb.terminal -> "kb.terminal"; kb -> "kb"."""
+    return ".".join(module.split(".")[:2])
+
+
+def upward_imports(graph: dict[str, set[str]], layers: tuple[set[str], ...]) -> list[str]:
+    """Each import from a part to a part above it in layers, as "importer -> imported"."""
+    rank = {part: n for n, parts in enumerate(layers) for part in parts}
+    return sorted(f"{a} -> {b}" for a, edges in graph.items() for b in edges
+                  if part_of(a) != part_of(b) and rank[part_of(b)] > rank[part_of(a)])
+
+
+def test_no_import_runs_upward() -> None:
+    graph = import_graph(KB)
+    parts = {part_of(m) for m in graph}
+    assert parts == set().union(*LAYERS), "place each part of kb/ in LAYERS: " + str(sorted(parts ^ set().union(*LAYERS)))
+    assert upward_imports(graph, LAYERS) == []
+
+
+def test_an_import_from_a_lower_part_to_a_higher_one_runs_upward(tmp_path: Path) -> None:
+    pkg = write_package(tmp_path, {
+        "__init__.py": "",
+        "errors.py": "",
+        "search/__init__.py": "",
+        "search/query.py": "from pkg.errors import x\n",
+        "site/__init__.py": "",
+        "site/pages.py": "from pkg.search import query\n",
+        "search/ranking.py": "def score():\n    from pkg.site.pages import y\n",
+    })
+    layers = ({"pkg.errors"}, {"pkg.search"}, {"pkg.site"}, {"pkg"})
+    assert upward_imports(import_graph(pkg), layers) == ["pkg.search.ranking -> pkg.site.pages"]
+
+
+def test_the_tree_says_each_parts_job() -> None:
+    """At most 12 modules at the top of kb/, and each subpackage opens with one sentence saying its job."""
+    top = sorted(p.name for p in KB.glob("*.py") if p.name != "__init__.py")
+    assert 0 < len(top) <= 12, top
+    packages = sorted(p.parent for p in KB.rglob("__init__.py") if p.parent != KB and "data" not in p.parts)
+    assert {p.name for p in packages} >= {"builder", "parsers", "read", "search", "store", "site", "deck"}
+    for package in packages:
+        doc = ast.get_docstring(ast.parse((package / "__init__.py").read_text("utf-8"))) or ""
+        sentences = [s for s in doc.replace("e.g.", "eg").split(". ") if s.strip()]
+        assert doc.strip().endswith(".") and len(sentences) == 1 and "\n\n" not in doc, (package, doc)
+
+
 def write_package(root: Path, files: dict[str, str]) -> Path:
     for name, text in files.items():
         path = root / "pkg" / name
@@ -168,6 +230,7 @@ def test_a_cold_command_imports_only_what_it_needs(real_kb: Path, args: list[str
     modules = set(imported.split("]")[0].strip(" [").replace("'", "").split(", "))
     skips = COLD_SKIPS[args[0]]
     assert "kb.read.lookup" in modules and not modules & skips, sorted(modules & skips)
+    assert not [m for m in modules if m.startswith("kb.builder.")]  # kb.search and kb.read import no build stage
 
 
 def test_the_site_and_the_deck_check_read_the_database_only_through_the_read_model() -> None:

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kb import __version__
+from kb.builder import __version__
 from kb.builder.addresses import Addresses
 from kb.builder.changes import to_row
 from kb.builder.editions import Editions, find_changes

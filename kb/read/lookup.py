@@ -124,6 +124,11 @@ class Reader:
 
     # -- what every answer is made of ---------------------------------------------------------------
 
+    def search(self, text: str, *, limit: int = 10, game: str | None = None, source: str | None = None,
+               raw: bool = False) -> Found:
+        """The rulings of this build that answer a question (the module's search)."""
+        return search(self.snapshot, text, limit=limit, game=game, source=source, raw=raw)
+
     @property
     def snapshot(self) -> Snapshot:
         """The build read, opened when first needed (a name refused as typed opens nothing)."""
