@@ -233,6 +233,13 @@ def test_a_cold_command_imports_only_what_it_needs(real_kb: Path, args: list[str
     assert not [m for m in modules if m.startswith("kb.builder.")]  # kb.search and kb.read import no build stage
 
 
+def test_importing_the_public_api_imports_neither_the_build_nor_the_reader() -> None:
+    """`import kb` (kb.build, kb.Reader, KbError) loads the build and the read model only when they are named."""
+    code = "import sys, kb\nprint(sorted(m for m in sys.modules if m.startswith('kb')))\nkb.Reader\nprint('kb.read.lookup' in sys.modules)"
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=KB.parent)
+    assert run.returncode == 0 and run.stdout.split("\n")[:2] == ["['kb', 'kb.builder', 'kb.errors']", "True"], run.stdout + run.stderr
+
+
 def test_the_site_and_the_deck_check_read_the_database_only_through_the_read_model() -> None:
     """kb.read.lookup's Reader answers every question of the site, the terminal and the deck check, each as
     a typed answer (a document with its headings, a card's record, a rule's text): those modules import

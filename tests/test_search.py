@@ -182,6 +182,19 @@ def test_raw_syntax_is_opt_in(real_kb: Path) -> None:
     assert plain.exit_code == 0 and "canceled" in json.loads(plain.output)[0]["text"]  # the same words, read as words
 
 
+def test_the_public_api_builds_and_reads_with_the_search_a_readers_method(real_kb: Path) -> None:
+    """kb.build is the build and kb.Reader answers every lookup and the search, the terminal's search to the result."""
+    import kb
+    from kb.builder.pipeline import build
+    from kb.read import lookup
+
+    assert kb.build is build and kb.Reader is lookup.Reader and issubclass(kb.NotFound, kb.KbError)
+    question = "can a strike be cancelled after the roll?"
+    found = kb.Reader(real_kb).search(question, limit=5).to_json()
+    assert found == lookup.search(real_kb, question, limit=5).to_json()
+    assert found[0]["number"] == "13" and found[0]["source"] == "crf-22"
+
+
 def test_search_cli_json_and_explain(real_kb: Path) -> None:
     runner = CliRunner()
     out = runner.invoke(cli, ["--kb", str(real_kb), "search", "--json", "--limit", "3", "annotation", "18"])
@@ -435,14 +448,14 @@ def test_the_vocabulary_reads_words_as_the_build_analyzer_does(searcher: Searche
 
 def test_a_heading_counts_toward_every_ruling_under_it(tiny: tuple[Path, Path, Path]) -> None:
     """A word only the section heading has finds the rulings under it (the passage unit)."""
-    from kb.builder.lexicon import build_lexicon
+    from kb.builder.lexicon import Lexicon
     from kb.builder.searchdata import document_units
 
     from .conftest import DATA, parse_file
 
     doc = parse_file("crf", DATA / "crf_excerpt.md")
     texts = {r.id: r.text for r in doc.rulings}
-    passages = list(document_units(doc.source, doc.rulings, build_lexicon([], []), texts.get))
+    passages = list(document_units(doc.source, doc.rulings, Lexicon(), texts.get))
     general = next(u for u in passages if "concluded when both players agree" in u.data["text"])
     assert ("Turn Sequence Rulings Movement/Hazard Phase General", 0.5) in general.fields
     top = Searcher.open(tiny[1]).search("general agree", limit=1)  # the excerpt built: "general" is only in the heading
@@ -494,9 +507,10 @@ def test_the_council_of_elrond_is_no_mention_of_elrond(real_kb: Path) -> None:
     """The rules committee's name holds a card's name; cross-references and search alike pass it by."""
     import sqlite3
 
-    from kb.builder.lexicon import build_lexicon
+    from kb.builder.lexicon import Lexicon
 
-    lexicon = build_lexicon([("Elrond", "Elrond")], [])
+    lexicon = Lexicon()
+    lexicon.add_name("Elrond", "Elrond")
     assert lexicon.find_in_text("Ruled by the Council of Elrond in 2011.") == set()
     assert lexicon.find_in_text("As ruled by the Council of Elrond, Elrond may untap.") == {"Elrond"}
     db = sqlite3.connect(real_kb / "current" / "rulings.db")

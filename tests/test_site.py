@@ -29,7 +29,7 @@ from kb.search.query import fold
 from kb.read.render import TextRenderer, card_html, linked
 from kb.tables import load_words
 from kb.builder.urls import Urls, slug
-from kb.site.website import build_site, check_links, render_files, unstamp
+from kb.site.website import LinkIndex, build_site, render_files, unstamp
 
 from .conftest import EVAL, NO_EVAL, ROOT
 
@@ -96,11 +96,19 @@ def test_urls_are_unique_and_relative() -> None:
     assert Urls.href("doc/x.html", "doc/x.html", "crf-22.abc") == "#crf-22.abc"
 
 
+def links_of(files: dict[str, str]) -> tuple[int, list[str]]:
+    """Every internal href/src of the pages checked as build_site checks them (kb.site.website.LinkIndex)."""
+    index = LinkIndex()
+    for path, text in files.items():
+        index.add(path, text)
+    return index.check()
+
+
 def test_link_checker_finds_missing_pages_and_anchors() -> None:
     files = {"index.html": '<a href="doc/a.html#r1">x</a><a href="doc/a.html#nope">y</a><a href="gone.html">z</a>'
                            '<a href="https://example.org/">ext</a><a href="#top">t</a><p id="top"></p>',
              "doc/a.html": '<p id="r1"></p><a href="../index.html">home</a>'}
-    checked, broken = check_links(files)
+    checked, broken = links_of(files)
     assert checked == 5
     assert broken == ["index.html: link to missing anchor doc/a.html#nope", "index.html: link to missing page gone.html"]
 
@@ -110,7 +118,7 @@ def test_link_checker_finds_missing_pages_and_anchors() -> None:
 def test_every_ruling_is_anchored_once_and_every_link_resolves(real_kb: Path, real_site: Path) -> None:
     files = {p.relative_to(real_site).as_posix(): p.read_text("utf-8") for p in real_site.rglob("*")
              if p.is_file() and not p.name.startswith(".")}
-    checked, broken = check_links(files)
+    checked, broken = links_of(files)
     internal = sum(len({h for h in re.findall(r'\b(?:href|src)="([^"]*)"', text) if not re.match(r"[a-z]+:", h)})
                    for path, text in files.items() if path.endswith(".html"))
     assert broken == [] and checked == internal > 40_000  # every distinct internal link of every page

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -147,12 +146,3 @@ def _capitalised_mid_sentence(text: str, token: str, start: int) -> bool:
         i -= 1
     return i > 0 and text[i - 1] not in ".!?:•\n«“\"("
 
-
-def build_lexicon(card_names: Iterable[tuple[str, str]], texts: Iterable[str]) -> Lexicon:
-    """A lexicon from (name, English name) pairs and the corpus texts."""
-    lex = Lexicon()
-    for name, canonical in card_names:
-        lex.add_name(name, canonical)
-    for text in texts:
-        lex.add_words(text)
-    return lex

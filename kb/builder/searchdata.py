@@ -280,7 +280,7 @@ def document_units(s: Source, rulings: list[Ruling], lexicon: Lexicon, parent_te
 
 
 def index_record(u: Unit, game: str) -> dict[str, Any]:
-    """A unit's record for kb.store.index.build_index (the whoosh index behind `search --raw`)."""
+    """A unit's record for kb.store.index.index_writer (the whoosh index behind `search --raw`)."""
     d = u.data
     return {"id": d["id"], "source": d["source"], "game": game, "kind": d["kind"],
             "title": d["title"] or "", "section": d["section"], "text": d["text"], "data": d}

@@ -91,12 +91,3 @@ def shown(pieces: tuple[Piece, ...] | list[Piece]) -> list[tuple[str, str, str]]
         out.append([p.op, core, trail])
     return [(op, core, gap) for op, core, gap in out]
 
-
-def older_text(pieces: tuple[Piece, ...] | list[Piece]) -> str:
-    """The older wording back from its pieces (the shared words as the newer one writes them)."""
-    return "".join(p.text for p in pieces if p.op != "added")
-
-
-def newer_text(pieces: tuple[Piece, ...] | list[Piece]) -> str:
-    """The newer wording back from its pieces: "".join of every piece but the removed ones."""
-    return "".join(p.text for p in pieces if p.op != "removed")

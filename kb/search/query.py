@@ -528,17 +528,6 @@ class NameSpan:
     near: bool = False
 
 
-def find_cards(query: str, vocab: Vocabulary) -> tuple[list[str], list[tuple[str, str]], bool]:
-    """Card names a query names: (names, [(typed, name)] for near spellings, whether the query is
-    nothing but a name)."""
-    spans, whole = name_spans(query, vocab)
-    names: list[str] = []
-    for span in spans:
-        names += [c for c in span.names if c not in names]
-    near = [(fold(query[sp.start:sp.end]), sp.names[0]) for sp in spans if sp.near]
-    return names, near, whole
-
-
 def name_spans(query: str, vocab: Vocabulary) -> tuple[list[NameSpan], bool]:
     """Where a query names cards, in query order, and whether it is nothing but a name.
 

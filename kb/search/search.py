@@ -13,7 +13,7 @@ from __future__ import annotations
 import heapq
 import math
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +24,7 @@ from kb.search.searchspec import SPEC, SearchSpec, column
 from kb.store.snapshot import Kb, Snapshot
 from kb.store.store import INDEX_DIR, no_knowledge_base
 
-__all__ = ["Result", "Searcher", "Understanding", "open_searcher", "search", "explain_search"]
+__all__ = ["Result", "Searcher", "Understanding", "open_searcher"]
 
 
 @dataclass(slots=True)
@@ -215,12 +215,6 @@ class Searcher:
         hits = self._index.search_raw(query, limit=limit, games=[game or "meccg"], sources=[source] if source else [])
         return [Result(h.id, h.score, self.spec.data(ids[h.id]), ids[h.id]) for h in hits if h.id in ids]
 
-    def explain(self, query: str, **options: Any) -> dict[str, Any]:
-        """The understanding of a query and the results it gives, for --explain."""
-        u = self.understand(query)
-        results = self.search(query, **options)
-        return {"understanding": asdict(u), "results": [r.to_json(explain=True) for r in results]}
-
 
 def matched_terms(r: Result, u: Understanding, spec: SearchSpec) -> list[str]:
     """The query's terms a result's passage holds (its text, or its section path as "section:")."""
@@ -272,14 +266,3 @@ def open_searcher(kb: Kb) -> Searcher:
         _searchers[snapshot.folder] = Searcher.open(snapshot)
     return _searchers[snapshot.folder]
 
-
-def search(kb: Kb, query: str, **options: Any) -> list[Result]:
-    """search(kb_dir, "can a strike be cancelled after the roll?") -> ranked results."""
-    snapshot = Snapshot.of(kb)  # held while the index is read (--raw)
-    return open_searcher(snapshot).search(query, **options)
-
-
-def explain_search(kb: Kb, query: str, **options: Any) -> dict[str, Any]:
-    """The same search with how the query was understood."""
-    snapshot = Snapshot.of(kb)
-    return open_searcher(snapshot).explain(query, **options)

@@ -47,7 +47,7 @@ DATA = (INDEX_FILE, "assets/deck-data.js")
 """The data files of the site: each says which build it is of (stamp()), and the page that loads one,
 naming that build in its script tag's data-build, checks it (site/assets/searchspec.js fresh())."""
 
-__all__ = ["SiteError", "SiteReport", "build_site", "check_links", "render_files", "stamp", "unstamp"]
+__all__ = ["SiteError", "SiteReport", "build_site", "render_files", "stamp", "unstamp"]
 
 
 STAMP = ("typeof document!=='undefined'&&document.currentScript&&(document.currentScript.dataset.built=", ");\n")
@@ -138,14 +138,6 @@ class LinkIndex:
                 elif frag and frag not in self.ids[resolved]:
                     broken.append(f"{path}: link to missing anchor {href}")
         return checked, broken
-
-
-def check_links(files: dict[str, str]) -> tuple[int, list[str]]:
-    """Every internal href/src of every page resolves to a file, and its #anchor to an id there."""
-    index = LinkIndex()
-    for path, text in files.items():
-        index.add(path, text)
-    return index.check()
 
 
 def render_files(kb: Kb, templates: Path | None = None) -> Iterator[tuple[str, str]]:

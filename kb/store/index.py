@@ -102,16 +102,6 @@ def index_writer(index_dir: Path) -> Iterator[Callable[[dict[str, Any]], None]]:
     writer.commit()
 
 
-def build_index(index_dir: Path, records: Iterable[dict[str, Any]]) -> int:
-    """Write a new index of `records` (see index_writer) into index_dir; returns how many."""
-    n = 0
-    with index_writer(index_dir) as add:
-        for r in records:
-            add(r)
-            n += 1
-    return n
-
-
 @dataclass(frozen=True, slots=True)
 class Hit:
     """One result: id, score and the stored display data."""
