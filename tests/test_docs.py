@@ -156,7 +156,7 @@ def test_the_first_command_installs_what_every_test_needs() -> None:
 
 
 def test_the_readme_shows_a_ruling_that_exists(real_kb) -> None:
-    from kb.lookup import show_ruling
+    from kb.read.lookup import show_ruling
 
     shown = re.search(r"rulings show (\S+)", README.read_text("utf-8"))
     assert shown and show_ruling(real_kb, shown.group(1)).ruling.kind == "annotation"
