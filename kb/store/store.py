@@ -25,7 +25,8 @@ if TYPE_CHECKING:  # the model's types are imported where a build makes them: a 
     from kb.model import ParsedDocument, Problem, Ruling, Section, Source
     from kb.builder.xref import Link
 
-SCHEMA_VERSION = 11
+SCHEMA_VERSION = 12
+"""12: the whoosh index names kb.store.index (kb/ by stage), so a build made before asks to be rebuilt up front."""
 DB_NAME = "rulings.db"
 INDEX_DIR = "index"
 LEXICON = "lexicon.json"
