@@ -8,9 +8,10 @@ from pathlib import Path
 import pytest
 
 from kb.errors import ParseError
-from kb.parsers.arda import Vocabulary, clean_heading, parse_arda, repair_words
+from kb.builder.parsers.arda import Vocabulary, clean_heading, parse_arda, repair_ranges, repair_words
 
 from .conftest import DATA, parse_file, source_for
+from .test_incomplete import arda
 
 
 def lines_accounted(doc) -> tuple[set[int], set[int]]:
@@ -61,7 +62,7 @@ def test_crf_excerpt() -> None:
     ("Annotation 25a (new): text", "annotation"),
 ])
 def test_crf_kind_reads_an_erratum_after_the_versions_it_is_of(text: str, kind: str) -> None:
-    from kb.parsers.crf import crf_kind
+    from kb.builder.parsers.crf import crf_kind
 
     assert crf_kind(text)[0] == kind
 
@@ -191,6 +192,18 @@ def test_arda_excerpt_repairs_and_repeats() -> None:
     assert ("small caps", "Utap", "Untap") in {(r.kind, r.before, r.after) for r in doc.repairs}
 
 
+def test_arda_player_count_ranges_get_back_their_dash(real_kb: Path) -> None:
+    """The extraction lost the dash of "2-5 player games" ("In 25 player games"): a rising pair of
+    digits before "player(s)" is a range, each put back recorded; other numbers stay as written."""
+    assert repair_ranges("In 25 player games; if playing with 67 players, sit apart.") == (
+        "In 2-5 player games; if playing with 6-7 players, sit apart.",
+        [("lost dash", "25", "2-5"), ("lost dash", "67", "6-7")])
+    for kept in ("with 10 players", "a 52 player league", "up to 5 players", "In 5-7 player games", "125 players"):
+        assert repair_ranges(kept) == (kept, [])
+    (text,) = [r["text"] for r in arda(real_kb) if "respect the uniqueness" in r["text"]]
+    assert "In 2-5 player games" in text and "if playing with 6-7 players" in text
+
+
 def test_arda_word_repairs_leave_known_words_alone() -> None:
     vocab = Vocabulary(["first first fit fit the the of of influence influence"])
     assert repair_words("the rst of them", vocab)[0] == "the first of them"
@@ -249,7 +262,7 @@ def test_the_legend_of_the_at_mark_is_skipped_not_stored() -> None:
 @pytest.mark.parametrize("text", ["@", " @ ", "- * -", "«»"])
 def test_a_parser_storing_a_ruling_without_words_fails_the_build(text: str) -> None:
     from kb.model import Span
-    from kb.parsers.document import DocumentBuilder
+    from kb.builder.parsers.document import DocumentBuilder
 
     b = DocumentBuilder(source_for("crf", DATA / "crf_excerpt.md"), ["# Title", "", text])
     b.add("ruling", "A ruling in words.", Span(1, 1))

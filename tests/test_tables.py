@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from kb.lookup import search_spec
-from kb.query import TOKEN, analyze_text, fold_key
-from kb.searchspec import SearchSpec
+from kb.read.lookup import search_spec
+from kb.search.query import TOKEN, analyze_text, fold_key
+from kb.search.searchspec import SearchSpec
 from kb.tables import load_table
 
 RULES_KINDS = frozenset({"CRF", "official rules", "rulebook"})
