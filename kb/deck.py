@@ -19,11 +19,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from kb.deckformats import read_deck
 from kb.decklist import (EXAMPLE, MAX_BYTES, MAX_JOINED, MAX_TITLE, PATTERNS, DeckLine, browser_rules, decode, item_lines,
-                         list_items, list_spans, read_deck, short_name, title_at, too_large)
-from kb.deckrules import (BANS, EVIDENCE_CARDS, FACT_FIELDS, FLAGS, GAMES, LIMITS, PLAYER_NAMES, PLAYER_OF, PLAYERS, PREFERRED,
-                          RULES, STATUSES, CardFacts, Entry, Scope, Whose, card_facts, check, counted, most_cards, part_of,
-                          scope_of, site_alignments, verdicts, versions, whose_deck)
+                         list_items, list_spans, short_name, title_at, too_large)
+from kb.deckcards import (BANS, EVIDENCE_CARDS, FACT_FIELDS, FLAGS, GAMES, LIMITS, PLAYER_NAMES, PLAYER_OF, PLAYERS, PREFERRED,
+                          RULES, CardFacts, Entry, Scope, Whose, card_facts, most_cards, part_of, scope_of, site_alignments,
+                          versions, whose_deck)
+from kb.deckrules import STATUSES, check, counted, verdicts
 from kb.errors import ForeignFile, ParseError, Refused, WriteFailed
 from kb.inputs import kind_of, read_bytes
 from kb.lookup import KbOrReader, Reader

@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from kb.errors import QueryError
-from kb.query import Understanding, analyze_text, analyze_word, clean, fold, understand
+from kb.query import Understanding, analyze_text, analyze_word, clean, fold
+from kb.question import understand
 from kb.ranking import QueryContext, contributions, features, plain_sum, score
 from kb.searchspec import SPEC, SearchSpec, column
 from kb.snapshot import Kb, Snapshot

@@ -23,7 +23,8 @@ from cli import cli
 from kb import lookup
 from kb.browserdata import packed
 from kb.deck import EXIT_NOT_FOUND, MAX_NEAR, PAGE_MARK, DeckReport, check_deck, deck_data, deck_report, sections_text
-from kb.decklist import FORMATS, MAX_LINE, detect, read_deck, read_line, read_lines, section_of
+from kb.deckformats import detect, read_deck
+from kb.decklist import FORMATS, MAX_LINE, read_line, read_lines, section_of
 from kb.errors import Refused, WriteFailed
 from kb.store import CURRENT
 from kb.website import unstamp
@@ -868,7 +869,7 @@ BROKEN_JSON = ['{"pool": [1, 2', '{"deck": [1,]}', '{"a" 1}', '{"a": 1,}', '{"de
                '{"deck": ["Gan\x01dalf"]}', '{"deck": NaN}', '{"deck": [1]} x', '{1: 2}', '{"deck": [-]}',
                '{"deck": [tru]}', '{"deck": ["\\u12g4"]}', '{\n\n"deck": [1 2]}', '{"deck": ["Gandalf\n', '{"deck": 01}',
                '{"deck": [1.]}', '{"deck": "\\']
-"""JSON decks that do not parse: each refused naming its line and what was expected there (kb.decklist.JsonCheck)."""
+"""JSON decks that do not parse: each refused naming its line and what was expected there (kb.deckformats.JsonCheck)."""
 REFUSED = [  # (file name, bytes)
     ("binary.meccg", BINARY_MECCG),
     ("packed.meccg", b"\x1f\x8b\x08\x00" + BINARY_MECCG),

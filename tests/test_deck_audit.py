@@ -19,7 +19,7 @@ import pytest
 
 from kb.deck import DeckReport, check_deck, finding_text, sections_text, verdict_lines
 from kb.decklist import decode
-from kb.deckrules import EVIDENCE_CARDS
+from kb.deckcards import EVIDENCE_CARDS
 from kb.errors import Refused
 
 from .conftest import DATA

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from kb.deck import DeckReport, deck_report, whose_text
-from kb.deckrules import LIMITS, RULES, Entry
+from kb.deckcards import LIMITS, RULES, Entry
 from kb.lookup import Reader
 from kb.store import connect, query
 
