@@ -252,7 +252,8 @@ WORD = re.compile(r"\w+(?:[./\-]\w+)*")
 
 
 def highlight_spans(text: str, u: Understanding, spec: SearchSpec) -> list[tuple[int, int]]:
-    """Where the query's words (or their stems, or recognised names) occur in a result's text."""
+    """Where the query's words (or their stems, or recognised names) occur in a result's text: each span once, in
+    order (by start, then end); search.js's highlight_spans gives the same."""
     wanted = {t for t, _ in u.terms if ":" not in t}
     spans = [(m.start(), m.end()) for m in WORD.finditer(text) if wanted & set(analyze_word(m.group(0), spec))]
     lowered = text.lower()
