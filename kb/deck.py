@@ -1,10 +1,11 @@
 """The deck check: every erratum, CRF ruling and mention a judge needs for the cards of a decklist, as one report.
 
-`rulings deck FILE` reads the list (kb.decklist), reads each name as `rulings card` does
+`rulings deck FILE` reads the list (kb.deckformats, kb.decklist), reads each name as `rulings card` does
 (kb.resolve.read_card: any language, accents, plurals, typos), and gathers each card's errata,
 rulings and mentions (kb.lookup's Reader.card_rulings, what `rulings card` gives) into one report in the ruling shape; deck_page()
 makes it one printable HTML page, write_page() writes that page safely. deck_data() is what the
-site's deck page (site/assets/deck.js) needs to make the same report in the browser.
+site's deck page (site/assets/deck.js, over decklist.js, deckformats.js, deckcards.js and deckrules.js) needs to
+make the same report in the browser; tests/data/decks/cases.json holds both to the same answers.
 """
 
 from __future__ import annotations
@@ -748,7 +749,7 @@ def deck_data(kb: KbOrReader) -> dict[str, Any]:
     limits, for every card with anything to say, and every name read as several cards ("Hobgoblins"),
     [errata, rulings, mentions] (kb.lookup's Reader.card_rulings, what `rulings deck` gives), each a
     list of indexes into the search data's documents, under its English names joined by " / ";
-    every card's facts and the deck rules' limits (kb.deckrules), and each rule a finding may cite as
+    every card's facts and the deck rules' limits (kb.deckcards), and each rule a finding may cite as
     its document's index."""
     reader = Reader.of(kb)  # the indexes point into this build's search data: the site ships the same
     position = {doc_id: n for n, doc_id in enumerate(column(reader.spec.raw["docs"], "id"))}

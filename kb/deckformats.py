@@ -229,7 +229,7 @@ class JsonFault(Exception):
 
 class JsonCheck:
     """A JSON text that does not parse read again as JSON is written, to say where it first goes wrong and what
-    was expected there, in the same words in both runtimes (site/assets/deck.js JsonCheck), whichever the JSON
+    was expected there, in the same words in both runtimes (site/assets/deckformats.js JsonCheck), whichever the JSON
     parser and its version. Its nesting is bounded first (json_fault)."""
 
     def __init__(self, text: str) -> None:

@@ -1,6 +1,6 @@
 """Decklists in every format players publish, read into one model by rules that the terminal and the browser share.
 
-Five formats, told apart by their content (read_deck; `rulings deck --format` forces one):
+Five formats, told apart by their content (kb.deckformats.read_deck; `rulings deck --format` forces one):
 
 - text: a list as players paste it, a tournament report prints it or a forum post writes it, one card
   a line: "2 Gandalf", "2x Gandalf", "3-Dwarven Travellers", "Gandalf x2", "Stealth (x3)", "Pallando *
@@ -27,7 +27,7 @@ Five formats, told apart by their content (read_deck; `rulings deck --format` fo
 Every format gives the same model (DeckList): each card line with its count, the printing asked for
 (set code, alignment tag, card id), its part (pool, play deck, sideboard, the Fallen-wizard extra
 sideboard, sites), its group (characters, resources, hazards) and its line. The patterns, section
-names, tags and JSON field names are plain data: the site's deck page (site/assets/deck.js) executes
+names, tags and JSON field names are plain data: the site's deck page (site/assets/decklist.js) executes
 the same steps over the same data, shipped to it in assets/deck-data.js (kb.deck.deck_data);
 tests/test_deck.py runs both over the same lists. Each pattern is written to mean the same in Python
 (re.IGNORECASE | re.ASCII) and JavaScript (flag "i"), and spells a space " ": a line is cleaned first
@@ -334,7 +334,7 @@ def decode(data: bytes, name: str) -> str:
     """A decklist's text from its bytes (at most MAX_BYTES): UTF-8 (with or without a BOM), UTF-16 with a BOM,
     else Windows-1252; Refused for more bytes than MAX_BYTES, for binary data (a NUL byte, or more than one
     character in CONTROL_SHARE a control character). The site's deck page reads a file chosen, and the UTF-8 of
-    a list typed or carried in its address, the same way (site/assets/deck.js decode)."""
+    a list typed or carried in its address, the same way (site/assets/decklist.js decode)."""
     if len(data) > MAX_BYTES:
         raise too_large(name, len(data))
     binary = f"{name}: binary data, not a decklist"

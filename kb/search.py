@@ -3,7 +3,7 @@
 The engine runs over the search data the build wrote (kb.searchspec): the query is read by
 kb.query, BM25 over the passage units' postings finds the candidates, kb.ranking scores them by
 their features, and arrange() orders them for reading. The site executes the same steps over the
-same data, module for module (site/assets/query.js, searchspec.js, ranking.js and search.js, this
+same data, module for module (site/assets/query.js, question.js, searchspec.js, ranking.js and search.js, this
 module's), so a question gets the same answers in the terminal and the browser
 (tests/data/search/cases.json holds both to the same readings, results and scores).
 """
