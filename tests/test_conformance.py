@@ -1,14 +1,14 @@
 """One search, two runtimes, one file of cases: every question of tests/data/search/cases.json, asked of
 the conformance corpus beside it (a few hand-made rulings of each kind of source, built by the real
-pipeline), is read, searched and scored by kb.search and by the site's search.js (in node, through the one
+pipeline), is read, searched and scored by kb.search.search and by the site's search.js (in node, through the one
 parity harness, tests/parity, over the corpus's site as `rulings site` builds it) as the file says: its
 reading (every field of the understanding that is not empty), the rulings found in order, their scores, the
 other editions folded into each, the words each matched, and each result's text as a reader is shown it
-(kb.render.reading; the site's index carries it as edits of the stored text) with the spans marked in it
-(kb.search.highlight_spans).
+(kb.read.render.reading; the site's index carries it as edits of the stored text) with the spans marked in it
+(kb.search.search.highlight_spans).
 
 The file is the specification both runtimes are held to. After a change meant to change answers,
-`RULINGS_UPDATE_CASES=1 .venv/bin/python -m pytest tests/test_conformance.py` writes what kb.search
+`RULINGS_UPDATE_CASES=1 .venv/bin/python -m pytest tests/test_conformance.py` writes what kb.search.search
 answers now into it; read the difference before committing it.
 """
 
@@ -21,9 +21,9 @@ from typing import Any
 
 import pytest
 
-from kb.ranking import FEATURES, QueryContext, features
-from kb.render import reading as shown_text
-from kb.search import Searcher, highlight_spans
+from kb.search.ranking import FEATURES, QueryContext, features
+from kb.read.render import reading as shown_text
+from kb.search.search import Searcher, highlight_spans
 
 from . import parity
 from .conftest import DATA, made_once
@@ -45,8 +45,8 @@ def reading(u: Any) -> dict[str, Any]:
 
 
 def answer(searcher: Searcher, case: dict[str, Any]) -> dict[str, Any]:
-    """A case as kb.search answers it: its reading and its results, each with its text as the terminal shows it
-    (kb.render.reading) and the spans marked in it."""
+    """A case as kb.search.search answers it: its reading and its results, each with its text as the terminal shows it
+    (kb.read.render.reading) and the spans marked in it."""
     o = case.get("options", {})
     u = searcher.understand(case["query"])
     results = searcher.search(case["query"], limit=o.get("limit", LIMIT), game=o.get("game"), source=o.get("source"))
@@ -76,8 +76,8 @@ def write_cases(cases: list[dict[str, Any]]) -> None:
 @pytest.fixture(scope="session")
 def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The conformance corpus's knowledge base and its site, built once by the real pipeline and generator."""
-    from kb.pipeline import build
-    from kb.website import build_site
+    from kb.builder.pipeline import build
+    from kb.site.website import build_site
 
     def make(folder: Path) -> None:
         build(CORPUS, folder / "kb")

@@ -17,13 +17,13 @@ import pytest
 from click.testing import CliRunner
 
 from cli import cli
-from kb import lookup
-from kb.deck import EXIT_NOT_FOUND, MAX_NEAR, PAGE_MARK, DeckReport, check_deck, deck_data, deck_report, sections_text
-from kb.deckformats import detect, read_deck
-from kb.decklist import FORMATS, MAX_LINE, read_line, read_lines, section_of
+from kb.read import lookup
+from kb.deck.deck import EXIT_NOT_FOUND, MAX_NEAR, PAGE_MARK, DeckReport, check_deck, deck_data, deck_report, sections_text
+from kb.deck.deckformats import detect, read_deck
+from kb.deck.decklist import FORMATS, MAX_LINE, read_line, read_lines, section_of
 from kb.errors import Refused, WriteFailed
-from kb.store import CURRENT
-from kb.website import unstamp
+from kb.store.store import CURRENT
+from kb.site.website import unstamp
 
 from . import parity
 from .conftest import DATA
@@ -217,7 +217,7 @@ def test_formats_are_told_from_content() -> None:
 
 
 def test_a_json_number_too_long_names_its_line() -> None:
-    """A number of more digits than any count (kb.decklist.MAX_DIGITS) is refused naming its line, in a string
+    """A number of more digits than any count (kb.deck.decklist.MAX_DIGITS) is refused naming its line, in a string
     never (a name may hold digits); so is JSON nested deeper than a deck builder's."""
     with pytest.raises(Refused, match=r"JSON holding a number of more than 300 digits at line 2: no deck builder's"):
         read_deck('{"deck": [\n{"name": "Gandalf", "qty": ' + "9" * 5000 + "}]}")
@@ -333,8 +333,8 @@ def test_what_a_list_says_beside_a_name(real_kb: Path) -> None:
 
 
 def test_the_reader_s_limits_fit_the_card_database(real_kb: Path) -> None:
-    from kb.decklist import MAX_NAME_LENGTH, MAX_NAME_WORDS, PATTERNS
-    from kb.store import connect, query
+    from kb.deck.decklist import MAX_NAME_LENGTH, MAX_NAME_WORDS, PATTERNS
+    from kb.store.store import connect, query
 
     rows = query(connect(real_kb), "select set_code, names from cards")
     names = [n for row in rows for n in row["names"].values() if n]
@@ -849,7 +849,7 @@ BROKEN_JSON = ['{"pool": [1, 2', '{"deck": [1,]}', '{"a" 1}', '{"a": 1,}', '{"de
                '{"deck": ["Gan\x01dalf"]}', '{"deck": NaN}', '{"deck": [1]} x', '{1: 2}', '{"deck": [-]}',
                '{"deck": [tru]}', '{"deck": ["\\u12g4"]}', '{\n\n"deck": [1 2]}', '{"deck": ["Gandalf\n', '{"deck": 01}',
                '{"deck": [1.]}', '{"deck": "\\']
-"""JSON decks that do not parse: each refused naming its line and what was expected there (kb.deckformats.JsonCheck)."""
+"""JSON decks that do not parse: each refused naming its line and what was expected there (kb.deck.deckformats.JsonCheck)."""
 REFUSED = [  # (file name, bytes)
     ("binary.meccg", BINARY_MECCG),
     ("packed.meccg", b"\x1f\x8b\x08\x00" + BINARY_MECCG),
@@ -870,7 +870,7 @@ def test_the_page_refuses_what_the_terminal_refuses_in_its_words(real_kb: Path, 
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     """Each list `rulings deck` refuses (binary data with or without a NUL byte, a 5,000-digit count, control
     characters in a comment line, a file over the size cap, ...), the deck page's check refuses with the same one
-    line, chosen as a file or typed (as standard input); one set of limits, shipped from kb/decklist.py."""
+    line, chosen as a file or typed (as standard input); one set of limits, shipped from kb/deck/decklist.py."""
     parity.node()
     monkeypatch.chdir(tmp_path)
     lists, said = [], []
@@ -892,8 +892,8 @@ def test_the_page_refuses_what_the_terminal_refuses_in_its_words(real_kb: Path, 
 def test_the_page_reads_every_encoding_as_the_terminal(tmp_path: Path, real_site: Path) -> None:
     """UTF-8 with or without its byte-order mark, UTF-16 either way round with one (a second mark kept, an astral
     character), Windows-1252 (its five bytes that are no character read as U+FFFD): the page's text is the
-    terminal's (kb.decklist.decode), to the character."""
-    from kb.decklist import decode
+    terminal's (kb.deck.decklist.decode), to the character."""
+    from kb.deck.decklist import decode
 
     text = "Heilkr\u00e4uter x2\nRo\u00e4c the Raven\n\u00c9owyn \u2014 \U0001f600\n"
     files = {"utf8.txt": text.encode(), "bom.txt": text.encode("utf-8-sig"), "le.txt": text.encode("utf-16"),
@@ -1026,7 +1026,7 @@ def test_a_gccg_part_of_one_card_line_is_no_frame_name() -> None:
 
 
 def test_browser_reads_every_test_list_as_the_terminal(real_kb: Path, real_site: Path) -> None:
-    from kb.deck import finding_text, miss_line, reading_text, whose_text
+    from kb.deck.deck import finding_text, miss_line, reading_text, whose_text
 
     texts = [HERO.read_text("utf-8"), MINION.read_text("utf-8"), REPORT.read_text("utf-8"), RANGERS.read_text("utf-8"),
              ORCS.read_text("utf-8"), FELLOWSHIP_PAGE.read_text("utf-8"),

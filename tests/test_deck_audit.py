@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 
-from kb.deck import DeckReport, check_deck, finding_text, sections_text, verdict_lines
-from kb.deckcards import EVIDENCE_CARDS
+from kb.deck.deck import DeckReport, check_deck, finding_text, sections_text, verdict_lines
+from kb.deck.deckcards import EVIDENCE_CARDS
 from kb.errors import Refused
 
 from .conftest import DATA

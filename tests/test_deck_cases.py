@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from kb.deck import check_deck, deck_report, file_title
+from kb.deck.deck import check_deck, deck_report, file_title
 
 from . import parity
 from .conftest import DATA

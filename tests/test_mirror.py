@@ -1,5 +1,5 @@
 """The browser mirrors the Python file by file: each of the site's modules (site/assets/*.js) opens by naming the
-one Python module it executes, which exists and has its name (decklist.js executes kb/decklist.py, wherever in kb/
+one Python module it executes, which exists and has its name (decklist.js executes kb/deck/decklist.py, wherever in kb/
 it lives); only the browser's own (site.js, ui.js, worker.js) name none. No module is over MAX_LINES lines, and
 each page loads every module after those it needs."""
 

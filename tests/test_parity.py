@@ -1,6 +1,6 @@
 """One search, specified once: the site's search page (site/assets/search.js with query.js, question.js,
 searchspec.js and ranking.js, over the index the site ships, search-index.js), run in node through the one
-parity harness (tests/parity), reads and ranks every question as kb.search does, and marks the same words in
+parity harness (tests/parity), reads and ranks every question as kb.search.search does, and marks the same words in
 the same text a reader is shown."""
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
-from kb import query, ranking
-from kb.browserdata import bucket, terms_keep_prefix
-from kb.render import reading
-from kb.search import Searcher, highlight_spans
+from kb.search import query, ranking
+from kb.site.browserdata import bucket, terms_keep_prefix
+from kb.read.render import reading
+from kb.search.search import Searcher, highlight_spans
 
 from . import parity
 from .conftest import NO_EVAL, eval_questions, made_once
@@ -101,7 +101,7 @@ IDS = [q if len(q) < 40 else q[:20] + f"...({len(q)} characters)" for q in FOCUS
 
 @pytest.fixture(scope="session")
 def both(real_kb: Path, real_site: Path, eval_answers: dict[str, Any], tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    """Every question (evaluation and focused) through kb.search and through the site's search page in one
+    """Every question (evaluation and focused) through kb.search.search and through the site's search page in one
     harness run, once for the whole run (`made_once`: the workers that run these tests share it)."""
     parity.node()
     queries = eval_questions() + FOCUSED
@@ -111,7 +111,7 @@ def both(real_kb: Path, real_site: Path, eval_answers: dict[str, Any], tmp_path_
                         cases=[{"query": q} for q in queries] + [{"query": q, "options": o} for q, o in FILTERED])
         found = js["cases"]
         # the evaluation questions' top five: the first five of the run's top ten (`eval_answers`), which
-        # are kb.search's top five (the same candidates, ranked alike, kept one per wording in order
+        # are kb.search.search's top five (the same candidates, ranked alike, kept one per wording in order
         # until the limit); the focused questions searched with the limit, as their `also_in` depends on it
         python: dict[str, dict[str, list[Any]]] = {q: {"ids": ids[:LIMIT]} for q, ids in eval_answers["ids"].items()}
         searcher = Searcher.open(real_kb)
@@ -222,7 +222,7 @@ def test_the_browser_reads_the_numbers_the_terminal_uses(both: dict[str, Any]) -
 
 def test_text_helpers_agree(real_site: Path) -> None:
     """clean, strip_marks, fold, fold_key, distance (and near_distance, sounded, reach: a name typed as it
-    sounds, with kb.query.SOUNDS as the site's index ships it) and the index's buckets on awkward text."""
+    sounds, with kb.search.query.SOUNDS as the site's index ships it) and the index's buckets on awkward text."""
     texts = ["Gollum’s  Fate!", "Adûnaphel", "Ａｄûｎａｐｈｅｌ", "a\u0301b", "x\x00y\x85z\u3000w\ufeffv", "İstanbul ß",
              "🐉 dragon", "“quoted” ‘single’", "e\u0308\u0301", "a" * 2500, "Straße", "½ and ²", "Plain, ASCII: text"]
     pairs = [("movment", "movement"), ("cancled", "canceled"), ("ab", "ba"), ("abcdef", "badcfe"), ("", "abc"),

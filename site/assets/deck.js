@@ -1,4 +1,4 @@
-/* The deck check's report: kb/deck.py in JavaScript, function for function: a list's names read to cards
+/* The deck check's report: kb/deck/deck.py in JavaScript, function for function: a list's names read to cards
  * (read_names, each by resolve.js's read_card over the search data's card names), lists on a line and
  * starting companies placed, the rules checked (deckrules.js), and the report deck_report makes, each card's
  * errata, rulings and mentions given as indexes into the search data; the texts the report is told in
@@ -9,8 +9,8 @@
   "use strict";
 
   var node = typeof module === "object" && module.exports && typeof require === "function";
-  var Q = node ? require("./query.js") : root.RulingsQuery;  // kb.query: fold, clean
-  var R = node ? require("./resolve.js") : root.RulingsResolve;  // kb.resolve: read_card, quoted
+  var Q = node ? require("./query.js") : root.RulingsQuery;  // kb.search.query: fold, clean
+  var R = node ? require("./resolve.js") : root.RulingsResolve;  // kb.search.resolve: read_card, quoted
   var L = node ? require("./decklist.js") : root.RulingsDeckList;
   var Refused = L.Refused, cmpStr = L.cmpStr, cpSlice = L.cpSlice, decode = L.decode, item_lines = L.item_lines,
     list_items = L.list_items, list_spans = L.list_spans, own = L.own, patterns = L.patterns,
@@ -27,7 +27,7 @@
   var NOT_NEAR = "not read for near spellings";
   var OTHER_SET = "of a set the card database does not hold: read by its exact name only";
 
-  /* kb.deck.read_names: each different name read exactly, or (the first max_near) by near spellings */
+  /* kb.deck.deck.read_names: each different name read exactly, or (the first max_near) by near spellings */
   function read_names(lines, spec, deck, index, sets) {
     var readings = new Map(), near = 0;
     lines.forEach(function (l) {
@@ -42,7 +42,7 @@
     return readings;
   }
 
-  /* kb.deck.expand_lists */
+  /* kb.deck.deck.expand_lists */
   function expand_lists(lines, spec, by_id, deck) {
     var out = [];
     lines.forEach(function (l) {
@@ -52,14 +52,14 @@
     return out;
   }
 
-  /* kb.deck.unbracketed */
+  /* kb.deck.deck.unbracketed */
   function unbracketed(l, spec, deck) {
     var bracketed = patterns(deck).bracketed.exec(l.name);
     if (bracketed && !spec.card_names(Q.fold(l.name))) return Object.assign({}, l, {name: bracketed[1]});
     return l;
   }
 
-  /* kb.deck.read_list: a line listing cards, read as its writer means it */
+  /* kb.deck.deck.read_list: a line listing cards, read as its writer means it */
   function read_list(l, spec, deck) {
     var P = patterns(deck), whole = item_lines(l, l.name, deck, P);
     if (whole[0].kind === "card" && spec.card_names(Q.fold(whole[0].name))) return whole;
@@ -73,7 +73,7 @@
     return [Object.assign({}, l, {kind: "long", name: ""})];
   }
 
-  /* kb.deck.joined_items: each item read as a line, items next to each other as one where together they name a card */
+  /* kb.deck.deck.joined_items: each item read as a line, items next to each other as one where together they name a card */
   function joined_items(l, spec, deck) {
     var P = patterns(deck), text = l.name, spans = list_spans(text, P), out = [], i = 0;
     var singles = spans.map(function (sp) { return item_lines(l, text.slice(sp[0], sp[1]), deck, P); });
@@ -93,7 +93,7 @@
     return out;
   }
 
-  /* kb.deck.read_title: [the lines, the first made the title where it may be one and names no card; that title] */
+  /* kb.deck.deck.read_title: [the lines, the first made the title where it may be one and names no card; that title] */
   function read_title(lines, spec, deck, index) {
     var at = title_at(lines, deck, patterns(deck));
     if (at === null || ["card", "list", "labelled"].indexOf(lines[at].kind) < 0) return [lines, ""];
@@ -105,7 +105,7 @@
       cpSlice(title, deck.max_title)];
   }
 
-  /* kb.deck.place_starting: [the card lines counted, the lines left out, the counts that cannot be told] */
+  /* kb.deck.deck.place_starting: [the card lines counted, the lines left out, the counts that cannot be told] */
   function place_starting(lines, readings, by_id, by_name) {
     if (!lines.some(function (l) { return l.part === "starting"; })) return [lines, [], []];
     var keys = lines.map(function (l) {
@@ -113,7 +113,7 @@
       return names.length ? "\u0001" + names.slice().sort(cmpStr).join(" / ") : "\u0002" + Q.fold(l.name);
     });
     var sources = lines.map(function (l) { return l.part === "starting" ? "\u0003" + l.section : l.part === "pool" ? "" : null; });
-    function is_unique(k) {  /* kb.deck.Cards.unique */
+    function is_unique(k) {  /* kb.deck.deck.Cards.unique */
       return k.slice(1).split(" / ").every(function (n) { return (own(by_name, n) || []).every(function (f) { return has(f, "u"); }); });
     }
     var elsewhere = new Set(), totals = new Map(), best = new Map(), counted = [], repeated = [], unsure = [];
@@ -147,14 +147,14 @@
     return unique(lines.map(function (l) { return l.number; })).sort(function (a, b) { return a - b; });
   }
 
-  /* kb.deck.repeated_text */
+  /* kb.deck.deck.repeated_text */
   function repeated_text(repeated) {
     var names = unique(repeated.map(function (l) { return l.name; }));
     return lines_text(unique(repeated.map(function (l) { return l.number; }))) + ": " + names.slice(0, 8).join(", ") +
       (names.length > 8 ? " ..." : "") + " named again (the pool, its starting companies, its draft): each counted once";
   }
 
-  /* kb.deck.most_copies: the place giving the most copies of a card, the list's own lines ("") on a tie, else the first */
+  /* kb.deck.deck.most_copies: the place giving the most copies of a card, the list's own lines ("") on a tie, else the first */
   function most_copies(by) {
     var order = Array.from(by.keys()), won = order[0];
     order.forEach(function (s) {
@@ -163,7 +163,7 @@
     return won;
   }
 
-  /* kb.deck.unread_findings: a check not made for each part of the deck holding lines not read */
+  /* kb.deck.deck.unread_findings: a check not made for each part of the deck holding lines not read */
   function unread_findings(lines, deck) {
     var unread = new Map();
     lines.forEach(function (l) {
@@ -181,7 +181,7 @@
     return out;
   }
 
-  /* kb.deck.missing_parts: a check not made when a whole deck has no location deck at all */
+  /* kb.deck.deck.missing_parts: a check not made when a whole deck has no location deck at all */
   function missing_parts(lines, entries, scope, deck) {
     if (scope.kind !== "deck" || lines.some(function (l) { return l.part === "sites" && (l.kind === "card" || l.kind === "long"); }) ||
         entries.some(function (e) { return e.versions.length && part_of(e.part, e.versions[0]) === "sites"; })) return [];
@@ -190,14 +190,14 @@
       "parts (the sites each player may include) not checked", lines: [], cards: []}];
   }
 
-  /* kb.deck.name_of: [names, read_as] */
+  /* kb.deck.deck.name_of: [names, read_as] */
   function name_of(l, readings, by_id) {
     if (own(by_id, l.card_id)) return [[by_id[l.card_id].name], ""];
     var reading = readings.get(Q.fold(l.name));
     return [reading.names.slice(), reading.read_as];
   }
 
-  /* kb.deck._add_section */
+  /* kb.deck.deck._add_section */
   function add_section(sections, l) {
     for (var i = 0; i < sections.length; i++) {
       var s = sections[i];
@@ -206,7 +206,7 @@
     sections.push({section: l.section, part: l.part, sideboard: l.sideboard, count: l.count});
   }
 
-  /* kb.lookup's Reader.card_rulings, shipped: [errata, rulings, mentions] as document indexes, for a
+  /* kb.read.lookup's Reader.card_rulings, shipped: [errata, rulings, mentions] as document indexes, for a
    * card or for the cards a name stands for (their English names, sorted, joined by " / ") */
   function card_rulings(names, deck) {
     return own(deck.cards, names.join(" / ")) || [[], [], []];
@@ -218,7 +218,7 @@
     throw e;
   }
 
-  /* kb.deck.deck_report: the verdict and findings, whose deck it is, each card once, the quiet ones
+  /* kb.deck.deck.deck_report: the verdict and findings, whose deck it is, each card once, the quiet ones
    * apart, the names not read with suggestions; {error} where `rulings deck` refuses the list.
    * options: {name, form, game, alignment, title, progress: told (what, done, of) as the work goes on} */
   function deck_report(text, spec, deck, options) {
@@ -335,14 +335,14 @@
   }
 
 
-  /* kb.deck.sections_text */
+  /* kb.deck.deck.sections_text */
   function sections_text(e) {
     return e.sections.map(function (s) {
       return (s.section || "no section") + (s.sideboard && s.section.toLowerCase().indexOf("side") < 0 ? " (sideboard)" : "") + " " + s.count;
     }).join(", ");
   }
 
-  /* kb.deck.lines_text */
+  /* kb.deck.deck.lines_text */
   function lines_text(lines, limit) {
     limit = limit === undefined ? 10 : limit;
     if (!lines.length) return "";
@@ -350,14 +350,14 @@
     return "line" + (lines.length > 1 ? "s" : "") + " " + shown;
   }
 
-  /* kb.deck.finding_text */
+  /* kb.deck.deck.finding_text */
   function finding_text(finding) {
     var where = finding.lines.length ? "; " + lines_text(finding.lines) : "";
     var rule = finding.rule ? " (rule " + finding.rule + ")" : "";
     return (finding.status === "open" ? "open question" : finding.status) + rule + ": " + finding.message + where;
   }
 
-  /* kb.deck._miss_text */
+  /* kb.deck.deck._miss_text */
   function miss_text(miss) {
     var shown = miss.lines.slice(0, 10).join(", ") + (miss.lines.length > 10 ? " ..." : "");
     var text = "line" + (miss.lines.length > 1 ? "s" : "") + " " + shown + ": " + R.quoted(miss.name);
@@ -366,7 +366,7 @@
     return text + ": no card near it";
   }
 
-  /* kb.deck.whose_text */
+  /* kb.deck.deck.whose_text */
   function whose_text(report) {
     var a = report.alignment;
     if (a.player) return "A " + a.name + " deck (" + a.how + "), a " + report.game + " game.";
@@ -374,7 +374,7 @@
     return "Whose deck it is is not " + (a.sure === "not judged" ? "judged" : "known") + ": " + a.how + ".";
   }
 
-  /* kb.deck.reading_text */
+  /* kb.deck.deck.reading_text */
   function reading_text(reading) {
     return "As " + a_name(reading.name) + " deck: " + reading.verdict.summary;
   }
@@ -391,7 +391,7 @@
     return [deck_report(text, spec, deck, options), text.length <= MAX_SHOWN ? text : null];
   }
 
-  /* kb.deck.check_deck: the report on a decklist's bytes (a file's, or a typed list's UTF-8) as `rulings deck`
+  /* kb.deck.deck.check_deck: the report on a decklist's bytes (a file's, or a typed list's UTF-8) as `rulings deck`
    * makes it, or {error, hint} where it refuses them (options as deck_report's) */
   function check_deck(bytes, spec, deck, options) { return check_job(bytes, spec, deck, options || {})[0]; }
 

@@ -1,4 +1,4 @@
-/* A deck's cards as the rules see them: kb/deckcards.py in JavaScript, function for function: each card's
+/* A deck's cards as the rules see them: kb/deck/deckcards.py in JavaScript, function for function: each card's
  * facts (deck-data.js's rows), the version each line means (versions), what the list is (scope_of: a deck,
  * part of one, no CoE deck), whose deck it is (whose_deck, with its evidence) and which cards each player's
  * alignment allows (alignment_rule).
@@ -8,11 +8,11 @@
   "use strict";
 
   var node = typeof module === "object" && module.exports && typeof require === "function";
-  var Q = node ? require("./query.js") : root.RulingsQuery;  // kb.query: fold, clean
+  var Q = node ? require("./query.js") : root.RulingsQuery;  // kb.search.query: fold, clean
   var L = node ? require("./decklist.js") : root.RulingsDeckList;
   var own = L.own, sum = L.sum, unique = L.unique;
 
-  /* kb.deckrules.CardFacts, from deck-data.js's rows; made once */
+  /* kb.deck.deckcards.CardFacts, from deck-data.js's rows; made once */
   function facts_of(deck) {
     if (!deck._facts) {
       var fields = deck.fact_fields, by_id = {}, by_name = {}, sets = {};
@@ -29,13 +29,13 @@
     return deck._facts;
   }
 
-  /* kb.deckrules.CardFacts.has */
+  /* kb.deck.deckcards.CardFacts.has */
   function has(f, letters) {
     for (var i = 0; i < letters.length; i++) if (f.flags.indexOf(letters[i]) >= 0) return true;
     return false;
   }
 
-  /* kb.deckrules.in_group */
+  /* kb.deck.deckcards.in_group */
   function in_group(card, group) {
     if (group === "characters") return card.type === "Character";
     if (group === "resources") return card.type === "Resource" || has(card, "r");
@@ -45,7 +45,7 @@
 
   var GROUPS = ["characters", "resources", "hazards", "sites"];
 
-  /* kb.deckrules.versions */
+  /* kb.deck.deckcards.versions */
   function versions(cards, set_code, tag, group, player, deck) {
     var narrowed = cards, kept;
     function narrow(test) { kept = narrowed.filter(test); if (kept.length) narrowed = kept; }
@@ -60,7 +60,7 @@
     return narrowed;
   }
 
-  /* kb.deckrules.part_of */
+  /* kb.deck.deckcards.part_of */
   function part_of(part, facts) {
     if (facts.type === "Site" || facts.type === "Region") return "sites";
     return ["pool", "play", "sideboard", "fw-sideboard"].indexOf(part) >= 0 ? part : "play";
@@ -70,12 +70,12 @@
     return {line: line, count: count, part: part, group: group, versions: cards, typed: typed};
   }
 
-  /* kb.deckrules.Evidence */
+  /* kb.deck.deckcards.Evidence */
   function evidence(kind, players, says, lines, cards) {
     return {kind: kind, players: players, says: says, lines: lines, cards: cards || []};
   }
 
-  /* kb.deckrules.Whose.how */
+  /* kb.deck.deckcards.Whose.how */
   function whose_how(whose, deck) {
     if (whose.sure === "unknown") return "no avatar, tag or card says whose deck it is";
     if (whose.sure === "not judged") return "the list is no CoE deck, so no player's rules apply";
@@ -90,14 +90,14 @@
     return said.join("; ");
   }
 
-  /* kb.deckrules.Whose.to_json */
+  /* kb.deck.deckcards.Whose.to_json */
   function whose_json(whose, deck) {
     var player = whose.players.length === 1 ? whose.players[0] : "";
     return {player: player, name: own(deck.player_names, player) || "", how: whose_how(whose, deck), sure: whose.sure,
       readings: whose.players.slice(), evidence: whose.evidence};
   }
 
-  /* kb.deckrules.whose_deck: {players, sure, evidence} */
+  /* kb.deck.deckcards.whose_deck: {players, sure, evidence} */
   function whose_deck(entries, forced, declared, deck, scope) {
     var avatars = entries.filter(function (e) {
       return e.versions.length && e.versions.every(function (f) { return has(f, "a") && f.type === "Character"; });
@@ -137,7 +137,7 @@
     return {players: candidates.filter(function (p) { return copies(p) === least; }), sure: "split", evidence: said};
   }
 
-  /* kb.deckrules._avatar_evidence: [candidates, evidence] */
+  /* kb.deck.deckcards._avatar_evidence: [candidates, evidence] */
   function avatar_evidence(avatars, sauron, deck) {
     if (!avatars.length && !sauron.length) return [deck.players.slice(), []];
     var both = avatars.concat(sauron), each = both.map(function (e) {
@@ -153,7 +153,7 @@
       both.map(function (e) { return e.line; }), names_of(both))]];
   }
 
-  /* kb.deckrules._misfit_evidence */
+  /* kb.deck.deckcards._misfit_evidence */
   function misfit_evidence(player, misfits, left, deck) {
     var rules = unique(misfits.map(function (m) { return m[1]; })).sort(function (a, b) {
       return deck.rule_order.indexOf(a) - deck.rule_order.indexOf(b);
@@ -166,18 +166,18 @@
       entries.map(function (e) { return e.line; }), cards);
   }
 
-  /* kb.deckrules._names: the cards of some lines, each once, in order */
+  /* kb.deck.deckcards._names: the cards of some lines, each once, in order */
   function names_of(entries) {
     return unique(entries.map(function (e) { return e.versions.length ? e.versions[0].name : e.typed; }));
   }
 
-  /* kb.deckrules._a */
+  /* kb.deck.deckcards.a_name */
   function a_name(name) { return ("AEIOU".indexOf(name.charAt(0)) >= 0 ? "an " : "a ") + name; }
 
-  /* kb.deckrules._listed */
+  /* kb.deck.deckcards.listed */
   function listed(words) { return words.length > 1 ? words.slice(0, -1).join(", ") + " and " + words[words.length - 1] : words.join(""); }
 
-  /* kb.deckrules.named */
+  /* kb.deck.deckcards.named */
   function named(entries, limit, lines, comma, more) {
     limit = limit === undefined ? 5 : limit;
     more = more === undefined ? true : more;
@@ -200,7 +200,7 @@
   var NOT_JUDGED = "not judged on part of a deck";
   var DECK = {kind: "deck", why: ""};
 
-  /* kb.deckrules.scope_of: {kind: deck, part or "not a deck", why} */
+  /* kb.deck.deckcards.scope_of: {kind: deck, part or "not a deck", why} */
   function scope_of(entries, deck) {
     var read = entries.filter(function (e) { return e.versions.length; }), most = deck.most_cards, all = 0;
     var cards = total(read.filter(function (e) { return e.versions[0].type !== "Site" && e.versions[0].type !== "Region"; }));
@@ -226,17 +226,17 @@
     return keys.map(function (k) { return [k, groups[k]]; });
   }
 
-  /* kb.deckrules._agent_is_hazard */
+  /* kb.deck.deckcards.agent_is_hazard */
   function agent_is_hazard(card, player) {
     return has(card, "g") && (card.type === "Hazard" || player === "hero" || player === "balrog");
   }
 
-  /* kb.deckrules._site_sides: the alignments, hero or minion, a site line may mean (in this order) */
+  /* kb.deck.deckcards.site_sides: the alignments, hero or minion, a site line may mean (in this order) */
   function site_sides(e) {
     return ["Hero", "Minion"].filter(function (a) { return e.versions.some(function (f) { return f.alignment === a; }); });
   }
 
-  /* kb.deckrules.site_alignments */
+  /* kb.deck.deckcards.site_alignments */
   function site_alignments(entries, player) {
     if (player !== "fallen-wizard") return entries;
     var chosen = new Map();
@@ -260,7 +260,7 @@
   var OWN = {hero: "Hero", minion: "Minion", "fallen-wizard": "Fallen-wizard", balrog: "Balrog"};
   var OWN_RESOURCES = {hero: ["Hero", "Dual"], minion: ["Minion", "Dual"], balrog: ["Minion", "Dual"]};
 
-  /* kb.deckrules._alignment_rule: the rule an entry breaks in a player's deck, or "" (avatars: a Set of names) */
+  /* kb.deck.deckcards.alignment_rule: the rule an entry breaks in a player's deck, or "" (avatars: a Set of names) */
   function alignment_rule(e, player, avatars, deck) {
     var cards = e.versions, rules = PLAYER_RULES[player], rule = "";
     if (cards[0].type === "Character" && has(cards[0], "a")) {
@@ -279,7 +279,7 @@
     return rule;
   }
 
-  /* kb.deckrules._character_rule: `rule` for a character of no alignment the player may have, 1.3.B4, or "" */
+  /* kb.deck.deckcards._character_rule: `rule` for a character of no alignment the player may have, 1.3.B4, or "" */
   function character_rule(cards, player, rule, deck) {
     var ok;
     if (player === "hero") ok = cards.some(function (c) { return c.alignment === "Hero" || has(c, "g"); });
@@ -294,7 +294,7 @@
     return fits ? "" : b4.rule;
   }
 
-  /* kb.deckrules._resource_rule: `rule` for a resource that is not the player's own, 1.3.B4, or "" */
+  /* kb.deck.deckcards._resource_rule: `rule` for a resource that is not the player's own, 1.3.B4, or "" */
   function resource_rule(cards, player, rule, deck) {
     var other = {hero: "Minion", minion: "Hero"}[player] || "", own_resources = own(OWN_RESOURCES, player) || [];
     if (!cards.some(function (c) { return own_resources.indexOf(c.alignment) >= 0 || (other && c.alignment === other && has(c, "i")); })) {
@@ -305,7 +305,7 @@
     return cards.some(function (c) { return b4.faction_races.indexOf(c.race) >= 0; }) ? "" : b4.rule;
   }
 
-  /* kb.deckrules.BALROG_SITES, NEEDS_BALROG: made once */
+  /* kb.deck.deckcards.BALROG_SITES, NEEDS_BALROG: made once */
   function balrog_names(deck) {
     if (!deck._balrog) {
       deck._balrog = {sites: new Set(deck.limits.balrog_sites.names.map(Q.fold)), needs: new Set(deck.limits.balrog_versions.names.map(Q.fold))};
@@ -313,7 +313,7 @@
     return deck._balrog;
   }
 
-  /* kb.deckrules._site_allowed */
+  /* kb.deck.deckcards.site_allowed */
   function site_allowed(card, player, deck) {
     var balrog = balrog_names(deck);
     if (card.alignment === "Balrog" && balrog.sites.has(Q.fold(card.name))) return true;
@@ -324,7 +324,7 @@
     return card.alignment === "Minion" && !balrog.needs.has(Q.fold(card.name)) && !has(card, "xk");
   }
 
-  /* kb.deckrules._specific */
+  /* kb.deck.deckcards._specific */
   function specific(cards, player, avatars) {
     var to = cards[0].specific;
     if (to === "Balrog") return player === "balrog" ? "" : "1.3.4";

@@ -1,4 +1,4 @@
-/* A decklist read in its format: kb/deckformats.py in JavaScript, function for function: the format told
+/* A decklist read in its format: kb/deck/deckformats.py in JavaScript, function for function: the format told
  * from the content (detect) or forced, OCTGN's XML and a deck builder's JSON read to the lines a typed list
  * gives (decklist.js), a damaged JSON file refused naming its line and what was expected there (JsonCheck),
  * NetMECCG's marks read as versions.
@@ -8,20 +8,20 @@
   "use strict";
 
   var node = typeof module === "object" && module.exports && typeof require === "function";
-  var Q = node ? require("./query.js") : root.RulingsQuery;  // kb.query: fold, clean
+  var Q = node ? require("./query.js") : root.RulingsQuery;  // kb.search.query: fold, clean
   var L = node ? require("./decklist.js") : root.RulingsDeckList;
   var Refused = L.Refused, cleaned = L.cleaned, cpSlice = L.cpSlice, json_fault = L.json_fault, own = L.own,
     patterns = L.patterns, placed = L.placed, read_lines = L.read_lines, read_name = L.read_name,
     section_of = L.section_of, split_lines = L.split_lines, text_title = L.text_title;
 
-  /* kb.decklist.line_starts */
+  /* kb.deck.deckformats.line_starts */
   function line_starts(text, P) {
     var starts = [0], re = new RegExp(P.break_all.source, "g"), m;
     while ((m = re.exec(text)) !== null) starts.push(m.index + m[0].length);
     return starts;
   }
 
-  /* kb.decklist.line_at: bisect_right */
+  /* kb.deck.deckformats.line_at: bisect_right */
   function line_at(starts, offset) {
     var lo = 0, hi = starts.length;
     while (lo < hi) { var mid = (lo + hi) >> 1; if (starts[mid] <= offset) lo = mid + 1; else hi = mid; }
@@ -30,7 +30,7 @@
 
   var ENTITIES = {amp: "&", lt: "<", gt: ">", quot: '"', apos: "'"};
 
-  /* kb.decklist.xml_text */
+  /* kb.deck.deckformats.xml_text */
   function xml_text(raw, P) {
     return raw.replace(P.xml_entity_all, function (all, named, dec, hex) {
       if (named) return ENTITIES[named.toLowerCase()];
@@ -42,7 +42,7 @@
   var XML_KINDS = [["<!--", "-->", "skip"], ["<![CDATA[", "]]>", "cdata"], ["<?", "?>", "skip"], ["<!", ">", "skip"],
     ["<", ">", "tag"]];
 
-  /* kb.decklist.xml_tokens: [offset, kind, element or text, attributes, self-closing] */
+  /* kb.deck.deckformats.xml_tokens: [offset, kind, element or text, attributes, self-closing] */
   function xml_tokens(text, name, P) {
     var out = [], at = 0, end = text.length;
     while (at < end) {
@@ -75,7 +75,7 @@
     return out;
   }
 
-  /* kb.decklist.as_count */
+  /* kb.deck.deckformats.as_count */
   function as_count(value) {
     if (typeof value === "number") return Number.isInteger(value) ? value : null;
     if (typeof value === "string") {
@@ -85,7 +85,7 @@
     return null;
   }
 
-  /* kb.decklist.structured_card */
+  /* kb.deck.deckformats.structured_card */
   function structured_card(number, typed, count, card_id, section, part, group, deck, P) {
     var text = cpSlice(cleaned(typed), deck.max_line), read = read_name(text, deck, P);
     var given = as_count(count), n = given === null ? 1 : given;
@@ -95,7 +95,7 @@
     return placed(number, "card", text, section, part, group, read[0], Math.min(n, 999), read[1], read[2], ident);
   }
 
-  /* kb.decklist.read_octgn */
+  /* kb.deck.deckformats.read_octgn */
   function read_octgn(text, name, deck, P) {
     var tokens = xml_tokens(text, name, P), starts = line_starts(text, P);
     var root_tag = null;
@@ -130,7 +130,7 @@
     return {format: "octgn", title: "", alignment: "", lines: lines, line_count: split_lines(text, P).length};
   }
 
-  /* kb.decklist._field */
+  /* kb.deck.deckformats._field */
   function field(entry, kind, deck, P) {
     var keys = Object.keys(entry), names = deck.json_fields[kind];
     for (var i = 0; i < keys.length; i++) {
@@ -147,7 +147,7 @@
 
   function isDict(v) { return v !== null && typeof v === "object" && !Array.isArray(v); }
 
-  /* kb.decklist._JsonReader */
+  /* kb.deck.deckformats._JsonReader */
   function JsonReader(text, deck, P) {
     this.text = text; this.deck = deck; this.P = P;
     this.starts = line_starts(text, P); this.cursor = 0; this.lines = [];
@@ -204,7 +204,7 @@
     this.lines.push(structured_card(this.locate(name, ident), name, count, ident, section, part, group, this.deck, this.P));
   };
 
-  /* kb.decklist.read_json */
+  /* kb.deck.deckformats.read_json */
   function read_json(text, name, deck, P) {
     var data, fault = json_fault(text, deck, P);
     if (fault !== null) {
@@ -238,7 +238,7 @@
     return {format: "json", title: title, alignment: alignment, lines: reader.lines, line_count: split_lines(text, P).length};
   }
 
-  /* kb.decklist.JsonCheck: a JSON text that does not parse read again, to say where it first goes wrong */
+  /* kb.deck.deckformats.JsonCheck: a JSON text that does not parse read again, to say where it first goes wrong */
   function JsonFault(at, what) { this.at = at; this.what = what; }
   function JsonCheck(text, P) { this.text = text; this.P = P; }
 
@@ -297,7 +297,7 @@
     }
   };
 
-  /* what a JSON text with no card holds, as kb.decklist.read_json names it (Python's type names) */
+  /* what a JSON text with no card holds, as kb.deck.deckformats.read_json names it (Python's type names) */
   function json_holds(data, text) {
     if (isDict(data)) return Object.keys(data).slice(0, 5).join(", ");
     if (Array.isArray(data)) return "a list of " + data.length;
@@ -306,7 +306,7 @@
     return typeof data === "boolean" ? "bool" : "str";
   }
 
-  /* kb.decklist.detect */
+  /* kb.deck.deckformats.detect */
   function detect(text, deck, P) {
     var start = text.replace(/^[\ufeff \t\r\n]+/, "").charAt(0);
     if (start === "{") return "json";
@@ -322,7 +322,7 @@
     return "text";
   }
 
-  /* kb.decklist.read_deck */
+  /* kb.deck.deckformats.read_deck */
   function read_deck(text, name, form, deck, progress) {
     var P = patterns(deck);
     form = form || detect(text, deck, P);
@@ -334,7 +334,7 @@
       line_count: split_lines(text.replace(/^\ufeff/, ""), P).length};
   }
 
-  /* kb.decklist.version_marked: a NetMECCG card line, its name's mark read as the version it asks for */
+  /* kb.deck.deckformats.version_marked: a NetMECCG card line, its name's mark read as the version it asks for */
   function version_marked(l, deck, P) {
     if (l.kind !== "card" || l.tag) return l;
     var m = P.version_mark.exec(l.name);

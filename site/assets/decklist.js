@@ -1,8 +1,8 @@
-/* A decklist's text read line by line: kb/decklist.py in JavaScript, function for function. Its bytes are
- * decoded as the terminal decodes them (decode, within the limits kb/decklist.py ships), and its lines read:
+/* A decklist's text read line by line: kb/deck/decklist.py in JavaScript, function for function. Its bytes are
+ * decoded as the terminal decodes them (decode, within the limits kb/deck/decklist.py ships), and its lines read:
  * counts, names, set codes, alignment tags, headers giving sections, parts and groups, lists on one line,
  * GCCG frames, the title; over the patterns, section names, tags and limits deck-data.js carries
- * (window.RULINGS_DECK, made by kb.deck.deck_data). Each function carries the name of the Python function it
+ * (window.RULINGS_DECK, made by kb.deck.deck.deck_data). Each function carries the name of the Python function it
  * executes; tests/data/decks/cases.json holds both runtimes to the same answers (tests/parity/driver.js).
  * Here too the small helpers the deck modules share (Python's own: dict.get, sum, a list's unique items, a
  * str's code points).
@@ -12,7 +12,7 @@
   "use strict";
 
   var node = typeof module === "object" && module.exports && typeof require === "function";
-  var Q = node ? require("./query.js") : root.RulingsQuery;  // kb.query: fold, clean
+  var Q = node ? require("./query.js") : root.RulingsQuery;  // kb.search.query: fold, clean
 
   function own(obj, key) { return Object.prototype.hasOwnProperty.call(obj, key) ? obj[key] : undefined; }
   function cmpStr(a, b) { return a < b ? -1 : a > b ? 1 : 0; }
@@ -22,7 +22,7 @@
   function sum(xs, f) { return xs.reduce(function (n, x) { return n + f(x); }, 0); }
   function unique(xs) { return Array.from(new Set(xs)); }  // first seen first, in linear time
 
-  /* kb.decklist.PATTERNS: each rule compiled as Python's re.I | re.A reads it (no "u" flag: ASCII classes) */
+  /* kb.deck.decklist.PATTERNS: each rule compiled as Python's re.I | re.A reads it (no "u" flag: ASCII classes) */
   function patterns(deck) {
     if (!deck._patterns) {
       var out = {};
@@ -43,7 +43,7 @@
   var SIDEBOARDS = ["sideboard", "fw-sideboard"];
   var PARTS = ["pool", "play", "sideboard", "fw-sideboard", "sites", "notes", "starting"];
 
-  // -- the input: bytes to text, within the limits kb/decklist.py ships -------------------------------------
+  // -- the input: bytes to text, within the limits kb/deck/decklist.py ships -------------------------------------
 
   var PROGRESS_LINES = 8192;  // the page is told of its progress each time this many lines are read
 
@@ -54,13 +54,13 @@
     return Math.floor(q / 10) + "." + (q % 10) + (unit === 1024 ? " KB" : " MB");
   }
 
-  /* kb.decklist.too_large */
+  /* kb.deck.decklist.too_large */
   function too_large(name, size, deck) {
     return new Refused(name + ": " + size_text(size) + ", over the " + size_text(deck.max_bytes) + " a decklist may be " +
       "(10,000 lines of card names are about 300 KB)", deck.too_large_hint);
   }
 
-  /* bytes.decode("cp1252", errors="replace"): 0x80 to 0x9F as kb.decklist.CP1252 gives them, every other byte its
+  /* bytes.decode("cp1252", errors="replace"): 0x80 to 0x9F as kb.deck.decklist.CP1252 gives them, every other byte its
    * Latin-1 character (no TextDecoder is the same: node's reads 0x80 as U+0080, a browser's 0x81 as U+0081) */
   function cp1252(bytes, deck) {
     var units = new Uint16Array(bytes.length), chunks = [];
@@ -69,7 +69,7 @@
     return chunks.join("");
   }
 
-  /* kb.decklist.decode: a decklist's text from its bytes (a Uint8Array), or Refused as the terminal refuses them */
+  /* kb.deck.decklist.decode: a decklist's text from its bytes (a Uint8Array), or Refused as the terminal refuses them */
   function decode(bytes, name, deck) {
     var binary = name + ": binary data, not a decklist", text;
     if (bytes.length > deck.max_bytes) throw too_large(name, bytes.length, deck);
@@ -88,7 +88,7 @@
     return text;
   }
 
-  /* kb.decklist.split_lines */
+  /* kb.deck.decklist.split_lines */
   function split_lines(text, P) {
     var lines = text.split(P.break_all);
     return lines.length > 1 && lines[lines.length - 1] === "" ? lines.slice(0, -1) : lines;
@@ -96,15 +96,15 @@
 
   function cleaned(raw) { return Q.clean(raw, raw.length + 1); }
 
-  /* kb.decklist.section_key */
+  /* kb.deck.decklist.section_key */
   function section_key(name, P) { return Q.fold(name).replace(P.section_count, ""); }
 
-  /* kb.decklist.names_part */
+  /* kb.deck.decklist.names_part */
   function names_part(key, deck, P) {
     return own(deck.sections, key) !== undefined || P.sideboard.test(key) || P.fw_sideboard.test(key) || P.starting.test(key);
   }
 
-  /* kb.decklist.section_of */
+  /* kb.deck.decklist.section_of */
   function section_of(name, part, deck, P) {
     var key = section_key(name, P), known = own(deck.sections, key);
     if (known !== undefined) {
@@ -121,7 +121,7 @@
     return [words].concat(named_within(key, part, deck));
   }
 
-  /* kb.decklist.known_section: the section a header's one word is or spells nearly, the nearest if one is, or "" */
+  /* kb.deck.decklist.known_section: the section a header's one word is or spells nearly, the nearest if one is, or "" */
   function known_section(key, deck) {
     if (own(deck.sections, key) !== undefined || key.indexOf(" ") >= 0 || cpLen(key) < deck.near_section - 1) {
       return own(deck.sections, key) !== undefined ? key : "";
@@ -138,7 +138,7 @@
     return best !== null && near[best].length === 1 ? near[best][0] : "";
   }
 
-  /* kb.decklist.named_within: [part, group] a section's key names by its words when it is none of the sections */
+  /* kb.deck.decklist.named_within: [part, group] a section's key names by its words when it is none of the sections */
   function named_within(key, part, deck) {
     var named = key.split(" ").filter(function (w) { return own(deck.sections, w) !== undefined; })
       .map(function (w) { return deck.sections[w]; });
@@ -148,13 +148,13 @@
     return [parts.length ? parts[0] : SIDEBOARDS.indexOf(part) >= 0 ? part : "play", groups[0]];
   }
 
-  /* kb.decklist.framed_section */
+  /* kb.deck.decklist.framed_section */
   function framed_section(name, deck, P) {
     var s = section_of(name, "notes", deck, P);
     return PARTS.indexOf(s[1]) >= 0 ? [s[0], s[1], ""] : [s[0], "notes", ""];
   }
 
-  /* kb.decklist.framed_heading: [section, part, group] a GCCG heading starts inside its frame's part */
+  /* kb.deck.decklist.framed_heading: [section, part, group] a GCCG heading starts inside its frame's part */
   function framed_heading(name, part, deck, P) {
     var s = section_of(name, part, deck, P);
     var named = section_key(name, P).split(" ").filter(function (w) {
@@ -164,7 +164,7 @@
     return [s[0], part, s[2] || (named.length ? deck.sections[named[named.length - 1]][2] : "")];
   }
 
-  /* kb.decklist.read_name: [name, set code, tag, count or null, what it carries] */
+  /* kb.deck.decklist.read_name: [name, set code, tag, count or null, what it carries] */
   function read_name(text, deck, P, framed) {
     var rest = text.replace(P.influence_all, ""), set_code = "", tag = "", carried = "", m;
     m = framed ? P.any_set_code.exec(rest) : null;
@@ -192,25 +192,25 @@
     return [rest.replace(/^[ ,;.]+|[ ,;.]+$/g, ""), set_code, tag, count, carried];
   }
 
-  /* kb.decklist.placed */
+  /* kb.deck.decklist.placed */
   function placed(number, kind, text, section, part, group, name, count, set_code, tag, card_id) {
     return {number: number, kind: kind, text: text, name: name || "", count: count === undefined ? 1 : count,
       set_code: set_code || "", tag: tag || "", card_id: card_id || "", section: section, part: part, group: group,
       sideboard: SIDEBOARDS.indexOf(part) >= 0};
   }
 
-  /* kb.decklist.part_words */
+  /* kb.deck.decklist.part_words */
   function part_words(name, deck, P) {
     var key = section_key(name, P);
     return key.split(" ").filter(Boolean).length <= 4 && names_part(key, deck, P);
   }
 
-  /* kb.decklist.short_name */
+  /* kb.deck.decklist.short_name */
   function short_name(name, deck) {
     return name.split(" ").filter(Boolean).length <= deck.max_name_words && cpLen(name) <= deck.max_name_length;
   }
 
-  /* kb.decklist.read_line: the lines one line reads as */
+  /* kb.deck.decklist.read_line: the lines one line reads as */
   function read_line(number, raw, section, part, group, mode, deck, P) {
     var text = cleaned(raw), whole = whole_line(number, text, section, part, group, mode, deck, P);
     var lines = whole !== null ? [whole] : labelled_line(number, text, section, part, group, mode, deck, P);
@@ -218,7 +218,7 @@
     return lines.map(function (l) { return Object.assign({}, l, {text: ""}); });
   }
 
-  /* kb.decklist.list_spans: [start, end] of each item of a line listing cards */
+  /* kb.deck.decklist.list_spans: [start, end] of each item of a line listing cards */
   function list_spans(text, P) {
     var spans = [], start = 0, depth = 0, m, re = new RegExp(P.list_split_all.source, "gi");
     while ((m = re.exec(text)) !== null) {
@@ -231,23 +231,23 @@
     return spans.filter(function (s) { return text.slice(s[0], s[1]).replace(/^[ ,;.]+|[ ,;.]+$/g, ""); });
   }
 
-  /* kb.decklist.list_items */
+  /* kb.deck.decklist.list_items */
   function list_items(text, P) {
     return list_spans(text, P).map(function (s) { return text.slice(s[0], s[1]).replace(/^ +| +$/g, ""); });
   }
 
-  /* kb.decklist.item_lines: some items of a list line read as one line in its place */
+  /* kb.deck.decklist.item_lines: some items of a list line read as one line in its place */
   function item_lines(l, text, deck, P) {
     return card_lines(l.number, l.text, text.replace(/^ +| +$/g, ""), l.section, l.part, l.group, false, deck, P);
   }
 
-  /* kb.decklist.long_line */
+  /* kb.deck.decklist.long_line */
   function long_line(number, text, section, part, group, P) {
     var prose = part === "notes" || P.sentence.test(text) || P.prose.test(text);
     return placed(number, prose ? "note" : "long", "", section, part, group);
   }
 
-  /* kb.decklist.whole_line: a line that names no card, or null */
+  /* kb.deck.decklist.whole_line: a line that names no card, or null */
   function whole_line(number, text, section, part, group, mode, deck, P) {
     var s;
     if (cpLen(text) > deck.max_line && (mode !== "text" || part === "notes" || cpLen(text) > deck.max_list_line ||
@@ -278,7 +278,7 @@
     return null;
   }
 
-  /* kb.decklist.labelled_line: a line that may name cards, after its bullet, prefix or label */
+  /* kb.deck.decklist.labelled_line: a line that may name cards, after its bullet, prefix or label */
   function labelled_line(number, text, section, part, group, mode, deck, P) {
     var rest = text.replace(P.bullet, ""), prefix = P.sideboard_prefix.exec(rest);
     var label = mode === "text" ? P.label.exec(rest) : null, header = [];
@@ -296,7 +296,7 @@
     return header.concat(named_cards(number, text, rest, section, part, group, mode === "framed", deck, P));
   }
 
-  /* kb.decklist.named_cards: what the rest of a line names, a list or one card */
+  /* kb.deck.decklist.named_cards: what the rest of a line names, a list or one card */
   function named_cards(number, text, rest, section, part, group, framed, deck, P) {
     rest = rest.replace(P.trailing_comment, "");
     if (P.placeholder.test(rest) || P.aside.test(rest) || P.legend.test(rest)) return [placed(number, "note", text, section, part, group)];
@@ -307,7 +307,7 @@
     return card_lines(number, text, rest, section, part, group, framed, deck, P);
   }
 
-  /* kb.decklist.card_lines: what the rest of a line names read as one card */
+  /* kb.deck.decklist.card_lines: what the rest of a line names read as one card */
   function card_lines(number, text, rest, section, part, group, framed, deck, P) {
     if (cpLen(rest) > deck.max_line) return [long_line(number, rest, section, part, group, P)];
     var read = read_name(rest, deck, P, framed), name = read[0], count = read[3], carried = read[4];
@@ -318,7 +318,7 @@
     return [card];
   }
 
-  /* kb.decklist.frame_names: which lines name a GCCG frame's part, the frames read in turn from the top */
+  /* kb.deck.decklist.frame_names: which lines name a GCCG frame's part, the frames read in turn from the top */
   function frame_names(frames) {
     var names = new Set(), i = 0;
     while (i + 2 < frames.length) {
@@ -327,7 +327,7 @@
     return names;
   }
 
-  /* kb.decklist.read_lines; progress (the page's): told of each PROGRESS_LINES lines read */
+  /* kb.deck.decklist.read_lines; progress (the page's): told of each PROGRESS_LINES lines read */
   function read_lines(text, deck, framed, progress) {
     var P = patterns(deck), raws = split_lines(text.replace(/^\ufeff/, ""), P), out = [];
     var names = framed ? frame_names(raws.map(function (raw) { return P.frame.test(cleaned(raw)); })) : new Set();
@@ -350,13 +350,13 @@
     return titled(out, deck, P);
   }
 
-  /* kb.decklist.keeps_pool */
+  /* kb.deck.decklist.keeps_pool */
   function keeps_pool(header, given, deck) {
     return deck.pool_sections.indexOf(header.section) >= 0 && given.indexOf(header.section) < 0 &&
       !(header.section === "Characters" && given.indexOf("") >= 0);
   }
 
-  /* kb.decklist.title_at: where a text list's own title may be, or null */
+  /* kb.deck.decklist.title_at: where a text list's own title may be, or null */
   function title_at(lines, deck, P) {
     var first = -1;
     for (var i = 0; i < lines.length; i++) if (lines[i].kind !== "blank") { first = i; break; }
@@ -368,14 +368,14 @@
     return l.kind === "note" || l.kind === "labelled" || l.name === l.text ? first : null;
   }
 
-  /* kb.decklist.titled */
+  /* kb.deck.decklist.titled */
   function titled(lines, deck, P) {
     var at = title_at(lines, deck, P);
     if (at === null || lines[at].kind !== "note") return lines;
     return lines.slice(0, at).concat([Object.assign({}, lines[at], {kind: "title"})], lines.slice(at + 1));
   }
 
-  /* kb.decklist.text_title */
+  /* kb.deck.decklist.text_title */
   function text_title(lines, deck, P) {
     for (var i = 0; i < lines.length; i++) {
       var l = lines[i];
@@ -388,10 +388,10 @@
     return "";
   }
 
-  /* kb.errors.Refused: its message is the terminal's, its hint what to do (kb.decklist.EXAMPLE unless told) */
+  /* kb.errors.Refused: its message is the terminal's, its hint what to do (kb.deck.decklist.EXAMPLE unless told) */
   function Refused(message, hint) { this.message = message; this.hint = hint === undefined ? null : hint; }
 
-  /* kb.decklist.json_fault: [offset, how] where a JSON text goes past the limits, or null */
+  /* kb.deck.decklist.json_fault: [offset, how] where a JSON text goes past the limits, or null */
   function json_fault(text, deck, P) {
     var depth = 0, m, re = new RegExp(P.json_token_all.source, "gi");
     while ((m = re.exec(text)) !== null) {

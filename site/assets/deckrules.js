@@ -1,4 +1,4 @@
-/* The CoE deck-construction rules checked: kb/deckrules.py in JavaScript, function for function: every
+/* The CoE deck-construction rules checked: kb/deck/deckrules.py in JavaScript, function for function: every
  * finding on a deck's cards (check: each a problem, an open question, a rule not checked or a note, with its
  * rule and lines), and the verdict (verdict, verdicts: once, or for each alignment it is checked as), over
  * the limits deck-data.js carries.
@@ -17,7 +17,7 @@
 
   function counted(n, noun, plural) { return n + " " + (n === 1 ? noun : plural || noun + "s"); }
 
-  /* kb.deckrules.Findings */
+  /* kb.deck.deckrules.Findings */
   function Findings(part) { this.out = []; this.part = !!part; }
   Findings.prototype.add = function (status, rule, message, entries) {
     entries = entries || [];
@@ -27,7 +27,7 @@
         unique(entries.filter(function (e) { return e.versions.length; }).map(function (e) { return e.versions[0].name; }))});
   };
   Findings.prototype.problem = function (rule, message, entries) { this.add("problem", rule, message, entries); };
-  /* kb.deckrules.Findings.short: a minimum not reached, a problem; on part of a deck, a check not made */
+  /* kb.deck.deckrules.Findings.short: a minimum not reached, a problem; on part of a deck, a check not made */
   Findings.prototype.short = function (rule, message, entries) {
     if (this.part) this.add("not checked", rule, message + " (" + NOT_JUDGED + ")", entries);
     else this.problem(rule, message, entries);
@@ -36,7 +36,7 @@
   Findings.prototype.unchecked = function (rule, message, entries) { this.add("not checked", rule, message, entries); };
   Findings.prototype.note = function (rule, message, entries) { this.add("note", rule, message, entries); };
 
-  /* kb.deckrules.check */
+  /* kb.deck.deckrules.check */
   function check(entries, player, game, unread, unknown_bans, why, deck, scope) {
     scope = scope || DECK;
     if (scope.kind === "not a deck") {
@@ -73,7 +73,7 @@
     return entries.filter(function (e) { return parts.indexOf(part_of(e.part, e.versions[0])) >= 0; });
   }
 
-  /* kb.deckrules._copies */
+  /* kb.deck.deckrules._copies */
   function copies(f, entries, player, deck) {
     var limit = deck.limits.copies, fw = deck.limits.fallen_wizard_copies;
     var groups = grouped(within(entries, "pool", "play", "sideboard", "fw-sideboard"), function (e) { return e.versions[0].name; });
@@ -97,7 +97,7 @@
     manifestations(f, groups, deck);
   }
 
-  /* kb.deckrules._manifestations: groups, [name, entries] in order */
+  /* kb.deck.deckrules._manifestations: groups, [name, entries] in order */
   function manifestations(f, groups, deck) {
     var rule = deck.limits.copies.rule, by_name = new Map(groups);
     grouped(groups.filter(function (kv) {
@@ -127,7 +127,7 @@
     });
   }
 
-  /* kb.deckrules._agents */
+  /* kb.deck.deckrules._agents */
   function agents(f, entries, deck) {
     var limit = deck.limits.agent_mind;
     var chosen = within(entries, "pool", "play", "sideboard", "fw-sideboard").filter(function (e) { return has(e.versions[0], "g"); });
@@ -135,7 +135,7 @@
     if (mind > limit.max) f.problem(limit.rule, "the agents' mind totals " + mind + " (at most " + limit.max + " in the deck)", chosen);
   }
 
-  /* kb.deckrules._play_groups: the play deck's lines as 1.5 counts them */
+  /* kb.deck.deckrules._play_groups: the play deck's lines as 1.5 counts them */
   function play_groups(entries, player) {
     var g = {resources: [], hazards: [], flexible: [], characters: [], avatars: [], resource_avatars: []};
     within(entries, "play").forEach(function (e) {
@@ -150,7 +150,7 @@
     return g;
   }
 
-  /* kb.deckrules._play_deck */
+  /* kb.deck.deckrules._play_deck */
   function play_deck(f, entries, player, deck) {
     var limit = deck.limits.play_deck, g = play_groups(entries, player), characters = g.characters;
     resource_avatars(f, g, player, deck);
@@ -162,7 +162,7 @@
     creatures(f, g.hazards, player, deck);
   }
 
-  /* kb.deckrules._resource_avatars: 1.5's balance and avatars, a resource avatar among the resources; a note where
+  /* kb.deck.deckrules._resource_avatars: 1.5's balance and avatars, a resource avatar among the resources; a note where
    * counting it among the avatars instead would change whether the play deck keeps 1.5 */
   function resource_avatars(f, g, player, deck) {
     var others = g.resource_avatars, as_resources = new Findings(f.part);
@@ -187,7 +187,7 @@
     f.out = f.out.concat(as_resources.out);
   }
 
-  /* kb.deckrules._avatars: up to three avatars in the play deck, any combination but three different ones */
+  /* kb.deck.deckrules._avatars: up to three avatars in the play deck, any combination but three different ones */
   function avatars_check(f, avatars, deck, would) {
     var limit = deck.limits.play_deck, has = would ? "would have" : "has";
     if (total(avatars) > limit.avatars) {
@@ -201,7 +201,7 @@
     }
   }
 
-  /* kb.deckrules._balance: one finding, what the play deck has and what it must have */
+  /* kb.deck.deckrules._balance: one finding, what the play deck has and what it must have */
   function balance(f, resources, hazards, flexible, player, deck, would) {
     var limit = deck.limits.play_deck, flexible_limit = deck.limits.fallen_wizard_flexible, by_name = new Map(), flex_max = 0;
     flexible.forEach(function (e) { by_name.set(e.versions[0].name, (by_name.get(e.versions[0].name) || 0) + e.count); });
@@ -225,7 +225,7 @@
     else f.short(limit.rule, message, resources.concat(hazards, flexible));
   }
 
-  /* kb.deckrules._resource_count: [what the count of resources breaks ("few", "many" or ""), how many of the cards
+  /* kb.deck.deckrules._resource_count: [what the count of resources breaks ("few", "many" or ""), how many of the cards
    * that may be either are counted as resources to say so, whether some count makes as many hazards as resources] */
   function resource_count(r, h, x, flex_max, deck) {
     var lo = deck.limits.play_deck.resources_min, hi = deck.limits.play_deck.resources_max, balanced = [], k;
@@ -237,7 +237,7 @@
     return [r + k < lo ? "few" : "many", k, balanced.length > 0];
   }
 
-  /* kb.deckrules._counting */
+  /* kb.deck.deckrules._counting */
   function counting(k, x) {
     if (!x) return "";
     var cards = counted(x, "card") + " that may be either (1.3.3)";
@@ -246,7 +246,7 @@
     return ", with " + some + " as " + (k === 1 ? "a resource" : "resources") + ", to match its hazards";
   }
 
-  /* kb.deckrules._creatures */
+  /* kb.deck.deckrules._creatures */
   function creatures(f, hazards, player, deck) {
     var limit = deck.limits.creatures;
     var full = total(hazards.filter(function (e) { return has(e.versions[0], "c") && !has(e.versions[0], "g"); }));
@@ -259,7 +259,7 @@
     }
   }
 
-  /* kb.deckrules._sideboard */
+  /* kb.deck.deckrules._sideboard */
   function sideboard(f, entries, game, deck) {
     var limit = deck.limits.sideboard, avatars_limit = deck.limits.sideboard_avatars;
     var board = within(entries, "sideboard"), extra = within(entries, "fw-sideboard");
@@ -281,7 +281,7 @@
     }
   }
 
-  /* kb.deckrules._pool */
+  /* kb.deck.deckrules._pool */
   function pool(f, entries, player, deck) {
     var limit = deck.limits.pool, fw = deck.limits.fallen_wizard_pool, in_pool = within(entries, "pool");
     var characters = in_pool.filter(function (e) { return e.versions[0].type === "Character" && !has(e.versions[0], "a"); });
@@ -321,7 +321,7 @@
 
   var STAGE_TOO = " (and a Fallen-wizard's Stage resources)";
 
-  /* kb.deckrules._pool_sites */
+  /* kb.deck.deckrules._pool_sites */
   function pool_sites(f, entries) {
     var sites = entries.filter(function (e) { return e.part === "pool" && (e.versions[0].type === "Site" || e.versions[0].type === "Region"); });
     if (sites.length) {
@@ -330,7 +330,7 @@
     }
   }
 
-  /* kb.deckrules._declared_avatar */
+  /* kb.deck.deckrules._declared_avatar */
   function declared_avatar(f, entries) {
     if (!entries.some(function (e) { return has(e.versions[0], "a") && e.versions[0].alignment === "Fallen-wizard"; })) {
       f.short("1.8.F1", "a Fallen-wizard player's deck holds at least one copy of the Fallen-wizard avatar they " +
@@ -338,7 +338,7 @@
     }
   }
 
-  /* kb.deckrules._locations */
+  /* kb.deck.deckrules._locations */
   function locations(f, entries, player, deck) {
     var limit = deck.limits.location_deck, sites = within(entries, "sites");
     var regions = sites.filter(function (e) { return has(e.versions[0], "y"); });
@@ -355,7 +355,7 @@
     });
   }
 
-  /* kb.deckrules._fallen_wizard_site */
+  /* kb.deck.deckrules._fallen_wizard_site */
   function fallen_wizard_site(f, card, group) {
     var sides = group.map(site_sides), name = card.name, n = total(group);
     if (!sides.some(function (s) { return s.length; })) {
@@ -378,7 +378,7 @@
     }
   }
 
-  /* kb.deckrules._alignment: a problem for each alignment rule the deck's cards break */
+  /* kb.deck.deckrules._alignment: a problem for each alignment rule the deck's cards break */
   function alignment(f, entries, player, unknown_bans, deck) {
     var bad = [], by_rule = {}, avatars = new Set();
     entries.forEach(function (e) { if (has(e.versions[0], "a") && e.versions[0].type === "Character") avatars.add(e.versions[0].name); });
@@ -400,7 +400,7 @@
     if (unknown_bans.length) f.unchecked(deck.bans[player], "names no card of the card database: " + unknown_bans.join(", "));
   }
 
-  /* kb.deckrules._misfit: a card an alignment rule forbids, for people: what it is, and where when in a sideboard */
+  /* kb.deck.deckrules._misfit: a card an alignment rule forbids, for people: what it is, and where when in a sideboard */
   function misfit(e, rule, deck) {
     var card = e.versions[0], what = card.alignment + " " + card.type;
     if (rule === deck.limits.balrog_versions.rule && card.alignment === "Minion") {
@@ -411,7 +411,7 @@
     return card.name + " (" + what + (SIDEBOARDS.indexOf(e.part) >= 0 ? ", in the sideboard" : "") + ")";
   }
 
-  /* kb.deckrules._alignment_texts: what each alignment rule asks of a player's deck */
+  /* kb.deck.deckrules._alignment_texts: what each alignment rule asks of a player's deck */
   function alignment_texts(player, deck) {
     var who = deck.player_names[player], rules = PLAYER_RULES[player], texts = {};
     texts[rules[0]] = "a " + who + " player's avatars";
@@ -425,7 +425,7 @@
     return texts;
   }
 
-  /* kb.deckrules.verdict */
+  /* kb.deck.deckrules.verdict */
   function verdict(findings, deck, scope) {
     scope = scope || DECK;
     var n = deck.statuses.slice(0, 3).map(function (status) { return findings.filter(function (f) { return f.status === status; }).length; });
@@ -444,13 +444,13 @@
       scope: {kind: scope.kind, why: scope.why}};
   }
 
-  /* kb.deckrules._scope_head */
+  /* kb.deck.deckrules._scope_head */
   function scope_head(scope) {
     var why = scope.why.charAt(0).toUpperCase() + scope.why.slice(1);
     return scope.kind === "part" ? why + ": it reads as part of a deck; checked as a part" : why + ": not a CoE deck, not judged";
   }
 
-  /* kb.deckrules.verdicts: [verdict, shared findings, readings] */
+  /* kb.deck.deckrules.verdicts: [verdict, shared findings, readings] */
   function verdicts(players, results, deck, scope) {
     scope = scope || DECK;
     if (results.length === 1) return [verdict(results[0], deck, scope), results[0], []];
@@ -483,7 +483,7 @@
     return [top, shared, readings];
   }
 
-  /* kb.deckrules._said */
+  /* kb.deck.deckrules._said */
   function said_of(v) {
     var rest = [];
     if (v.open) rest.push(counted(v.open, "question") + " the rules leave open");

@@ -1,4 +1,4 @@
-/* A question understood: kb/question.py in JavaScript, function for function: a judge's words in,
+/* A question understood: kb/search/question.py in JavaScript, function for function: a judge's words in,
  * weighted index terms and recognised references out, in the four steps understand() takes, over
  * what query.js reads (its words, their terms, the card names) and the page's search data.
  * Loads by a script tag (window.RulingsQuestion) or in node (module.exports). */
@@ -33,7 +33,7 @@
     return {ends: ends, asking: asking, asks: asks, weight: function (at) { return asks(at) ? 1.0 : story; }};
   }
 
-  /* understand: a query read, in the four steps kb.question.understand takes: references, cards, words, weights */
+  /* understand: a query read, in the four steps kb.search.question.understand takes: references, cards, words, weights */
   function understand(query, vocab) {
     var q = clean(query, vocab.limits.MAX_QUERY), u = Understanding(q);
     var rest = read_references(u, strip_marks(q), vocab);

@@ -244,7 +244,7 @@
  * any of its formats and checked against the CoE deck-construction rules as `rulings deck` checks it, with the
  * same report made from the site's data, offline (deck.js and the modules before it), in a worker
  * (worker.js), its progress shown. The page's part of the deck check, with no Python counterpart (the
- * terminal's is kb/deck.py's report as the terminal prints it).
+ * terminal's is kb/deck/deck.py's report as the terminal prints it).
  * Loads by a script tag, after the deck modules and worker.js. */
 (function deck_page(root) {
   "use strict";
@@ -453,7 +453,7 @@
   DeckPage.prototype.load = function (f) {
     var self = this;
     if (!f) return;
-    this.title = f.name.replace(/\.[^.]*$/, "").replace(/\.deck$/, "");  // kb.deck.file_title
+    this.title = f.name.replace(/\.[^.]*$/, "").replace(/\.deck$/, "");  // kb.deck.deck.file_title
     this.named = f.name;
     this.note.hidden = true;
     if (f.size > this.deck.max_bytes) {

@@ -41,3 +41,11 @@ def run(task: str, site: Path, **job: Any) -> Any:
     if done.returncode != 0:
         raise RuntimeError(f"tests/parity/driver.js ({task}) failed in node: {done.stderr[-3000:]}")
     return json.loads(done.stdout)
+
+
+def site_index(site: Path) -> dict[str, Any]:
+    """The site's search index as its search page reads it (the driver's index task: searchspec.js decoding every
+    part of search-index.js), one object as search.json has it, plus the site's "site" and "site_cards", and,
+    under "read", what the reading saw: its bucketed tables, its parts read later, the keys in a wrong bucket."""
+    read = run("index", site)
+    return {**read["rest"], **read["data"], "read": {k: read[k] for k in ("bucketed", "later", "misplaced")}}

@@ -64,7 +64,7 @@ function search(job) {
 
 function helpers(job) {
   const page = open_page(job.site, "search.html").context, m = page.RulingsQuery, {bucket} = page.RulingsSpec;
-  page.RulingsSpec.open();  // as the page opens its data: kb.query.SOUNDS read from it
+  page.RulingsSpec.open();  // as the page opens its data: kb.search.query.SOUNDS read from it
   const {texts, pairs, keys, limit} = job;
   return {clean: texts.map(t => m.clean(t, limit)), strip: texts.map(m.strip_marks), fold: texts.map(m.fold),
     key: texts.map(m.fold_key), distance: pairs.map(([a, b]) => [1, 2, 3].map(l => m.distance(a, b, l))),
