@@ -216,10 +216,10 @@ def styled(text: str, spans: Sequence[tuple[int, int]], emphasis: Sequence[tuple
 
 def text_of(r: dict[str, Any]) -> str:
     """A ruling's text for the terminal: the source's emphasis bold or italic where colour shows
-    (kb.read.render.markdown_reading of its `markdown`), its words alone otherwise."""
+    (kb.store.reading.markdown_reading of its `markdown`), its words alone otherwise."""
     if not r.get("markdown"):
         return str(r["text"])
-    from kb.read.render import markdown_reading
+    from kb.store.reading import markdown_reading
 
     return styled(r["text"], [], markdown_reading(r["markdown"]).emphasis())
 
@@ -513,7 +513,7 @@ def render_results(page: Page, found: Found, first: int = 1, full: bool = False,
 
 def render_result(page: Page, n: int, r: Any, found: Found, full: bool = False, explain: bool = False) -> None:
     """A numbered result: source, edition and lines; where it stands; a focused excerpt with the
-    matched words marked (the whole text when full), as a reader reads it (kb.read.render.reading); its id."""
+    matched words marked (the whole text when full), as a reader reads it (kb.store.reading.reading); its id."""
     from kb.search.excerpt import cut, window
     from kb.search.search import highlight_spans
 

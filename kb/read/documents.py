@@ -48,6 +48,8 @@ class LinkRow:
     kind: str
     target: str
     how: str
+    spans: tuple[tuple[int, int], ...] = ()
+    """Where the ruling's text names it (kb.builder.xref.Link.spans): the site's links in the text."""
 
 
 @dataclass(frozen=True, slots=True)

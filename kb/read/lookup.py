@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Union
 
 from kb.errors import KbBroken, NotFound, Refused, quoted, require
-from kb.read.render import Reading
+from kb.store.reading import Reading
 from kb.read.ruling import Ruling, groups_json, rulings_json
 from kb.store.snapshot import Kb, Snapshot
 from kb.store.store import CARD_PARTS, query
@@ -295,8 +295,8 @@ class Reader:
         """Every cross-reference, as the build stored them."""
         from kb.read.documents import LinkRow
 
-        return [LinkRow(k["ruling_id"], k["kind"], k["target"], k["how"])
-                for k in query(self.conn, "select ruling_id, kind, target, how from links order by rowid")]
+        return [LinkRow(k["ruling_id"], k["kind"], k["target"], k["how"], tuple((a, b) for a, b in k["spans"]))
+                for k in query(self.conn, "select ruling_id, kind, target, how, spans from links order by rowid")]
 
     def every_change(self) -> list[Change]:
         """What changed in the current CRF (kb.builder.changes), in the order shown."""
@@ -719,8 +719,8 @@ class Found:
         return self.reader.shape(result.data)
 
     def reading(self, result: Any) -> Reading:
-        """A result's text as a reader reads it (kb.read.render.reading)."""
-        from kb.read.render import reading
+        """A result's text as a reader reads it (kb.store.reading.reading)."""
+        from kb.store.reading import reading
         source = self.reader.sources.get(result.data["source"])
         return reading(result.data["text"], source.parser if source else "")
 

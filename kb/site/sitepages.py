@@ -10,19 +10,17 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from kb.builder.addresses import number_key
+from kb.builder.addresses import NUMBERED, number_key
 from kb.builder.changes import (EARLIER, NEW, Change, arrange, edition_name, edition_words, erratum_words, folded_words,
                         new_lead, other_label, part_title, verdict_words)
 from kb.site.corpus import Corpus
 from kb.read.documents import SourceRow
 from kb.search.excerpt import SLACK, excerpt
 from kb.read.lookup import Reader
-from kb.keys import page_key
 from kb.read.ruling import Ruling, grouped
 from kb.phases import PHASE_NAMES
 from kb.search.query import fold
-from kb.read.render import Span, SpanFinder, TextRenderer, card_html, plain
-from kb.builder.searchdata import reference_spans
+from kb.read.render import Span, card_html, plain, plain_spans, render_text
 from kb.site.siteplan import SitePlan, clean_heading, divider_letter
 from kb.builder.urls import Urls, anchor
 from kb.builder.wording import shown
@@ -76,11 +74,8 @@ class Pages:
         self.source_rank = {s.id: n for n, s in enumerate(corpus.sources)}
         self.order = {rid: n for n, rid in enumerate(corpus.rulings)}
         """Document order of every ruling (sources in manifest order)."""
-        self.renderer = TextRenderer()
         self._shown: dict[tuple[str, bool, str], dict[str, Any]] = {}
         """Each ruling rendered (whole or as an excerpt) for every page: its links placed, not relative."""
-        self._names_in: dict[str, tuple[int, list[tuple[int, int, list[str]]]]] = {}
-        """names_in's answers, by text, with the count of the lexicon's lowercase names they were found with."""
         self.card_names = set(corpus.cards)
         self.terms = sorted(reader.terms().values(), key=lambda t: t.name)
         """Every term, by name: a page each."""
@@ -121,41 +116,21 @@ class Pages:
 
     # -- a ruling as every page shows it -------------------------------------------------------------
 
-    def _finder(self, r: Ruling) -> SpanFinder:
-        """Where a run of the ruling's text names a card it links to, or cites an annotation or rule."""
-        linked_cards = {k.target for k in self.c.links.get(r.id, []) if k.kind == "card"}
-
-        def find(text: str) -> list[Span]:
-            spans: list[Span] = []
-            if r.game == "meccg" and r.kind != "card" and linked_cards:
-                for start, end, names in self.names_in(text):
-                    name = next((n for n in names if n in linked_cards and n in self.card_names), None)
-                    if name:
-                        spans.append((start, end, Urls.placed(self.urls.card(name))))
-            if r.game == "meccg":
-                for start, end, kind, number in reference_spans(text):
-                    if (kind, number) == (r.kind, page_key(r.kind, r.number or "")):
-                        continue
-                    target = self.urls.known(kind, number)
-                    if target:
-                        spans.append((start, end, Urls.placed(target, f"{kind}-{number}")))
-            return spans
-        return find
-
-    def names_in(self, text: str) -> list[tuple[int, int, list[str]]]:
-        """Where a text names cards (the lexicon's find_spans), found once for each text (a ruling's
-        text is read for its links, and for an excerpt around each card it names). find_spans may
-        note a name as a plain phrase too (its lowercase names only grow), which may change what it
-        finds next: an answer is kept only if it noted none, and given again only while none is."""
-        lowercase = self.c.lexicon.lowercase
-        kept = self._names_in.get(text)
-        if kept is not None and kept[0] == len(lowercase):
-            return kept[1]
-        before = len(lowercase)
-        found = self.c.lexicon.find_spans(text)
-        if len(lowercase) == before:
-            self._names_in[text] = (before, found)
-        return found
+    def _spans(self, r: Ruling) -> list[Span]:
+        """Where the ruling's text names a card it links to or cites an annotation or rule, as the build
+        stored its links' spans (kb.builder.xref), each with the link's page."""
+        spans: list[Span] = []
+        for k in self.c.links.get(r.id, []):
+            if not k.spans:
+                continue
+            if k.kind == "card" and k.target in self.card_names:
+                href = Urls.placed(self.urls.card(k.target))
+            elif k.kind in NUMBERED and (page := self.urls.known(k.kind, k.target)):
+                href = Urls.placed(page, f"{k.kind}-{k.target}")
+            else:
+                continue
+            spans += [(start, end, href) for start, end in k.spans]
+        return spans
 
     def render_ruling(self, page: str, r: Ruling, full: bool = True, focus: str = "") -> dict[str, Any]:
         """A ruling as the templates show it on a page: rendered text (or an excerpt, around where it
@@ -171,10 +146,11 @@ class Pages:
     def _render(self, r: Ruling, full: bool, focus: str = "") -> dict[str, Any]:
         source = self.source_of[r.source]
         if full:
-            text = self.renderer.render(r.stored, r.parser, self._finder(r))
+            text = render_text(r.stored, r.parser, self._spans(r))
         else:
             words = plain(r.stored, r.parser)
-            spans = [(a, b) for a, b, names in self.names_in(words) if focus in names] \
+            spans = plain_spans(r.reading().text, [span for k in self.c.links.get(r.id, []) if k.kind == "card"
+                                                   and k.target == focus for span in k.spans]) \
                 if focus and len(words) > EXCERPT * SLACK else []  # (a shorter text is shown whole)
             text = html.escape(excerpt(words, spans, EXCERPT)[0], quote=False)
         return {"id": r.id, "focus": focus, "anchor": anchor(r.id), "kind": r.kind, "number": r.number,
