@@ -1219,3 +1219,26 @@ def test_the_site_finds_no_name_or_number_in_a_text_itself(tiny: tuple[Path, Pat
     build_site(tiny[1], tmp_path / "site", strict=True)
     for page in tiny[2].rglob("*.html"):
         assert (tmp_path / "site" / page.relative_to(tiny[2])).read_text("utf-8") == page.read_text("utf-8")
+
+
+def test_the_site_makes_the_pages_the_build_stored_and_no_others(tiny: tuple[Path, Path, Path], tmp_path: Path) -> None:
+    """The site walks the plan the build stored (kb.builder.addresses): its card, term, phase, annotation
+    and rule pages and its documents' parts are the stored addresses, none derived again from the
+    rulings (on main the annotation and rule pages were the rulings' numbers, whatever was stored)."""
+    import sqlite3
+
+    kb_copy = tmp_path / "kb"
+    shutil.copytree(tiny[1] / "current", kb_copy / "current")
+    (kb_copy / "current" / "rulings.db").chmod(0o644)
+    with closing(sqlite3.connect(kb_copy / "current" / "rulings.db")) as conn:
+        gone = [tuple(row) for row in conn.execute(
+            "select kind, page from addresses where (kind, key) in (values ('rule', '3.i'), ('annotation', '25a'), "
+            "('term', 'end-of-game'), ('phase', 'untap'))")]
+        conn.execute("delete from addresses where (kind, key) in (values ('rule', '3.i'), ('annotation', '25a'), "
+                     "('term', 'end-of-game'), ('phase', 'untap'))")
+        conn.commit()
+    assert len(gone) == 4
+    build_site(kb_copy, tmp_path / "site")
+    written = {p.relative_to(tmp_path / "site").as_posix() for p in (tmp_path / "site").rglob("*.html")}
+    before = {p.relative_to(tiny[2]).as_posix() for p in tiny[2].rglob("*.html")}
+    assert before - written == {page for _, page in gone} and written <= before

@@ -16,7 +16,8 @@ from kb.builder.changes import (EARLIER, NEW, Change, arrange, edition_name, edi
 from kb.site.corpus import Corpus
 from kb.read.documents import SourceRow
 from kb.search.excerpt import SLACK, excerpt
-from kb.read.lookup import Reader
+from kb.keys import page_key
+from kb.read.lookup import NumberAnswer, Reader
 from kb.read.ruling import Ruling, grouped
 from kb.phases import PHASE_NAMES
 from kb.search.query import fold
@@ -77,9 +78,10 @@ class Pages:
         self._shown: dict[tuple[str, bool, str], dict[str, Any]] = {}
         """Each ruling rendered (whole or as an excerpt) for every page: its links placed, not relative."""
         self.card_names = set(corpus.cards)
-        self.terms = sorted(reader.terms().values(), key=lambda t: t.name)
-        """Every term, by name: a page each."""
-        self.term_names = {t.name for t in self.terms}
+        self.terms = {page_key("term", t.name): t for t in reader.terms().values()}
+        """Every term by its page's key (kb.keys.page_key: its name lower case)."""
+        self.term_names = {t.name for t in self.terms.values()}
+        self._numbered: dict[tuple[str, str], NumberAnswer] = {}
         self.section_titles = {sec.id: sec.titles for secs in corpus.sections.values() for sec in secs}
         self.older_wordings: dict[str, list[Change]] = defaultdict(list)
         """A current ruling -> the changes holding an older wording of it, word by word."""
@@ -102,16 +104,18 @@ class Pages:
         yield Page("deck.html", "deck.html", "Deck check")  # the deck page: kb/deck/deck.py, site/assets/deck.js
         for s in c.sources:
             yield from self.document_pages(s)
-        yield from (self.card_page(name) for name in sorted(c.cards))
+        cards, keys = self.plan.keys["card"], self.plan.keys
+        yield from (self.card_page(name) for name in cards)
         yield self.index_page("cards.html", "Cards", [
-            (name, urls.card(name), self._card_line(name)) for name in sorted(c.cards, key=fold)])
-        yield from (self.term_page(t.key) for t in self.terms)
+            (name, urls.card(name), self._card_line(name)) for name in sorted(cards, key=fold)])
+        terms = [self.terms[key] for key in keys["term"]]
+        yield from (self.term_page(t.key) for t in terms)
         yield self.index_page("terms.html", "Terms", [
-            (t.name, urls.term(t.name), "") for t in sorted(self.terms, key=lambda t: fold(t.name))])
-        yield from (self.phase_page(p) for p in PHASE_NAMES)
-        yield from (self.number_page("annotation", n) for n in self.plan.annotations)
+            (t.name, urls.term(t.name), "") for t in sorted(terms, key=lambda t: fold(t.name))])
+        yield from (self.phase_page(p) for p in keys["phase"])
+        yield from (self.number_page("annotation", n) for n in keys["annotation"])
         yield self.annotations_index()
-        yield from (self.number_page("rule", n) for n in self.plan.rules)
+        yield from (self.number_page("rule", n) for n in keys["rule"])
         yield self.rules_index()
 
     # -- a ruling as every page shows it -------------------------------------------------------------
@@ -266,8 +270,8 @@ class Pages:
     def home_page(self) -> Page:
         sources = [{"source": s, "href": self.urls.document(s.id), "count": len(self.plan.by_source.get(s.id, []))}
                    for s in self.c.sources]
-        phases = [(PHASE_NAMES[p], self.urls.phase(p)) for p in PHASE_NAMES]
-        annotations = [(n, self.urls.annotation(n)) for n in self.plan.numbers["annotation"]]
+        phases = [(PHASE_NAMES[p], self.urls.phase(p)) for p in self.plan.keys["phase"]]
+        annotations = [(n, self.urls.annotation(n)) for n in self.plan.keys["annotation"]]
         return Page("index.html", "home.html", "MECCG rulings", {"sources": sources, "phases": phases,
                                                                  "annotations": annotations},
                     spare_toc=[TocEntry(label, "#" + a) for label, a in HOME_PARTS])
@@ -340,8 +344,8 @@ class Pages:
         """Every annotation in numeric order (1, 2, ... 9a, ... 25a, 25b), by tens."""
         path = "annotations.html"
         tens: dict[str, list[tuple[str, str, str]]] = defaultdict(list)
-        for n, ids in sorted(self.plan.annotations.items(), key=lambda x: number_key(x[0])):
-            r = self.c.rulings[ids[0]]
+        for n in self.plan.keys["annotation"]:
+            r = self.numbered("annotation", n).rulings[0]
             first = number_key(n)[0][0]
             band = f"{first // 10 * 10 or 1}–{first // 10 * 10 + 9}"
             tens[band].append((f"Annotation {r.number}", Urls.href(path, self.urls.annotation(n)),
@@ -354,9 +358,8 @@ class Pages:
         """Every numbered rule, by source (in manifest order), each source's rules in numeric order."""
         path = "rules.html"
         by_source: dict[str, list[tuple[str, str, str]]] = defaultdict(list)
-        for n, ids in sorted(self.plan.rules.items(), key=lambda x: number_key(x[0])):
-            for rid in ids:
-                r = self.c.rulings[rid]
+        for n in self.plan.keys["rule"]:
+            for r in self.numbered("rule", n).rulings:
                 by_source[r.source].append((str(r.number), Urls.href(path, self.urls.rule(n)),
                                             plain(r.stored, r.parser, 90)))
         groups = [(self.source_of[s.id].title, anchor("src-" + s.id), by_source[s.id])
@@ -488,7 +491,7 @@ class Pages:
 
     def number_page(self, kind: str, number: str) -> Page:
         """An annotation's or a rule's page: the answer `rulings annotation` or `rulings rule` gives (kb.read.lookup)."""
-        answer = self.reader.numbered(kind, number)
+        answer = self.numbered(kind, number)
         page = answer.url or self.urls.known(kind, number) or ""
         label = f"Annotation {answer.number}" if kind == "annotation" else f"Rule {answer.number}"
         return self._lookup(page, label, kind.title(), [
@@ -497,6 +500,14 @@ class Pages:
             ("Its parts", "parts", self.grouped(page, answer.parts, False, "parts")),
             ("Cited by", "cited-by", self.grouped(page, answer.cited_by, False, "cited-by"))],
             anchor=anchor(f"{kind}-{number}"))
+
+
+    def numbered(self, kind: str, number: str) -> NumberAnswer:
+        """An annotation's or a rule's answer (kb.read.lookup), asked once for its page and its index."""
+        key = (kind, number)
+        if key not in self._numbered:
+            self._numbered[key] = self.reader.numbered(kind, number)
+        return self._numbered[key]
 
 
 def credits_anchor(source_id: str) -> str:
