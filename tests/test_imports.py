@@ -245,5 +245,5 @@ def test_the_site_and_the_deck_check_read_the_database_only_through_the_read_mod
     a typed answer (a document with its headings, a card's record, a rule's text): those modules import
     neither sqlite3 nor kb.store.store, so they hold no SQL of their own."""
     readers = importers("sqlite3") | importers("kb.store.store")
-    consumers = {"kb.site.corpus", "kb.deck.deck", "kb.deck.deckrules", "kb.site.sitepages", "kb.site.siteplan", "kb.terminal", "cli"}
+    consumers = {"kb.site.corpus", "kb.deck.deck", "kb.deck.deckcards", "kb.deck.deckrules", "kb.site.sitepages", "kb.site.siteplan", "kb.terminal", "cli"}
     assert "kb.read.lookup" in readers and not readers & consumers, sorted(readers & consumers)

@@ -3,7 +3,7 @@
 The engine runs over the search data the build wrote (kb.search.searchspec): the query is read by
 kb.search.query, BM25 over the passage units' postings finds the candidates, kb.search.ranking scores them by
 their features, and arrange() orders them for reading. The site executes the same steps over the
-same data, module for module (site/assets/query.js, searchspec.js, ranking.js and search.js, this
+same data, module for module (site/assets/query.js, question.js, searchspec.js, ranking.js and search.js, this
 module's), so a question gets the same answers in the terminal and the browser
 (tests/data/search/cases.json holds both to the same readings, results and scores).
 """
@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from kb.errors import QueryError
-from kb.search.query import Understanding, analyze_text, analyze_word, clean, fold, understand
+from kb.search.query import Understanding, analyze_text, analyze_word, clean, fold
+from kb.search.question import understand
 from kb.search.ranking import QueryContext, contributions, features, plain_sum, score
 from kb.search.searchspec import SPEC, SearchSpec, column
 from kb.store.snapshot import Kb, Snapshot
@@ -245,7 +246,8 @@ WORD = re.compile(r"\w+(?:[./\-]\w+)*")
 
 
 def highlight_spans(text: str, u: Understanding, spec: SearchSpec) -> list[tuple[int, int]]:
-    """Where the query's words (or their stems, or recognised names) occur in a result's text."""
+    """Where the query's words (or their stems, or recognised names) occur in a result's text: each span once, in
+    order (by start, then end); search.js's highlight_spans gives the same."""
     wanted = {t for t, _ in u.terms if ":" not in t}
     spans = [(m.start(), m.end()) for m in WORD.finditer(text) if wanted & set(analyze_word(m.group(0), spec))]
     lowered = text.lower()

@@ -1,5 +1,5 @@
 /* Offline search for the rulings site: kb/search/search.py in JavaScript, the engine: a question read by
- * query.js (kb/search/query.py), BM25 over the passage units' postings, the candidates scored by
+ * question.js (kb/search/question.py) and query.js (kb/search/query.py), BM25 over the passage units' postings, the candidates scored by
  * ranking.js (kb/search/ranking.py) and arranged for reading, over the knowledge base's own search data as
  * the site ships it (searchspec.js over assets/search-index.js), so a question gets the same
  * answers in the browser as in the terminal. Nothing is re-indexed or decided here that the build
@@ -15,6 +15,7 @@
 
   var node = typeof module === "object" && module.exports && typeof require === "function";
   var Q = node ? require("./query.js") : root.RulingsQuery;
+  var U = node ? require("./question.js") : root.RulingsQuestion;
   var S = node ? require("./searchspec.js") : root.RulingsSpec;
   var R = node ? require("./ranking.js") : root.RulingsRanking;
 
@@ -30,7 +31,7 @@
     this._may = null;
   }
 
-  Searcher.prototype.understand = function (query) { return Q.understand(query, this.spec); };
+  Searcher.prototype.understand = function (query) { return U.understand(query, this.spec); };
 
   /* _allowed: which documents a search may return, as a mask (allowed[d] is 1), per filter, made a run
    * of one source's documents at a time (the site's index gives the runs) */
@@ -253,7 +254,8 @@
     return mixed.slice(0, at).concat(texts, mixed.slice(at));
   }
 
-  /* highlight_spans: where the query's words (or their stems, or recognised names) occur in a text */
+  /* highlight_spans: where the query's words (or their stems, or recognised names) occur in a text: each span
+   * once, in order (by start, then end), as kb.search.search.highlight_spans gives them */
   Searcher.prototype.highlight_spans = function (text, u) {
     var wanted = new Set(), spans = [], spec = this.spec, m;
     u.terms.forEach(function (e) { if (e[0].indexOf(":") < 0) wanted.add(e[0]); });
@@ -267,7 +269,9 @@
       var start = lowered.indexOf(name.toLowerCase());
       if (start >= 0) spans.push([start, start + name.length]);
     });
-    return spans.sort(function (x, y) { return x[0] - y[0] || x[1] - y[1]; });
+    return spans.sort(function (x, y) { return x[0] - y[0] || x[1] - y[1]; }).filter(function (s, i, all) {
+      return i === 0 || s[0] !== all[i - 1][0] || s[1] !== all[i - 1][1];
+    });
   };
 
   /* open: the searcher of the page's own search data (kb.search.search.open_searcher; searchspec.js open) */
