@@ -251,7 +251,7 @@ def test_pages_for_every_kind_of_entry(real_site: Path) -> None:
                 assert str(escape(value)) in credits, (source.id, value)
     # the older CRF page says which CRF 22 ruling it became
     older = (real_site / "doc" / "crf-older.html").read_text("utf-8")
-    assert re.search(r'<dt>CRF 22</dt><dd><a href="crf-22-[a-z-]+\.html#crf-22\.[0-9a-f]{10}">same wording</a>', older)
+    assert re.search(r'<dt>in CRF 22</dt><dd><a href="crf-22-[a-z-]+\.html#crf-22\.[0-9a-f]{10}">same wording</a>', older)
 
 
 def test_text_references_become_links(real_site: Path) -> None:

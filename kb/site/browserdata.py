@@ -56,7 +56,8 @@ from kb.search.query import COMPOUND, english_words
 from kb.read.lookup import search_spec
 from kb.store.reading import reading
 from kb.search.searchspec import SPEC, Doc
-from kb.site.siteplan import DIVIDER, SitePlan
+from kb.site.siteplan import SitePlan
+from kb.store.reading import DIVIDER
 from kb.store.snapshot import Kb, Snapshot
 from kb.tables import load_words
 from kb.builder.urls import anchor

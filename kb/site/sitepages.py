@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kb.builder.addresses import NUMBERED, number_key
-from kb.builder.changes import (EARLIER, NEW, Change, arrange, edition_name, edition_words, erratum_words, folded_words,
-                        new_lead, other_label, part_title, verdict_words)
+from kb.builder.changes import (EARLIER, NEW, Change, arrange, edition_name, erratum_words, folded_words, new_lead,
+                               other_label, part_title, verdict_words)
 from kb.site.corpus import Corpus
 from kb.read.documents import SourceRow
 from kb.search.excerpt import SLACK, excerpt
@@ -22,7 +22,8 @@ from kb.read.ruling import Ruling, grouped
 from kb.phases import PHASE_NAMES
 from kb.search.query import fold
 from kb.read.render import Span, card_html, plain, plain_spans, render_text
-from kb.site.siteplan import SitePlan, clean_heading, divider_letter
+from kb.site.siteplan import SitePlan
+from kb.store.reading import clean_heading, divider_letter
 from kb.builder.urls import Urls, anchor
 from kb.builder.wording import shown
 
@@ -80,22 +81,14 @@ class Pages:
         self.card_names = set(corpus.cards)
         self.terms = {page_key("term", t.name): t for t in reader.terms().values()}
         """Every term by its page's key (kb.keys.page_key: its name lower case)."""
-        self.term_names = {t.name for t in self.terms.values()}
         self._numbered: dict[tuple[str, str], NumberAnswer] = {}
-        self.section_titles = {sec.id: sec.titles for secs in corpus.sections.values() for sec in secs}
+        self.links = reader.ruling_links()
+        """What every ruling links to and what links to it (kb.read.answers.RulingLinks)."""
         self.older_wordings: dict[str, list[Change]] = defaultdict(list)
         """A current ruling -> the changes holding an older wording of it, word by word."""
-        self.gone: dict[str, Change] = {}
-        """An older ruling gone from the current CRF -> its change: its verdict and successor."""
-        self.successor_of: dict[str, list[Change]] = defaultdict(list)
-        """A current ruling -> the changes of the older rulings it replaced, reversed or holds moved."""
         for c in corpus.changes:
             if c.diff and c.other_id in corpus.rulings:
                 self.older_wordings[c.ruling_id].append(c)
-            if c.kind == "absent":
-                self.gone[c.ruling_id] = c
-                if c.verdict != "dropped" and c.other_id in corpus.rulings:
-                    self.successor_of[c.other_id].append(c)
 
     def all(self) -> Iterator[Page]:
         """Every page, one at a time (each is rendered and written before the next is made)."""
@@ -175,52 +168,20 @@ class Pages:
                 "pieces": shown(c.diff), "evidence": c.evidence}
 
     def link_groups(self, r: Ruling) -> list[tuple[str, list[tuple[str, str]]]]:
-        """(label, [(text, placed href)]) for every cross-reference of a ruling, in a fixed order."""
-        groups: dict[str, list[tuple[str, str]]] = defaultdict(list)
-        seen: set[tuple[str, str]] = set()
-        for k in self.c.links.get(r.id, []):
-            kind, target = k.kind, k.target
-            if (kind, target) in seen:
-                continue
-            seen.add((kind, target))
-            if kind == "card" and target in self.card_names and k.how != "card":
-                groups["cards"].append((target, Urls.placed(self.urls.card(target))))
-            elif kind == "phase" and target in PHASE_NAMES:
-                groups["phases"].append((PHASE_NAMES[target], Urls.placed(self.urls.phase(target))))
-            elif kind == "term" and target in self.term_names:
-                groups["terms"].append((target, Urls.placed(self.urls.term(target))))
-            elif kind in ("annotation", "rule") and self.urls.known(kind, target):
-                label = f"Annotation {target}" if kind == "annotation" else f"Rule {target}"
-                groups["cites"].append((label, Urls.placed(self.urls.known(kind, target) or "",
-                                                         f"{kind}-{target}")))
-            elif kind == "section" and target in self.plan.section_home:
-                title = " › ".join(clean_heading(t) for t in self.section_titles.get(target, (target,)))
-                groups["see also"].append((title, Urls.placed(self.plan.section_home[target], "s:" + target)))
-            elif kind == "edition":
-                groups["CRF 22"].append(self._in_current(r.id, k.how, target))
-        for older in self.c.backlinks.get(("edition", r.id), []):
-            if older in self.plan.home:
-                how = next((k.how for k in self.c.links.get(older, []) if k.kind == "edition"), "")
-                groups["older edition"].append((edition_words(how), self.plan.ruling_placed(older)))
-        for c in self.successor_of.get(r.id, []):
-            groups["older edition"].append((verdict_words(c.verdict, c.unsure, c.guess, successor=True),
-                                            self.plan.ruling_placed(c.ruling_id)))
-        order = ["CRF 22", "older edition", "cites", "see also", "cards", "phases", "terms"]
-        return [(label, groups[label]) for label in order if groups.get(label)]
+        """(label, [(text, placed href)]) for every group of a ruling's links: the read model's answer
+        (kb.read.lookup's Reader.ruling_links, what `rulings show` prints), its pages placed."""
+        links = self.links.get(r.id)
+        if links is None:
+            return []
+        return [(g.label, [(self._link_label(link.label, link.target if link.target == links.successor else ""),
+                            Urls.placed_url(link.url) if link.url else "") for link in g.links])
+                for g in links.groups]
 
-    def _in_current(self, ruling_id: str, how: str, target: str) -> tuple[str, str]:
-        """An older ruling in the current CRF, as its page links it: its counterpart (the same or
-        reworded), else its verdict (kb.builder.changes) and its successor's words, linked."""
-        c = self.gone.get(ruling_id)
-        if c is None:
-            if how == "absent" or target not in self.plan.home:
-                return "not in CRF 22", ""
-            return edition_words(how), self.plan.ruling_placed(target)
-        words = verdict_words(c.verdict, c.unsure, c.guess)
-        successor = self.c.rulings.get(c.other_id) if c.verdict != "dropped" else None
-        if successor is None or successor.id not in self.plan.home:
-            return f"not in CRF 22: {words}", ""
-        return f"{words}: “{plain(successor.stored, successor.parser, EXCERPT)}”", self.plan.ruling_placed(successor.id)
+    def _link_label(self, label: str, successor: str) -> str:
+        """A link's label; a successor's with the start of its words (an older ruling's page says what
+        states its matter now)."""
+        later = self.c.rulings.get(successor) if successor else None
+        return f"{label}: “{plain(later.stored, later.parser, EXCERPT)}”" if later else label
 
     def grouped(self, page: str, rulings: Sequence[Ruling], full: bool, block: str = "",
                 focus: str = "") -> list[dict[str, Any]]:

@@ -4,28 +4,13 @@ section's home page."""
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 
 from kb.builder.addresses import Addresses
 from kb.site.corpus import Corpus
+
 from kb.read.ruling import Ruling
 from kb.builder.urls import Urls
-
-DIVIDER = re.compile(r"^-=\s*(.+?)\s*=-$")
-"""A section divider of the CRF's card rulings ("-= AAA =-"): a letter of the alphabet, not a heading."""
-
-
-def divider_letter(title: str) -> str | None:
-    """divider_letter("-= III =-") == "I"; None for a heading that is no divider."""
-    m = DIVIDER.match(title.strip())
-    return m.group(1)[:1].upper() if m else None
-
-
-def clean_heading(title: str) -> str:
-    """A heading as a reader sees it: a divider as its letter."""
-    return divider_letter(title) or title
-
 
 class SitePlan:
     """Every page of one corpus where kb.builder.addresses (the one plan the lookups' urls use) put them: the

@@ -175,3 +175,18 @@ def _joined(runs: list[tuple[str, bool, bool]]) -> tuple[tuple[str, bool, bool],
         else:
             out.append((text, strong, em))
     return tuple(out)
+
+
+DIVIDER = re.compile(r"^-=\s*(.+?)\s*=-$")
+"""A section divider of the CRF's card rulings ("-= AAA =-"): a letter of the alphabet, not a heading."""
+
+
+def divider_letter(title: str) -> str | None:
+    """divider_letter("-= III =-") == "I"; None for a heading that is no divider."""
+    m = DIVIDER.match(title.strip())
+    return m.group(1)[:1].upper() if m else None
+
+
+def clean_heading(title: str) -> str:
+    """A heading as a reader sees it: a divider as its letter."""
+    return divider_letter(title) or title
