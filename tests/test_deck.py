@@ -279,7 +279,8 @@ def test_octgn_file() -> None:
     assert len(gandalf.card_id) == 36  # OCTGN's own id: kept, though it maps to no card of ours
     assert {c.part for c in cards if c.section == "Sideboard"} == {"sideboard"}
     assert next(c for c in cards if c.name == "Wizard's Laughter").text == "Wizard's Laughter"  # &apos; read
-    assert [line.kind for line in deck.lines if line.part == "notes"] == ["note"]
+    # the notes run two lines (74-75): each is a line of notes skipped, as a judge counts them
+    assert [(line.number, line.kind) for line in deck.lines if line.part == "notes"] == [(74, "note"), (75, "note")]
 
 
 def test_json_files() -> None:
@@ -751,7 +752,7 @@ def test_cli_report_leads_with_the_verdict(real_kb: Path, tmp_path: Path) -> Non
     assert piped.exit_code == 0 and "Deck check of standard input" in piped.stdout
     legal = run(real_kb, str(FELLOWSHIP["octgn"]), "--no-pager")
     assert legal.exit_code == 0 and "\n\nLegal: it keeps every deck-construction rule of the CoE rules\n" in legal.stdout
-    assert "Deck check of fellowship: 57 cards (93 copies) on 76 lines (octgn, 1 line of notes and prose skipped)" \
+    assert "Deck check of fellowship: 57 cards (93 copies) on 76 lines (octgn, 2 lines of notes and prose skipped)" \
         in " ".join(legal.stdout.split())  # wrapped to 100 columns
     forced = run(real_kb, str(FELLOWSHIP["text"]), "--alignment", "minion", "--game", "campaign", "--no-pager")
     assert "A Ringwraith (minion) deck (--alignment), a campaign game." in forced.stdout
