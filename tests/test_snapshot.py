@@ -123,3 +123,22 @@ def test_a_missing_or_dangling_current_is_no_knowledge_base(tmp_path: Path, kb_a
     shutil.rmtree((kb / CURRENT).resolve())
     with pytest.raises(KbMissing, match=f"no knowledge base at {re.escape(str(kb))} "):
         Snapshot.open(kb)
+
+
+def test_a_process_reads_a_builds_search_data_once(tiny: tuple[Path, Path, Path],
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """A lookup that reads names (a card's) and a search share the one copy of a build's search data a
+    process reads (kb.search.search.open_searcher); on main the read model and the searcher each loaded it."""
+    from kb.read.lookup import Reader, search
+    from kb.search import search as searching
+    from kb.search.searchspec import SearchSpec
+
+    loads: list[Path] = []
+    load = SearchSpec.load.__func__  # type: ignore[attr-defined]
+    monkeypatch.setattr(searching, "_searchers", {})
+    monkeypatch.setattr(SearchSpec, "load", classmethod(lambda cls, path: loads.append(path) or load(cls, path)))
+    with Snapshot.open(tiny[1]) as snapshot:
+        Reader(snapshot).card("Adûnaphel")
+        search(snapshot, "can a strike be cancelled")
+        Reader(snapshot).card("Adûnaphel")
+    assert len(loads) == 1

@@ -89,18 +89,12 @@ class SourceInfo:
     """CRF, official rules, ... (the manifest's kind: "CRF 22" is its kind and edition)."""
 
 
-_specs: dict[Path, SearchSpec] = {}
-
-
 def search_spec(kb: Kb) -> SearchSpec:
-    """The search data of a build, read once per process and build (a build never changes once in
-    place; kb.search.search.open_searcher keeps its searcher the same way)."""
-    from kb.search.searchspec import SPEC, SearchSpec
+    """The search data of a build, as its searcher holds it (kb.search.search.open_searcher: the one copy a
+    process reads of each build, for a search and for every lookup that reads names)."""
+    from kb.search.search import open_searcher
 
-    snapshot = Snapshot.of(kb)
-    if snapshot.folder not in _specs:
-        _specs[snapshot.folder] = SearchSpec.load(snapshot.file(SPEC))
-    return _specs[snapshot.folder]
+    return open_searcher(kb).spec
 
 
 class Reader:
