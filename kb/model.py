@@ -65,6 +65,11 @@ class Section:
     order: int
     """Position in document order."""
 
+    @property
+    def depth(self) -> int:
+        """How deep it stands: 1 for a top-level heading."""
+        return len(self.path)
+
 
 @dataclass(frozen=True, slots=True)
 class Ruling:
@@ -123,6 +128,20 @@ class Card:
     """Everything else the database gives (subtype, MPs, prowess/body, ...)."""
     ruling_id: str
     """The id of the card's ruling of kind "card"."""
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    """A ruling's link to something (kb.builder.xref finds them; kb.store.store's links table keeps them):
+    kind card|phase|term|annotation|rule|section|edition."""
+
+    ruling_id: str
+    kind: str
+    target: str
+    how: str = ""
+    spans: tuple[tuple[int, int], ...] = ()
+    """Where the ruling's text (as kb.store.reading reads it) names the card or cites the number: the site
+    links these words, and only these."""
 
 
 @dataclass(frozen=True, slots=True)

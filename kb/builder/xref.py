@@ -17,7 +17,7 @@ from typing import Any
 
 from kb.errors import KbBroken
 from kb.keys import cased_numbers, numbers_meant, page_key
-from kb.model import ParsedDocument, Problem, Ruling, Section
+from kb.model import Link, ParsedDocument, Problem, Ruling, Section
 from kb.builder.phrases import PhraseBook
 from kb.builder.headings import title_key
 from kb.builder.lexicon import Lexicon
@@ -52,19 +52,6 @@ NARROWER = {"combat": ("strike-sequence", "body-check")}
 
 PARTS = ("turn sequence rulings", "rulings by term", "tournament rulings", "card errata and rulings",
          "card rulings", "turn sequence")
-
-
-@dataclass(frozen=True, slots=True)
-class Link:
-    """A ruling's link to something: kind card|phase|term|annotation|rule|section|edition."""
-
-    ruling_id: str
-    kind: str
-    target: str
-    how: str = ""
-    spans: tuple[tuple[int, int], ...] = ()
-    """Where the ruling's text (words_read: as kb.store.reading reads it) names the card or cites the
-    number: the site links these words, and only these."""
 
 
 @dataclass(frozen=True, slots=True)

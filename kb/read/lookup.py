@@ -27,7 +27,8 @@ if TYPE_CHECKING:
                                  Term, TermAnswer)
     from kb.builder.cardface import CardFace
     from kb.builder.changes import Change, ChangesAnswer
-    from kb.read.documents import CardRecord, Document, Edition, LinkRow
+    from kb.model import Link
+    from kb.read.documents import CardRecord, Document, Edition
     from kb.search.searchspec import SearchSpec
 
 RULING_COLUMNS = "r.id, r.source, r.game, r.section, r.kind, r.number, r.title, r.text, r.line_start, " \
@@ -280,23 +281,24 @@ class Reader:
         """Every document in manifest order, each with its headings in order."""
         from dataclasses import fields
 
-        from kb.read.documents import Document, SectionRow, SourceRow
+        from kb.model import Section, Span
+        from kb.read.documents import Document, SourceRow
 
         names = [f.name for f in fields(SourceRow)]
-        sections: dict[str, list[SectionRow]] = {}
+        sections: dict[str, list[Section]] = {}
         for s in query(self.conn, "select * from sections order by ord"):
-            sections.setdefault(s["source"], []).append(SectionRow(
-                s["id"], s["source"], tuple(s["titles"]), s["depth"], s["line_start"], s["line_end"], s["ord"]))
+            sections.setdefault(s["source"], []).append(Section(
+                s["id"], s["source"], tuple(s["titles"]), Span(s["line_start"], s["line_end"]), s["ord"]))
         return [Document(SourceRow(**{**{n: s[n] if s.get(n) is not None else "" for n in names},
                                       "current": bool(s["current"]), "line_count": s["line_count"],
                                       "rulings": s["rulings"]}), tuple(sections.get(s["id"], ())))
                 for s in query(self.conn, "select * from sources order by rowid")]
 
-    def links(self) -> list[LinkRow]:
+    def links(self) -> list[Link]:
         """Every cross-reference, as the build stored them."""
-        from kb.read.documents import LinkRow
+        from kb.model import Link
 
-        return [LinkRow(k["ruling_id"], k["kind"], k["target"], k["how"], tuple((a, b) for a, b in k["spans"]))
+        return [Link(k["ruling_id"], k["kind"], k["target"], k["how"], tuple((a, b) for a, b in k["spans"]))
                 for k in query(self.conn, "select ruling_id, kind, target, how, spans from links order by rowid")]
 
     def every_change(self) -> list[Change]:

@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 
 from kb.builder.cardface import CardFace
 from kb.builder.changes import Change
-from kb.read.documents import LinkRow, SectionRow, SourceRow
+from kb.model import Link, Section
+from kb.read.documents import SourceRow
 from kb.read.lookup import Reader
 from kb.read.ruling import Ruling
 
@@ -21,9 +22,9 @@ class Corpus:
     sources: list[SourceRow]
     rulings: dict[str, Ruling]
     """Every ruling, sources in manifest order, each in document order."""
-    sections: dict[str, list[SectionRow]]
+    sections: dict[str, list[Section]]
     """source id -> its headings in order."""
-    links: dict[str, list[LinkRow]]
+    links: dict[str, list[Link]]
     """ruling id -> its cross-references."""
     backlinks: dict[tuple[str, str], list[str]]
     """(kind, target) -> the rulings that link to it."""
@@ -36,7 +37,7 @@ class Corpus:
 def read_corpus(reader: Reader) -> Corpus:
     """Every document, link, card and change the site walks (the reader's answers), from the reader's build."""
     documents = reader.documents()
-    links: dict[str, list[LinkRow]] = defaultdict(list)
+    links: dict[str, list[Link]] = defaultdict(list)
     backlinks: dict[tuple[str, str], list[str]] = defaultdict(list)
     for link in reader.links():
         links[link.ruling_id].append(link)

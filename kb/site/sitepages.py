@@ -333,7 +333,7 @@ class Pages:
         if s.parser == "cards":
             return [self._card_database_page(s, main)]
         parts = self.plan.parts[s.id]
-        toc = [TocEntry(clean_heading(sec.titles[-1]),
+        toc = [TocEntry(clean_heading(sec.path[-1]),
                         Urls.href(main, self.plan.section_home[sec.id], "s:" + sec.id), sec.depth)
                for sec in self.c.sections.get(s.id, []) if sec.depth <= (1 if parts else 3)]
         if not parts:
@@ -389,12 +389,12 @@ class Pages:
         """
         items: list[tuple[int, int, int, dict[str, Any]]] = []
         for sec in self.c.sections.get(s.id, []):
-            if part and sec.titles[0] == part and sec.depth == 1:  # the part's own heading: the page's h1
-                items.append((sec.line_start, 0, sec.ord, {"again": anchor("s:" + sec.id)}))
-            elif part is None or (part and sec.titles[0] == part):
-                letter = divider_letter(sec.titles[-1])
-                items.append((sec.line_start, 0, sec.ord, {
-                    "heading": letter or sec.titles[-1], "letter": letter is not None, "depth": sec.depth,
+            if part and sec.path[0] == part and sec.depth == 1:  # the part's own heading: the page's h1
+                items.append((sec.span.start, 0, sec.order, {"again": anchor("s:" + sec.id)}))
+            elif part is None or (part and sec.path[0] == part):
+                letter = divider_letter(sec.path[-1])
+                items.append((sec.span.start, 0, sec.order, {
+                    "heading": letter or sec.path[-1], "letter": letter is not None, "depth": sec.depth,
                     "level": min(sec.depth if part else sec.depth + 1, 6), "anchor": anchor("s:" + sec.id)}))
         for r in self.plan.by_source.get(s.id, []):
             top = r.section[0] if r.section else ""

@@ -38,7 +38,7 @@ class SitePlan:
         for s in c.sources:
             split = bool(self.parts[s.id])
             for sec in c.sections.get(s.id, []):
-                self.section_home[sec.id] = self.urls.document(s.id, sec.titles[0] if split else "")
+                self.section_home[sec.id] = self.urls.document(s.id, sec.path[0] if split else "")
         self.home = {r.id: r.page for r in c.rulings.values()}
         """ruling id -> the page it lives on."""
 

@@ -22,8 +22,7 @@ from kb.errors import KbBroken, KbMissing, WriteFailed
 from kb.owned import claim, die_at, grave, left_over, mark, marker, read_mark, remove, remove_graves, remove_unheld
 
 if TYPE_CHECKING:  # the model's types are imported where a build makes them: a reader needs none
-    from kb.model import ParsedDocument, Problem, Ruling, Section, Source
-    from kb.builder.xref import Link
+    from kb.model import Link, ParsedDocument, Problem, Ruling, Section, Source
 
 SCHEMA_VERSION = 13
 """13: each link stores where the ruling's text says it (links.spans), the site's links in the text."""
