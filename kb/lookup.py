@@ -713,6 +713,11 @@ class Found:
         """A result's ruling (from its search document's data)."""
         return self.reader.shape(result.data)
 
+    def source_title(self, source: str) -> str:
+        """A source's title, by its id (its id where the build has no such source)."""
+        found = self.reader.sources.get(source)
+        return found.title if found else source
+
     def reading(self, result: Any) -> Reading:
         """A result's text as a reader reads it (kb.render.reading)."""
         from kb.render import reading
@@ -720,14 +725,15 @@ class Found:
         return reading(result.data["text"], source.parser if source else "")
 
     def to_json(self, explain: bool = False) -> Any:
-        """The results in the ruling shape plus score, also_in and matched (and why, with explain);
+        """The results in the ruling shape plus score, also_in, same_rule and matched (and why, with explain);
         with explain, {"understanding", "results"}."""
         from dataclasses import asdict
 
         out = []
         for r in self.results:
             item = self.ruling(r).to_json()
-            item.update({"score": round(r.score, 4), "also_in": list(r.also_in), "matched": list(r.matched)})
+            item.update({"score": round(r.score, 4), "also_in": list(r.also_in), "same_rule": list(r.same_rule),
+                         "matched": list(r.matched)})
             if explain:
                 item["why"] = dict(r.why)
             out.append(item)
