@@ -4,14 +4,15 @@ one rule (kb/data/same_rule.toml, proposed by tools/same_rule.py), as the build 
 A build stores each pair as two links of kind "same-rule" (one each way) and ships them in the search
 data (kb.searchspec "same_rule"), where a result carries its equivalents and they take no place of their
 own among the results (kb.search.Searcher.arrange). Ruling ids hash their text, so a new wording of
-either ruling leaves a pair naming an id the build no longer has: the build then stores no link for it
-and reports a warning naming the file's line (`rulings check --strict` fails on it).
+either ruling leaves a pair naming an id its source no longer has: the build then stores no link for it
+and reports a warning naming the file's line (`rulings check --strict` fails on it). A ruling id begins
+with its source's id ("crf-22.9d8816f58d"): pairs of sources a build does not read are left alone.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,6 +37,8 @@ class Equivalence:
     reason: str
     line: int
     """The line of its [[pair]] header in the file, for a message about it."""
+    where: str = WHERE
+    """The file."""
 
 
 def load_equivalences(path: Path | None = None) -> list[Equivalence]:
@@ -59,20 +62,24 @@ def load_equivalences(path: Path | None = None) -> list[Equivalence]:
         if bad or entry["checked"] is not True or entry["first"] == entry["second"]:
             raise KbBroken(f"{where}:{line}: expected first, second (two ruling ids), found, reason and checked = true; "
                            f"found {bad or [entry.get('first'), entry.get('second'), entry.get('checked')]}")
-        found.append(Equivalence(entry["first"], entry["second"], entry["reason"], line))
+        found.append(Equivalence(entry["first"], entry["second"], entry["reason"], line, where))
     return found
 
 
-def equivalence_links(pairs: Iterable[Equivalence], known: Callable[[str], bool],
+def equivalence_links(pairs: Iterable[Equivalence], has_ruling: Callable[[str], bool], sources: Collection[str],
                       problems: list[Problem]) -> list[Link]:
-    """Each pair whose rulings the build has, as a link each way; a pair naming a ruling the build lacks
-    (reworded, or gone) is a warning naming the file's line, and no link."""
+    """Each pair whose rulings the build has, as a link each way. A pair naming a ruling of a source the
+    build has but not the ruling itself (reworded, or gone) is a warning naming the file's line, and no
+    link; a pair of sources the build does not have (another folder of sources) is no concern of it."""
     links = []
     for p in pairs:
-        missing = [i for i in (p.first, p.second) if not known(i)]
+        ids = (p.first, p.second)
+        if any(i.partition(".")[0] not in sources for i in ids):
+            continue
+        missing = [i for i in ids if not has_ruling(i)]
         if missing:
-            problems.append(Problem(WHERE, p.line, f"the pair of {p.first} and {p.second} names {', '.join(missing)}, "
-                                    "which no source has now (reworded or gone): check the pair again "
+            problems.append(Problem(p.where, p.line, f"the pair of {p.first} and {p.second} names {', '.join(missing)}, "
+                                    "which its source no longer has (reworded or gone): check the pair again "
                                     "(tools/same_rule.py propose) and fix or remove it"))
             continue
         links += [Link(p.first, KIND, p.second, "checked"), Link(p.second, KIND, p.first, "checked")]

@@ -140,7 +140,8 @@ def store_links(db: Draft, sources: list[Source], lexicon: Lexicon, targets: Tar
     crf = [s for s in sources if s.parser == "crf"]
     db.add_links(edition_links((r for s in crf if s.current for r in db.rulings(s.id)),
                                (r for s in crf if not s.current for r in db.rulings(s.id))))
-    db.add_links(equivalence_links(load_equivalences(), lambda i: db.text(i) is not None, problems))
+    db.add_links(equivalence_links(load_equivalences(), lambda i: db.text(i) is not None, {s.id for s in sources},
+                                   problems))
     db.add_problems(problems + heading_problems)
 
 

@@ -37,6 +37,7 @@ const out = queries.map(q => {
   const found = searcher.search(q, limit);
   return {ids: found.results.map(r => r.id), scores: found.results.map(r => r.score),
           also_in: found.results.map(r => r.also_in), matched: found.results.map(r => r.matched),
+          same_rule: found.results.map(r => r.same_rule.map(e => [e.id, e.source, e.text])),
           understanding: found.understanding};
 });
 const narrowed = filtered.map(([q, options]) => searcher.search(q, limit, options).results.map(r => r.id));
@@ -61,6 +62,7 @@ FILTERED = [("hazard limit", {"source": "coe-rules"}), ("hazard limit", {"source
 # Hand-picked readings: typos, abbreviations, accents, numbers, near card names, question framing.
 FOCUSED = [
     "can a strike be cancled after the roll?",
+    "when is the hazard limit checked?",
     "movment hazard phase",
     "can I play a hazard during M/H?",
     "CvCC at a haven",
@@ -161,12 +163,14 @@ def both(real_kb: Path, eval_answers: dict[str, Any], tmp_path_factory: pytest.T
         # the evaluation questions' top five: the first five of the run's top ten (`eval_answers`), which
         # are kb.search's top five (the same candidates, ranked alike, kept one per wording in order
         # until the limit); the focused questions searched with the limit, as their `also_in` depends on it
-        python: dict[str, dict[str, list[Any]]] = {q: {"ids": ids[:LIMIT]} for q, ids in eval_answers["ids"].items()}
+        python: dict[str, dict[str, list[Any]]] = {q: {"ids": ids[:LIMIT], "same_rule": eval_answers["same_rule"][q][:LIMIT]}
+                                                   for q, ids in eval_answers["ids"].items()}
         searcher = Searcher.open(real_kb)
         for q in FOCUSED:
             found = searcher.search(q, limit=LIMIT)
             python[q] = {"ids": [r.id for r in found], "scores": [r.score for r in found],
-                         "also_in": [r.also_in for r in found], "matched": [r.matched for r in found]}
+                         "also_in": [r.also_in for r in found], "matched": [r.matched for r in found],
+                         "same_rule": [[[e["id"], e["source"], e["text"]] for e in r.same_rule] for r in found]}
         narrowed = [[r.id for r in searcher.search(q, limit=LIMIT, **options)] for q, options in FILTERED]
         allowed = [sorted(searcher._allowed((o.get("game", "meccg"),), o.get("source"))) for _, o in FILTERED]
         (tmp / "both.json").write_text(json.dumps({"js": dict(zip(queries, js["results"])), "python": python,
@@ -185,8 +189,8 @@ def test_every_question_gets_the_same_top_five(both: dict[str, Any]) -> None:
         pytest.skip(NO_EVAL)
     differ = []
     for q in questions:
-        py = both["python"][q]["ids"]
-        js = both["js"][q]["ids"]
+        py = both["python"][q]["ids"], both["python"][q]["same_rule"]
+        js = both["js"][q]["ids"], both["js"][q]["same_rule"]
         if py != js:
             differ.append((q, py, js))
     for q, py, js in differ:
@@ -209,6 +213,7 @@ def test_results_scores_and_folding_are_the_same(both: dict[str, Any], q: str) -
     assert js["ids"] == py["ids"]
     assert js["scores"] == pytest.approx(py["scores"], rel=1e-12)
     assert js["also_in"] == py["also_in"]
+    assert js["same_rule"] == py["same_rule"]
     assert js["matched"] == py["matched"]
 
 
