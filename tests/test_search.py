@@ -206,7 +206,7 @@ def test_eval_scores_a_question_file(real_kb: Path, tmp_path: Path) -> None:
     f.write_text('{"id": "x1", "query": "annotation 13", "kind": "annotation", "gold": ["A strike may not be canceled once the dice-roll"]}\n'
                  '{"id": "x2", "query": "zzzz qqqq", "kind": "question", "gold": ["no such words anywhere at all"]}\n')
     report = evaluate(real_kb, f)
-    assert report["overall"] == {"cases": 2, "hit@1": 0.5, "hit@5": 0.5, "mrr@10": 0.5}
+    assert report["overall"] == {"cases": 2, "hit@1": 0.5, "hit@5": 0.5, "mrr@10": 0.5, "via_same_rule": 0}
     assert [m["id"] for m in report["misses"]] == ["x2"]
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"query": "x"}\nnot json\n')
