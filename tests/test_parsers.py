@@ -8,9 +8,10 @@ from pathlib import Path
 import pytest
 
 from kb.errors import ParseError
-from kb.parsers.arda import Vocabulary, clean_heading, parse_arda, repair_words
+from kb.parsers.arda import Vocabulary, clean_heading, parse_arda, repair_ranges, repair_words
 
 from .conftest import DATA, parse_file, source_for
+from .test_incomplete import arda
 
 
 def lines_accounted(doc) -> tuple[set[int], set[int]]:
@@ -189,6 +190,18 @@ def test_arda_excerpt_repairs_and_repeats() -> None:
     assert [s.path[-1] for s in doc.sections] == ["Middle Earth", "1. The Victory Conditions", "Brief Player Turn Summary"]
     assert any(k.reason.startswith("repeated passage") and k.span.start == 6 for k in doc.skipped)
     assert ("small caps", "Utap", "Untap") in {(r.kind, r.before, r.after) for r in doc.repairs}
+
+
+def test_arda_player_count_ranges_get_back_their_dash(real_kb: Path) -> None:
+    """The extraction lost the dash of "2-5 player games" ("In 25 player games"): a rising pair of
+    digits before "player(s)" is a range, each put back recorded; other numbers stay as written."""
+    assert repair_ranges("In 25 player games; if playing with 67 players, sit apart.") == (
+        "In 2-5 player games; if playing with 6-7 players, sit apart.",
+        [("lost dash", "25", "2-5"), ("lost dash", "67", "6-7")])
+    for kept in ("with 10 players", "a 52 player league", "up to 5 players", "In 5-7 player games", "125 players"):
+        assert repair_ranges(kept) == (kept, [])
+    (text,) = [r["text"] for r in arda(real_kb) if "respect the uniqueness" in r["text"]]
+    assert "In 2-5 player games" in text and "if playing with 6-7 players" in text
 
 
 def test_arda_word_repairs_leave_known_words_alone() -> None:

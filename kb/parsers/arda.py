@@ -153,6 +153,24 @@ def repair_words(text: str, vocab: Vocabulary) -> tuple[str, list[tuple[str, str
     return "".join(chain.from_iterable(zip(between, repaired))) + between[-1], changes
 
 
+LOST_DASH = re.compile(r"\b([1-9])([1-9])(?= players?\b)")
+"""A range of player counts whose dash the extraction lost: "In 25 player games" is "2-5" (the text
+writes "In 5-7 player games"); only a rising pair of digits, so "10 players" is left alone."""
+
+
+def repair_ranges(text: str) -> tuple[str, list[tuple[str, str, str]]]:
+    """Put back the dash of a range of player counts ("25 player games" -> "2-5 player games")."""
+    changes: list[tuple[str, str, str]] = []
+
+    def dash(m: re.Match[str]) -> str:
+        if m.group(1) >= m.group(2):
+            return m.group(0)
+        changes.append(("lost dash", m.group(0), f"{m.group(1)}-{m.group(2)}"))
+        return f"{m.group(1)}-{m.group(2)}"
+
+    return LOST_DASH.sub(dash, text), changes
+
+
 POSSESSIVE_ALONE = re.compile(r"[’'][sS][.,;:!?]*")
 """A possessive ending parted from its word by the extraction: "character ’s card"."""
 
@@ -391,7 +409,8 @@ class ArdaReader:
         """One piece: its words repaired, a chapter or heading it opens with, then its text."""
         text, changes = repair_words(piece.text.strip(), self.vocab)
         text, doubles = repair_doubles(text, self.vocab)
-        for kind, before, after in changes + doubles:
+        text, ranges = repair_ranges(text)
+        for kind, before, after in changes + doubles + ranges:
             self.b.repair(piece.line, kind, before, after)
         if not text:
             return
