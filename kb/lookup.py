@@ -720,9 +720,17 @@ class Found:
 
     def reading(self, result: Any) -> Reading:
         """A result's text as a reader reads it (kb.render.reading)."""
+        return self.text_reading(result.data["text"], result.data["source"])
+
+    def text_reading(self, text: str, source_id: str) -> Reading:
+        """A text of a source as a reader reads it (kb.render.reading): a result's, or an equivalent's."""
         from kb.render import reading
-        source = self.reader.sources.get(result.data["source"])
-        return reading(result.data["text"], source.parser if source else "")
+        source = self.reader.sources.get(source_id)
+        return reading(text, source.parser if source else "")
+
+    def same_rule(self, result: Any) -> list[dict[str, str]]:
+        """A result's equivalents (kb.search.Result.same_rule), each text as a reader reads it."""
+        return [{**e, "text": self.text_reading(e["text"], e["source"]).text} for e in result.same_rule]
 
     def to_json(self, explain: bool = False) -> Any:
         """The results in the ruling shape plus score, also_in, same_rule and matched (and why, with explain);
@@ -732,7 +740,7 @@ class Found:
         out = []
         for r in self.results:
             item = self.ruling(r).to_json()
-            item.update({"score": round(r.score, 4), "also_in": list(r.also_in), "same_rule": list(r.same_rule),
+            item.update({"score": round(r.score, 4), "also_in": list(r.also_in), "same_rule": self.same_rule(r),
                          "matched": list(r.matched)})
             if explain:
                 item["why"] = dict(r.why)

@@ -531,7 +531,7 @@ def render_result(page: Page, n: int, r: Any, found: Found, full: bool = False, 
     page(styled(text, spans, emphasis), "    ")
     also = f"  (also in {', '.join(r.also_in)})" if r.also_in else ""
     page(style(f"id {d['id']}", dim=True) + also, "    ", "      ")
-    for same in r.same_rule:
+    for same in found.same_rule(r):
         render_same_rule(page, same, found, full)
     if explain:
         parts = ", ".join(f"{name} {value:+g}" for name, value in r.why.items())

@@ -156,3 +156,11 @@ def test_eval_counts_a_gold_among_the_equivalents_at_the_result_rank() -> None:
     report = score(cases, answers)
     assert [r["rank"] for r in report["misses"]] == []
     assert report["overall"]["mrr@10"] == 0.75 and report["overall"]["via_same_rule"] == 1
+
+
+def test_an_equivalent_is_read_as_a_reader_reads_it(real_kb: Path) -> None:
+    """An equivalent's text in JSON is the reader's text, as the result's own: the CoE rules' Markdown
+    read ("[FALLEN-WIZARD]", never "**[FALLEN-WIZARD]**")."""
+    result = CliRunner().invoke(cli, ["--kb", str(real_kb), "search", "FW MP value of non-stage cards", "--json"])
+    shown = [e["text"] for r in json.loads(result.output) for e in r["same_rule"]]
+    assert any(t.startswith("[FALLEN-WIZARD]") for t in shown) and not any("**" in t for t in shown)
