@@ -146,7 +146,7 @@ def show_version(ctx: click.Context, param: click.Parameter, value: bool) -> Non
     """--version: the program's version, then the edition of each bundled source."""
     if not value or ctx.resilient_parsing:
         return
-    from kb.bundle import bundled_editions
+    from kb.builder.bundle import bundled_editions
     from kb.terminal import render_version
 
     with translated():
@@ -183,8 +183,8 @@ def build(kb_dir: Path, sources: Path | None, max_source_mb: float) -> None:
     previous one answering. It is written to the user data folder unless --kb or RULINGS_KB says
     otherwise, and every command run from any directory reads it there.
     """
-    from kb.bundle import bundled_sources
-    from kb.pipeline import build as run_build
+    from kb.builder.bundle import bundled_sources
+    from kb.builder.pipeline import build as run_build
     from kb.terminal import render_build
 
     tty = sys.stderr.isatty()
@@ -205,7 +205,7 @@ def build(kb_dir: Path, sources: Path | None, max_source_mb: float) -> None:
 def stats(kb_dir: Path, as_json: bool) -> None:
     """Where the knowledge base is and when it was built; per source: title, game, edition, date,
     lines and rulings by kind."""
-    from kb.lookup import about
+    from kb.read.lookup import about
     from kb.terminal import render_stats
 
     with translated(as_json):
@@ -222,7 +222,7 @@ def stats(kb_dir: Path, as_json: bool) -> None:
 @brief
 def show(kb_dir: Path, ruling_id: str, as_json: bool, no_pager: bool) -> None:
     """Show one ruling whole: text, source, edition, section, number, markers, lines, links."""
-    from kb.lookup import show_ruling
+    from kb.read.lookup import show_ruling
     from kb.terminal import render_ruling_answer
 
     with translated(as_json):
@@ -238,7 +238,7 @@ def show(kb_dir: Path, ruling_id: str, as_json: bool, no_pager: bool) -> None:
 def card(kb_dir: Path, name: tuple[str, ...], as_json: bool, no_pager: bool) -> None:
     """A card by name in any language (typos, accents, plurals forgiven): its face (type, race,
     skills, prowess/body, mind, influence, points, home site), its errata and CRF rulings, every mention."""
-    from kb.lookup import card as look_up
+    from kb.read.lookup import card as look_up
     from kb.terminal import render_card
 
     with translated(as_json):
@@ -265,7 +265,7 @@ def deck(kb_dir: Path, file: str, as_json: bool, mentions: bool, html_out: Path 
     """Check a decklist (FILE, or - for standard input) against the CoE deck-construction rules, then
     each card's errata, CRF rulings and mentions. Exit 0 when every name is a card, 3 when some are
     not (they are listed with suggestions)."""
-    from kb.deck import check_deck, exit_code
+    from kb.deck.deck import check_deck, exit_code
     from kb.terminal import deck_misses, render_deck
 
     with translated(as_json):
@@ -286,7 +286,7 @@ def deck(kb_dir: Path, file: str, as_json: bool, mentions: bool, html_out: Path 
 @brief
 def phase(kb_dir: Path, name: tuple[str, ...], as_json: bool, no_pager: bool) -> None:
     """Every ruling of a turn phase, those under its headings first ("M/H", "mh", "site", "eot", "org")."""
-    from kb.lookup import phase as look_up
+    from kb.read.lookup import phase as look_up
     from kb.terminal import render_phase
 
     with translated(as_json):
@@ -301,7 +301,7 @@ def phase(kb_dir: Path, name: tuple[str, ...], as_json: bool, no_pager: bool) ->
 @brief
 def term(kb_dir: Path, name: tuple[str, ...], as_json: bool, no_pager: bool) -> None:
     """A game term: its definition(s), its "Rulings by Term" section, every ruling that uses it."""
-    from kb.lookup import term as look_up
+    from kb.read.lookup import term as look_up
     from kb.terminal import render_term
 
     with translated(as_json):
@@ -316,7 +316,7 @@ def term(kb_dir: Path, name: tuple[str, ...], as_json: bool, no_pager: bool) -> 
 @brief
 def annotation(kb_dir: Path, number: str, as_json: bool, no_pager: bool) -> None:
     """An annotation by number ("18", "25a") in every CRF edition, and every ruling citing it."""
-    from kb.lookup import numbered
+    from kb.read.lookup import numbered
     from kb.terminal import render_numbered
 
     with translated(as_json):
@@ -331,7 +331,7 @@ def annotation(kb_dir: Path, number: str, as_json: bool, no_pager: bool) -> None
 @brief
 def rule(kb_dir: Path, number: str, as_json: bool, no_pager: bool) -> None:
     """A CoE rule by number ("2.IV.iii", "g.hav.3"), its parts ("2.IV" lists 2.IV.i on), its citations."""
-    from kb.lookup import numbered
+    from kb.read.lookup import numbered
     from kb.terminal import render_numbered
 
     with translated(as_json):
@@ -362,7 +362,7 @@ def changes(kb_dir: Path, since: str | None, source: str | None, phase: str | No
     the ICE-era CRF, word by word; ICE-era rulings no longer in it in their words (replaced, reversed,
     moved or dropped, with the ruling in their place). Each says what the sources say of it, and how
     sure it is: checked by hand, or this tool's reading ("possibly ..., unsure")."""
-    from kb.lookup import changes as look_up
+    from kb.read.lookup import changes as look_up
     from kb.terminal import render_changes
 
     with translated(as_json):
@@ -373,7 +373,7 @@ def changes(kb_dir: Path, since: str | None, source: str | None, phase: str | No
 @click.pass_obj
 def export(kb_dir: Path) -> None:
     """Every ruling as JSON Lines on standard output, in the ruling shape (a card's with its face)."""
-    from kb.lookup import export as run_export
+    from kb.read.lookup import export as run_export
 
     with translated():
         for row in run_export(kb_dir):
@@ -388,7 +388,7 @@ def export(kb_dir: Path) -> None:
 def check(kb_dir: Path, as_json: bool, strict: bool, no_pager: bool) -> None:
     """Audit the knowledge base: every source line stored or skipped with a reason; the rulings marked
     incomplete in the source's text; repairs; problems."""
-    from kb.check import check as run_check
+    from kb.builder.check import check as run_check
     from kb.terminal import render_check
 
     with translated(as_json):
@@ -417,7 +417,7 @@ GAMES = click.Choice(["meccg", "lotr-tcg"])
 def search(kb_dir: Path, query: tuple[str, ...], limit: int, full: bool, as_json: bool, explain: bool,
            game: str | None, source: str | None, raw: bool, no_pager: bool) -> None:
     """Find the rulings that answer a question, a card name, a term, "annotation 18" or "rule 2.IV.iii"."""
-    from kb.lookup import search as run_search
+    from kb.read.lookup import search as run_search
     from kb.terminal import render_search
 
     with translated(as_json):
@@ -434,8 +434,8 @@ def ask(kb_dir: Path, limit: int) -> None:
     """Ask questions at the table: numbered results with source and lines; a number reads one whole,
     "more" shows the next, "help" or "?" says so, "q", Ctrl-D or Ctrl-C leaves."""
     from kb.errors import KbBroken, KbMissing
-    from kb.search import open_searcher
-    from kb.snapshot import Snapshot
+    from kb.search.search import open_searcher
+    from kb.store.snapshot import Snapshot
     from kb.terminal import Desk
 
     try:
@@ -477,7 +477,7 @@ def ask(kb_dir: Path, limit: int) -> None:
 @click.pass_obj
 def eval_command(kb_dir: Path, file: Path, as_json: bool) -> None:
     """Score a question file (JSON Lines: query, gold, kind): hit@1, hit@5, MRR@10, per kind, misses."""
-    from kb.evaluation import evaluate
+    from kb.search.evaluation import evaluate
     from kb.terminal import render_eval
 
     with translated(as_json):
@@ -496,7 +496,7 @@ def site(kb_dir: Path, out: Path, strict: bool, as_json: bool) -> None:
     """Generate the static site: every document, ruling, card, term, phase, annotation and rule,
     cross-linked, with a search that works offline (open OUT/index.html)."""
     from kb.terminal import render_site
-    from kb.website import build_site
+    from kb.site.website import build_site
 
     with translated(as_json):
         report = build_site(kb_dir, out, strict=strict)

@@ -57,7 +57,7 @@ def make_corpus(scale: int, target: Path) -> Path:
 
 def site_figures(kb_dir: Path, out: Path) -> dict[str, float]:
     """`rulings site` in a child process: wall time, its own peak memory, and what it wrote."""
-    code = ("import resource, sys, json\nfrom pathlib import Path\nfrom kb.website import build_site\n"
+    code = ("import resource, sys, json\nfrom pathlib import Path\nfrom kb.site.website import build_site\n"
             f"r = build_site(Path({str(kb_dir)!r}), Path({str(out)!r}), strict=True)\n"
             "print(json.dumps({'pages': r.pages, 'mb': r.bytes / 1e6, 'gzip_mb': r.gzip_bytes / 1e6,"
             " 'index_gzip_mb': r.index_gzip_bytes / 1e6, 'broken': len(r.broken),"
@@ -72,7 +72,7 @@ def site_figures(kb_dir: Path, out: Path) -> dict[str, float]:
 
 def browser_figures(kb_dir: Path, out: Path, throttle: float) -> dict[str, object]:
     """The site's search at a phone's size and speed (bench/browser.py): first results, transfer."""
-    subprocess.run([sys.executable, "-c", "from pathlib import Path\nfrom kb.website import build_site\n"
+    subprocess.run([sys.executable, "-c", "from pathlib import Path\nfrom kb.site.website import build_site\n"
                     f"build_site(Path({str(kb_dir)!r}), Path({str(out)!r}))"], check=True, cwd=ROOT)
     done = subprocess.run([sys.executable, str(ROOT / "bench" / "browser.py"), str(out), "--throttle", str(throttle)],
                           check=True, capture_output=True, text=True, cwd=ROOT)
@@ -100,7 +100,7 @@ def build_figures(rulings: str, sources: Path, kb_dir: Path) -> dict[str, float]
 def warm_query_ms(kb_dir: Path, queries: list[str], repeat: int = 5) -> float:
     """Median time of a query inside the library, the index opened once (as in `rulings ask`)."""
     code = (
-        "import json,sys,time,statistics\nfrom pathlib import Path\nfrom kb.search import Searcher\n"
+        "import json,sys,time,statistics\nfrom pathlib import Path\nfrom kb.search.search import Searcher\n"
         f"s=Searcher.open(Path({str(kb_dir)!r}))\nqs={queries!r}\n"
         "for q in qs: s.search(q)\n"
         f"t=[]\nfor _ in range({repeat}):\n  for q in qs:\n    a=time.perf_counter(); s.search(q); t.append(time.perf_counter()-a)\n"
@@ -138,7 +138,7 @@ def parse_scaling(sizes: tuple[int, ...] = (100_000, 1_000_000), runs: int = 3) 
     sizes (10 for 100 KB against 1 MB); a quadratic one, its square."""
     sys.path.insert(0, str(ROOT))
     from kb.model import Source
-    from kb.parsers import parse_document
+    from kb.builder.parsers import parse_document
 
     report: dict[str, dict[str, float]] = {}
     with tempfile.TemporaryDirectory(prefix="rulings-parse-") as folder:

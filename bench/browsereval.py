@@ -1,10 +1,10 @@
 """The browser's search scored as `rulings eval` scores the terminal's: site/assets/search.js (and the
 modules it loads) run in node
-over the index the site ships (kb.browserdata.packed), the top 10 of every question of each dev file.
+over the index the site ships (kb.site.browserdata.packed), the top 10 of every question of each dev file.
 
     .venv/bin/python bench/browsereval.py [--kb DIR] [FILE.jsonl ...]   (default: ../shared/eval/*.jsonl)
 
-Prints, per file, the browser's hit@1 / hit@5 / MRR@10 beside the terminal's (kb.evaluation.evaluate).
+Prints, per file, the browser's hit@1 / hit@5 / MRR@10 beside the terminal's (kb.search.evaluation.evaluate).
 """
 
 from __future__ import annotations
@@ -19,11 +19,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from kb.browserdata import packed  # noqa: E402
-from kb.evaluation import evaluate, read_cases, score  # noqa: E402
+from kb.site.browserdata import packed  # noqa: E402
+from kb.search.evaluation import evaluate, read_cases, score  # noqa: E402
 from kb.location import locate  # noqa: E402
-from kb.lookup import search_spec  # noqa: E402
-from kb.snapshot import Snapshot  # noqa: E402
+from kb.read.lookup import search_spec  # noqa: E402
+from kb.store.snapshot import Snapshot  # noqa: E402
 
 DRIVER = """
 const fs = require("fs");

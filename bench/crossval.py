@@ -23,9 +23,9 @@ sys.path.insert(0, str(ROOT))
 
 from tune_ranking import BOUND, FEATURES, LIMITS, enforce, held_out, measure, pooled, prepare, show  # noqa: E402
 
-from kb.ranking import weights  # noqa: E402
+from kb.search.ranking import weights  # noqa: E402
 from kb.location import locate  # noqa: E402
-from kb.search import Searcher  # noqa: E402
+from kb.search.search import Searcher  # noqa: E402
 
 EVAL = ROOT.parent / "shared" / "eval"
 FILES = ("dev.jsonl", "dev-current.jsonl", "dev-more.jsonl", "dev-forum.jsonl")

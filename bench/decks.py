@@ -14,7 +14,7 @@ Point it at folders of lists (never kept in this repository): .meccg (GCCG, mecc
 Usage: python bench/decks.py FOLDER... [--octgn-sets DIR] [--ignore-ids] [--near] [--verdicts] [--kb DIR]
 
 With --lines N [N ...] it times instead the whole check of a list of N lines of "1 Gandalf" (no folder
-needed), in the terminal (kb.deck.deck_report, CPU seconds in this process) and in the page
+needed), in the terminal (kb.deck.deck.deck_report, CPU seconds in this process) and in the page
 (site/assets/deck.js's deck_report in node over the data the site ships, CPU seconds in node), each
 the best of --runs: the two should grow as N does (linear), not as N squared.
 
@@ -47,11 +47,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from kb.deck import deck_report, read_input  # noqa: E402
-from kb.decklist import read_deck  # noqa: E402
+from kb.deck.deck import deck_report, read_input  # noqa: E402
+from kb.deck.decklist import read_deck  # noqa: E402
 from kb.errors import KbError  # noqa: E402
 from kb.location import locate  # noqa: E402
-from kb.query import fold  # noqa: E402
+from kb.search.query import fold  # noqa: E402
 
 PAGE = """
 const fs = require("fs");
@@ -178,9 +178,9 @@ def main() -> int:
 def bench_lines(kb: Path, counts: list[int], runs: int) -> int:
     """Print, for each N of counts, the CPU seconds of the whole deck check of N lines of "1 Gandalf" in the
     terminal and in the page (deck.js in node), the best of runs each, and their ratio to the first N's."""
-    from kb.browserdata import packed
-    from kb.deck import deck_data
-    from kb.store import CURRENT
+    from kb.site.browserdata import packed
+    from kb.deck.deck import deck_data
+    from kb.store.store import CURRENT
 
     deck_report(kb, "1 Gandalf\n")  # the card facts read once, as a second check in one process finds them
     terminal: dict[int, float] = {}

@@ -92,7 +92,7 @@ class ForeignFolder(KbError):
 
 
 class ForeignFile(KbError):
-    """A file rulings would write over is not one it made, or is a folder or a link (kb.deck.write_page)."""
+    """A file rulings would write over is not one it made, or is a folder or a link (kb.deck.deck.write_page)."""
 
 
 class SiteError(KbError):
@@ -133,7 +133,7 @@ def trouble(exc: BaseException, writable: object, again: str) -> tuple[str, str]
 
 class BundleMissing(KbError):
     """A folder rulings ships with (the bundled sources, the site's templates) is not where it was
-    installed: the installation is incomplete (kb.bundle)."""
+    installed: the installation is incomplete (kb.builder.bundle)."""
 
 
 class MissingExtra(KbError):

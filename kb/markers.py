@@ -6,7 +6,7 @@ import re
 
 NEW_MARK = re.compile(r"^\W{0,3}@")
 """The CRF's mark of a ruling new or changed since the last edition: "@ Change ...". The text keeps
-it (the id hashes the text); readers see the marker "new" instead (kb.render.reading)."""
+it (the id hashes the text); readers see the marker "new" instead (kb.read.render.reading)."""
 MARKER_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("new", NEW_MARK),
     ("rules-erratum", re.compile(r"\brules\s+erratum\b", re.I)),
@@ -29,7 +29,7 @@ WORD = re.compile(r"[^\W_]")
 
 def has_words(text: str) -> bool:
     """Whether a text says anything in words: has_words("@") is False (the CRF's legend of its mark),
-    has_words("@ Change ...") True. A stored ruling always has words (kb.parsers.document)."""
+    has_words("@ Change ...") True. A stored ruling always has words (kb.builder.parsers.document)."""
     return WORD.search(text) is not None
 
 

@@ -1,9 +1,9 @@
-"""The knowledge base as a read API: Datasette run over a build, with the metadata the build wrote (kb.metadata).
+"""The knowledge base as a read API: Datasette run over a build, with the metadata the build wrote (kb.builder.metadata).
 
 Datasette (an optional extra: `pip install 'rulings[serve]'`) is imported here and nowhere else.
 
 `rulings serve` follows the knowledge base (Following): each request is answered wholly from the
-build `current` named when it came in, held (kb.snapshot) so no rebuild's clean-up removes it while
+build `current` named when it came in, held (kb.store.snapshot) so no rebuild's clean-up removes it while
 served, and a rebuild is picked up by the next request, with one line on standard error.
 
 What one request may make is bounded (BOUNDS; docs/read-api.md lists them), for a server any address can
@@ -27,9 +27,9 @@ from typing import Any
 
 from kb.errors import KbBroken, KbError, MissingExtra
 from kb.inputs import MB
-from kb.metadata import DATABASE, METADATA
-from kb.snapshot import Kb, Snapshot, current_build
-from kb.templates import put_first
+from kb.builder.metadata import DATABASE, METADATA
+from kb.store.snapshot import Kb, Snapshot, current_build
+from kb.read.templates import put_first
 
 INSTALL = ("Install it with `pip install 'rulings[serve]'` (installed with pipx: `pipx install --force '.[serve]'` in "
            "the rulings folder; in a checkout: `.venv/bin/pip install -e '.[serve]'`)")
@@ -97,7 +97,7 @@ class Following:
     Each request pins the build `current` names when it comes in (REQUEST), and every query it makes
     reads that build's database; a rebuild is picked up by the next request and said in one line on
     standard error. The build served, and the one before it (a request may still be reading it), are
-    held (kb.snapshot), so no rebuild's clean-up removes them; a new build that cannot be served
+    held (kb.store.snapshot), so no rebuild's clean-up removes them; a new build that cannot be served
     (damaged, say) is said once, and the previous one served on.
     """
 
@@ -171,7 +171,7 @@ QUERY_PAGE = """{% extends "default:query.html" %}
 {% block title %}{% if canned_query %}{{ metadata.title or canned_query }} · {{ database }}{% else %}{{ super() }}{% endif %}{% endblock %}
 """
 """The page of a query of the database (Datasette's own, which a saved query's title names: Datasette
-titles it with its SQL, "rulings: select r.id, r.source, ..."), its title and description kb.metadata's."""
+titles it with its SQL, "rulings: select r.id, r.source, ..."), its title and description kb.builder.metadata's."""
 
 
 def build_database(following: Following) -> Any:

@@ -55,7 +55,7 @@ def load_words(name: str) -> list[str]:
 @functools.lru_cache(maxsize=4)
 def words_text(name: str) -> str:
     """A word list from kb/data as its text, a line break before and after each line: a word is looked
-    up as "\\nword\\n" in it, without reading the list into a set (kb.searchspec.SearchSpec.is_english:
+    up as "\\nword\\n" in it, without reading the list into a set (kb.search.searchspec.SearchSpec.is_english:
     one query's few words, in a millisecond)."""
     try:
         data = data_file(f"{name}.txt").read_bytes()

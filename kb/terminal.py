@@ -17,16 +17,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from kb.check import CheckReport
-    from kb.deck import DeckReport
+    from kb.builder.check import CheckReport
+    from kb.deck.deck import DeckReport
     from kb.model import Source
-    from kb.answers import CardAnswer, CardsAnswer, PhaseAnswer, RulingAnswer, TermAnswer
-    from kb.changes import ChangesAnswer
-    from kb.lookup import Found, NumberAnswer
-    from kb.ruling import Ruling
-    from kb.pipeline import BuildReport
-    from kb.snapshot import Snapshot
-    from kb.website import SiteReport
+    from kb.read.answers import CardAnswer, CardsAnswer, PhaseAnswer, RulingAnswer, TermAnswer
+    from kb.builder.changes import ChangesAnswer
+    from kb.read.lookup import Found, NumberAnswer
+    from kb.read.ruling import Ruling
+    from kb.builder.pipeline import BuildReport
+    from kb.store.snapshot import Snapshot
+    from kb.site.website import SiteReport
 
 CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 """C0 controls but tab and newline (so ESC and BEL), DEL, and C1 controls (U+0080-U+009F, CSI among them)."""
@@ -216,10 +216,10 @@ def styled(text: str, spans: Sequence[tuple[int, int]], emphasis: Sequence[tuple
 
 def text_of(r: dict[str, Any]) -> str:
     """A ruling's text for the terminal: the source's emphasis bold or italic where colour shows
-    (kb.render.markdown_reading of its `markdown`), its words alone otherwise."""
+    (kb.read.render.markdown_reading of its `markdown`), its words alone otherwise."""
     if not r.get("markdown"):
         return str(r["text"])
-    from kb.render import markdown_reading
+    from kb.read.render import markdown_reading
 
     return styled(r["text"], [], markdown_reading(r["markdown"]).emphasis())
 
@@ -248,15 +248,15 @@ def render_groups(page: Page, title: str, groups: list[dict[str, Any]]) -> None:
 
 
 def by_source(rulings: Iterable[Ruling]) -> list[dict[str, Any]]:
-    """Rulings grouped by source (kb.ruling.grouped), in the JSON shape."""
-    from kb.ruling import grouped
+    """Rulings grouped by source (kb.read.ruling.grouped), in the JSON shape."""
+    from kb.read.ruling import grouped
 
     return [g.to_json() for g in grouped(rulings)]
 
 
 def render_face(page: Page, c: dict[str, Any]) -> None:
     """A card's face as a judge reads it: name, set, kind, the numbers, home site and icons, then its text."""
-    from kb.cardface import CardFace
+    from kb.builder.cardface import CardFace
 
     face = CardFace(**c)
     page(style(face.name, bold=True) + f"  {face.set_name} ({face.id})")
@@ -313,7 +313,7 @@ def render_ruling_answer(page: Page, answer: RulingAnswer) -> None:
         render_ruling(page, part, where=1)
     if r["links"]:
         page()
-    from kb.changes import edition_words
+    from kb.builder.changes import edition_words
 
     for kind, items in r["links"].items():
         hows = [edition_words(i["how"]) if kind in ("edition", "older_editions") else i["how"] for i in items[:30]]
@@ -330,7 +330,7 @@ def render_ruling_answer(page: Page, answer: RulingAnswer) -> None:
 def render_card(page: Page, answer: CardAnswer | CardsAnswer) -> None:
     """`rulings card`: each printing's face, the other cards an exact name begins, the errata, the
     CRF rulings, every mention; of a name a few cards share, each card so, under its name and number."""
-    from kb.answers import CardsAnswer
+    from kb.read.answers import CardsAnswer
 
     if isinstance(answer, CardsAnswer):
         render_read_as(page, answer.to_json())
@@ -346,7 +346,7 @@ def render_card(page: Page, answer: CardAnswer | CardsAnswer) -> None:
         render_face(page, c)
         page()
     if result["also"]:
-        from kb.resolve import describe
+        from kb.search.resolve import describe
 
         page(style("also: ", bold=True) + describe(result["also"]) + f" (`rulings card \"{result['also'][0]['name']}\"`)",
              "", "  ")
@@ -393,10 +393,10 @@ def render_numbered(page: Page, answer: NumberAnswer) -> None:
 # -- what changed -----------------------------------------------------------------------------------------
 
 def render_changes(page: Page, answer: ChangesAnswer, since: str | None = None, whole: bool = False) -> None:
-    """`rulings changes`: what is new in the current CRF first (kb.changes.PARTS), each ruling once
+    """`rulings changes`: what is new in the current CRF first (kb.builder.changes.PARTS), each ruling once
     with all it is; then the earlier changes, whole with `whole` (--all) or when an option chose them,
     else folded: a line each, its count and what it holds."""
-    from kb.changes import EARLIER, NEW, folded_words, from_json, new_lead, part_title
+    from kb.builder.changes import EARLIER, NEW, folded_words, from_json, new_lead, part_title
 
     if since:
         page(style(f"Changes the sources date {since.strip()} or later", bold=True))
@@ -431,10 +431,10 @@ def render_changes(page: Page, answer: ChangesAnswer, since: str | None = None, 
 
 
 def render_change(page: Page, entry: list[dict[str, Any]]) -> None:
-    """One ruling's changes (kb.changes.arrange's entry): the ruling whole (its words marked against
+    """One ruling's changes (kb.builder.changes.arrange's entry): the ruling whole (its words marked against
     an older wording), its erratum and verdict, why it is a change, where the CRF's list names it, and
     the ruling on the other side: the one a listed change names, the successor, the nearest."""
-    from kb.changes import erratum_words, other_label, verdict_words
+    from kb.builder.changes import erratum_words, other_label, verdict_words
 
     r = entry[0]
     c = r["change"]
@@ -464,7 +464,7 @@ def render_change(page: Page, entry: list[dict[str, Any]]) -> None:
 
 def diff_text(diff: list[dict[str, str]]) -> str:
     """A word diff as text: removed words [-struck-], added ones {+added+} (and red and green where colour shows)."""
-    from kb.wording import Piece, shown as pieces_shown
+    from kb.builder.wording import Piece, shown as pieces_shown
 
     signs = {"removed": ("[-", "-]", "red"), "added": ("{+", "+}", "green")}
     text = []
@@ -487,7 +487,7 @@ def render_search(page: Page, found: Found, full: bool = False, explain: bool = 
 
 
 def render_understanding(page: Page, u: Any) -> None:
-    """How a question was read (kb.query's Understanding), one labelled line each: `search --explain`."""
+    """How a question was read (kb.search.query's Understanding), one labelled line each: `search --explain`."""
     rows = [("annotations", u.annotations), ("rule numbers", u.rules), ("cards", u.cards),
             ("near card names", [f"{a} -> {b}" for a, b in u.near_cards]),
             ("cards in the story only", u.story_cards), ("the story told (weighs less)", u.story),
@@ -513,9 +513,9 @@ def render_results(page: Page, found: Found, first: int = 1, full: bool = False,
 
 def render_result(page: Page, n: int, r: Any, found: Found, full: bool = False, explain: bool = False) -> None:
     """A numbered result: source, edition and lines; where it stands; a focused excerpt with the
-    matched words marked (the whole text when full), as a reader reads it (kb.render.reading); its id."""
-    from kb.excerpt import cut, window
-    from kb.search import highlight_spans
+    matched words marked (the whole text when full), as a reader reads it (kb.read.render.reading); its id."""
+    from kb.search.excerpt import cut, window
+    from kb.search.search import highlight_spans
 
     d = r.data
     page(style(f"{n:>2}. ", bold=True) + style(d["source_title"], fg="cyan")
@@ -614,7 +614,7 @@ class Desk:
 
     def ask(self, line: str, page: Page) -> None:
         """A new question (line), or the next results of the last one ("")."""
-        from kb.lookup import search
+        from kb.read.lookup import search
 
         if not line and self.found is not None:
             seen = len(self.found.results)
@@ -645,7 +645,7 @@ class Desk:
 def shared_by(found: Found, line: str) -> CardsAnswer | None:
     """The cards a line that is nothing but a name a few cards share names (`rulings card`'s
     answer to it), else None: one card, more, or none is answered by the results found."""
-    from kb.answers import CardsAnswer
+    from kb.read.answers import CardsAnswer
     from kb.errors import Ambiguous, NotFound
 
     try:
@@ -658,7 +658,7 @@ def shared_by(found: Found, line: str) -> CardsAnswer | None:
 def render_choice(page: Page, answer: CardsAnswer) -> None:
     """`rulings ask`'s answer to a name a few cards share: each card numbered, with set and type."""
     from kb.errors import quoted
-    from kb.resolve import describe
+    from kb.search.resolve import describe
 
     page(f"{quoted(answer.query)} names {len(answer.answers)} cards:")
     for n, one in enumerate(answer.answers, 1):
@@ -672,8 +672,8 @@ def render_deck(page: Page, report: DeckReport) -> None:
     """`rulings deck`: the verdict and each finding (its rule quoted), whose deck it is, the names
     not read, then each card with its errata and CRF rulings (and with --mentions the rulings that
     mention it), the cards with nothing to say; or, for a report written as a page, one line saying so."""
-    from kb.deck import miss_line, reading_text, whose_text
-    from kb.deckrules import counted
+    from kb.deck.deck import miss_line, reading_text, whose_text
+    from kb.deck.deckrules import counted
 
     if report.written:
         page.plain(f"Wrote {report.written}: {report.verdict['summary']}; "
@@ -721,7 +721,7 @@ def render_deck(page: Page, report: DeckReport) -> None:
 def render_findings(page: Page, report: DeckReport, findings: list[dict[str, Any]], quoted_rules: set[str],
                     indent: str = "  ") -> None:
     """Findings of a deck report, the rule each cites quoted (dim) the first time (quoted_rules: those quoted)."""
-    from kb.deck import finding_text
+    from kb.deck.deck import finding_text
 
     for finding in findings:
         page(finding_text(finding), indent, indent + "    ")
@@ -735,7 +735,7 @@ def render_findings(page: Page, report: DeckReport, findings: list[dict[str, Any
 def render_deck_card(page: Page, entry: dict[str, Any]) -> None:
     """A card of a deck report: its count, sections and kind, how its name was read, its errata and
     CRF rulings, and (with --mentions) the rulings that mention it."""
-    from kb.deck import kinds_text, sections_text
+    from kb.deck.deck import kinds_text, sections_text
 
     page()
     mentioned = f" · mentioned in {entry['mentions']}" if entry["mentions"] else ""
@@ -758,7 +758,7 @@ def render_deck_card(page: Page, entry: dict[str, Any]) -> None:
 
 def deck_misses(report: DeckReport) -> str:
     """What `rulings deck` says on standard error when names were not read: how many, on which lines, what to do."""
-    from kb.deckrules import counted
+    from kb.deck.deckrules import counted
 
     misses = report.not_found + report.ambiguous
     lines = sorted(n for miss in misses for n in miss["lines"])

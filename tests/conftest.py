@@ -93,7 +93,7 @@ def source_for(parser: str, path: Path, sid: str = "test") -> Source:
 
 def parse_file(parser: str, path: Path) -> ParsedDocument:
     """Parse a file with the named parser."""
-    from kb.parsers import parse_document
+    from kb.builder.parsers import parse_document
 
     return parse_document(source_for(parser, path), path)
 
@@ -122,7 +122,7 @@ def made_once(tmp_path_factory: pytest.TempPathFactory, name: str, make: Callabl
 @pytest.fixture(scope="session")
 def real_kb(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A knowledge base built once from the real rulings/ folder."""
-    from kb.pipeline import build
+    from kb.builder.pipeline import build
 
     return made_once(tmp_path_factory, "kb", lambda folder: build(SOURCES, folder))
 
@@ -176,8 +176,8 @@ def write_tiny_sources(folder: Path) -> Path:
 @pytest.fixture(scope="session")
 def tiny(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path]:
     """(sources, knowledge base, site) of the tiny corpus, built once: copy them before changing them."""
-    from kb.pipeline import build
-    from kb.website import build_site
+    from kb.builder.pipeline import build
+    from kb.site.website import build_site
 
     def make(base: Path) -> None:
         build(write_tiny_sources(base / "rulings"), base / "kb")
@@ -191,8 +191,8 @@ def tiny(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path]:
 def changes_corpus(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path]:
     """(sources, knowledge base, site) of the changes excerpts (tests/data/changes: a current CRF, its
     older edition, CoE rules, and the cards excerpt), built once: copy them before changing them."""
-    from kb.pipeline import build
-    from kb.website import build_site
+    from kb.builder.pipeline import build
+    from kb.site.website import build_site
 
     def make(base: Path) -> None:
         shutil.copytree(DATA / "changes", base / "rulings")
@@ -207,7 +207,7 @@ def changes_corpus(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path
 @pytest.fixture(scope="session")
 def real_site(real_kb: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The static site built once from the real knowledge base (strict: no broken link)."""
-    from kb.website import build_site
+    from kb.site.website import build_site
 
     def make(folder: Path) -> None:
         report = build_site(real_kb, folder / "site", strict=True)
@@ -248,7 +248,7 @@ def real_export(real_kb: Path, tmp_path_factory: pytest.TempPathFactory) -> list
 
 def eval_questions() -> list[str]:
     """The question of every case of ../shared/eval's files, in file order (none without the folder)."""
-    from kb.evaluation import read_cases
+    from kb.search.evaluation import read_cases
 
     if not EVAL.is_dir():
         return []
@@ -257,14 +257,14 @@ def eval_questions() -> list[str]:
 
 @pytest.fixture(scope="session")
 def eval_answers(real_kb: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, list[str]]]:
-    """kb.search's results (the top 10 `rulings eval` scores) for every question of ../shared/eval,
+    """kb.search.search's results (the top 10 `rulings eval` scores) for every question of ../shared/eval,
     searched once for the whole run (`made_once`), for the tests that score them (test_search) and
     those that hold the browser's search to them (test_parity): {"ids": {question: [id, ...]},
     "texts": {question: [text, ...]}, "shown": {question: [[text, equivalent's text, ...], ...]},
     "same_rule": {question: [[[id, source, text] of each equivalent], ...]}}, best first."""
     def make(folder: Path) -> None:
-        from kb.evaluation import TOP
-        from kb.search import Searcher
+        from kb.search.evaluation import TOP
+        from kb.search.search import Searcher
 
         searcher = Searcher.open(real_kb)
         found = {q: searcher.search(q, limit=TOP) for q in eval_questions()}

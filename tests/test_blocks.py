@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from kb.errors import ParseError
-from kb.parsers.blocks import read_lines, walk
+from kb.builder.parsers.blocks import read_lines, walk
 
 
 def test_walk_kinds_and_spans() -> None:

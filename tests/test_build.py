@@ -10,15 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from kb.check import check
+from kb.builder.check import check
 from kb.errors import ForeignFolder, KbBroken, ParseError
-from kb.lexicon import Lexicon
-from kb.lookup import export
-from kb.manifest import read_manifest
-from kb.pipeline import build, remade_search_data, search_data
-from kb.searchspec import SPEC, write_spec
-from kb.snapshot import Snapshot
-from kb.store import DB_NAME, LEXICON, Stored
+from kb.builder.lexicon import Lexicon
+from kb.read.lookup import export
+from kb.builder.manifest import read_manifest
+from kb.builder.pipeline import build, remade_search_data, search_data
+from kb.search.searchspec import SPEC, write_spec
+from kb.store.snapshot import Snapshot
+from kb.store.store import DB_NAME, LEXICON, Stored
 
 from .conftest import DATA, TINY_MANIFEST, write_tiny_sources
 
@@ -87,7 +87,7 @@ def test_ids_depend_on_the_text_and_the_build_on_the_manifest(tmp_path: Path) ->
 
 def test_the_search_data_stage_reads_the_stored_database_alone(changes_corpus: tuple[Path, Path, Path],
                                                                tmp_path: Path) -> None:
-    """The build writes its search data by one stage over its own draft database (kb.pipeline.search_data);
+    """The build writes its search data by one stage over its own draft database (kb.builder.pipeline.search_data);
     run again over the finished build's database and card lexicon, with the same parameters, it writes
     the same search data to the byte, older editions' places and all: it reads what the build stored
     and nothing the build held in memory besides."""

@@ -1,5 +1,5 @@
-"""Arda's two-column extraction read in its reading order (issue 40, part 3): kb/parsers/columns.py
-applies a repair file (cuts, debris, threads, passages vouched whole, gaps), kb/parsers/arda.py joins
+"""Arda's two-column extraction read in its reading order (issue 40, part 3): kb/builder/parsers/columns.py
+applies a repair file (cuts, debris, threads, passages vouched whole, gaps), kb/builder/parsers/arda.py joins
 what goes on and marks what stays cut incomplete; on a hand-made excerpt and on the real text."""
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ import pytest
 
 from kb.errors import ParseError
 from kb.model import Source
-from kb.parsers.arda import FOLLOWS_CUT, ORDER_FILE, Vocabulary, clean_heading, parse_arda, repair_doubles, split_heading
-from kb.parsers.columns import NONE, ReadingOrder, load_order, read_order
-from kb.parsers.document import cut_reason
+from kb.builder.parsers.arda import FOLLOWS_CUT, ORDER_FILE, Vocabulary, clean_heading, parse_arda, repair_doubles, split_heading
+from kb.builder.parsers.columns import NONE, ReadingOrder, load_order, read_order
+from kb.builder.parsers.document import cut_reason
 
 from .conftest import DATA, SOURCES
 from .test_parsers import assert_all_lines_accounted
@@ -133,7 +133,7 @@ def test_a_repair_file_that_does_not_fit_its_text_stops_the_build_naming_the_lin
 
 
 def test_a_mark_that_finds_no_passage_stops_the_build() -> None:
-    from kb.parsers.columns import Mark
+    from kb.builder.parsers.columns import Mark
 
     order = ReadingOrder(ORDER.path, ORDER.sha256, whole=(Mark(19, "No passage begins so", "x"),))
     with pytest.raises(ParseError, match="19: expected one passage for 'No passage begins so'"):

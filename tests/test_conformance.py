@@ -1,12 +1,12 @@
 """One search, two runtimes, one file of cases: every question of tests/data/search/cases.json, asked of
 the conformance corpus beside it (a few hand-made rulings of each kind of source, built by the real
-pipeline), is read, searched and scored by kb.search and by the site's search.js (in node, over the
-index as the site ships it, kb.browserdata.packed) as the file says: its reading (every field of the
+pipeline), is read, searched and scored by kb.search.search and by the site's search.js (in node, over the
+index as the site ships it, kb.site.browserdata.packed) as the file says: its reading (every field of the
 understanding that is not empty), the rulings found in order, their scores, the other editions folded
 into each and the words each matched.
 
 The file is the specification both runtimes are held to. After a change meant to change answers,
-`RULINGS_UPDATE_CASES=1 .venv/bin/python -m pytest tests/test_conformance.py` writes what kb.search
+`RULINGS_UPDATE_CASES=1 .venv/bin/python -m pytest tests/test_conformance.py` writes what kb.search.search
 answers now into it; read the difference before committing it.
 """
 
@@ -21,11 +21,11 @@ from typing import Any
 
 import pytest
 
-from kb.browserdata import packed
-from kb.ranking import FEATURES, QueryContext, features
-from kb.search import Searcher
-from kb.searchspec import SPEC
-from kb.store import CURRENT
+from kb.site.browserdata import packed
+from kb.search.ranking import FEATURES, QueryContext, features
+from kb.search.search import Searcher
+from kb.search.searchspec import SPEC
+from kb.store.store import CURRENT
 
 from .conftest import DATA, ROOT, made_once
 from .test_parity import _node
@@ -64,7 +64,7 @@ def reading(u: Any) -> dict[str, Any]:
 
 
 def answer(searcher: Searcher, case: dict[str, Any]) -> dict[str, Any]:
-    """A case as kb.search answers it: its reading and its results."""
+    """A case as kb.search.search answers it: its reading and its results."""
     o = case.get("options", {})
     results = searcher.search(case["query"], limit=o.get("limit", LIMIT), game=o.get("game"), source=o.get("source"))
     return {"reading": reading(searcher.understand(case["query"])),
@@ -88,7 +88,7 @@ def write_cases(cases: list[dict[str, Any]]) -> None:
 @pytest.fixture(scope="session")
 def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The conformance corpus's knowledge base, built once by the real pipeline."""
-    from kb.pipeline import build
+    from kb.builder.pipeline import build
 
     return made_once(tmp_path_factory, "conformance", lambda folder: build(CORPUS, folder / "kb")) / "kb"
 

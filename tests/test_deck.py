@@ -20,13 +20,13 @@ import pytest
 from click.testing import CliRunner
 
 from cli import cli
-from kb import lookup
-from kb.browserdata import packed
-from kb.deck import EXIT_NOT_FOUND, MAX_NEAR, PAGE_MARK, DeckReport, check_deck, deck_data, deck_report, sections_text
-from kb.decklist import FORMATS, MAX_LINE, detect, read_deck, read_line, read_lines, section_of
+from kb.read import lookup
+from kb.site.browserdata import packed
+from kb.deck.deck import EXIT_NOT_FOUND, MAX_NEAR, PAGE_MARK, DeckReport, check_deck, deck_data, deck_report, sections_text
+from kb.deck.decklist import FORMATS, MAX_LINE, detect, read_deck, read_line, read_lines, section_of
 from kb.errors import Refused, WriteFailed
-from kb.store import CURRENT
-from kb.website import unstamp
+from kb.store.store import CURRENT
+from kb.site.website import unstamp
 
 from .conftest import DATA, ROOT
 from .test_deckrules import CASES, NOT_A_DECK, VERDICTS, messages
@@ -221,7 +221,7 @@ def test_formats_are_told_from_content() -> None:
 
 
 def test_a_json_number_too_long_names_its_line() -> None:
-    """A number of more digits than any count (kb.decklist.MAX_DIGITS) is refused naming its line, in a string
+    """A number of more digits than any count (kb.deck.decklist.MAX_DIGITS) is refused naming its line, in a string
     never (a name may hold digits); so is JSON nested deeper than a deck builder's."""
     with pytest.raises(Refused, match=r"JSON holding a number of more than 300 digits at line 2: no deck builder's"):
         read_deck('{"deck": [\n{"name": "Gandalf", "qty": ' + "9" * 5000 + "}]}")
@@ -337,8 +337,8 @@ def test_what_a_list_says_beside_a_name(real_kb: Path) -> None:
 
 
 def test_the_reader_s_limits_fit_the_card_database(real_kb: Path) -> None:
-    from kb.decklist import MAX_NAME_LENGTH, MAX_NAME_WORDS, PATTERNS
-    from kb.store import connect, query
+    from kb.deck.decklist import MAX_NAME_LENGTH, MAX_NAME_WORDS, PATTERNS
+    from kb.store.store import connect, query
 
     rows = query(connect(real_kb), "select set_code, names from cards")
     names = [n for row in rows for n in row["names"].values() if n]
@@ -868,7 +868,7 @@ BROKEN_JSON = ['{"pool": [1, 2', '{"deck": [1,]}', '{"a" 1}', '{"a": 1,}', '{"de
                '{"deck": ["Gan\x01dalf"]}', '{"deck": NaN}', '{"deck": [1]} x', '{1: 2}', '{"deck": [-]}',
                '{"deck": [tru]}', '{"deck": ["\\u12g4"]}', '{\n\n"deck": [1 2]}', '{"deck": ["Gandalf\n', '{"deck": 01}',
                '{"deck": [1.]}', '{"deck": "\\']
-"""JSON decks that do not parse: each refused naming its line and what was expected there (kb.decklist.JsonCheck)."""
+"""JSON decks that do not parse: each refused naming its line and what was expected there (kb.deck.decklist.JsonCheck)."""
 REFUSED = [  # (file name, bytes)
     ("binary.meccg", BINARY_MECCG),
     ("packed.meccg", b"\x1f\x8b\x08\x00" + BINARY_MECCG),
@@ -889,7 +889,7 @@ def test_the_page_refuses_what_the_terminal_refuses_in_its_words(real_kb: Path, 
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     """Each list `rulings deck` refuses (binary data with or without a NUL byte, a 5,000-digit count, control
     characters in a comment line, a file over the size cap, ...), the deck page's check refuses with the same one
-    line, chosen as a file or typed (as standard input); one set of limits, shipped from kb/decklist.py."""
+    line, chosen as a file or typed (as standard input); one set of limits, shipped from kb/deck/decklist.py."""
     node = _node()
     monkeypatch.chdir(tmp_path)
     lists, said = [], []
@@ -935,8 +935,8 @@ process.stdout.write(JSON.stringify(JSON.parse(fs.readFileSync(listsPath, "utf8"
 def test_the_page_reads_every_encoding_as_the_terminal(tmp_path: Path, real_kb: Path) -> None:
     """UTF-8 with or without its byte-order mark, UTF-16 either way round with one (a second mark kept, an astral
     character), Windows-1252 (its five bytes that are no character read as U+FFFD): the page's text is the
-    terminal's (kb.decklist.decode), to the character."""
-    from kb.decklist import decode
+    terminal's (kb.deck.decklist.decode), to the character."""
+    from kb.deck.decklist import decode
 
     text = "Heilkr\u00e4uter x2\nRo\u00e4c the Raven\n\u00c9owyn \u2014 \U0001f600\n"
     files = {"utf8.txt": text.encode(), "bom.txt": text.encode("utf-8-sig"), "le.txt": text.encode("utf-16"),
@@ -1080,7 +1080,7 @@ process.stdout.write(JSON.stringify(out));
 
 def deck_js(node: str, kb: Path, tmp_path: Path, lists: list[Any], driver: str = DRIVER) -> list[Any]:
     """What the site's deck page (site/assets/deck.js, in node) reports on each (list, options), from this build's
-    deck data and search data as the site ships them (kb.browserdata.packed); another driver, on its own lists."""
+    deck data and search data as the site ships them (kb.site.browserdata.packed); another driver, on its own lists."""
     (tmp_path / "driver.js").write_text(driver, "utf-8")
     (tmp_path / "deck.json").write_text(json.dumps(deck_data(kb)), "utf-8")
     (tmp_path / "lists.json").write_text(json.dumps(lists), "utf-8")
@@ -1114,7 +1114,7 @@ def test_a_gccg_part_of_one_card_line_is_no_frame_name() -> None:
 
 
 def test_browser_reads_every_test_list_as_the_terminal(real_kb: Path, tmp_path: Path) -> None:
-    from kb.deck import finding_text, miss_line, reading_text, whose_text
+    from kb.deck.deck import finding_text, miss_line, reading_text, whose_text
 
     node = _node()
     texts = [HERO.read_text("utf-8"), MINION.read_text("utf-8"), REPORT.read_text("utf-8"), RANGERS.read_text("utf-8"),

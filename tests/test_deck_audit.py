@@ -17,9 +17,9 @@ from typing import Any
 
 import pytest
 
-from kb.deck import DeckReport, check_deck, finding_text, sections_text, verdict_lines
-from kb.decklist import decode
-from kb.deckrules import EVIDENCE_CARDS
+from kb.deck.deck import DeckReport, check_deck, finding_text, sections_text, verdict_lines
+from kb.deck.decklist import decode
+from kb.deck.deckrules import EVIDENCE_CARDS
 from kb.errors import Refused
 
 from .conftest import DATA

@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from kb.deck import DeckReport, deck_report, whose_text
-from kb.deckrules import LIMITS, RULES, Entry
-from kb.lookup import Reader
-from kb.store import connect, query
+from kb.deck.deck import DeckReport, deck_report, whose_text
+from kb.deck.deckrules import LIMITS, RULES, Entry
+from kb.read.lookup import Reader
+from kb.store.store import connect, query
 
 from .conftest import DATA
 
@@ -157,7 +157,7 @@ VERDICTS: list[tuple[str, str, dict[str, str], str, str, list[str]]] = [
     ("nothing tells whose deck it is", "Twilight\nDoors of Night\n", {}, "1.2", "not checked",
      ["whose deck it is: no avatar, tag or card says whose deck it is; the rules of one player (the alignment of its "
       "avatars, characters, resources and sites; agents as hazards) are not checked: give its alignment"]),
-    # 1.3.1's manifestations, each grouping held to the rules' words (kb.deckrules._manifestations)
+    # 1.3.1's manifestations, each grouping held to the rules' words (kb.deck.deckrules._manifestations)
     ("two resource manifestations of one unique resource: one card (1.3.1; CRF 22)", SMALL_FW + "Resources:\nGollum\nStinker\n",
      {}, "1.3.1", "problem", ["2 copies of Gollum / Stinker, manifestations of one unique resource: one unique card (at most 1 "
                               "in the deck)"]),

@@ -14,13 +14,13 @@ from click.testing import CliRunner
 
 import cli as cli_module
 from cli import cli
-from kb import lookup
-from kb.answers import CardsAnswer
-from kb.cardface import CardFace, readable, render_icons
+from kb.read import lookup
+from kb.read.answers import CardsAnswer
+from kb.builder.cardface import CardFace, readable, render_icons
 from kb.errors import Ambiguous, NotFound, Refused
-from kb.excerpt import excerpt
+from kb.search.excerpt import excerpt
 from kb.location import default_kb, locate
-from kb.query import fold
+from kb.search.query import fold
 from kb.terminal import Page, wrap
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -235,7 +235,7 @@ def test_misses_suggest_the_nearest_names(real_kb: Path) -> None:
 
 def test_a_term_is_what_has_a_term_page(real_kb: Path, real_site: Path) -> None:
     """`rulings term` accepts the terms the site has a page for (the CoE glossary, the CRF's Rulings
-    by Term, its other headings of what the rules treat and the CoE rules' titles: kb.terms), and no
+    by Term, its other headings of what the rules treat and the CoE rules' titles: kb.builder.terms), and no
     other heading of the CRF: a card's heading says to ask `rulings card`, a phase's heading says
     where it stands (its rulings are in its document, and `rulings search` finds them)."""
     card = run(real_kb, "term", "Gandalf")
@@ -347,7 +347,7 @@ def test_the_card_command_shows_face_errata_rulings_and_mentions(real_kb: Path) 
 def test_an_erratum_of_one_version_is_among_the_card_s_errata(real_kb: Path) -> None:
     """"(Hero version) Card Erratum: ..." is an erratum, as the card's page, the deck check and
     `rulings changes` read it, not one of its rulings."""
-    from kb.lookup import card
+    from kb.read.lookup import card
 
     ring = card(real_kb, "The One Ring").said
     errata = [r for r in ring.errata if "to cancel a strike against himself" in r.stored]
@@ -434,7 +434,7 @@ def test_export_gives_every_ruling_the_one_shape(real_export: list[str], validat
 
 def test_every_url_is_the_rulings_place_on_the_site(real_export: list[str], real_site: Path) -> None:
     """A ruling's url (and a card's) is where the site shows it: its page has the ruling under its id
-    (kb.addresses is the one plan both are made on)."""
+    (kb.builder.addresses is the one plan both are made on)."""
     ids: dict[str, set[str]] = {}
     rows = [json.loads(line) for line in real_export]
     for row in rows:

@@ -21,7 +21,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli import cli
-from kb.store import SCHEMA_VERSION
+from kb.store.store import SCHEMA_VERSION
 
 from .conftest import ROOT
 
@@ -184,16 +184,16 @@ def data_file(name: str, text: str, ext: str = "toml") -> Cause:
     """kb/data/NAME.EXT holds text (the shipped files are left alone: the package's data is read
     from a copy)."""
     def cause(env: Env) -> None:
-        import kb.ranking
+        import kb.search.ranking
         import kb.tables
 
         copy = env.tmp / "package"
         shutil.copytree(kb.tables.DATA, copy / "data")
         (copy / "data" / f"{name}.{ext}").write_text(text, "utf-8")
         env.monkeypatch.setattr(kb.tables, "DATA", copy / "data")
-        for cached in (kb.ranking.weights, kb.tables.load_words):
+        for cached in (kb.search.ranking.weights, kb.tables.load_words):
             cached.cache_clear()
-        env.monkeypatch.setattr(kb.ranking, "weights", kb.ranking.weights)  # cleared again when undone
+        env.monkeypatch.setattr(kb.search.ranking, "weights", kb.search.ranking.weights)  # cleared again when undone
         env.monkeypatch.setattr(kb.tables, "load_words", kb.tables.load_words)
     return cause
 
@@ -201,10 +201,10 @@ def data_file(name: str, text: str, ext: str = "toml") -> Cause:
 def bundle_gone(env: Env) -> None:
     """What rulings ships (its bundled sources, the site's templates) is neither installed nor beside
     kb/ (an incomplete installation)."""
-    import kb.bundle
+    import kb.builder.bundle
 
-    env.monkeypatch.setattr(kb.bundle, "installed_at", lambda package: [])
-    env.monkeypatch.setattr(kb.bundle, "CHECKOUT", env.tmp / "elsewhere")
+    env.monkeypatch.setattr(kb.builder.bundle, "installed_at", lambda package: [])
+    env.monkeypatch.setattr(kb.builder.bundle, "CHECKOUT", env.tmp / "elsewhere")
 
 
 def foreign_folder(name: str) -> Cause:
@@ -235,11 +235,11 @@ QUESTIONS = "Give a question file: JSON Lines, an object a line with its query, 
 # (what happened, command, cause, the line on stderr after "Error: ")
 CASES: list[tuple[str, str, Cause, str]] = [
     # writing fails
-    ("build: disk full", BUILD, raises("kb.pipeline.write_spec", DISK_FULL),
+    ("build: disk full", BUILD, raises("kb.builder.pipeline.write_spec", DISK_FULL),
      f"cannot write the knowledge base in {{kb}}: the disk is full; free some space and run `rulings build` again ({KEPT_KB})"),
-    ("build: disk full in SQLite", BUILD, raises("kb.pipeline.Draft", sqlite3.OperationalError("database or disk is full")),
+    ("build: disk full in SQLite", BUILD, raises("kb.builder.pipeline.Draft", sqlite3.OperationalError("database or disk is full")),
      f"cannot write the knowledge base in {{kb}}: the disk is full; free some space and run `rulings build` again ({KEPT_KB})"),
-    ("build: permission denied", BUILD, raises("kb.pipeline.index_writer", DENIED),
+    ("build: permission denied", BUILD, raises("kb.builder.pipeline.index_writer", DENIED),
      f"cannot write the knowledge base in {{kb}}: permission denied; make {{kb}} writable (or choose another folder) and "
      f"run `rulings build` again ({KEPT_KB})"),
     ("site: disk full", "--kb {kb} site --out {site}", site_write_fails(errno.ENOSPC, "No space left on device"),
@@ -407,7 +407,7 @@ CASES: list[tuple[str, str, Cause, str]] = [
     ("deck: --html into a missing folder", "--kb {kb} deck {tmp}/deck.txt --html {tmp}/none/deck.html", deck_and_notes,
      "no folder {tmp}/none to write deck.html into. Create it, or name a file in an existing folder."),
     ("deck: --html disk full", "--kb {kb} deck {tmp}/deck.txt --html {tmp}/deck.html",
-     lambda env: (deck_and_notes(env), raises("kb.deck.os.replace", DISK_FULL)(env)),
+     lambda env: (deck_and_notes(env), raises("kb.deck.deck.os.replace", DISK_FULL)(env)),
      "cannot write the deck page in {tmp}/deck.html: the disk is full; free some space and run `rulings deck "
      "--html` again (nothing else was written)"),
     ("deck: no knowledge base", "--kb {tmp}/none deck {tmp}/deck.txt", deck_and_notes,

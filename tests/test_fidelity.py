@@ -14,12 +14,12 @@ import pytest
 from click.testing import CliRunner
 
 from cli import cli
-from kb.cardface import CODE
-from kb.check import check
-from kb.parsers.arda import Vocabulary, parse_arda
-from kb.parsers.crf import crf_kind
-from kb.render import TextRenderer, plain
-from kb.store import CURRENT, DB_NAME
+from kb.builder.cardface import CODE
+from kb.builder.check import check
+from kb.builder.parsers.arda import Vocabulary, parse_arda
+from kb.builder.parsers.crf import crf_kind
+from kb.read.render import TextRenderer, plain
+from kb.store.store import CURRENT, DB_NAME
 
 from .conftest import SOURCES, source_for
 from .test_parsers import assert_all_lines_accounted
@@ -56,14 +56,14 @@ def flat(text: str) -> str:
     ("@", "@"),
 ])
 def test_markdown_is_read_into_its_words(stored: str, words: str) -> None:
-    from kb.render import reading
+    from kb.read.render import reading
 
     assert reading(stored, "crf").text == words
     assert plain(stored, "crf") == " ".join(words.split())
 
 
 def test_emphasis_is_kept_as_runs_and_rendered_once_for_the_site() -> None:
-    from kb.render import reading
+    from kb.read.render import reading
 
     r = reading("a **bold** and *italic* word, *Card Erratum:*Remove", "crf")
     assert r.runs == (("a ", False, False), ("bold", True, False), (" and ", False, False), ("italic", False, True),
@@ -77,7 +77,7 @@ def test_emphasis_is_kept_as_runs_and_rendered_once_for_the_site() -> None:
 
 
 def test_the_terminal_and_json_read_the_markup(real_kb: Path) -> None:
-    from kb.render import markdown_reading
+    from kb.read.render import markdown_reading
 
     shown = run(real_kb, "show", "crf-22.b16954d650", "--no-pager").output  # Morgul-knife's erratum
     assert "*" not in shown and "Card Erratum: Change text to: «Playable on a company facing a Nazgûl attack." in flat(shown)
@@ -106,9 +106,9 @@ def test_every_ruling_reads_without_markup_and_keeps_every_word(real_export: lis
 
 
 def test_the_site_search_shows_the_same_reading(real_kb: Path) -> None:
-    """The browser is sent edits (kb.browserdata.edits) that turn every stored text into its reading."""
-    from kb.browserdata import edits
-    from kb.render import reading
+    """The browser is sent edits (kb.site.browserdata.edits) that turn every stored text into its reading."""
+    from kb.site.browserdata import edits
+    from kb.read.render import reading
 
     def applied(text: str, changes: list[list[Any]]) -> str:  # as search.js does, on UTF-16 code units
         units, out, at = text.encode("utf-16-le"), b"", 0
@@ -152,7 +152,7 @@ VOCAB = Vocabulary(["corrupted leaving power the character card if that had now 
 ])
 def test_doubled_words_and_split_possessives_are_repaired_only_where_the_extraction_made_them(
         damaged: str, repaired: str) -> None:
-    from kb.parsers.arda import repair_doubles
+    from kb.builder.parsers.arda import repair_doubles
 
     text, changes = repair_doubles(damaged, VOCAB)
     assert text == repaired
@@ -187,7 +187,7 @@ One company can split into two or more companies only at a Haven.
 
 
 def test_a_paragraph_the_pdf_cut_is_joined_and_its_lines_are_kept(tmp_path: Path) -> None:
-    from kb.parsers.document import ends_sentence
+    from kb.builder.parsers.document import ends_sentence
 
     path = tmp_path / "arda.txt"
     path.write_text(ARDA_CUT, "utf-8")
@@ -311,7 +311,7 @@ lair - A site with a Dragon automatic-attack. Each unique Dragon has an associat
 
 
 def test_html_entities_are_read_wherever_a_source_writes_them_and_recorded(tmp_path: Path) -> None:
-    from kb.normalize import decode_entities, entities
+    from kb.builder.normalize import decode_entities, entities
 
     from .conftest import parse_file
 

@@ -15,7 +15,7 @@ KB = Path(__file__).resolve().parent.parent / "kb"
 
 
 def module_name(path: Path, root: Path) -> str:
-    """kb/parsers/crf.py -> "kb.parsers.crf"; kb/parsers/__init__.py -> "kb.parsers"."""
+    """kb/builder/parsers/crf.py -> "kb.builder.parsers.crf"; kb/builder/parsers/__init__.py -> "kb.builder.parsers"."""
     parts = list(path.relative_to(root.parent).with_suffix("").parts)
     if parts[-1] == "__init__":
         parts.pop()
@@ -46,7 +46,7 @@ def import_graph(root: Path) -> dict[str, set[str]]:
                 if node.level:
                     anchor = package.split(".")[:len(package.split(".")) - node.level + 1]
                     base = ".".join(anchor + ([base] if base else []))
-                # "from kb.parsers import crf" imports the module kb.parsers.crf
+                # "from kb.builder.parsers import crf" imports the module kb.builder.parsers.crf
                 targets = [base] + [f"{base}.{alias.name}" for alias in node.names]
             edges.update(t for t in targets if t in files and t != name)
         graph[name] = edges
@@ -78,8 +78,70 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
 
 def test_kb_has_no_import_cycle() -> None:
     graph = import_graph(KB)
-    assert "kb.search" in graph and "kb.parsers.crf" in graph  # the walk saw the package
+    assert "kb.search.search" in graph and "kb.builder.parsers.crf" in graph  # the walk saw the package
     assert find_cycle(graph) is None, " -> ".join(find_cycle(graph) or [])
+
+
+LAYERS = (
+    {"kb.errors", "kb.inputs", "kb.keys", "kb.location", "kb.markers", "kb.memory", "kb.model", "kb.owned", "kb.phases",
+     "kb.tables"},
+    {"kb.search", "kb.store", "kb.builder"},
+    {"kb.read"},
+    {"kb.deck"},
+    {"kb.site"},
+    {"kb.terminal", "kb.server"},
+    {"kb"},
+)
+"""kb/'s parts from the bottom up: a part is a subpackage or a module at the top of kb/. The foundations
+(errors, inputs, ...) import no stage; the core (a question read and searched, the knowledge base on disk,
+the build) imports no reader; the read model no deck check, the deck check no site, the site no front end,
+and nothing imports the public API (kb/__init__.py) but what uses kb from outside. The core's three
+parts import one another (the build folds names with kb.search.query; the searcher opens kb.store)."""
+
+
+def part_of(module: str) -> str:
+    """kb.builder.parsers.crf -> "kb.builder"; kb.terminal -> "kb.terminal"; kb -> "kb"."""
+    return ".".join(module.split(".")[:2])
+
+
+def upward_imports(graph: dict[str, set[str]], layers: tuple[set[str], ...]) -> list[str]:
+    """Each import from a part to a part above it in layers, as "importer -> imported"."""
+    rank = {part: n for n, parts in enumerate(layers) for part in parts}
+    return sorted(f"{a} -> {b}" for a, edges in graph.items() for b in edges
+                  if part_of(a) != part_of(b) and rank[part_of(b)] > rank[part_of(a)])
+
+
+def test_no_import_runs_upward() -> None:
+    graph = import_graph(KB)
+    parts = {part_of(m) for m in graph}
+    assert parts == set().union(*LAYERS), "place each part of kb/ in LAYERS: " + str(sorted(parts ^ set().union(*LAYERS)))
+    assert upward_imports(graph, LAYERS) == []
+
+
+def test_an_import_from_a_lower_part_to_a_higher_one_runs_upward(tmp_path: Path) -> None:
+    pkg = write_package(tmp_path, {
+        "__init__.py": "",
+        "errors.py": "",
+        "search/__init__.py": "",
+        "search/query.py": "from pkg.errors import x\n",
+        "site/__init__.py": "",
+        "site/pages.py": "from pkg.search import query\n",
+        "search/ranking.py": "def score():\n    from pkg.site.pages import y\n",
+    })
+    layers = ({"pkg.errors"}, {"pkg.search"}, {"pkg.site"}, {"pkg"})
+    assert upward_imports(import_graph(pkg), layers) == ["pkg.search.ranking -> pkg.site.pages"]
+
+
+def test_the_tree_says_each_parts_job() -> None:
+    """At most 12 modules at the top of kb/, and each subpackage opens with one sentence saying its job."""
+    top = sorted(p.name for p in KB.glob("*.py") if p.name != "__init__.py")
+    assert 0 < len(top) <= 12, top
+    packages = sorted(p.parent for p in KB.rglob("__init__.py") if p.parent != KB and "data" not in p.parts)
+    assert {p.name for p in packages} >= {"builder", "parsers", "read", "search", "store", "site", "deck"}
+    for package in packages:
+        doc = ast.get_docstring(ast.parse((package / "__init__.py").read_text("utf-8"))) or ""
+        sentences = [s for s in doc.replace("e.g.", "eg").split(". ") if s.strip()]
+        assert doc.strip().endswith(".") and len(sentences) == 1 and "\n\n" not in doc, (package, doc)
 
 
 def write_package(root: Path, files: dict[str, str]) -> Path:
@@ -115,9 +177,9 @@ def test_a_chain_without_a_loop_is_no_cycle(tmp_path: Path) -> None:
     assert find_cycle(graph) is None
 
 
-LIBRARIES = {"click": {"cli"}, "jinja2": {"kb.templates"}, "markupsafe": {"kb.templates"}, "whoosh": {"kb.index"},
-             "sqlite_utils": {"kb.store"}, "markdown_it": {"kb.render"}, "datasette": {"kb.server"},
-             "ahocorasick": {"kb.phrases"}}
+LIBRARIES = {"click": {"cli"}, "jinja2": {"kb.read.templates"}, "markupsafe": {"kb.read.templates"}, "whoosh": {"kb.store.index"},
+             "sqlite_utils": {"kb.store.store"}, "markdown_it": {"kb.read.render"}, "datasette": {"kb.server"},
+             "ahocorasick": {"kb.builder.phrases"}}
 """Each third-party library and the one module that imports it (the house style: kb imports no click)."""
 
 
@@ -139,14 +201,14 @@ def test_each_library_lives_in_one_module() -> None:
 
 
 COLD_SKIPS = {
-    "annotation": {"kb.addresses", "kb.urls", "kb.resolve", "kb.query", "html", "kb.documents", "kb.answers",
+    "annotation": {"kb.builder.addresses", "kb.builder.urls", "kb.search.resolve", "kb.search.query", "html", "kb.read.documents", "kb.read.answers",
                    "kb.model"},
-    "search": {"kb.addresses", "kb.urls", "kb.resolve", "importlib.resources", "tempfile", "html", "tomllib",
+    "search": {"kb.builder.addresses", "kb.builder.urls", "kb.search.resolve", "importlib.resources", "tempfile", "html", "tomllib",
                "kb.model"},
 }
 """What a cold command never imports: the site's plan (the build stored each address); for a lookup by
-number, the reading of names, the other lookups' answers (kb.answers) and the answers read whole
-(kb.documents, the site's and the deck check's); for either, the parsers' model (kb.model: its dataclasses
+number, the reading of names, the other lookups' answers (kb.read.answers) and the answers read whole
+(kb.read.documents, the site's and the deck check's); for either, the parsers' model (kb.model: its dataclasses
 cost a cold command 5 ms; the keys of pages and numbers are kb.keys's);
 for either, HTML escaping (html.entities: the terminal writes no HTML); for a search, the reading of a typed source's name, importlib.resources (kb/data is read as files:
 its import brought tempfile, shutil, bz2 and lzma) and tomllib (its weights and tables are the search
@@ -167,13 +229,21 @@ def test_a_cold_command_imports_only_what_it_needs(real_kb: Path, args: list[str
     assert shown in answer and imported.strip().endswith("0"), run.stdout[-300:]
     modules = set(imported.split("]")[0].strip(" [").replace("'", "").split(", "))
     skips = COLD_SKIPS[args[0]]
-    assert "kb.lookup" in modules and not modules & skips, sorted(modules & skips)
+    assert "kb.read.lookup" in modules and not modules & skips, sorted(modules & skips)
+    assert not [m for m in modules if m.startswith("kb.builder.")]  # kb.search and kb.read import no build stage
+
+
+def test_importing_the_public_api_imports_neither_the_build_nor_the_reader() -> None:
+    """`import kb` (kb.build, kb.Reader, KbError) loads the build and the read model only when they are named."""
+    code = "import sys, kb\nprint(sorted(m for m in sys.modules if m.startswith('kb')))\nkb.Reader\nprint('kb.read.lookup' in sys.modules)"
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=KB.parent)
+    assert run.returncode == 0 and run.stdout.split("\n")[:2] == ["['kb', 'kb.builder', 'kb.errors']", "True"], run.stdout + run.stderr
 
 
 def test_the_site_and_the_deck_check_read_the_database_only_through_the_read_model() -> None:
-    """kb.lookup's Reader answers every question of the site, the terminal and the deck check, each as
+    """kb.read.lookup's Reader answers every question of the site, the terminal and the deck check, each as
     a typed answer (a document with its headings, a card's record, a rule's text): those modules import
-    neither sqlite3 nor kb.store, so they hold no SQL of their own."""
-    readers = importers("sqlite3") | importers("kb.store")
-    consumers = {"kb.corpus", "kb.deck", "kb.deckrules", "kb.sitepages", "kb.siteplan", "kb.terminal", "cli"}
-    assert "kb.lookup" in readers and not readers & consumers, sorted(readers & consumers)
+    neither sqlite3 nor kb.store.store, so they hold no SQL of their own."""
+    readers = importers("sqlite3") | importers("kb.store.store")
+    consumers = {"kb.site.corpus", "kb.deck.deck", "kb.deck.deckrules", "kb.site.sitepages", "kb.site.siteplan", "kb.terminal", "cli"}
+    assert "kb.read.lookup" in readers and not readers & consumers, sorted(readers & consumers)

@@ -14,11 +14,11 @@ from typing import Any
 from click.testing import CliRunner
 
 from cli import cli
-from kb.check import check
-from kb.parsers.arda import ORDER_FILE
-from kb.parsers.columns import load_order
-from kb.parsers.document import cut_reason, ends_sentence
-from kb.store import CURRENT, DB_NAME
+from kb.builder.check import check
+from kb.builder.parsers.arda import ORDER_FILE
+from kb.builder.parsers.columns import load_order
+from kb.builder.parsers.document import cut_reason, ends_sentence
+from kb.store.store import CURRENT, DB_NAME
 
 from .conftest import DATA
 
@@ -213,7 +213,7 @@ def test_export_and_search_carry_the_mark(real_kb: Path, real_export: list[str])
 
 
 def test_the_site_shows_the_mark_on_the_ruling_s_pages(real_kb: Path, real_site: Path) -> None:
-    from kb.urls import anchor
+    from kb.builder.urls import anchor
 
     rid = gap_id(real_kb)
     page = (real_site / "doc" / "arda-9-influence.html").read_text("utf-8")
@@ -236,8 +236,8 @@ def test_the_browser_s_search_shows_the_mark_on_its_result(tab, real_site: Path)
 
 
 def test_the_search_data_ships_the_mark_the_build_decided(real_kb: Path) -> None:
-    from kb.lookup import search_spec
-    from kb.snapshot import Snapshot
+    from kb.read.lookup import search_spec
+    from kb.store.snapshot import Snapshot
 
     spec = search_spec(Snapshot.of(real_kb))
     marked = {spec.doc(d).id: spec.doc(d).incomplete for d in range(spec.docs_count) if spec.doc(d).incomplete}

@@ -1,4 +1,4 @@
-"""Card names as a judge types them, read alike in the terminal (kb.resolve.read_card over kb.query)
+"""Card names as a judge types them, read alike in the terminal (kb.search.resolve.read_card over kb.search.query)
 and the browser (site/assets/resolve.js over query.js): a typo within reach finds the card, a name
 typed as it sounds is one typo, a typo as near several cards is a choice between them, an exact
 name is never read as another card, and a miss suggests the nearest names. The typos are drawn at
@@ -14,14 +14,14 @@ from typing import Any
 
 import pytest
 
-from kb import lookup
-from kb.browserdata import packed
+from kb.read import lookup
+from kb.site.browserdata import packed
 from kb.errors import Ambiguous, NotFound
-from kb.lookup import search_spec
-from kb.query import distance, fold, name_reach
-from kb.resolve import CardReading, read_card
-from kb.searchspec import SPEC, SearchSpec
-from kb.store import CURRENT
+from kb.read.lookup import search_spec
+from kb.search.query import distance, fold, name_reach
+from kb.search.resolve import CardReading, read_card
+from kb.search.searchspec import SPEC, SearchSpec
+from kb.store.store import CURRENT
 
 from .conftest import ROOT
 from .test_parity import _node
@@ -96,10 +96,10 @@ def test_a_name_misspelt_or_spelt_as_it_sounds_is_its_card(real_kb: Path) -> Non
 
 def test_a_typo_within_reach_finds_the_card_or_one_nearer(spec: SearchSpec,
                                                            typed: list[tuple[str, str, bool]]) -> None:
-    """Within reach (kb.query.name_reach: one edit from 5 letters typed, two from 12, or from 9 where
+    """Within reach (kb.search.query.name_reach: one edit from 5 letters typed, two from 12, or from 9 where
     its words carry two; a spelling by sound is one) and the first letter kept, the card is read: alone, or among the cards as near, unless
     another is nearer still. Beyond reach, within a third of 5 letters or more typed, it is read or
-    suggested, unless the typos changed both its first and its last letter (kb.query._close: a typo
+    suggested, unless the typos changed both its first and its last letter (kb.search.query._close: a typo
     seldom does)."""
     index = spec.name_index()
     within = 0
@@ -165,7 +165,7 @@ process.stdout.write(JSON.stringify(JSON.parse(fs.readFileSync(typedPath, "utf8"
 def test_the_browser_reads_names_as_the_terminal(real_kb: Path, spec: SearchSpec, typed: list[tuple[str, str, bool]],
                                                   tmp_path: Path) -> None:
     """resolve.js's read_card, and query.js's suggestions where it reads nothing, give for every typo
-    above and the issue's names what kb.resolve and kb.query give (the deck page reads names so)."""
+    above and the issue's names what kb.search.resolve and kb.search.query give (the deck page reads names so)."""
     node = _node()
     words = [t for _, t, _ in typed] + ["gandalph", "fordo", "gandlaph", "khamul", "hte reviled ring", "zqxwv kjhg"]
     (tmp_path / "driver.js").write_text(DRIVER, "utf-8")

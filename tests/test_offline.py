@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from kb.website import build_site
+from kb.site.website import build_site
 
 from .conftest import made_once, write_tiny_sources
 
@@ -34,7 +34,7 @@ def two_builds(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     """Two knowledge bases of the tiny corpus with Adûnaphel's CRF ruling, the second with one more
     ruling near the top of the CRF excerpt (so every later ruling's place in the search data moves
     by one), built once: (first, second)."""
-    from kb.pipeline import build
+    from kb.builder.pipeline import build
 
     def make(base: Path) -> None:
         for name, inserted in (("a", False), ("b", True)):

@@ -21,7 +21,7 @@ from click.testing import CliRunner
 
 from cli import cli
 from kb import __version__
-from kb.manifest import read_manifest
+from kb.builder.manifest import read_manifest
 
 from .conftest import ROOT, SOURCES, made_once
 
@@ -85,10 +85,10 @@ def test_the_wheel_says_what_an_index_shows(wheel: Path) -> None:
 
 
 RUN = ("import sys; lib, *rest = sys.argv[1:]; cut = rest.index('--'); sys.path[:0] = [lib]; sys.path += rest[:cut]; "
-       "import cli, kb.bundle; print(kb.bundle.bundled_sources()); print(kb.bundle.site_files(), flush=True); "
+       "import cli, kb.builder.bundle; print(kb.builder.bundle.bundled_sources()); print(kb.builder.bundle.site_files(), flush=True); "
        "sys.argv = ['rulings', *rest[cut + 1:]]; cli.main()")
 """The wheel's files at lib imported first, this environment's third-party packages after them; what
-kb.bundle finds, then the command of the remaining words."""
+kb.builder.bundle finds, then the command of the remaining words."""
 
 
 def run_installed(lib: Path, cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:

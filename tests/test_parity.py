@@ -1,6 +1,6 @@
 """One search, specified once: site/assets/search.js (with query.js, searchspec.js and ranking.js) run in
 node over the knowledge base's search.json, in the compact form the site ships it, reads and ranks every
-question as kb.search does."""
+question as kb.search.search does."""
 
 from __future__ import annotations
 
@@ -14,11 +14,11 @@ from typing import Any
 
 import pytest
 
-from kb import query, ranking
-from kb.browserdata import bucket, packed, terms_keep_prefix
-from kb.search import Searcher
-from kb.searchspec import SPEC
-from kb.store import CURRENT
+from kb.search import query, ranking
+from kb.site.browserdata import bucket, packed, terms_keep_prefix
+from kb.search.search import Searcher
+from kb.search.searchspec import SPEC
+from kb.store.store import CURRENT
 
 from .conftest import NO_EVAL, ROOT, eval_questions, made_once
 
@@ -143,7 +143,7 @@ def _node() -> str:
 
 @pytest.fixture(scope="session")
 def both(real_kb: Path, eval_answers: dict[str, Any], tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    """Every question (evaluation and focused) through kb.search and through search.js in one node run,
+    """Every question (evaluation and focused) through kb.search.search and through search.js in one node run,
     once for the whole run (`made_once`: the workers that run these tests share it)."""
     node = _node()
     queries = eval_questions() + FOCUSED
@@ -151,7 +151,7 @@ def both(real_kb: Path, eval_answers: dict[str, Any], tmp_path_factory: pytest.T
     def make(tmp: Path) -> None:
         (tmp / "driver.js").write_text(DRIVER, "utf-8")
         (tmp / "queries.json").write_text(json.dumps({"queries": queries, "filtered": FILTERED, "focused": FOCUSED, "limit": LIMIT}), "utf-8")
-        # the search data in the form the site ships it (kb.browserdata: compact postings, a table of
+        # the search data in the form the site ships it (kb.site.browserdata: compact postings, a table of
         # section paths, numbered wordings), so the browser's own format is what is held to the answers
         spec = json.loads((real_kb / CURRENT / SPEC).read_text("utf-8"))
         (tmp / "index.json").write_text(json.dumps(packed(spec), ensure_ascii=False), "utf-8")
@@ -161,7 +161,7 @@ def both(real_kb: Path, eval_answers: dict[str, Any], tmp_path_factory: pytest.T
             raise RuntimeError(f"search.js failed in node: {run.stderr}")
         js = json.loads(run.stdout)
         # the evaluation questions' top five: the first five of the run's top ten (`eval_answers`), which
-        # are kb.search's top five (the same candidates, ranked alike, kept one per wording in order
+        # are kb.search.search's top five (the same candidates, ranked alike, kept one per wording in order
         # until the limit); the focused questions searched with the limit, as their `also_in` depends on it
         python: dict[str, dict[str, list[Any]]] = {q: {"ids": ids[:LIMIT], "same_rule": eval_answers["same_rule"][q][:LIMIT]}
                                                    for q, ids in eval_answers["ids"].items()}
@@ -267,7 +267,7 @@ def test_the_browser_reads_the_numbers_the_terminal_uses(both: dict[str, Any]) -
 
 def test_text_helpers_agree(tmp_path: Path) -> None:
     """clean, strip_marks, fold, fold_key, distance (and near_distance, sounded, reach: a name typed as it
-    sounds, with kb.query.SOUNDS as the search data ships it) and the index's buckets on awkward text."""
+    sounds, with kb.search.query.SOUNDS as the search data ships it) and the index's buckets on awkward text."""
     node = _node()
     texts = ["Gollum’s  Fate!", "Adûnaphel", "Ａｄûｎａｐｈｅｌ", "a\u0301b", "x\x00y\x85z\u3000w\ufeffv", "İstanbul ß",
              "🐉 dragon", "“quoted” ‘single’", "e\u0308\u0301", "a" * 2500, "Straße", "½ and ²", "Plain, ASCII: text"]

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from kb.errors import ParseError
-from kb.parsers.arda import Vocabulary, clean_heading, parse_arda, repair_ranges, repair_words
+from kb.builder.parsers.arda import Vocabulary, clean_heading, parse_arda, repair_ranges, repair_words
 
 from .conftest import DATA, parse_file, source_for
 from .test_incomplete import arda
@@ -62,7 +62,7 @@ def test_crf_excerpt() -> None:
     ("Annotation 25a (new): text", "annotation"),
 ])
 def test_crf_kind_reads_an_erratum_after_the_versions_it_is_of(text: str, kind: str) -> None:
-    from kb.parsers.crf import crf_kind
+    from kb.builder.parsers.crf import crf_kind
 
     assert crf_kind(text)[0] == kind
 
@@ -262,7 +262,7 @@ def test_the_legend_of_the_at_mark_is_skipped_not_stored() -> None:
 @pytest.mark.parametrize("text", ["@", " @ ", "- * -", "«»"])
 def test_a_parser_storing_a_ruling_without_words_fails_the_build(text: str) -> None:
     from kb.model import Span
-    from kb.parsers.document import DocumentBuilder
+    from kb.builder.parsers.document import DocumentBuilder
 
     b = DocumentBuilder(source_for("crf", DATA / "crf_excerpt.md"), ["# Title", "", text])
     b.add("ruling", "A ruling in words.", Span(1, 1))

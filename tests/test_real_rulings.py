@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from kb.check import check
-from kb.lookup import export
-from kb.parsers.blocks import read_lines
+from kb.builder.check import check
+from kb.read.lookup import export
+from kb.builder.parsers.blocks import read_lines
 
 from .conftest import SOURCES
 
@@ -146,7 +146,7 @@ def test_export_lines_are_json_with_the_fields(rows: list[dict]) -> None:
 
 
 def test_the_card_database_s_shifted_german_names_are_repaired(real_kb: Path) -> None:
-    from kb.lookup import card
+    from kb.read.lookup import card
 
     assert [c.id for c in card(real_kb, "Dôgrib").faces] == ["LE-7"]  # was LE-7 and LE-8
     assert [c.id for c in card(real_kb, "Dorelas").faces] == ["LE-8"]  # was LE-8 and LE-9

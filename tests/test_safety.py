@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli import cli
-from kb.numbering import Numbered, check_numbering
+from kb.builder.numbering import Numbered, check_numbering
 from kb.owned import mark
 from kb.terminal import printable, shown, style, valid_unicode
 
@@ -214,7 +214,7 @@ def test_the_arda_parser_reads_no_link_out_of_its_folder(tmp_path: Path) -> None
     shutil.copy(DATA / "arda_excerpt.txt", folder / "arda.txt")
     (folder / "other.md").symlink_to(tmp_path / "outside.md")
     os.mkfifo(folder / "pipe.md")
-    from kb.parsers.arda import corpus_vocabulary
+    from kb.builder.parsers.arda import corpus_vocabulary
 
     vocab = corpus_vocabulary(folder / "arda.txt")  # neither read nor waited on
     assert "xyzzy" not in vocab.counts

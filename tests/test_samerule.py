@@ -1,4 +1,4 @@
-"""The same rule, shown together (kb.equivalents, issue 44.1): the pairs a person checked, stored by the
+"""The same rule, shown together (kb.builder.equivalents, issue 44.1): the pairs a person checked, stored by the
 build, shipped in the search data, carried by a result in the terminal, in JSON and in the browser, the
 most authoritative first, and counted by `rulings eval`."""
 
@@ -15,14 +15,14 @@ import pytest
 from click.testing import CliRunner
 
 from cli import cli
-from kb.browserdata import packed
-from kb.equivalents import KIND, equivalence_links, load_equivalences
-from kb.evaluation import score
+from kb.site.browserdata import packed
+from kb.builder.equivalents import KIND, equivalence_links, load_equivalences
+from kb.search.evaluation import score
 from kb.model import Problem
-from kb.ranking import authority, weights
-from kb.search import Searcher
-from kb.searchspec import SPEC, same_rule_table
-from kb.store import CURRENT, DB_NAME
+from kb.search.ranking import authority, weights
+from kb.search.search import Searcher
+from kb.search.searchspec import SPEC, same_rule_table
+from kb.store.store import CURRENT, DB_NAME
 from kb.tables import data_file
 
 from .conftest import DATA, ROOT
@@ -101,7 +101,7 @@ def test_a_damaged_file_is_refused_naming_its_line(tmp_path: Path) -> None:
 
 def test_equivalents_are_listed_most_authoritative_first() -> None:
     """On hand-made documents: the ICE-era CRF, the CoE rules, CRF 22, the rulebook: the official
-    statement first (kb.ranking.authority, the ranking's own source weights)."""
+    statement first (kb.search.ranking.authority, the ranking's own source weights)."""
     sources = [{"kind": "CRF", "current": False}, {"kind": "official rules", "current": True},
                {"kind": "CRF", "current": True}, {"kind": "rulebook", "current": True}]
     authorities = [authority(s["kind"], s["current"], weights()) for s in sources]  # type: ignore[arg-type]

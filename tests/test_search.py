@@ -17,13 +17,13 @@ from hypothesis import strategies as st
 
 from cli import cli
 from kb.errors import KbBroken
-from kb.evaluation import evaluate, norm, read_cases, score
-from kb.index import analyze
-from kb import ranking
-from kb.query import MAX_QUERY, analyze_word, clean, distance, fold
-from kb.ranking import QueryContext, features, parse_weights, weights
-from kb.search import Searcher
-from kb.searchspec import DOC_DEFAULTS, Doc, heading_terms
+from kb.search.evaluation import evaluate, norm, read_cases, score
+from kb.store.index import analyze
+from kb.search import ranking
+from kb.search.query import MAX_QUERY, analyze_word, clean, distance, fold
+from kb.search.ranking import QueryContext, features, parse_weights, weights
+from kb.search.search import Searcher
+from kb.search.searchspec import DOC_DEFAULTS, Doc, heading_terms
 
 from .conftest import EVAL, EXAMPLES, NO_EVAL, ROOT
 
@@ -182,6 +182,19 @@ def test_raw_syntax_is_opt_in(real_kb: Path) -> None:
     assert plain.exit_code == 0 and "canceled" in json.loads(plain.output)[0]["text"]  # the same words, read as words
 
 
+def test_the_public_api_builds_and_reads_with_the_search_a_readers_method(real_kb: Path) -> None:
+    """kb.build is the build and kb.Reader answers every lookup and the search, the terminal's search to the result."""
+    import kb
+    from kb.builder.pipeline import build
+    from kb.read import lookup
+
+    assert kb.build is build and kb.Reader is lookup.Reader and issubclass(kb.NotFound, kb.KbError)
+    question = "can a strike be cancelled after the roll?"
+    found = kb.Reader(real_kb).search(question, limit=5).to_json()
+    assert found == lookup.search(real_kb, question, limit=5).to_json()
+    assert found[0]["number"] == "13" and found[0]["source"] == "crf-22"
+
+
 def test_search_cli_json_and_explain(real_kb: Path) -> None:
     runner = CliRunner()
     out = runner.invoke(cli, ["--kb", str(real_kb), "search", "--json", "--limit", "3", "annotation", "18"])
@@ -265,7 +278,7 @@ def test_a_numbered_heading_still_names_its_topic(searcher: Searcher) -> None:
 
 def test_the_search_data_decides_once_what_no_query_changes(searcher: Searcher) -> None:
     """What the ranking reads of a document that no query changes is the build's, shipped as named
-    fields (kb.searchspec.Doc): its prior features, its section's heading as index terms, the terms
+    fields (kb.search.searchspec.Doc): its prior features, its section's heading as index terms, the terms
     a glossary entry defines, the numbers and the rulebook step it gives, the first document with
     its words; a field at its default is left out."""
     spec = searcher.spec
@@ -354,16 +367,16 @@ def test_the_tuner_names_a_bad_question_file(real_kb: Path, tmp_path: Path, monk
 def test_a_search_ranks_by_the_weights_its_build_shipped(searcher: Searcher, monkeypatch: pytest.MonkeyPatch) -> None:
     """The terminal scores with the search data's weights, as the browser does: ranking.toml edited
     without a rebuild changes neither (the two never disagree), the next build ships it."""
-    import kb.ranking
+    import kb.search.ranking
     question = "can a strike be cancelled after the roll?"
     before = [(r.id, r.score) for r in searcher.search(question, limit=10)]
-    monkeypatch.setattr(kb.ranking, "read_weights_text", lambda: "[weights]\n")
-    kb.ranking.weights.cache_clear()
+    monkeypatch.setattr(kb.search.ranking, "read_weights_text", lambda: "[weights]\n")
+    kb.search.ranking.weights.cache_clear()
     try:
-        assert not any(kb.ranking.weights().values())  # what a build would ship now
+        assert not any(kb.search.ranking.weights().values())  # what a build would ship now
         assert [(r.id, r.score) for r in searcher.search(question, limit=10)] == before
     finally:
-        kb.ranking.weights.cache_clear()
+        kb.search.ranking.weights.cache_clear()
 
 
 def test_shipped_weights_hold_the_order_of_authority() -> None:
@@ -435,14 +448,14 @@ def test_the_vocabulary_reads_words_as_the_build_analyzer_does(searcher: Searche
 
 def test_a_heading_counts_toward_every_ruling_under_it(tiny: tuple[Path, Path, Path]) -> None:
     """A word only the section heading has finds the rulings under it (the passage unit)."""
-    from kb.lexicon import build_lexicon
-    from kb.searchdata import document_units
+    from kb.builder.lexicon import Lexicon
+    from kb.builder.searchdata import document_units
 
     from .conftest import DATA, parse_file
 
     doc = parse_file("crf", DATA / "crf_excerpt.md")
     texts = {r.id: r.text for r in doc.rulings}
-    passages = list(document_units(doc.source, doc.rulings, build_lexicon([], []), texts.get))
+    passages = list(document_units(doc.source, doc.rulings, Lexicon(), texts.get))
     general = next(u for u in passages if "concluded when both players agree" in u.data["text"])
     assert ("Turn Sequence Rulings Movement/Hazard Phase General", 0.5) in general.fields
     top = Searcher.open(tiny[1]).search("general agree", limit=1)  # the excerpt built: "general" is only in the heading
@@ -453,7 +466,7 @@ def test_a_heading_counts_toward_every_ruling_under_it(tiny: tuple[Path, Path, P
 def test_the_tuner_tries_other_weights_on_the_knowledge_base_s_own_search_data(tiny: tuple[Path, Path, Path]) -> None:
     """--unit and --bm25: the tuner searches the knowledge base's search data made again by the build's
     own stage from the stored database, with those passage weights and BM25 parameters."""
-    from kb.searchspec import BM25, UNIT
+    from kb.search.searchspec import BM25, UNIT
 
     tuner, kb = load_tuner(), tiny[1]
     shipped = tuner.searcher_for(kb, dict(UNIT), {})
@@ -494,9 +507,10 @@ def test_the_council_of_elrond_is_no_mention_of_elrond(real_kb: Path) -> None:
     """The rules committee's name holds a card's name; cross-references and search alike pass it by."""
     import sqlite3
 
-    from kb.lexicon import build_lexicon
+    from kb.builder.lexicon import Lexicon
 
-    lexicon = build_lexicon([("Elrond", "Elrond")], [])
+    lexicon = Lexicon()
+    lexicon.add_name("Elrond", "Elrond")
     assert lexicon.find_in_text("Ruled by the Council of Elrond in 2011.") == set()
     assert lexicon.find_in_text("As ruled by the Council of Elrond, Elrond may untap.") == {"Elrond"}
     db = sqlite3.connect(real_kb / "current" / "rulings.db")
@@ -509,7 +523,7 @@ def test_a_damaged_marshal_copy_falls_back_to_the_json(real_kb: Path, tmp_path: 
     """The marshal copy is only a faster read: damaged, the search data's JSON answers the same."""
     import shutil
 
-    from kb.searchspec import SPEC, SPEC_CACHE
+    from kb.search.searchspec import SPEC, SPEC_CACHE
 
     kb_dir = tmp_path / "kb"
     shutil.copytree(real_kb, kb_dir, symlinks=True)
@@ -523,11 +537,11 @@ def test_a_damaged_marshal_copy_falls_back_to_the_json(real_kb: Path, tmp_path: 
 
 
 def test_a_copy_damaged_where_a_search_reads_it_is_one_line_to_rebuild(real_kb: Path, tmp_path: Path) -> None:
-    """The marshal copy's documents are read as a search reaches them (kb.searchspec.LAZY): one damaged
+    """The marshal copy's documents are read as a search reaches them (kb.search.searchspec.LAZY): one damaged
     after the build is the one-line "damaged, run `rulings build`" error, exit 1, not an internal error."""
     import shutil
 
-    from kb.searchspec import SPEC_CACHE, _read_cache
+    from kb.search.searchspec import SPEC_CACHE, _read_cache
 
     kb_dir = tmp_path / "kb"
     shutil.copytree(real_kb, kb_dir, symlinks=True)
@@ -582,24 +596,24 @@ def test_a_misspelt_name_inside_a_question_is_read_as_rulings_card_reads_it(sear
 def test_a_page_of_unknown_words_tries_only_a_few_as_misspelt_names(searcher: Searcher, monkeypatch: pytest.MonkeyPatch) -> None:
     """Each unknown word is a few near-spelling searches over every card name: a pasted page of them
     tries the first NEAR_TRIES only, and a misspelt name among those is still read."""
-    import kb.query
+    import kb.search.query
     calls: list[str] = []
-    real = kb.query.read_name
+    real = kb.search.query.read_name
 
     def counted(typed: str, *args: object) -> tuple[list[str], bool]:
         calls.append(typed)
         return real(typed, *args)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(kb.query, "read_name", counted)
+    monkeypatch.setattr(kb.search.query, "read_name", counted)
     unknown = [f"zq{a}{b}x{c}" for a in "bcdfg" for b in "hjklm" for c in "nprst"]  # 125 words no corpus has
     page = "can Shadowfacs " + " ".join(unknown)
     u = searcher.understand(page)
     assert u.cards == ["Shadowfax"]
-    runs = kb.query.NEAR_RUN * (kb.query.NEAR_RUN + 1) // 2  # the runs of at most NEAR_RUN words around one word
-    assert 0 < len(calls) <= kb.query.NEAR_TRIES * runs
+    runs = kb.search.query.NEAR_RUN * (kb.search.query.NEAR_RUN + 1) // 2  # the runs of at most NEAR_RUN words around one word
+    assert 0 < len(calls) <= kb.search.query.NEAR_TRIES * runs
     calls.clear()
-    assert not searcher.understand(" ".join(unknown[:kb.query.NEAR_TRIES]) + " Shadowfacs").cards  # past the limit
-    assert len(calls) <= kb.query.NEAR_TRIES * runs
+    assert not searcher.understand(" ".join(unknown[:kb.search.query.NEAR_TRIES]) + " Shadowfacs").cards  # past the limit
+    assert len(calls) <= kb.search.query.NEAR_TRIES * runs
 
 
 def test_english_words_are_never_corrected(searcher: Searcher) -> None:
@@ -611,7 +625,7 @@ def test_english_words_are_never_corrected(searcher: Searcher) -> None:
 
 
 def test_english_words_shipped_are_those_a_correction_could_reach() -> None:
-    from kb.query import english_words
+    from kb.search.query import english_words
 
     counts = {"shores": 5, "whenever": 9, "unless": 4, "rare": 1}
     assert english_words(["scores", "wherever", "useless", "apple", "shores", "rare"], counts) == \
@@ -651,7 +665,7 @@ def test_english_words_are_those_within_reach_of_a_common_word() -> None:
     """english_words finds its words by shared deletions, passing most over by their halves: the same
     words as the first way of it and as measuring every common word, on random words of few letters
     (many near each other, of every length the limits tell apart)."""
-    from kb.query import english_words
+    from kb.search.query import english_words
 
     rng = random.Random(31)
     for _ in range(60):

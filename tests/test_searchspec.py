@@ -10,8 +10,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from kb import searchspec
-from kb.searchspec import SPEC, SPEC_CACHE, _read_cache, write_spec
+from kb.search import searchspec
+from kb.search.searchspec import SPEC, SPEC_CACHE, _read_cache, write_spec
 
 SPEC_LIKE = {
     "version": 1, "bm25": {"k1": 1.2, "b": 0.6},

@@ -24,9 +24,9 @@ from click.testing import CliRunner
 
 from cli import cli
 from kb.errors import KbBroken
-from kb.manifest import read_manifest
+from kb.builder.manifest import read_manifest
 from kb.server import METADATA, serve_args
-from kb.store import CURRENT, DB_NAME, FULL_TEXT, SAVED_QUERIES
+from kb.store.store import CURRENT, DB_NAME, FULL_TEXT, SAVED_QUERIES
 
 from .conftest import ROOT, SOURCES
 
@@ -269,7 +269,7 @@ def test_serve_keeps_answering_across_rebuilds_and_picks_up_the_new_one(tiny: tu
                                                                          datasette: None) -> None:
     """A running `rulings serve`, two rebuilds of other sources (the second's clean-up removes the
     build it started on): every answer is still 200, from the newest build, and it said so."""
-    from kb.pipeline import build
+    from kb.builder.pipeline import build
 
     from .test_snapshot import INSERTED, edited
 
@@ -358,7 +358,7 @@ def test_card_rulings_is_the_answer_rulings_card_gives(real_kb: Path, datasette:
     """The read API's rulings of a card are `rulings card`'s answer, part for part, each ruling once:
     its own text, its errata, its rulings, then the other rulings that mention it, in its order (its
     own text and a ruling about it are not mentions of it too)."""
-    from kb.lookup import card
+    from kb.read.lookup import card
 
     rows = get(real_kb, f"/rulings/card_rulings.json?card={quote(name)}&_shape=array&_size=max")
     answer = card(real_kb, name)

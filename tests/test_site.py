@@ -22,14 +22,14 @@ import pytest
 from click.testing import CliRunner
 
 from cli import cli
-from kb.browserdata import bucket
+from kb.site.browserdata import bucket
 from kb.errors import KbError
-from kb.evaluation import norm, read_cases
-from kb.query import fold
-from kb.render import TextRenderer, card_html, linked
+from kb.search.evaluation import norm, read_cases
+from kb.search.query import fold
+from kb.read.render import TextRenderer, card_html, linked
 from kb.tables import load_words
-from kb.urls import Urls, slug
-from kb.website import build_site, check_links, render_files, unstamp
+from kb.builder.urls import Urls, slug
+from kb.site.website import LinkIndex, build_site, render_files, unstamp
 
 from .conftest import EVAL, NO_EVAL, ROOT
 
@@ -96,11 +96,19 @@ def test_urls_are_unique_and_relative() -> None:
     assert Urls.href("doc/x.html", "doc/x.html", "crf-22.abc") == "#crf-22.abc"
 
 
+def links_of(files: dict[str, str]) -> tuple[int, list[str]]:
+    """Every internal href/src of the pages checked as build_site checks them (kb.site.website.LinkIndex)."""
+    index = LinkIndex()
+    for path, text in files.items():
+        index.add(path, text)
+    return index.check()
+
+
 def test_link_checker_finds_missing_pages_and_anchors() -> None:
     files = {"index.html": '<a href="doc/a.html#r1">x</a><a href="doc/a.html#nope">y</a><a href="gone.html">z</a>'
                            '<a href="https://example.org/">ext</a><a href="#top">t</a><p id="top"></p>',
              "doc/a.html": '<p id="r1"></p><a href="../index.html">home</a>'}
-    checked, broken = check_links(files)
+    checked, broken = links_of(files)
     assert checked == 5
     assert broken == ["index.html: link to missing anchor doc/a.html#nope", "index.html: link to missing page gone.html"]
 
@@ -110,12 +118,12 @@ def test_link_checker_finds_missing_pages_and_anchors() -> None:
 def test_every_ruling_is_anchored_once_and_every_link_resolves(real_kb: Path, real_site: Path) -> None:
     files = {p.relative_to(real_site).as_posix(): p.read_text("utf-8") for p in real_site.rglob("*")
              if p.is_file() and not p.name.startswith(".")}
-    checked, broken = check_links(files)
+    checked, broken = links_of(files)
     internal = sum(len({h for h in re.findall(r'\b(?:href|src)="([^"]*)"', text) if not re.match(r"[a-z]+:", h)})
                    for path, text in files.items() if path.endswith(".html"))
     assert broken == [] and checked == internal > 40_000  # every distinct internal link of every page
     ids = Counter(i for path, text in files.items() if path.endswith(".html") for i in re.findall(r'\bid="([^"]+)"', text))
-    from kb.store import connect
+    from kb.store.store import connect
 
     with closing(connect(real_kb)) as conn:  # every ruling the knowledge base holds (what `rulings export` prints)
         rulings = [row[0] for row in conn.execute("select id from rulings")]
@@ -125,7 +133,7 @@ def test_every_ruling_is_anchored_once_and_every_link_resolves(real_kb: Path, re
 
 def _index(real_site: Path) -> dict:  # type: ignore[type-arg]
     """search-index.js read back as a browser reads it: the search data's JSON in a JavaScript string,
-    its big tables in buckets of JSON text (each bucket holding exactly the keys kb.browserdata.bucket
+    its big tables in buckets of JSON text (each bucket holding exactly the keys kb.site.browserdata.bucket
     puts there), the parts read later as JSON texts, and its documents' JSON lines."""
     build, text = unstamp((real_site / "assets" / "search-index.js").read_text("utf-8"))
     assert build.startswith("build-")  # the knowledge base's build folder
@@ -170,7 +178,7 @@ def _ungap(text: str, step: int) -> list[float]:
 
 
 def test_browser_search_index_is_the_knowledge_bases_own(real_kb: Path, real_site: Path) -> None:
-    """search-index.js is search.json as the build wrote it, made compact (kb.browserdata), plus where
+    """search-index.js is search.json as the build wrote it, made compact (kb.site.browserdata), plus where
     every ruling and card lives: unpacked, it is search.json again. It is ASCII alone (every other
     character a JSON escape), so that V8 holds the script and its texts one byte a character (on main
     a curly quote made them two, and opening the index took a third longer)."""
@@ -213,13 +221,13 @@ def test_browser_search_index_is_the_knowledge_bases_own(real_kb: Path, real_sit
 
 
 def test_the_stored_addresses_are_where_the_site_puts_everything(real_kb: Path, real_site: Path) -> None:
-    """The build decides the site's addresses once (kb.addresses) and stores them: every document's,
+    """The build decides the site's addresses once (kb.builder.addresses) and stores them: every document's,
     card's, term's, phase's, annotation's, rule's and ruling's stored page is a page of the built site
     (and every term, phase, annotation and rule page of the site is stored), each ruling under its anchor
-    there, and the stored plan is the one kb.addresses derives, so no reader derives it again; the
+    there, and the stored plan is the one kb.builder.addresses derives, so no reader derives it again; the
     lookups give the stored page as their "url"."""
-    from kb.addresses import Addresses
-    from kb.store import connect, query
+    from kb.builder.addresses import Addresses
+    from kb.store.store import connect, query
 
     with closing(connect(real_kb)) as conn:
         stored = query(conn, "select kind, key, part, page, anchor from addresses order by rowid")
@@ -252,7 +260,7 @@ def test_the_stored_addresses_are_where_the_site_puts_everything(real_kb: Path, 
 
 def test_the_site_needs_no_whoosh(tiny: tuple[Path, Path, Path], tmp_path: Path) -> None:
     """A whole site build (tiny corpus) in a fresh interpreter never imports whoosh."""
-    code = ("import sys\nfrom pathlib import Path\nfrom kb.website import build_site\n"
+    code = ("import sys\nfrom pathlib import Path\nfrom kb.site.website import build_site\n"
             f"build_site(Path({str(tiny[1])!r}), Path({str(tmp_path / 'site')!r}))\n"
             "print(sorted(m for m in sys.modules if m.split('.')[0] == 'whoosh'))")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
@@ -270,7 +278,7 @@ def test_pages_for_every_kind_of_entry(real_site: Path) -> None:
     # every document's licence and publisher's page, as the manifest gives them
     from markupsafe import escape
 
-    from kb.manifest import read_manifest
+    from kb.builder.manifest import read_manifest
     for source in read_manifest(ROOT / "rulings"):
         for value in (source.licence, source.origin_url):
             if value:
@@ -293,9 +301,9 @@ def test_the_report_counts_the_files_written(tiny: tuple[Path, Path, Path], tmp_
     ahead: the report's counts are still those of the files on disk, each in its own place."""
     import gzip
 
-    from kb import website
+    from kb.site import website
     from kb.owned import MARKERS
-    from kb.browserdata import INDEX_FILE
+    from kb.site.browserdata import INDEX_FILE
 
     monkeypatch.setattr(website, "WRITES_AHEAD", 2)
     report = build_site(tiny[1], tmp_path / "site")
@@ -313,7 +321,7 @@ def test_strict_fails_on_broken_links_and_keeps_the_previous_site(tiny: tuple[Pa
     kb_dir, out = tiny[1], tmp_path / "site"
     build_site(kb_dir, out)
     before = (out / "index.html").read_text("utf-8")
-    from kb.website import LinkIndex
+    from kb.site.website import LinkIndex
 
     monkeypatch.setattr(LinkIndex, "check", lambda self: (1, ["index.html: link to missing page x.html"]))
     result = CliRunner().invoke(cli, ["--kb", str(kb_dir), "site", "--out", str(out), "--strict"])
@@ -513,7 +521,7 @@ def test_card_page_shows_its_face_then_its_rulings(tab, real_site: Path) -> None
     assert page.locator("h1").inner_text() == "The Arkenstone"
     face = page.locator("article.card-face").first
     assert "Greater Item" in face.locator(".kind-line").inner_text()
-    assert "corruption points" in face.locator(".stats").inner_text()  # the terminal's face (kb.cardface)
+    assert "corruption points" in face.locator(".stats").inner_text()  # the terminal's face (kb.builder.cardface)
     assert "Unique. +5" in face.locator(".text").inner_text()  # not "Unique.+5"
     errata = page.locator("h2#errata ~ section.group article")
     assert errata.count() >= 1 and "Card Erratum" in errata.first.inner_text()
@@ -735,7 +743,7 @@ def test_placed_links_are_made_relative_to_each_page_and_text_is_left_alone() ->
     """A ruling is rendered once for every page that shows it, its links placed (Urls.placed); each
     page makes them relative to itself. Only a link's whole href is one: the same characters in text
     (where "<" is always escaped, so no tag opens) stay as they are."""
-    from kb.urls import Urls
+    from kb.builder.urls import Urls
 
     html_ = (f'<a class="permalink" href="{Urls.placed("doc/crf.html", "crf-22.1")}">¶</a> '
              f'<a href="{Urls.placed("card/gandalf.html")}">Gandalf</a> '
@@ -749,12 +757,12 @@ def test_placed_links_are_made_relative_to_each_page_and_text_is_left_alone() ->
 
 
 def test_a_template_reads_a_dicts_names_as_jinja_does(tmp_path: Path) -> None:
-    """kb.templates reads `x.name` of a dict (the pages' values) as its key at once, as Jinja2 gives
+    """kb.read.templates reads `x.name` of a dict (the pages' values) as its key at once, as Jinja2 gives
     it: a dict's method where the name is one ("items"), else its key, else undefined (an error);
     any other object (a dict's subclass too) as Jinja2 reads it."""
     from collections import OrderedDict
 
-    from kb.templates import environment
+    from kb.read.templates import environment
 
     (tmp_path / "t.html").write_text("{{ d.kind }} {{ d['items'] }} {{ d.items()|list|length }} {{ d.get('kind') }} "
                                      "{{ d.nothing is defined }} {{ o.kind }} {{ o.items()|list|length }}")
@@ -771,12 +779,12 @@ def test_the_names_a_text_gives_are_found_once_and_as_the_lexicon_finds_them_now
     """A site page reads a ruling's card names once for all its pages (Pages.names_in), and gives what
     the lexicon finds: after a reading that noted a name as a plain word ("the twilight"), which
     changes what the next finds, the text is read again."""
-    from kb.corpus import read_corpus
-    from kb.lexicon import Lexicon
-    from kb.lookup import Reader
-    from kb.siteplan import SitePlan
-    from kb.sitepages import Pages
-    from kb.snapshot import Snapshot
+    from kb.site.corpus import read_corpus
+    from kb.builder.lexicon import Lexicon
+    from kb.read.lookup import Reader
+    from kb.site.siteplan import SitePlan
+    from kb.site.sitepages import Pages
+    from kb.store.snapshot import Snapshot
 
     with Snapshot.open(tiny[1]) as snapshot:
         reader = Reader(snapshot)
@@ -796,8 +804,8 @@ def test_the_names_a_text_gives_are_found_once_and_as_the_lexicon_finds_them_now
 def test_a_template_is_compiled_once_a_process_and_again_when_it_changes(tmp_path: Path,
                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     """Each site a process makes (the tests make many) renders with a new environment; a template's
-    compiled code is kept for the next (kb.templates), and made again when its text has changed."""
-    from kb.templates import environment
+    compiled code is kept for the next (kb.read.templates), and made again when its text has changed."""
+    from kb.read.templates import environment
 
     (tmp_path / "t.html").write_text("one {{ x }}")
     env = environment(tmp_path)
@@ -890,10 +898,10 @@ def _main_ids(text: str) -> set[str]:
 
 
 def test_every_long_page_has_contents(real_site: Path) -> None:
-    """Every page that may be longer than two screens of a phone (kb.website.long_page: the estimate
+    """Every page that may be longer than two screens of a phone (kb.site.website.long_page: the estimate
     the browser test below holds to real heights) opens with its contents; the CoE rules' long parts
     without headings of their own list their rules, the glossary its letters."""
-    from kb.website import long_page
+    from kb.site.website import long_page
 
     pages = sorted(real_site.rglob("*.html"))
     without = [p.relative_to(real_site).as_posix() for p in pages
@@ -910,7 +918,7 @@ def test_every_long_page_has_contents(real_site: Path) -> None:
 
 def test_the_length_estimate_holds_in_a_browser(tab, real_site: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     """Every document page, the credits and every twentieth card, term, phase, annotation and rule page:
-    each higher than two screens (laid out whole at 390 x 844) is one kb.website.long_page calls long.
+    each higher than two screens (laid out whole at 390 x 844) is one kb.site.website.long_page calls long.
     Those it already calls long cannot be missed, so only the others are laid out: half the sample,
     a fifteenth of its bytes (the long pages are the documents, the card list, the big terms). Each
     is laid out in a frame of 390 x 844 (its own viewport: the same media queries and heights as a
@@ -918,7 +926,7 @@ def test_the_length_estimate_holds_in_a_browser(tab, real_site: Path, tmp_path: 
     page in turn cost the browser twice the CPU for the same heights."""
     from html import escape
 
-    from kb.website import SCREENS, long_page
+    from kb.site.website import SCREENS, long_page
 
     others = sorted(p for d in ("card", "term", "phase", "annotation", "rule") for p in (real_site / d).glob("*.html"))
     sample = sorted((real_site / "doc").glob("*.html")) + [real_site / "credits.html"] + others[::20]
@@ -961,7 +969,7 @@ def test_leaving_by_a_link_keeps_the_place_at_once(tab, real_site: Path) -> None
 
 def test_results_speak_the_readers_words(search_page) -> None:  # type: ignore[no-untyped-def]
     """A result shows the words the reader typed that it matched (no index stems), its text read as
-    kb.render.reading reads it; the status says each reading once; a ruling folded from an older
+    kb.read.render.reading reads it; the status says each reading once; a ruling folded from an older
     edition says where else it is."""
     page, errors = search_page
     query = "can a strike be cancelled after the dice roll"
@@ -1010,10 +1018,10 @@ def test_a_ruling_of_one_line_says_line(real_site: Path) -> None:
 
 @pytest.mark.parametrize("name", ["Gandalf", "Adûnaphel", "The One Ring", "Morgul-knife", "Dwarven Travelers"])
 def test_a_card_page_gives_the_answer_rulings_card_gives(real_kb: Path, real_site: Path, name: str) -> None:
-    """The card page lists exactly the errata, rulings and mentions `rulings card` lists (kb.lookup's
+    """The card page lists exactly the errata, rulings and mentions `rulings card` lists (kb.read.lookup's
     card answer), and each mention's excerpt shows where it names the card."""
-    from kb.lookup import card
-    from kb.urls import anchor
+    from kb.read.lookup import card
+    from kb.builder.urls import anchor
 
     answer = card(real_kb, name).to_json()
     mentions = [r for g in answer["mentioned_in"] for r in g["rulings"]]
@@ -1035,9 +1043,9 @@ def test_a_card_page_gives_the_answer_rulings_card_gives(real_kb: Path, real_sit
                                         ("rule", "2.IV"), ("rule", "1.5.F6")])
 def test_a_lookup_page_gives_the_answer_the_terminal_gives(real_kb: Path, real_site: Path, kind: str, name: str) -> None:
     """A term's, a phase's, an annotation's and a rule's page show exactly the rulings `rulings term`,
-    `phase`, `annotation` and `rule` give (kb.lookup's answers, the site's only reading of them)."""
-    from kb import lookup
-    from kb.urls import Urls, anchor
+    `phase`, `annotation` and `rule` give (kb.read.lookup's answers, the site's only reading of them)."""
+    from kb.read import lookup
+    from kb.builder.urls import Urls, anchor
 
     urls = Urls()
     if kind == "term":
@@ -1126,7 +1134,7 @@ def test_a_document_opens_with_its_title_edition_and_date(real_site: Path) -> No
     taken from) are; the page itself names neither."""
     import html
 
-    from kb.manifest import read_manifest
+    from kb.builder.manifest import read_manifest
 
     sources = {s.id: s for s in read_manifest(ROOT / "rulings")}
     seen = set()

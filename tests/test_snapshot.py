@@ -1,5 +1,5 @@
 """One build per read: a reader takes every file from the build `current` named when it opened, and
-no build's clean-up removes that build while it is read (kb.snapshot, kb.owned.hold)."""
+no build's clean-up removes that build while it is read (kb.store.snapshot, kb.owned.hold)."""
 
 from __future__ import annotations
 
@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 
 import kb.owned as owned
-import kb.website as website
-from kb.lookup import search_spec
-from kb.pipeline import build
-from kb.snapshot import Snapshot
-from kb.store import CURRENT, DB_NAME
-from kb.website import build_site
+import kb.site.website as website
+from kb.read.lookup import search_spec
+from kb.builder.pipeline import build
+from kb.store.snapshot import Snapshot
+from kb.store.store import CURRENT, DB_NAME
+from kb.site.website import build_site
 
 from .test_site import _index
 
@@ -51,7 +51,7 @@ def test_a_site_made_while_two_builds_swap_current_is_wholly_one_build(
     search index and the deck page's data the site then writes are still the first build's."""
     kb, other = kb_and_other
     first = (kb / CURRENT).resolve()
-    pages_read = website.browser_files  # called once the pages' rulings are read (kb.corpus)
+    pages_read = website.browser_files  # called once the pages' rulings are read (kb.site.corpus)
 
     def two_builds_first(*args, **kwargs):  # type: ignore[no-untyped-def]
         build(other, kb)

@@ -1,4 +1,4 @@
-"""Where an older ruling gone from the current CRF went (kb/successors.py): the words it shares with a
+"""Where an older ruling gone from the current CRF went (kb/builder/successors.py): the words it shares with a
 ruling new since, a negation on a phrase they share, and the pairings checked by hand
 (kb/data/successors.toml), each held to the real ICE-era CRF and CRF 22."""
 
@@ -13,12 +13,12 @@ import pytest
 from click.testing import CliRunner
 
 from cli import cli
-from kb.changes import Change
-from kb.editions import Editions, find_changes
+from kb.builder.changes import Change
+from kb.builder.editions import Editions, find_changes
 from kb.errors import KbBroken
 from kb.model import Problem
-from kb.store import Stored, connect
-from kb.successors import Pairing, Wording, load_pairings, reversal, shared_phrases
+from kb.store.store import Stored, connect
+from kb.builder.successors import Pairing, Wording, load_pairings, reversal, shared_phrases
 
 PAIRINGS = load_pairings()
 """The pairings checked by hand, as the build reads them."""
@@ -65,7 +65,7 @@ def test_a_damaged_pairings_file_is_refused_naming_the_file(tmp_path: Path, text
 
 
 def changes_of(kb: Path, checked: dict[str, Pairing], without: Iterable[str] = ()) -> tuple[dict[str, Change], list[Problem]]:
-    """The changes of older rulings a knowledge base's stored rulings give (kb.editions, as the build
+    """The changes of older rulings a knowledge base's stored rulings give (kb.builder.editions, as the build
     finds them), with these pairings checked by hand, and these current rulings taken away."""
     gone = set(without)
     db = Stored(connect(kb))

@@ -14,16 +14,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cli import cli
-from kb import lookup
+from kb.read import lookup
 from kb.errors import NotFound
-from kb.lexicon import Lexicon
-from kb.searchdata import CardBook, read_heading, references
-from kb.headings import title_key
-from kb.phrases import PhraseBook
-from kb.query import fold
+from kb.builder.lexicon import Lexicon
+from kb.builder.searchdata import CardBook, read_heading, references
+from kb.builder.headings import title_key
+from kb.builder.phrases import PhraseBook
+from kb.search.query import fold
 from kb.tables import load_table
 from kb.model import Ruling, Span
-from kb.xref import QUOTING, TermFinder, edition_links, folded_spans, phase_words, split_see_also
+from kb.builder.xref import QUOTING, TermFinder, edition_links, folded_spans, phase_words, split_see_also
 
 from .conftest import EXAMPLES
 
@@ -411,7 +411,7 @@ def test_lookups_never_crash(real_kb: Path, text: str) -> None:
 
 def test_names_with_apostrophes_and_possessives() -> None:
     """"Beorn’s House" is the site, not the card Beorn; "Alatar’s ability" is Alatar; both quote styles."""
-    from kb.lexicon import Lexicon
+    from kb.builder.lexicon import Lexicon
 
     lex = Lexicon()
     for name in ("Beorn", "Beorn’s House", "Alatar", "Wizard’s Test", "Eagles’ Eyrie", "Gollum", "Gollum’s Fate"):
@@ -424,7 +424,7 @@ def test_names_with_apostrophes_and_possessives() -> None:
 
 
 def test_site_names_are_not_read_as_their_first_word(real_kb: Path) -> None:
-    from kb.lookup import card
+    from kb.read.lookup import card
 
     beorn = [r.id for r in card(real_kb, "Beorn").said.mentions]
     house = [r.id for r in card(real_kb, "Beorn’s House").said.mentions]
@@ -454,7 +454,7 @@ def test_100_kb_inputs_get_an_answer_or_one_line(real_kb: Path, text: str) -> No
                 (command, result.stderr[:300])
 
 
-# -- what a CRF card heading stands for (kb.searchdata.read_heading) ----------------------------------
+# -- what a CRF card heading stands for (kb.builder.searchdata.read_heading) ----------------------------------
 
 def heading_book() -> CardBook:
     """A hand-made card database: names, two keywords, and a name spelt apart by alignment."""
@@ -670,7 +670,7 @@ def test_rule_numbers_differing_in_case_have_a_page_each(real_kb: Path, real_sit
 def test_rule_page_names() -> None:
     """Lower case, so no two differ only in case; a number differing from one registered before only
     in case marks its parts with capitals ("u"); other numbers keep the names they always had."""
-    from kb.urls import Urls
+    from kb.builder.urls import Urls
 
     urls = Urls()
     assert [urls.rule(n) for n in ("2.IV.iii", "3.v", "3.V", "3.V.i", "3.I.1", "3.i.1", "3.v")] == [
@@ -763,7 +763,7 @@ def test_a_keyword_heading_answers_with_its_rulings_and_its_cards(real_kb: Path)
 def test_term_places_are_read_from_headings_and_titles_and_join_the_terms() -> None:
     from kb.model import Ruling as Parsed
     from kb.model import ParsedDocument, Span
-    from kb.terms import TermDraft, TermPlace, join_places, rule_places
+    from kb.builder.terms import TermDraft, TermPlace, join_places, rule_places
 
     from .conftest import source_for
 

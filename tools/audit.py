@@ -31,9 +31,9 @@ from typing import Any, TypeVar
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from kb.bundle import bundled_editions, bundled_sources  # noqa: E402
-from kb.deck import deck_report, read_input, verdict_lines  # noqa: E402
-from kb.lookup import Reader, changes  # noqa: E402
+from kb.builder.bundle import bundled_editions, bundled_sources  # noqa: E402
+from kb.deck.deck import deck_report, read_input, verdict_lines  # noqa: E402
+from kb.read.lookup import Reader, changes  # noqa: E402
 from kb.terminal import ANSI, Page, render_changes, render_ruling_answer  # noqa: E402
 from kb.location import locate  # noqa: E402
 

@@ -33,7 +33,7 @@ def index_records(folder: Path) -> list[dict[str, object]]:
 
 
 def main(a: Path, b: Path) -> int:
-    from kb.searchspec import SPEC_CACHE, _read_cache
+    from kb.search.searchspec import SPEC_CACHE, _read_cache
 
     differences = []
     ta, tb = tables(a / "rulings.db"), tables(b / "rulings.db")

@@ -8,15 +8,15 @@ Usage (a knowledge base built first, RULINGS_KB naming it):
 
 `propose` reads every stored ruling of the sources that state the standard game's rules (CRF 22, the
 CoE rules, the ICE-era CRF, the rulebook chapter, the timing guide), gives each its index terms
-(kb.index.analyze, the build's own analyzer) weighted by TF-IDF, and prints every pair from two
+(kb.store.index.analyze, the build's own analyzer) weighted by TF-IDF, and prints every pair from two
 different documents whose cosine is at least --min, as [[pair]] tables with an empty verdict. Never
 proposed: two rulings of one document; the ICE-era CRF with CRF 22 (its editions are already linked,
-kb.xref.edition_links); Arda (a variant: its rules differ by design) and the LOTR wiki (another game);
+kb.builder.xref.edition_links); Arda (a variant: its rules differ by design) and the LOTR wiki (another game);
 card texts, cross-references and change logs (no rule of their own). A person reads both texts of
 each pair and writes its verdict ("same": a judge could cite either for the same call; "different":
 another rule, or a general rule and its exception) and a note into tests/data/same_rule_checked.toml.
 `ship` writes every pair checked "same" into kb/data/same_rule.toml with its provenance; the build
-reads that file (kb.sameness); `precision` says how many of the proposals were the same rule, by cosine.
+reads that file (kb.builder.equivalents); `precision` says how many of the proposals were the same rule, by cosine.
 """
 
 from __future__ import annotations
@@ -35,9 +35,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from kb.index import analyze  # noqa: E402
-from kb.searchdata import card_heading  # noqa: E402
-from kb.snapshot import Snapshot  # noqa: E402
+from kb.store.index import analyze  # noqa: E402
+from kb.builder.searchdata import card_heading  # noqa: E402
+from kb.store.snapshot import Snapshot  # noqa: E402
 
 SOURCES = ("crf-22", "coe-rules", "crf-older", "rulebook", "timing")
 """The documents that state the standard game's rules, each by its own words."""

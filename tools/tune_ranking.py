@@ -8,7 +8,7 @@ questions left out of the fitting (5-fold cross-validation over every question g
 Fitting is coordinate ascent from the saved weights: one feature at a time, try a few steps up and
 down, keep a step when the objective (MRR@10 + hit@5 of the file that does worst, the mean of all
 files breaking ties) rises by more than --min-gain, and never let an older edition rank before a
-current source. Every case is ranked exactly as `rulings search` ranks it (kb.search.Searcher).
+current source. Every case is ranked exactly as `rulings search` ranks it (kb.search.search.Searcher).
 The questions of all files are dealt into --folds parts after a seeded shuffle, each file evenly;
 for each part the weights are fitted on the rest and scored on that part, so "held out" is what
 to expect on questions nobody has seen. --unit and --bm25 make the knowledge base's search data again
@@ -31,11 +31,11 @@ sys.path.insert(0, str(ROOT))
 
 from kb.errors import KbError  # noqa: E402
 from kb.location import locate  # noqa: E402
-from kb.evaluation import metrics, norm, read_cases  # noqa: E402
-from kb.ranking import FEATURES, QueryContext, features, score, weights  # noqa: E402
-from kb.search import Result, Searcher, Understanding  # noqa: E402
-from kb.query import WEIGHTS  # noqa: E402
-from kb.searchspec import BM25, UNIT, SearchSpec  # noqa: E402
+from kb.search.evaluation import metrics, norm, read_cases  # noqa: E402
+from kb.search.ranking import FEATURES, QueryContext, features, score, weights  # noqa: E402
+from kb.search.search import Result, Searcher, Understanding  # noqa: E402
+from kb.search.query import WEIGHTS  # noqa: E402
+from kb.search.searchspec import BM25, UNIT, SearchSpec  # noqa: E402
 
 STEPS = (-1.0, -0.5, -0.25, -0.1, 0.1, 0.25, 0.5, 1.0)
 BOUND = 4.0
@@ -188,11 +188,11 @@ def show(label: str, m: dict[str, dict[str, float]]) -> None:
 
 
 def searcher_for(kb: Path, unit: dict[str, float], bm25: dict[str, float]) -> Searcher:
-    """The knowledge base's searcher, or one over its search data made again (kb.pipeline.search_data,
+    """The knowledge base's searcher, or one over its search data made again (kb.builder.pipeline.search_data,
     the build's own stage, over the build's stored database) with other passage weights or BM25 parameters."""
     if unit == UNIT and not bm25:
         return Searcher.open(kb)
-    from kb.pipeline import remade_search_data
+    from kb.builder.pipeline import remade_search_data
 
     return Searcher(SearchSpec.of(remade_search_data(kb, unit, {**BM25, **bm25})))
 

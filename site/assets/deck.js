@@ -2,24 +2,24 @@
  * any of its formats and checked against the CoE deck-construction rules as `rulings deck` checks it,
  * with the same report made from the site's data, offline.
  *
- * Reading executes kb/decklist.py (the patterns, section names, tags and JSON fields it ships in
- * deck-data.js, window.RULINGS_DECK, made by kb.deck.deck_data); the names are read by resolve.js's
- * read_card (kb.resolve.read_card over the search data's card names, searchspec.js); the rules execute
- * kb/deckrules.py over the card facts and limits deck-data.js carries; the report executes
- * kb.deck.deck_report, each card's errata, rulings and mentions given as indexes into the search
+ * Reading executes kb/deck/decklist.py (the patterns, section names, tags and JSON fields it ships in
+ * deck-data.js, window.RULINGS_DECK, made by kb.deck.deck.deck_data); the names are read by resolve.js's
+ * read_card (kb.search.resolve.read_card over the search data's card names, searchspec.js); the rules execute
+ * kb/deck/deckrules.py over the card facts and limits deck-data.js carries; the report executes
+ * kb.deck.deck.deck_report, each card's errata, rulings and mentions given as indexes into the search
  * data. Each function below carries the name of the Python function it executes; tests/test_deck.py
  * runs both over the same lists.
  * On the page a list is read and checked in a worker made of this module and the three before it (worker_source,
  * serve, Checker), with its progress shown; the bytes of a file or of a typed list are read as the terminal reads
- * them (decode: the limits kb/decklist.py ships).
+ * them (decode: the limits kb/deck/decklist.py ships).
  * Loads in node for tests: module.exports = {read_deck, read_lines, read_names, deck_report, check_deck, ...}. */
 (function deck_js(root) {
   "use strict";
 
   var node = typeof module === "object" && module.exports && typeof require === "function";
-  var Q = node ? require("./query.js") : root.RulingsQuery;         // kb.query: fold, clean, NameIndex
-  var P = node ? require("./searchspec.js") : root.RulingsSpec;     // kb.searchspec: the site's search data
-  var R = node ? require("./resolve.js") : root.RulingsResolve;     // kb.resolve: read_card, quoted
+  var Q = node ? require("./query.js") : root.RulingsQuery;         // kb.search.query: fold, clean, NameIndex
+  var P = node ? require("./searchspec.js") : root.RulingsSpec;     // kb.search.searchspec: the site's search data
+  var R = node ? require("./resolve.js") : root.RulingsResolve;     // kb.search.resolve: read_card, quoted
 
   function own(obj, key) { return Object.prototype.hasOwnProperty.call(obj, key) ? obj[key] : undefined; }
   function cmpStr(a, b) { return a < b ? -1 : a > b ? 1 : 0; }
@@ -30,9 +30,9 @@
   function unique(xs) { return Array.from(new Set(xs)); }  // first seen first, in linear time
   function counted(n, noun, plural) { return n + " " + (n === 1 ? noun : plural || noun + "s"); }
 
-  // -- reading a list: kb/decklist.py -------------------------------------------------------------------
+  // -- reading a list: kb/deck/decklist.py -------------------------------------------------------------------
 
-  /* kb.decklist.PATTERNS: each rule compiled as Python's re.I | re.A reads it (no "u" flag: ASCII classes) */
+  /* kb.deck.decklist.PATTERNS: each rule compiled as Python's re.I | re.A reads it (no "u" flag: ASCII classes) */
   function patterns(deck) {
     if (!deck._patterns) {
       var out = {};
@@ -53,7 +53,7 @@
   var SIDEBOARDS = ["sideboard", "fw-sideboard"];
   var PARTS = ["pool", "play", "sideboard", "fw-sideboard", "sites", "notes", "starting"];
 
-  // -- the input: bytes to text, within the limits kb/decklist.py ships -------------------------------------
+  // -- the input: bytes to text, within the limits kb/deck/decklist.py ships -------------------------------------
 
   var PROGRESS_LINES = 8192;  // the page is told of its progress each time this many lines are read
 
@@ -64,13 +64,13 @@
     return Math.floor(q / 10) + "." + (q % 10) + (unit === 1024 ? " KB" : " MB");
   }
 
-  /* kb.decklist.too_large */
+  /* kb.deck.decklist.too_large */
   function too_large(name, size, deck) {
     return new Refused(name + ": " + size_text(size) + ", over the " + size_text(deck.max_bytes) + " a decklist may be " +
       "(10,000 lines of card names are about 300 KB)", deck.too_large_hint);
   }
 
-  /* bytes.decode("cp1252", errors="replace"): 0x80 to 0x9F as kb.decklist.CP1252 gives them, every other byte its
+  /* bytes.decode("cp1252", errors="replace"): 0x80 to 0x9F as kb.deck.decklist.CP1252 gives them, every other byte its
    * Latin-1 character (no TextDecoder is the same: node's reads 0x80 as U+0080, a browser's 0x81 as U+0081) */
   function cp1252(bytes, deck) {
     var units = new Uint16Array(bytes.length), chunks = [];
@@ -79,7 +79,7 @@
     return chunks.join("");
   }
 
-  /* kb.decklist.decode: a decklist's text from its bytes (a Uint8Array), or Refused as the terminal refuses them */
+  /* kb.deck.decklist.decode: a decklist's text from its bytes (a Uint8Array), or Refused as the terminal refuses them */
   function decode(bytes, name, deck) {
     var binary = name + ": binary data, not a decklist", text;
     if (bytes.length > deck.max_bytes) throw too_large(name, bytes.length, deck);
@@ -98,7 +98,7 @@
     return text;
   }
 
-  /* kb.decklist.split_lines */
+  /* kb.deck.decklist.split_lines */
   function split_lines(text, P) {
     var lines = text.split(P.break_all);
     return lines.length > 1 && lines[lines.length - 1] === "" ? lines.slice(0, -1) : lines;
@@ -106,15 +106,15 @@
 
   function cleaned(raw) { return Q.clean(raw, raw.length + 1); }
 
-  /* kb.decklist.section_key */
+  /* kb.deck.decklist.section_key */
   function section_key(name, P) { return Q.fold(name).replace(P.section_count, ""); }
 
-  /* kb.decklist.names_part */
+  /* kb.deck.decklist.names_part */
   function names_part(key, deck, P) {
     return own(deck.sections, key) !== undefined || P.sideboard.test(key) || P.fw_sideboard.test(key) || P.starting.test(key);
   }
 
-  /* kb.decklist.section_of */
+  /* kb.deck.decklist.section_of */
   function section_of(name, part, deck, P) {
     var key = section_key(name, P), known = own(deck.sections, key);
     if (known !== undefined) {
@@ -131,7 +131,7 @@
     return [words].concat(named_within(key, part, deck));
   }
 
-  /* kb.decklist.known_section: the section a header's one word is or spells nearly, the nearest if one is, or "" */
+  /* kb.deck.decklist.known_section: the section a header's one word is or spells nearly, the nearest if one is, or "" */
   function known_section(key, deck) {
     if (own(deck.sections, key) !== undefined || key.indexOf(" ") >= 0 || cpLen(key) < deck.near_section - 1) {
       return own(deck.sections, key) !== undefined ? key : "";
@@ -148,7 +148,7 @@
     return best !== null && near[best].length === 1 ? near[best][0] : "";
   }
 
-  /* kb.decklist.named_within: [part, group] a section's key names by its words when it is none of the sections */
+  /* kb.deck.decklist.named_within: [part, group] a section's key names by its words when it is none of the sections */
   function named_within(key, part, deck) {
     var named = key.split(" ").filter(function (w) { return own(deck.sections, w) !== undefined; })
       .map(function (w) { return deck.sections[w]; });
@@ -158,13 +158,13 @@
     return [parts.length ? parts[0] : SIDEBOARDS.indexOf(part) >= 0 ? part : "play", groups[0]];
   }
 
-  /* kb.decklist.framed_section */
+  /* kb.deck.decklist.framed_section */
   function framed_section(name, deck, P) {
     var s = section_of(name, "notes", deck, P);
     return PARTS.indexOf(s[1]) >= 0 ? [s[0], s[1], ""] : [s[0], "notes", ""];
   }
 
-  /* kb.decklist.framed_heading: [section, part, group] a GCCG heading starts inside its frame's part */
+  /* kb.deck.decklist.framed_heading: [section, part, group] a GCCG heading starts inside its frame's part */
   function framed_heading(name, part, deck, P) {
     var s = section_of(name, part, deck, P);
     var named = section_key(name, P).split(" ").filter(function (w) {
@@ -174,7 +174,7 @@
     return [s[0], part, s[2] || (named.length ? deck.sections[named[named.length - 1]][2] : "")];
   }
 
-  /* kb.decklist.read_name: [name, set code, tag, count or null, what it carries] */
+  /* kb.deck.decklist.read_name: [name, set code, tag, count or null, what it carries] */
   function read_name(text, deck, P, framed) {
     var rest = text.replace(P.influence_all, ""), set_code = "", tag = "", carried = "", m;
     m = framed ? P.any_set_code.exec(rest) : null;
@@ -202,25 +202,25 @@
     return [rest.replace(/^[ ,;.]+|[ ,;.]+$/g, ""), set_code, tag, count, carried];
   }
 
-  /* kb.decklist.placed */
+  /* kb.deck.decklist.placed */
   function placed(number, kind, text, section, part, group, name, count, set_code, tag, card_id) {
     return {number: number, kind: kind, text: text, name: name || "", count: count === undefined ? 1 : count,
       set_code: set_code || "", tag: tag || "", card_id: card_id || "", section: section, part: part, group: group,
       sideboard: SIDEBOARDS.indexOf(part) >= 0};
   }
 
-  /* kb.decklist.part_words */
+  /* kb.deck.decklist.part_words */
   function part_words(name, deck, P) {
     var key = section_key(name, P);
     return key.split(" ").filter(Boolean).length <= 4 && names_part(key, deck, P);
   }
 
-  /* kb.decklist.short_name */
+  /* kb.deck.decklist.short_name */
   function short_name(name, deck) {
     return name.split(" ").filter(Boolean).length <= deck.max_name_words && cpLen(name) <= deck.max_name_length;
   }
 
-  /* kb.decklist.read_line: the lines one line reads as */
+  /* kb.deck.decklist.read_line: the lines one line reads as */
   function read_line(number, raw, section, part, group, mode, deck, P) {
     var text = cleaned(raw), whole = whole_line(number, text, section, part, group, mode, deck, P);
     var lines = whole !== null ? [whole] : labelled_line(number, text, section, part, group, mode, deck, P);
@@ -228,7 +228,7 @@
     return lines.map(function (l) { return Object.assign({}, l, {text: ""}); });
   }
 
-  /* kb.decklist.list_spans: [start, end] of each item of a line listing cards */
+  /* kb.deck.decklist.list_spans: [start, end] of each item of a line listing cards */
   function list_spans(text, P) {
     var spans = [], start = 0, depth = 0, m, re = new RegExp(P.list_split_all.source, "gi");
     while ((m = re.exec(text)) !== null) {
@@ -241,23 +241,23 @@
     return spans.filter(function (s) { return text.slice(s[0], s[1]).replace(/^[ ,;.]+|[ ,;.]+$/g, ""); });
   }
 
-  /* kb.decklist.list_items */
+  /* kb.deck.decklist.list_items */
   function list_items(text, P) {
     return list_spans(text, P).map(function (s) { return text.slice(s[0], s[1]).replace(/^ +| +$/g, ""); });
   }
 
-  /* kb.decklist.item_lines: some items of a list line read as one line in its place */
+  /* kb.deck.decklist.item_lines: some items of a list line read as one line in its place */
   function item_lines(l, text, deck, P) {
     return card_lines(l.number, l.text, text.replace(/^ +| +$/g, ""), l.section, l.part, l.group, false, deck, P);
   }
 
-  /* kb.decklist.long_line */
+  /* kb.deck.decklist.long_line */
   function long_line(number, text, section, part, group, P) {
     var prose = part === "notes" || P.sentence.test(text) || P.prose.test(text);
     return placed(number, prose ? "note" : "long", "", section, part, group);
   }
 
-  /* kb.decklist.whole_line: a line that names no card, or null */
+  /* kb.deck.decklist.whole_line: a line that names no card, or null */
   function whole_line(number, text, section, part, group, mode, deck, P) {
     var s;
     if (cpLen(text) > deck.max_line && (mode !== "text" || part === "notes" || cpLen(text) > deck.max_list_line ||
@@ -288,7 +288,7 @@
     return null;
   }
 
-  /* kb.decklist.labelled_line: a line that may name cards, after its bullet, prefix or label */
+  /* kb.deck.decklist.labelled_line: a line that may name cards, after its bullet, prefix or label */
   function labelled_line(number, text, section, part, group, mode, deck, P) {
     var rest = text.replace(P.bullet, ""), prefix = P.sideboard_prefix.exec(rest);
     var label = mode === "text" ? P.label.exec(rest) : null, header = [];
@@ -306,7 +306,7 @@
     return header.concat(named_cards(number, text, rest, section, part, group, mode === "framed", deck, P));
   }
 
-  /* kb.decklist.named_cards: what the rest of a line names, a list or one card */
+  /* kb.deck.decklist.named_cards: what the rest of a line names, a list or one card */
   function named_cards(number, text, rest, section, part, group, framed, deck, P) {
     rest = rest.replace(P.trailing_comment, "");
     if (P.placeholder.test(rest) || P.aside.test(rest) || P.legend.test(rest)) return [placed(number, "note", text, section, part, group)];
@@ -317,7 +317,7 @@
     return card_lines(number, text, rest, section, part, group, framed, deck, P);
   }
 
-  /* kb.decklist.card_lines: what the rest of a line names read as one card */
+  /* kb.deck.decklist.card_lines: what the rest of a line names read as one card */
   function card_lines(number, text, rest, section, part, group, framed, deck, P) {
     if (cpLen(rest) > deck.max_line) return [long_line(number, rest, section, part, group, P)];
     var read = read_name(rest, deck, P, framed), name = read[0], count = read[3], carried = read[4];
@@ -328,7 +328,7 @@
     return [card];
   }
 
-  /* kb.decklist.frame_names: which lines name a GCCG frame's part, the frames read in turn from the top */
+  /* kb.deck.decklist.frame_names: which lines name a GCCG frame's part, the frames read in turn from the top */
   function frame_names(frames) {
     var names = new Set(), i = 0;
     while (i + 2 < frames.length) {
@@ -337,7 +337,7 @@
     return names;
   }
 
-  /* kb.decklist.read_lines; progress (the page's): told of each PROGRESS_LINES lines read */
+  /* kb.deck.decklist.read_lines; progress (the page's): told of each PROGRESS_LINES lines read */
   function read_lines(text, deck, framed, progress) {
     var P = patterns(deck), raws = split_lines(text.replace(/^\ufeff/, ""), P), out = [];
     var names = framed ? frame_names(raws.map(function (raw) { return P.frame.test(cleaned(raw)); })) : new Set();
@@ -360,13 +360,13 @@
     return titled(out, deck, P);
   }
 
-  /* kb.decklist.keeps_pool */
+  /* kb.deck.decklist.keeps_pool */
   function keeps_pool(header, given, deck) {
     return deck.pool_sections.indexOf(header.section) >= 0 && given.indexOf(header.section) < 0 &&
       !(header.section === "Characters" && given.indexOf("") >= 0);
   }
 
-  /* kb.decklist.title_at: where a text list's own title may be, or null */
+  /* kb.deck.decklist.title_at: where a text list's own title may be, or null */
   function title_at(lines, deck, P) {
     var first = -1;
     for (var i = 0; i < lines.length; i++) if (lines[i].kind !== "blank") { first = i; break; }
@@ -378,14 +378,14 @@
     return l.kind === "note" || l.kind === "labelled" || l.name === l.text ? first : null;
   }
 
-  /* kb.decklist.titled */
+  /* kb.deck.decklist.titled */
   function titled(lines, deck, P) {
     var at = title_at(lines, deck, P);
     if (at === null || lines[at].kind !== "note") return lines;
     return lines.slice(0, at).concat([Object.assign({}, lines[at], {kind: "title"})], lines.slice(at + 1));
   }
 
-  /* kb.decklist.text_title */
+  /* kb.deck.decklist.text_title */
   function text_title(lines, deck, P) {
     for (var i = 0; i < lines.length; i++) {
       var l = lines[i];
@@ -398,14 +398,14 @@
     return "";
   }
 
-  /* kb.decklist.line_starts */
+  /* kb.deck.decklist.line_starts */
   function line_starts(text, P) {
     var starts = [0], re = new RegExp(P.break_all.source, "g"), m;
     while ((m = re.exec(text)) !== null) starts.push(m.index + m[0].length);
     return starts;
   }
 
-  /* kb.decklist.line_at: bisect_right */
+  /* kb.deck.decklist.line_at: bisect_right */
   function line_at(starts, offset) {
     var lo = 0, hi = starts.length;
     while (lo < hi) { var mid = (lo + hi) >> 1; if (starts[mid] <= offset) lo = mid + 1; else hi = mid; }
@@ -414,7 +414,7 @@
 
   var ENTITIES = {amp: "&", lt: "<", gt: ">", quot: '"', apos: "'"};
 
-  /* kb.decklist.xml_text */
+  /* kb.deck.decklist.xml_text */
   function xml_text(raw, P) {
     return raw.replace(P.xml_entity_all, function (all, named, dec, hex) {
       if (named) return ENTITIES[named.toLowerCase()];
@@ -423,13 +423,13 @@
     });
   }
 
-  /* kb.errors.Refused: its message is the terminal's, its hint what to do (kb.decklist.EXAMPLE unless told) */
+  /* kb.errors.Refused: its message is the terminal's, its hint what to do (kb.deck.decklist.EXAMPLE unless told) */
   function Refused(message, hint) { this.message = message; this.hint = hint === undefined ? null : hint; }
 
   var XML_KINDS = [["<!--", "-->", "skip"], ["<![CDATA[", "]]>", "cdata"], ["<?", "?>", "skip"], ["<!", ">", "skip"],
     ["<", ">", "tag"]];
 
-  /* kb.decklist.xml_tokens: [offset, kind, element or text, attributes, self-closing] */
+  /* kb.deck.decklist.xml_tokens: [offset, kind, element or text, attributes, self-closing] */
   function xml_tokens(text, name, P) {
     var out = [], at = 0, end = text.length;
     while (at < end) {
@@ -462,7 +462,7 @@
     return out;
   }
 
-  /* kb.decklist.as_count */
+  /* kb.deck.decklist.as_count */
   function as_count(value) {
     if (typeof value === "number") return Number.isInteger(value) ? value : null;
     if (typeof value === "string") {
@@ -472,7 +472,7 @@
     return null;
   }
 
-  /* kb.decklist.structured_card */
+  /* kb.deck.decklist.structured_card */
   function structured_card(number, typed, count, card_id, section, part, group, deck, P) {
     var text = cpSlice(cleaned(typed), deck.max_line), read = read_name(text, deck, P);
     var given = as_count(count), n = given === null ? 1 : given;
@@ -482,7 +482,7 @@
     return placed(number, "card", text, section, part, group, read[0], Math.min(n, 999), read[1], read[2], ident);
   }
 
-  /* kb.decklist.read_octgn */
+  /* kb.deck.decklist.read_octgn */
   function read_octgn(text, name, deck, P) {
     var tokens = xml_tokens(text, name, P), starts = line_starts(text, P);
     var root_tag = null;
@@ -517,7 +517,7 @@
     return {format: "octgn", title: "", alignment: "", lines: lines, line_count: split_lines(text, P).length};
   }
 
-  /* kb.decklist._field */
+  /* kb.deck.decklist._field */
   function field(entry, kind, deck, P) {
     var keys = Object.keys(entry), names = deck.json_fields[kind];
     for (var i = 0; i < keys.length; i++) {
@@ -534,7 +534,7 @@
 
   function isDict(v) { return v !== null && typeof v === "object" && !Array.isArray(v); }
 
-  /* kb.decklist._JsonReader */
+  /* kb.deck.decklist._JsonReader */
   function JsonReader(text, deck, P) {
     this.text = text; this.deck = deck; this.P = P;
     this.starts = line_starts(text, P); this.cursor = 0; this.lines = [];
@@ -591,7 +591,7 @@
     this.lines.push(structured_card(this.locate(name, ident), name, count, ident, section, part, group, this.deck, this.P));
   };
 
-  /* kb.decklist.read_json */
+  /* kb.deck.decklist.read_json */
   function read_json(text, name, deck, P) {
     var data, fault = json_fault(text, deck, P);
     if (fault !== null) {
@@ -625,7 +625,7 @@
     return {format: "json", title: title, alignment: alignment, lines: reader.lines, line_count: split_lines(text, P).length};
   }
 
-  /* kb.decklist.json_fault: [offset, how] where a JSON text goes past the limits, or null */
+  /* kb.deck.decklist.json_fault: [offset, how] where a JSON text goes past the limits, or null */
   function json_fault(text, deck, P) {
     var depth = 0, m, re = new RegExp(P.json_token_all.source, "gi");
     while ((m = re.exec(text)) !== null) {
@@ -642,7 +642,7 @@
     return null;
   }
 
-  /* kb.decklist.JsonCheck: a JSON text that does not parse read again, to say where it first goes wrong */
+  /* kb.deck.decklist.JsonCheck: a JSON text that does not parse read again, to say where it first goes wrong */
   function JsonFault(at, what) { this.at = at; this.what = what; }
   function JsonCheck(text, P) { this.text = text; this.P = P; }
 
@@ -701,7 +701,7 @@
     }
   };
 
-  /* what a JSON text with no card holds, as kb.decklist.read_json names it (Python's type names) */
+  /* what a JSON text with no card holds, as kb.deck.decklist.read_json names it (Python's type names) */
   function json_holds(data, text) {
     if (isDict(data)) return Object.keys(data).slice(0, 5).join(", ");
     if (Array.isArray(data)) return "a list of " + data.length;
@@ -710,7 +710,7 @@
     return typeof data === "boolean" ? "bool" : "str";
   }
 
-  /* kb.decklist.detect */
+  /* kb.deck.decklist.detect */
   function detect(text, deck, P) {
     var start = text.replace(/^[\ufeff \t\r\n]+/, "").charAt(0);
     if (start === "{") return "json";
@@ -726,7 +726,7 @@
     return "text";
   }
 
-  /* kb.decklist.read_deck */
+  /* kb.deck.decklist.read_deck */
   function read_deck(text, name, form, deck, progress) {
     var P = patterns(deck);
     form = form || detect(text, deck, P);
@@ -738,16 +738,16 @@
       line_count: split_lines(text.replace(/^\ufeff/, ""), P).length};
   }
 
-  /* kb.decklist.version_marked: a NetMECCG card line, its name's mark read as the version it asks for */
+  /* kb.deck.decklist.version_marked: a NetMECCG card line, its name's mark read as the version it asks for */
   function version_marked(l, deck, P) {
     if (l.kind !== "card" || l.tag) return l;
     var m = P.version_mark.exec(l.name);
     return Object.assign({}, l, m ? {name: m[1], tag: deck.version_marks[m[2]]} : {tag: deck.version_marks[""]});
   }
 
-  // -- the rules: kb/deckrules.py -------------------------------------------------------------------------
+  // -- the rules: kb/deck/deckrules.py -------------------------------------------------------------------------
 
-  /* kb.deckrules.CardFacts, from deck-data.js's rows; made once */
+  /* kb.deck.deckrules.CardFacts, from deck-data.js's rows; made once */
   function facts_of(deck) {
     if (!deck._facts) {
       var fields = deck.fact_fields, by_id = {}, by_name = {}, sets = {};
@@ -764,13 +764,13 @@
     return deck._facts;
   }
 
-  /* kb.deckrules.CardFacts.has */
+  /* kb.deck.deckrules.CardFacts.has */
   function has(f, letters) {
     for (var i = 0; i < letters.length; i++) if (f.flags.indexOf(letters[i]) >= 0) return true;
     return false;
   }
 
-  /* kb.deckrules.in_group */
+  /* kb.deck.deckrules.in_group */
   function in_group(card, group) {
     if (group === "characters") return card.type === "Character";
     if (group === "resources") return card.type === "Resource" || has(card, "r");
@@ -780,7 +780,7 @@
 
   var GROUPS = ["characters", "resources", "hazards", "sites"];
 
-  /* kb.deckrules.versions */
+  /* kb.deck.deckrules.versions */
   function versions(cards, set_code, tag, group, player, deck) {
     var narrowed = cards, kept;
     function narrow(test) { kept = narrowed.filter(test); if (kept.length) narrowed = kept; }
@@ -795,7 +795,7 @@
     return narrowed;
   }
 
-  /* kb.deckrules.part_of */
+  /* kb.deck.deckrules.part_of */
   function part_of(part, facts) {
     if (facts.type === "Site" || facts.type === "Region") return "sites";
     return ["pool", "play", "sideboard", "fw-sideboard"].indexOf(part) >= 0 ? part : "play";
@@ -805,12 +805,12 @@
     return {line: line, count: count, part: part, group: group, versions: cards, typed: typed};
   }
 
-  /* kb.deckrules.Evidence */
+  /* kb.deck.deckrules.Evidence */
   function evidence(kind, players, says, lines, cards) {
     return {kind: kind, players: players, says: says, lines: lines, cards: cards || []};
   }
 
-  /* kb.deckrules.Whose.how */
+  /* kb.deck.deckrules.Whose.how */
   function whose_how(whose, deck) {
     if (whose.sure === "unknown") return "no avatar, tag or card says whose deck it is";
     if (whose.sure === "not judged") return "the list is no CoE deck, so no player's rules apply";
@@ -825,14 +825,14 @@
     return said.join("; ");
   }
 
-  /* kb.deckrules.Whose.to_json */
+  /* kb.deck.deckrules.Whose.to_json */
   function whose_json(whose, deck) {
     var player = whose.players.length === 1 ? whose.players[0] : "";
     return {player: player, name: own(deck.player_names, player) || "", how: whose_how(whose, deck), sure: whose.sure,
       readings: whose.players.slice(), evidence: whose.evidence};
   }
 
-  /* kb.deckrules.whose_deck: {players, sure, evidence} */
+  /* kb.deck.deckrules.whose_deck: {players, sure, evidence} */
   function whose_deck(entries, forced, declared, deck, scope) {
     var avatars = entries.filter(function (e) {
       return e.versions.length && e.versions.every(function (f) { return has(f, "a") && f.type === "Character"; });
@@ -872,7 +872,7 @@
     return {players: candidates.filter(function (p) { return copies(p) === least; }), sure: "split", evidence: said};
   }
 
-  /* kb.deckrules._avatar_evidence: [candidates, evidence] */
+  /* kb.deck.deckrules._avatar_evidence: [candidates, evidence] */
   function avatar_evidence(avatars, sauron, deck) {
     if (!avatars.length && !sauron.length) return [deck.players.slice(), []];
     var both = avatars.concat(sauron), each = both.map(function (e) {
@@ -888,7 +888,7 @@
       both.map(function (e) { return e.line; }), names_of(both))]];
   }
 
-  /* kb.deckrules._misfit_evidence */
+  /* kb.deck.deckrules._misfit_evidence */
   function misfit_evidence(player, misfits, left, deck) {
     var rules = unique(misfits.map(function (m) { return m[1]; })).sort(function (a, b) {
       return deck.rule_order.indexOf(a) - deck.rule_order.indexOf(b);
@@ -901,18 +901,18 @@
       entries.map(function (e) { return e.line; }), cards);
   }
 
-  /* kb.deckrules._names: the cards of some lines, each once, in order */
+  /* kb.deck.deckrules._names: the cards of some lines, each once, in order */
   function names_of(entries) {
     return unique(entries.map(function (e) { return e.versions.length ? e.versions[0].name : e.typed; }));
   }
 
-  /* kb.deckrules._a */
+  /* kb.deck.deckrules._a */
   function a_name(name) { return ("AEIOU".indexOf(name.charAt(0)) >= 0 ? "an " : "a ") + name; }
 
-  /* kb.deckrules._listed */
+  /* kb.deck.deckrules._listed */
   function listed(words) { return words.length > 1 ? words.slice(0, -1).join(", ") + " and " + words[words.length - 1] : words.join(""); }
 
-  /* kb.deckrules.named */
+  /* kb.deck.deckrules.named */
   function named(entries, limit, lines, comma, more) {
     limit = limit === undefined ? 5 : limit;
     more = more === undefined ? true : more;
@@ -930,7 +930,7 @@
     return comma ? shown.join("; ") : listed(shown);
   }
 
-  /* kb.deckrules.Findings */
+  /* kb.deck.deckrules.Findings */
   function Findings(part) { this.out = []; this.part = !!part; }
   Findings.prototype.add = function (status, rule, message, entries) {
     entries = entries || [];
@@ -940,7 +940,7 @@
         unique(entries.filter(function (e) { return e.versions.length; }).map(function (e) { return e.versions[0].name; }))});
   };
   Findings.prototype.problem = function (rule, message, entries) { this.add("problem", rule, message, entries); };
-  /* kb.deckrules.Findings.short: a minimum not reached, a problem; on part of a deck, a check not made */
+  /* kb.deck.deckrules.Findings.short: a minimum not reached, a problem; on part of a deck, a check not made */
   Findings.prototype.short = function (rule, message, entries) {
     if (this.part) this.add("not checked", rule, message + " (" + NOT_JUDGED + ")", entries);
     else this.problem(rule, message, entries);
@@ -954,7 +954,7 @@
   var NOT_JUDGED = "not judged on part of a deck";
   var DECK = {kind: "deck", why: ""};
 
-  /* kb.deckrules.scope_of: {kind: deck, part or "not a deck", why} */
+  /* kb.deck.deckrules.scope_of: {kind: deck, part or "not a deck", why} */
   function scope_of(entries, deck) {
     var read = entries.filter(function (e) { return e.versions.length; }), most = deck.most_cards, all = 0;
     var cards = total(read.filter(function (e) { return e.versions[0].type !== "Site" && e.versions[0].type !== "Region"; }));
@@ -970,7 +970,7 @@
     return lacks.length ? {kind: "part", why: "this list has " + lacks.join(" and ")} : DECK;
   }
 
-  /* kb.deckrules.check */
+  /* kb.deck.deckrules.check */
   function check(entries, player, game, unread, unknown_bans, why, deck, scope) {
     scope = scope || DECK;
     if (scope.kind === "not a deck") {
@@ -1017,7 +1017,7 @@
     return keys.map(function (k) { return [k, groups[k]]; });
   }
 
-  /* kb.deckrules._copies */
+  /* kb.deck.deckrules._copies */
   function copies(f, entries, player, deck) {
     var limit = deck.limits.copies, fw = deck.limits.fallen_wizard_copies;
     var groups = grouped(within(entries, "pool", "play", "sideboard", "fw-sideboard"), function (e) { return e.versions[0].name; });
@@ -1041,7 +1041,7 @@
     manifestations(f, groups, deck);
   }
 
-  /* kb.deckrules._manifestations: groups, [name, entries] in order */
+  /* kb.deck.deckrules._manifestations: groups, [name, entries] in order */
   function manifestations(f, groups, deck) {
     var rule = deck.limits.copies.rule, by_name = new Map(groups);
     grouped(groups.filter(function (kv) {
@@ -1071,7 +1071,7 @@
     });
   }
 
-  /* kb.deckrules._agents */
+  /* kb.deck.deckrules._agents */
   function agents(f, entries, deck) {
     var limit = deck.limits.agent_mind;
     var chosen = within(entries, "pool", "play", "sideboard", "fw-sideboard").filter(function (e) { return has(e.versions[0], "g"); });
@@ -1079,12 +1079,12 @@
     if (mind > limit.max) f.problem(limit.rule, "the agents' mind totals " + mind + " (at most " + limit.max + " in the deck)", chosen);
   }
 
-  /* kb.deckrules._agent_is_hazard */
+  /* kb.deck.deckrules._agent_is_hazard */
   function agent_is_hazard(card, player) {
     return has(card, "g") && (card.type === "Hazard" || player === "hero" || player === "balrog");
   }
 
-  /* kb.deckrules._play_groups: the play deck's lines as 1.5 counts them */
+  /* kb.deck.deckrules._play_groups: the play deck's lines as 1.5 counts them */
   function play_groups(entries, player) {
     var g = {resources: [], hazards: [], flexible: [], characters: [], avatars: [], resource_avatars: []};
     within(entries, "play").forEach(function (e) {
@@ -1099,7 +1099,7 @@
     return g;
   }
 
-  /* kb.deckrules._play_deck */
+  /* kb.deck.deckrules._play_deck */
   function play_deck(f, entries, player, deck) {
     var limit = deck.limits.play_deck, g = play_groups(entries, player), characters = g.characters;
     resource_avatars(f, g, player, deck);
@@ -1111,7 +1111,7 @@
     creatures(f, g.hazards, player, deck);
   }
 
-  /* kb.deckrules._resource_avatars: 1.5's balance and avatars, a resource avatar among the resources; a note where
+  /* kb.deck.deckrules._resource_avatars: 1.5's balance and avatars, a resource avatar among the resources; a note where
    * counting it among the avatars instead would change whether the play deck keeps 1.5 */
   function resource_avatars(f, g, player, deck) {
     var others = g.resource_avatars, as_resources = new Findings(f.part);
@@ -1136,7 +1136,7 @@
     f.out = f.out.concat(as_resources.out);
   }
 
-  /* kb.deckrules._avatars: up to three avatars in the play deck, any combination but three different ones */
+  /* kb.deck.deckrules._avatars: up to three avatars in the play deck, any combination but three different ones */
   function avatars_check(f, avatars, deck, would) {
     var limit = deck.limits.play_deck, has = would ? "would have" : "has";
     if (total(avatars) > limit.avatars) {
@@ -1150,7 +1150,7 @@
     }
   }
 
-  /* kb.deckrules._balance: one finding, what the play deck has and what it must have */
+  /* kb.deck.deckrules._balance: one finding, what the play deck has and what it must have */
   function balance(f, resources, hazards, flexible, player, deck, would) {
     var limit = deck.limits.play_deck, flexible_limit = deck.limits.fallen_wizard_flexible, by_name = new Map(), flex_max = 0;
     flexible.forEach(function (e) { by_name.set(e.versions[0].name, (by_name.get(e.versions[0].name) || 0) + e.count); });
@@ -1174,7 +1174,7 @@
     else f.short(limit.rule, message, resources.concat(hazards, flexible));
   }
 
-  /* kb.deckrules._resource_count: [what the count of resources breaks ("few", "many" or ""), how many of the cards
+  /* kb.deck.deckrules._resource_count: [what the count of resources breaks ("few", "many" or ""), how many of the cards
    * that may be either are counted as resources to say so, whether some count makes as many hazards as resources] */
   function resource_count(r, h, x, flex_max, deck) {
     var lo = deck.limits.play_deck.resources_min, hi = deck.limits.play_deck.resources_max, balanced = [], k;
@@ -1186,7 +1186,7 @@
     return [r + k < lo ? "few" : "many", k, balanced.length > 0];
   }
 
-  /* kb.deckrules._counting */
+  /* kb.deck.deckrules._counting */
   function counting(k, x) {
     if (!x) return "";
     var cards = counted(x, "card") + " that may be either (1.3.3)";
@@ -1195,7 +1195,7 @@
     return ", with " + some + " as " + (k === 1 ? "a resource" : "resources") + ", to match its hazards";
   }
 
-  /* kb.deckrules._creatures */
+  /* kb.deck.deckrules._creatures */
   function creatures(f, hazards, player, deck) {
     var limit = deck.limits.creatures;
     var full = total(hazards.filter(function (e) { return has(e.versions[0], "c") && !has(e.versions[0], "g"); }));
@@ -1208,7 +1208,7 @@
     }
   }
 
-  /* kb.deckrules._sideboard */
+  /* kb.deck.deckrules._sideboard */
   function sideboard(f, entries, game, deck) {
     var limit = deck.limits.sideboard, avatars_limit = deck.limits.sideboard_avatars;
     var board = within(entries, "sideboard"), extra = within(entries, "fw-sideboard");
@@ -1230,7 +1230,7 @@
     }
   }
 
-  /* kb.deckrules._pool */
+  /* kb.deck.deckrules._pool */
   function pool(f, entries, player, deck) {
     var limit = deck.limits.pool, fw = deck.limits.fallen_wizard_pool, in_pool = within(entries, "pool");
     var characters = in_pool.filter(function (e) { return e.versions[0].type === "Character" && !has(e.versions[0], "a"); });
@@ -1270,7 +1270,7 @@
 
   var STAGE_TOO = " (and a Fallen-wizard's Stage resources)";
 
-  /* kb.deckrules._pool_sites */
+  /* kb.deck.deckrules._pool_sites */
   function pool_sites(f, entries) {
     var sites = entries.filter(function (e) { return e.part === "pool" && (e.versions[0].type === "Site" || e.versions[0].type === "Region"); });
     if (sites.length) {
@@ -1279,7 +1279,7 @@
     }
   }
 
-  /* kb.deckrules._declared_avatar */
+  /* kb.deck.deckrules._declared_avatar */
   function declared_avatar(f, entries) {
     if (!entries.some(function (e) { return has(e.versions[0], "a") && e.versions[0].alignment === "Fallen-wizard"; })) {
       f.short("1.8.F1", "a Fallen-wizard player's deck holds at least one copy of the Fallen-wizard avatar they " +
@@ -1287,7 +1287,7 @@
     }
   }
 
-  /* kb.deckrules._locations */
+  /* kb.deck.deckrules._locations */
   function locations(f, entries, player, deck) {
     var limit = deck.limits.location_deck, sites = within(entries, "sites");
     var regions = sites.filter(function (e) { return has(e.versions[0], "y"); });
@@ -1304,7 +1304,7 @@
     });
   }
 
-  /* kb.deckrules._fallen_wizard_site */
+  /* kb.deck.deckrules._fallen_wizard_site */
   function fallen_wizard_site(f, card, group) {
     var sides = group.map(site_sides), name = card.name, n = total(group);
     if (!sides.some(function (s) { return s.length; })) {
@@ -1327,12 +1327,12 @@
     }
   }
 
-  /* kb.deckrules._site_sides: the alignments, hero or minion, a site line may mean (in this order) */
+  /* kb.deck.deckrules._site_sides: the alignments, hero or minion, a site line may mean (in this order) */
   function site_sides(e) {
     return ["Hero", "Minion"].filter(function (a) { return e.versions.some(function (f) { return f.alignment === a; }); });
   }
 
-  /* kb.deckrules.site_alignments */
+  /* kb.deck.deckrules.site_alignments */
   function site_alignments(entries, player) {
     if (player !== "fallen-wizard") return entries;
     var chosen = new Map();
@@ -1356,7 +1356,7 @@
   var OWN = {hero: "Hero", minion: "Minion", "fallen-wizard": "Fallen-wizard", balrog: "Balrog"};
   var OWN_RESOURCES = {hero: ["Hero", "Dual"], minion: ["Minion", "Dual"], balrog: ["Minion", "Dual"]};
 
-  /* kb.deckrules._alignment: a problem for each alignment rule the deck's cards break */
+  /* kb.deck.deckrules._alignment: a problem for each alignment rule the deck's cards break */
   function alignment(f, entries, player, unknown_bans, deck) {
     var bad = [], by_rule = {}, avatars = new Set();
     entries.forEach(function (e) { if (has(e.versions[0], "a") && e.versions[0].type === "Character") avatars.add(e.versions[0].name); });
@@ -1378,7 +1378,7 @@
     if (unknown_bans.length) f.unchecked(deck.bans[player], "names no card of the card database: " + unknown_bans.join(", "));
   }
 
-  /* kb.deckrules._misfit: a card an alignment rule forbids, for people: what it is, and where when in a sideboard */
+  /* kb.deck.deckrules._misfit: a card an alignment rule forbids, for people: what it is, and where when in a sideboard */
   function misfit(e, rule, deck) {
     var card = e.versions[0], what = card.alignment + " " + card.type;
     if (rule === deck.limits.balrog_versions.rule && card.alignment === "Minion") {
@@ -1389,7 +1389,7 @@
     return card.name + " (" + what + (SIDEBOARDS.indexOf(e.part) >= 0 ? ", in the sideboard" : "") + ")";
   }
 
-  /* kb.deckrules._alignment_rule: the rule an entry breaks in a player's deck, or "" (avatars: a Set of names) */
+  /* kb.deck.deckrules._alignment_rule: the rule an entry breaks in a player's deck, or "" (avatars: a Set of names) */
   function alignment_rule(e, player, avatars, deck) {
     var cards = e.versions, rules = PLAYER_RULES[player], rule = "";
     if (cards[0].type === "Character" && has(cards[0], "a")) {
@@ -1408,7 +1408,7 @@
     return rule;
   }
 
-  /* kb.deckrules._character_rule: `rule` for a character of no alignment the player may have, 1.3.B4, or "" */
+  /* kb.deck.deckrules._character_rule: `rule` for a character of no alignment the player may have, 1.3.B4, or "" */
   function character_rule(cards, player, rule, deck) {
     var ok;
     if (player === "hero") ok = cards.some(function (c) { return c.alignment === "Hero" || has(c, "g"); });
@@ -1423,7 +1423,7 @@
     return fits ? "" : b4.rule;
   }
 
-  /* kb.deckrules._resource_rule: `rule` for a resource that is not the player's own, 1.3.B4, or "" */
+  /* kb.deck.deckrules._resource_rule: `rule` for a resource that is not the player's own, 1.3.B4, or "" */
   function resource_rule(cards, player, rule, deck) {
     var other = {hero: "Minion", minion: "Hero"}[player] || "", own_resources = own(OWN_RESOURCES, player) || [];
     if (!cards.some(function (c) { return own_resources.indexOf(c.alignment) >= 0 || (other && c.alignment === other && has(c, "i")); })) {
@@ -1434,7 +1434,7 @@
     return cards.some(function (c) { return b4.faction_races.indexOf(c.race) >= 0; }) ? "" : b4.rule;
   }
 
-  /* kb.deckrules._alignment_texts: what each alignment rule asks of a player's deck */
+  /* kb.deck.deckrules._alignment_texts: what each alignment rule asks of a player's deck */
   function alignment_texts(player, deck) {
     var who = deck.player_names[player], rules = PLAYER_RULES[player], texts = {};
     texts[rules[0]] = "a " + who + " player's avatars";
@@ -1448,7 +1448,7 @@
     return texts;
   }
 
-  /* kb.deckrules.BALROG_SITES, NEEDS_BALROG: made once */
+  /* kb.deck.deckrules.BALROG_SITES, NEEDS_BALROG: made once */
   function balrog_names(deck) {
     if (!deck._balrog) {
       deck._balrog = {sites: new Set(deck.limits.balrog_sites.names.map(Q.fold)), needs: new Set(deck.limits.balrog_versions.names.map(Q.fold))};
@@ -1456,7 +1456,7 @@
     return deck._balrog;
   }
 
-  /* kb.deckrules._site_allowed */
+  /* kb.deck.deckrules._site_allowed */
   function site_allowed(card, player, deck) {
     var balrog = balrog_names(deck);
     if (card.alignment === "Balrog" && balrog.sites.has(Q.fold(card.name))) return true;
@@ -1467,14 +1467,14 @@
     return card.alignment === "Minion" && !balrog.needs.has(Q.fold(card.name)) && !has(card, "xk");
   }
 
-  /* kb.deckrules._specific */
+  /* kb.deck.deckrules._specific */
   function specific(cards, player, avatars) {
     var to = cards[0].specific;
     if (to === "Balrog") return player === "balrog" ? "" : "1.3.4";
     return player === "fallen-wizard" && avatars.has(to) ? "" : "1.3.4";
   }
 
-  /* kb.deckrules.verdict */
+  /* kb.deck.deckrules.verdict */
   function verdict(findings, deck, scope) {
     scope = scope || DECK;
     var n = deck.statuses.slice(0, 3).map(function (status) { return findings.filter(function (f) { return f.status === status; }).length; });
@@ -1493,13 +1493,13 @@
       scope: {kind: scope.kind, why: scope.why}};
   }
 
-  /* kb.deckrules._scope_head */
+  /* kb.deck.deckrules._scope_head */
   function scope_head(scope) {
     var why = scope.why.charAt(0).toUpperCase() + scope.why.slice(1);
     return scope.kind === "part" ? why + ": it reads as part of a deck; checked as a part" : why + ": not a CoE deck, not judged";
   }
 
-  /* kb.deckrules.verdicts: [verdict, shared findings, readings] */
+  /* kb.deck.deckrules.verdicts: [verdict, shared findings, readings] */
   function verdicts(players, results, deck, scope) {
     scope = scope || DECK;
     if (results.length === 1) return [verdict(results[0], deck, scope), results[0], []];
@@ -1532,7 +1532,7 @@
     return [top, shared, readings];
   }
 
-  /* kb.deckrules._said */
+  /* kb.deck.deckrules._said */
   function said_of(v) {
     var rest = [];
     if (v.open) rest.push(counted(v.open, "question") + " the rules leave open");
@@ -1541,12 +1541,12 @@
     return v.problems ? [counted(v.problems, "problem")].concat(rest).join(", ") : "no problem, but " + rest.join(" and ");
   }
 
-  // -- the report: kb/deck.py ---------------------------------------------------------------------------------
+  // -- the report: kb/deck/deck.py ---------------------------------------------------------------------------------
 
   var NOT_NEAR = "not read for near spellings";
   var OTHER_SET = "of a set the card database does not hold: read by its exact name only";
 
-  /* kb.deck.read_names: each different name read exactly, or (the first max_near) by near spellings */
+  /* kb.deck.deck.read_names: each different name read exactly, or (the first max_near) by near spellings */
   function read_names(lines, spec, deck, index, sets) {
     var readings = new Map(), near = 0;
     lines.forEach(function (l) {
@@ -1561,7 +1561,7 @@
     return readings;
   }
 
-  /* kb.deck.expand_lists */
+  /* kb.deck.deck.expand_lists */
   function expand_lists(lines, spec, by_id, deck) {
     var out = [];
     lines.forEach(function (l) {
@@ -1571,14 +1571,14 @@
     return out;
   }
 
-  /* kb.deck.unbracketed */
+  /* kb.deck.deck.unbracketed */
   function unbracketed(l, spec, deck) {
     var bracketed = patterns(deck).bracketed.exec(l.name);
     if (bracketed && !spec.card_names(Q.fold(l.name))) return Object.assign({}, l, {name: bracketed[1]});
     return l;
   }
 
-  /* kb.deck.read_list: a line listing cards, read as its writer means it */
+  /* kb.deck.deck.read_list: a line listing cards, read as its writer means it */
   function read_list(l, spec, deck) {
     var P = patterns(deck), whole = item_lines(l, l.name, deck, P);
     if (whole[0].kind === "card" && spec.card_names(Q.fold(whole[0].name))) return whole;
@@ -1592,7 +1592,7 @@
     return [Object.assign({}, l, {kind: "long", name: ""})];
   }
 
-  /* kb.deck.joined_items: each item read as a line, items next to each other as one where together they name a card */
+  /* kb.deck.deck.joined_items: each item read as a line, items next to each other as one where together they name a card */
   function joined_items(l, spec, deck) {
     var P = patterns(deck), text = l.name, spans = list_spans(text, P), out = [], i = 0;
     var singles = spans.map(function (sp) { return item_lines(l, text.slice(sp[0], sp[1]), deck, P); });
@@ -1612,7 +1612,7 @@
     return out;
   }
 
-  /* kb.deck.read_title: [the lines, the first made the title where it may be one and names no card; that title] */
+  /* kb.deck.deck.read_title: [the lines, the first made the title where it may be one and names no card; that title] */
   function read_title(lines, spec, deck, index) {
     var at = title_at(lines, deck, patterns(deck));
     if (at === null || ["card", "list", "labelled"].indexOf(lines[at].kind) < 0) return [lines, ""];
@@ -1624,7 +1624,7 @@
       cpSlice(title, deck.max_title)];
   }
 
-  /* kb.deck.place_starting: [the card lines counted, the lines left out, the counts that cannot be told] */
+  /* kb.deck.deck.place_starting: [the card lines counted, the lines left out, the counts that cannot be told] */
   function place_starting(lines, readings, by_id, by_name) {
     if (!lines.some(function (l) { return l.part === "starting"; })) return [lines, [], []];
     var keys = lines.map(function (l) {
@@ -1632,7 +1632,7 @@
       return names.length ? "\u0001" + names.slice().sort(cmpStr).join(" / ") : "\u0002" + Q.fold(l.name);
     });
     var sources = lines.map(function (l) { return l.part === "starting" ? "\u0003" + l.section : l.part === "pool" ? "" : null; });
-    function is_unique(k) {  /* kb.deck.Cards.unique */
+    function is_unique(k) {  /* kb.deck.deck.Cards.unique */
       return k.slice(1).split(" / ").every(function (n) { return (own(by_name, n) || []).every(function (f) { return has(f, "u"); }); });
     }
     var elsewhere = new Set(), totals = new Map(), best = new Map(), counted = [], repeated = [], unsure = [];
@@ -1666,14 +1666,14 @@
     return unique(lines.map(function (l) { return l.number; })).sort(function (a, b) { return a - b; });
   }
 
-  /* kb.deck.repeated_text */
+  /* kb.deck.deck.repeated_text */
   function repeated_text(repeated) {
     var names = unique(repeated.map(function (l) { return l.name; }));
     return lines_text(unique(repeated.map(function (l) { return l.number; }))) + ": " + names.slice(0, 8).join(", ") +
       (names.length > 8 ? " ..." : "") + " named again (the pool, its starting companies, its draft): each counted once";
   }
 
-  /* kb.deck.most_copies: the place giving the most copies of a card, the list's own lines ("") on a tie, else the first */
+  /* kb.deck.deck.most_copies: the place giving the most copies of a card, the list's own lines ("") on a tie, else the first */
   function most_copies(by) {
     var order = Array.from(by.keys()), won = order[0];
     order.forEach(function (s) {
@@ -1682,7 +1682,7 @@
     return won;
   }
 
-  /* kb.deck.unread_findings: a check not made for each part of the deck holding lines not read */
+  /* kb.deck.deck.unread_findings: a check not made for each part of the deck holding lines not read */
   function unread_findings(lines, deck) {
     var unread = new Map();
     lines.forEach(function (l) {
@@ -1700,7 +1700,7 @@
     return out;
   }
 
-  /* kb.deck.missing_parts: a check not made when a whole deck has no location deck at all */
+  /* kb.deck.deck.missing_parts: a check not made when a whole deck has no location deck at all */
   function missing_parts(lines, entries, scope, deck) {
     if (scope.kind !== "deck" || lines.some(function (l) { return l.part === "sites" && (l.kind === "card" || l.kind === "long"); }) ||
         entries.some(function (e) { return e.versions.length && part_of(e.part, e.versions[0]) === "sites"; })) return [];
@@ -1709,14 +1709,14 @@
       "parts (the sites each player may include) not checked", lines: [], cards: []}];
   }
 
-  /* kb.deck.name_of: [names, read_as] */
+  /* kb.deck.deck.name_of: [names, read_as] */
   function name_of(l, readings, by_id) {
     if (own(by_id, l.card_id)) return [[by_id[l.card_id].name], ""];
     var reading = readings.get(Q.fold(l.name));
     return [reading.names.slice(), reading.read_as];
   }
 
-  /* kb.deck._add_section */
+  /* kb.deck.deck._add_section */
   function add_section(sections, l) {
     for (var i = 0; i < sections.length; i++) {
       var s = sections[i];
@@ -1725,7 +1725,7 @@
     sections.push({section: l.section, part: l.part, sideboard: l.sideboard, count: l.count});
   }
 
-  /* kb.lookup's Reader.card_rulings, shipped: [errata, rulings, mentions] as document indexes, for a
+  /* kb.read.lookup's Reader.card_rulings, shipped: [errata, rulings, mentions] as document indexes, for a
    * card or for the cards a name stands for (their English names, sorted, joined by " / ") */
   function card_rulings(names, deck) {
     return own(deck.cards, names.join(" / ")) || [[], [], []];
@@ -1737,7 +1737,7 @@
     throw e;
   }
 
-  /* kb.deck.check_deck: the report on a decklist's bytes (a file's, or a typed list's UTF-8) as `rulings deck`
+  /* kb.deck.deck.check_deck: the report on a decklist's bytes (a file's, or a typed list's UTF-8) as `rulings deck`
    * makes it, or {error, hint} where it refuses them (options as deck_report's) */
   function check_deck(bytes, spec, deck, options) {
     var text;
@@ -1745,7 +1745,7 @@
     return deck_report(text, spec, deck, options);
   }
 
-  /* kb.deck.deck_report: the verdict and findings, whose deck it is, each card once, the quiet ones
+  /* kb.deck.deck.deck_report: the verdict and findings, whose deck it is, each card once, the quiet ones
    * apart, the names not read with suggestions; {error} where `rulings deck` refuses the list.
    * options: {name, form, game, alignment, title, progress: told (what, done, of) as the work goes on} */
   function deck_report(text, spec, deck, options) {
@@ -1863,14 +1863,14 @@
 
   // -- the page ---------------------------------------------------------------------------------------
 
-  /* kb.deck.sections_text */
+  /* kb.deck.deck.sections_text */
   function sections_text(e) {
     return e.sections.map(function (s) {
       return (s.section || "no section") + (s.sideboard && s.section.toLowerCase().indexOf("side") < 0 ? " (sideboard)" : "") + " " + s.count;
     }).join(", ");
   }
 
-  /* kb.deck.lines_text */
+  /* kb.deck.deck.lines_text */
   function lines_text(lines, limit) {
     limit = limit === undefined ? 10 : limit;
     if (!lines.length) return "";
@@ -1878,14 +1878,14 @@
     return "line" + (lines.length > 1 ? "s" : "") + " " + shown;
   }
 
-  /* kb.deck.finding_text */
+  /* kb.deck.deck.finding_text */
   function finding_text(finding) {
     var where = finding.lines.length ? "; " + lines_text(finding.lines) : "";
     var rule = finding.rule ? " (rule " + finding.rule + ")" : "";
     return (finding.status === "open" ? "open question" : finding.status) + rule + ": " + finding.message + where;
   }
 
-  /* kb.deck._miss_text */
+  /* kb.deck.deck._miss_text */
   function miss_text(miss) {
     var shown = miss.lines.slice(0, 10).join(", ") + (miss.lines.length > 10 ? " ..." : "");
     var text = "line" + (miss.lines.length > 1 ? "s" : "") + " " + shown + ": " + R.quoted(miss.name);
@@ -1929,7 +1929,7 @@
 
   var HEADS = {problem: "Problem", open: "Open question", "not checked": "Not checked", note: "Note"};
 
-  /* kb.deck.whose_text */
+  /* kb.deck.deck.whose_text */
   function whose_text(report) {
     var a = report.alignment;
     if (a.player) return "A " + a.name + " deck (" + a.how + "), a " + report.game + " game.";
@@ -1937,7 +1937,7 @@
     return "Whose deck it is is not " + (a.sure === "not judged" ? "judged" : "known") + ": " + a.how + ".";
   }
 
-  /* kb.deck.reading_text */
+  /* kb.deck.deck.reading_text */
   function reading_text(reading) {
     return "As " + a_name(reading.name) + " deck: " + reading.verdict.summary;
   }
@@ -2044,7 +2044,7 @@
     return [deck_report(text, spec, deck, options), text.length <= MAX_SHOWN ? text : null];
   }
 
-  /* kb.deck.check_deck: the report on a decklist's bytes (a file's, or a typed list's UTF-8) as `rulings deck`
+  /* kb.deck.deck.check_deck: the report on a decklist's bytes (a file's, or a typed list's UTF-8) as `rulings deck`
    * makes it, or {error, hint} where it refuses them (options as deck_report's) */
   function check_deck(bytes, spec, deck, options) { return check_job(bytes, spec, deck, options || {})[0]; }
 
@@ -2200,7 +2200,7 @@
   DeckPage.prototype.load = function (f) {
     var self = this;
     if (!f) return;
-    this.title = f.name.replace(/\.[^.]*$/, "").replace(/\.deck$/, "");  // kb.deck.file_title
+    this.title = f.name.replace(/\.[^.]*$/, "").replace(/\.deck$/, "");  // kb.deck.deck.file_title
     this.named = f.name;
     this.note.hidden = true;
     if (f.size > this.deck.max_bytes) {

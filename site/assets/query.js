@@ -1,5 +1,5 @@
-/* Query understanding: kb/query.py in JavaScript, function for function, over the same search data
- * (the patterns, tables and numbers kb/query.py ships in it, read here from the vocabulary: the
+/* Query understanding: kb/search/query.py in JavaScript, function for function, over the same search data
+ * (the patterns, tables and numbers kb/search/query.py ships in it, read here from the vocabulary: the
  * page's SearchSpec, assets/searchspec.js), so a question is read in the browser as in the terminal.
  *
  * Where JavaScript and Python differ, the Python meaning is kept: lengths and slices in code
@@ -13,20 +13,20 @@
   "use strict";
 
   /* Python's whitespace (str.split(), re's \s): JavaScript's \s adds U+FEFF and lacks U+001C-U+001F
-   * and U+0085. Needed where user text is split (clean, kb.resolve.quoted) and where a ruling's text
-   * is matched around it (kb.ranking.defines); once clean() has run, a query's only whitespace is the
+   * and U+0085. Needed where user text is split (clean, kb.search.resolve.quoted) and where a ruling's text
+   * is matched around it (kb.search.ranking.defines); once clean() has run, a query's only whitespace is the
    * space (its NFKD and folding add no other), which the rest of the reading relies on. */
   var PY_SPACE = "\\t\\n\\v\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000";
   var SPACES = new RegExp("[" + PY_SPACE + "]+");
   var CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
   var APOSTROPHES = /['`\u00b4\u02b9\u2018\u2019]/g;
-  var TOKEN = /[\p{L}\p{N}_]+(?:[.\/\-][\p{L}\p{N}_]+)*/gu;  // kb.query.TOKEN: \w+(?:[./\-]\w+)*
-  var QUERY_WORD = /[^ ,;:!?()\[\]{}"]+/gu;  // kb.query.QUERY_WORD, where a query's only whitespace is the space
-  var COMPOUND = /[.\/\-]/;  // kb.query.COMPOUND
-  var NAME_WORD = /[\p{L}\p{N}]+(?:'[\p{L}\p{N}]+)*/gu;  // kb.query.NAME_WORD: [^\W_]+(?:'[^\W_]+)*
+  var TOKEN = /[\p{L}\p{N}_]+(?:[.\/\-][\p{L}\p{N}_]+)*/gu;  // kb.search.query.TOKEN: \w+(?:[./\-]\w+)*
+  var QUERY_WORD = /[^ ,;:!?()\[\]{}"]+/gu;  // kb.search.query.QUERY_WORD, where a query's only whitespace is the space
+  var COMPOUND = /[.\/\-]/;  // kb.search.query.COMPOUND
+  var NAME_WORD = /[\p{L}\p{N}]+(?:'[\p{L}\p{N}]+)*/gu;  // kb.search.query.NAME_WORD: [^\W_]+(?:'[^\W_]+)*
   var POSSESSIVE = /'s$/i;
-  var NAME_CONTEXT = /[a-z,;] $/;  // kb.query.NAME_CONTEXT
-  var CASED = /[a-z,;] [A-Z][a-z]/;  // kb.query.CASED
+  var NAME_CONTEXT = /[a-z,;] $/;  // kb.search.query.NAME_CONTEXT
+  var CASED = /[a-z,;] [A-Z][a-z]/;  // kb.search.query.CASED
   var NOT_ASCII = /[^\x00-\x7f]/;
   var EDGE_MARKS = /^[.'-]+|[.'-]+$/g;  // str.strip(".'-")
   /* unicodedata.combining(c) != 0, closely: every mark but the grapheme joiner and the variation
@@ -113,8 +113,8 @@
     return prev[m];
   }
 
-  /* kb.query.SOUNDS: spellings of one sound, as the search data ships them (use_sounds, called by
-   * searchspec.js as it reads the data: the table is written once, in kb/query.py) */
+  /* kb.search.query.SOUNDS: spellings of one sound, as the search data ships them (use_sounds, called by
+   * searchspec.js as it reads the data: the table is written once, in kb/search/query.py) */
   var SOUNDS = null, SOUND = null;
   function use_sounds(table) {
     SOUNDS = table;
@@ -244,7 +244,7 @@
 
   // -- card names --------------------------------------------------------------------------------------
 
-  /* kb.query._close: near_distance(a, b, limit), or limit + 1 where cheap tests tell it is beyond */
+  /* kb.search.query._close: near_distance(a, b, limit), or limit + 1 where cheap tests tell it is beyond */
   function close(a, b, limit) {
     if (Math.abs(a.length - b.length) > limit + 1 || !b || (a[0] !== b[0] && a[a.length - 1] !== b[b.length - 1])) {
       return limit + 1;
@@ -524,7 +524,7 @@
   }
 
   /* understand: references, cards, abbreviations, synonyms, typos, question words -> weighted terms */
-  /* understand: a query read, in the four steps kb.query.understand takes */
+  /* understand: a query read, in the four steps kb.search.query.understand takes */
   function understand(query, vocab) {
     var q = clean(query, vocab.limits.MAX_QUERY), u = Understanding(q);
     var rest = read_references(u, strip_marks(q), vocab);

@@ -1,8 +1,8 @@
-/* Ranking: kb/ranking.py in JavaScript, what each search hit is (its features) and its score, BM25
+/* Ranking: kb/search/ranking.py in JavaScript, what each search hit is (its features) and its score, BM25
  * times exp(sum of weight x feature), the weights and the documents' constant features (their prior,
  * the terms they define, their headings' terms, the numbers and steps they give) read from the
- * search data, where the build decided them (kb.ranking.document_fields, kb.searchspec.Doc).
- * Floats are added in the features' order, as kb.ranking.plain_sum adds; Math.log and Math.exp may
+ * search data, where the build decided them (kb.search.ranking.document_fields, kb.search.searchspec.Doc).
+ * Floats are added in the features' order, as kb.search.ranking.plain_sum adds; Math.log and Math.exp may
  * differ from the C library's in the last bit, so scores agree to about 1e-15, not always exactly.
  * Loads by a script tag (window.RulingsRanking) or in node (module.exports). */
 (function (root) {
@@ -30,13 +30,13 @@
   }
 
   /* features: the features of candidate document d for one query (absent means 0); what no query
-   * changes is the document's own (kb.searchspec.Doc): its prior, the terms it defines, its heading's
+   * changes is the document's own (kb.search.searchspec.Doc): its prior, the terms it defines, its heading's
    * terms, the numbers and the step it gives */
   function features(d, covered, q) {
     var spec = q.spec, doc = spec.doc(d), f = {};
     spec.prior(d).forEach(function (name) {
       if (name === "source:variant" && (q.variant_asked || q.source === spec.raw.sources[doc.source].id)) {
-        name = "source:variant asked";  // kb.ranking.VARIANT, when the query asks for the variant
+        name = "source:variant asked";  // kb.search.ranking.VARIANT, when the query asks for the variant
       }
       f[name] = 1.0;
     });
@@ -83,7 +83,7 @@
     return new RegExp("[\"\u201c\u00ab][" + Q.PY_SPACE + "]*" + Q.escapeRe(first)).test(text.toLowerCase());
   }
 
-  /* score: BM25 times exp(sum of weight x feature), added in the features' order (kb.ranking.plain_sum) */
+  /* score: BM25 times exp(sum of weight x feature), added in the features' order (kb.search.ranking.plain_sum) */
   function score(bm25, f, weights) {
     var sum = 0;
     Object.keys(f).forEach(function (name) {

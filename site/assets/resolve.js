@@ -1,4 +1,4 @@
-/* Names a judge types resolved to cards: kb/resolve.py's read_card and quoted in JavaScript, for the
+/* Names a judge types resolved to cards: kb/search/resolve.py's read_card and quoted in JavaScript, for the
  * deck page (deck.js), over the site's search data (searchspec.js) and query.js's reading of a name.
  * Loads by a script tag (window.RulingsResolve) or in node (module.exports).; its `module` is its own function, which
  * deck.js runs again in the deck check's worker. */
@@ -8,7 +8,7 @@
   var node = typeof module === "object" && module.exports && typeof require === "function";
   var Q = node ? require("./query.js") : root.RulingsQuery;
 
-  var MAX_CHOICES = 8;  // kb.resolve.MAX_CHOICES
+  var MAX_CHOICES = 8;  // kb.search.resolve.MAX_CHOICES
 
   /* read_card: the card(s) a typed name means (names), the choices an ambiguous one leaves, or
    * nothing; read_as says how it was read when not exactly */

@@ -1,6 +1,6 @@
-/* Offline search for the rulings site: kb/search.py in JavaScript, the engine: a question read by
- * query.js (kb/query.py), BM25 over the passage units' postings, the candidates scored by
- * ranking.js (kb/ranking.py) and arranged for reading, over the knowledge base's own search data as
+/* Offline search for the rulings site: kb/search/search.py in JavaScript, the engine: a question read by
+ * query.js (kb/search/query.py), BM25 over the passage units' postings, the candidates scored by
+ * ranking.js (kb/search/ranking.py) and arranged for reading, over the knowledge base's own search data as
  * the site ships it (searchspec.js over assets/search-index.js), so a question gets the same
  * answers in the browser as in the terminal. Nothing is re-indexed or decided here that the build
  * decided: the postings, the vocabulary (every corpus word's index terms), card names, the query
@@ -52,7 +52,7 @@
     return Math.log(this.spec.docs_count / (df + 1)) + 1;
   };
 
-  /* candidates: how a query is understood and the n documents BM25 (kb.search.Searcher.bm25) scores best for it */
+  /* candidates: how a query is understood and the n documents BM25 (kb.search.search.Searcher.bm25) scores best for it */
   Searcher.prototype.candidates = function (query, n, game, source) {
     var u = this.understand(query), spec = this.spec;
     var allowed = this.allowed(game ? [game] : (u.games.length ? u.games : ["meccg"]), source);
@@ -225,7 +225,7 @@
 
   /* could_mean: a test of whether a corpus word may have one of the wanted index terms; null (every
    * word may) unless the build found that every word's terms have the word's own first two characters
-   * as theirs (kb.browserdata.terms_keep_prefix): then only a compound or a word whose first two
+   * as theirs (kb.site.browserdata.terms_keep_prefix): then only a compound or a word whose first two
    * are a wanted term's may, and no other word is looked up in the vocabulary */
   Searcher.prototype.could_mean = function (wanted) {
     if (this.spec.raw.terms_keep_prefix !== true) return null;
@@ -283,10 +283,10 @@
     return spans.sort(function (x, y) { return x[0] - y[0] || x[1] - y[1]; });
   };
 
-  /* open: the searcher of the page's own search data (kb.search.open_searcher; searchspec.js open) */
+  /* open: the searcher of the page's own search data (kb.search.search.open_searcher; searchspec.js open) */
   function open() { return new Searcher(S.open()); }
 
-  /* of: the searcher of search data given whole (kb.browserdata.packed's, as tests and tools hand it over) */
+  /* of: the searcher of search data given whole (kb.site.browserdata.packed's, as tests and tools hand it over) */
   function of(data) { return new Searcher(new S.SearchSpec(data)); }
 
   var api = {Searcher: Searcher, open: open, of: of};

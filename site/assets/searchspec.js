@@ -1,8 +1,8 @@
-/* The search data, loaded: kb/searchspec.py's SearchSpec in JavaScript, over the site's index
- * (assets/search-index.js, which kb/browserdata.py writes: the knowledge base's search.json made
+/* The search data, loaded: kb/search/searchspec.py's SearchSpec in JavaScript, over the site's index
+ * (assets/search-index.js, which kb/site/browserdata.py writes: the knowledge base's search.json made
  * compact, its encodings undone here as a query needs them). It is the vocabulary query.js reads a
- * question with (kb.query.Vocabulary) and holds the documents search.js and ranking.js score, each
- * read by its fields' names (kb.searchspec.Doc) with what the build decided of it.
+ * question with (kb.search.query.Vocabulary) and holds the documents search.js and ranking.js score, each
+ * read by its fields' names (kb.search.searchspec.Doc) with what the build decided of it.
  * Loads by a script tag (window.RulingsSpec) or in node (module.exports).; its `module` is its own function, which
  * deck.js runs again in the deck check's worker. */
 (function searchspec_js(root) {
@@ -12,7 +12,7 @@
   var Q = node ? require("./query.js") : root.RulingsQuery;
   var own = Q.own;
 
-  /* data: the site's index (kb.browserdata.packed), with (on the site) a "site" entry giving page addresses */
+  /* data: the site's index (kb.site.browserdata.packed), with (on the site) a "site" entry giving page addresses */
   function SearchSpec(data) {
     if (!data || typeof data.docs !== "string" || typeof data.sections !== "string" || !data.query || !data.doc_fields) {
       throw new Error("no search data");
@@ -22,11 +22,11 @@
     this.raw = data;
     this.lines = data.docs.split("\n");  // the documents as JSON lines, each parsed when first needed
     this.docs_count = this.lines.length;
-    // each section's path and its heading's terms, JSON lines too (kb.browserdata.LINES)
+    // each section's path and its heading's terms, JSON lines too (kb.site.browserdata.LINES)
     this._lines = {sections: data.sections.split("\n"), heading_terms: data.heading_terms.split("\n")};
     this._sections = new Map();
-    this.limits = data.limits;  // kb/query.py's and kb/ranking.py's numbers
-    // kb.query's patterns (written to mean the same here: no "u" flag, so \w, \b, \d are ASCII as
+    this.limits = data.limits;  // kb/search/query.py's and kb/search/ranking.py's numbers
+    // kb.search.query's patterns (written to mean the same here: no "u" flag, so \w, \b, \d are ASCII as
     // Python's re.ASCII), question words, endings, prefixes, weights; each phrase that names no card
     // as found in typed text (its spaces any run of other characters)
     this.rules = {};
@@ -66,10 +66,10 @@
     this._divider = undefined;
   }
 
-  // -- the tables looked up by key, in buckets of JSON text (kb.browserdata.buckets), each parsed when
-  // a key of it is first looked up; postings and keys decoded per key (kb.browserdata.gaps, undone)
+  // -- the tables looked up by key, in buckets of JSON text (kb.site.browserdata.buckets), each parsed when
+  // a key of it is first looked up; postings and keys decoded per key (kb.site.browserdata.gaps, undone)
 
-  /* kb.browserdata.bucket: a key's bucket, its first two characters, or for a key with colons its
+  /* kb.site.browserdata.bucket: a key's bucket, its first two characters, or for a key with colons its
    * first and the first two after its last colon */
   function bucket(key) {
     var colon = key.lastIndexOf(":");
@@ -109,7 +109,7 @@
     return this._whole.get(table);
   };
 
-  /* kb.browserdata.gaps, undone: every `step`-th number a gap from the previous document number
+  /* kb.site.browserdata.gaps, undone: every `step`-th number a gap from the previous document number
    * (base 36), the others term frequencies */
   function ungap(text, step) {
     if (text === "") return [];
@@ -133,7 +133,7 @@
   /* keys_of: the documents of an exact key ("about:gandalf"), or undefined */
   SearchSpec.prototype.keys_of = function (key) { return this.numbers("keys", key, 1); };
 
-  // -- kb.query.Vocabulary ---------------------------------------------------------------------------
+  // -- kb.search.query.Vocabulary ---------------------------------------------------------------------------
 
   SearchSpec.prototype.terms_of = function (key) {
     var entry = this.entry("vocab", key);
@@ -200,7 +200,7 @@
 
   // -- documents -------------------------------------------------------------------------------------
 
-  /* doc: document d, its fields by name (kb.searchspec.Doc): its row's values under the names of
+  /* doc: document d, its fields by name (kb.search.searchspec.Doc): its row's values under the names of
    * doc_fields, those its row leaves out at their defaults (doc_defaults) */
   SearchSpec.prototype.doc = function (d) {
     var doc = this._docs[d];
@@ -211,7 +211,7 @@
     }
     return doc;
   };
-  /* prior: document d's constant ranking features (kb.ranking.document_fields) */
+  /* prior: document d's constant ranking features (kb.search.ranking.document_fields) */
   SearchSpec.prototype.prior = function (d) { return this.raw.priors[this.doc(d).prior]; };
   /* heading_terms: the index terms of a section's heading as the build read them, a Set; null for a
    * section without a heading */
@@ -244,9 +244,9 @@
     return this._data.get(d);
   };
 
-  // -- the site: where each document and card lives (kb.browserdata.browser_index's "site") ----------
+  // -- the site: where each document and card lives (kb.site.browserdata.browser_index's "site") ----------
 
-  /* later: a part of the search data the site's index ships as JSON text (kb.browserdata.LATER),
+  /* later: a part of the search data the site's index ships as JSON text (kb.site.browserdata.LATER),
    * parsed when first read; null when the data has no such part */
   SearchSpec.prototype.later = function (name) {
     var value = own(this.raw, name), text;
@@ -270,8 +270,8 @@
     if (this._divider === undefined) this._divider = this.site && this.site.divider ? new RegExp(this.site.divider) : null;
     return this._divider;
   };
-  /* shown: document d's text as a reader reads it (kb.render.reading: its emphasis, icon codes and
-   * "@" read), from its stored text and the site's edits of it (kb.browserdata.edits); outside the
+  /* shown: document d's text as a reader reads it (kb.read.render.reading: its emphasis, icon codes and
+   * "@" read), from its stored text and the site's edits of it (kb.site.browserdata.edits); outside the
    * site, the stored text */
   SearchSpec.prototype.shown = function (d) {
     var text = this.doc(d).text, site = this.site, changes = site && site.shown ? own(site.shown, String(d)) : undefined;
@@ -286,10 +286,10 @@
     return url === undefined ? null : url;
   };
 
-  // -- the page's own search data: one build's (kb.snapshot: every file read from one build) --------
+  // -- the page's own search data: one build's (kb.store.snapshot: every file read from one build) --------
 
   /* fresh(status, then): whether every data file the page loaded is of the page's own build: each
-   * script tag names its build (data-build) and the file says its own (data-built, kb.website.stamp).
+   * script tag names its build (data-build) and the file says its own (data-built, kb.site.website.stamp).
    * A copy that mixes two builds (a saved copy, or the HTTP cache, holding an earlier build's file)
    * is never read: the files that differ are asked again of the server (file?build=..., which no
    * cache answers: sw.js keeps a file only as the site names it), and then() runs once they are in;
@@ -330,7 +330,7 @@
     data.docs = root.RULINGS_DOCS;
     var parts = root.RULINGS_PARTS || {}, lines = parts.lines || {};
     Object.keys(parts).forEach(function (table) { if (table !== "lines") data[table] = parts[table]; });
-    Object.keys(lines).forEach(function (name) { data[name] = lines[name]; });  // kb.browserdata.LINES
+    Object.keys(lines).forEach(function (name) { data[name] = lines[name]; });  // kb.site.browserdata.LINES
     return new SearchSpec(data);
   }
 

@@ -1,0 +1,1 @@
+"""The built knowledge base on disk: its SQLite database (store), its Whoosh index (index) and which build is current (snapshot)."""
