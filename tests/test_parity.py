@@ -30,6 +30,7 @@ FILTERED = [("hazard limit", {"source": "coe-rules"}), ("hazard limit", {"source
 # Hand-picked readings: typos, abbreviations, accents, numbers, near card names, question framing.
 FOCUSED = [
     "can a strike be cancled after the roll?",
+    "when is the hazard limit checked?",
     "movment hazard phase",
     "can I play a hazard during M/H?",
     "CvCC at a haven",
@@ -113,7 +114,8 @@ def both(real_kb: Path, real_site: Path, eval_answers: dict[str, Any], tmp_path_
         # the evaluation questions' top five: the first five of the run's top ten (`eval_answers`), which
         # are kb.search.search's top five (the same candidates, ranked alike, kept one per wording in order
         # until the limit); the focused questions searched with the limit, as their `also_in` depends on it
-        python: dict[str, dict[str, list[Any]]] = {q: {"ids": ids[:LIMIT]} for q, ids in eval_answers["ids"].items()}
+        python: dict[str, dict[str, list[Any]]] = {q: {"ids": ids[:LIMIT], "same_rule": eval_answers["same_rule"][q][:LIMIT]}
+                                                   for q, ids in eval_answers["ids"].items()}
         searcher = Searcher.open(real_kb)
         parsers = {s["id"]: s["parser"] for s in searcher.spec.raw["sources"]}
         for q in FOCUSED:
@@ -121,12 +123,14 @@ def both(real_kb: Path, real_site: Path, eval_answers: dict[str, Any], tmp_path_
             shown = [reading(r.data["text"], parsers[r.data["source"]]).text for r in found_py]
             python[q] = {"ids": [r.id for r in found_py], "scores": [r.score for r in found_py],
                          "also_in": [r.also_in for r in found_py], "matched": [r.matched for r in found_py],
-                         "shown": [[text, [list(s) for s in highlight_spans(text, u, searcher.spec)]] for text in shown]}
+                         "shown": [[text, [list(s) for s in highlight_spans(text, u, searcher.spec)]] for text in shown],
+                         "same_rule": [[[e["id"], e["source"], e["text"]] for e in r.same_rule] for r in found_py]}
         narrowed = [[r.id for r in searcher.search(q, limit=LIMIT, **options)] for q, options in FILTERED]
         allowed = [sorted(searcher._allowed((o.get("game", "meccg"),), o.get("source"))) for _, o in FILTERED]
         results = {q: {"ids": [r["id"] for r in c["results"]], "scores": [r["score"] for r in c["results"]],
                        "also_in": [r["also_in"] for r in c["results"]], "matched": [r["matched"] for r in c["results"]],
-                       "shown": [[r["shown"], r["spans"]] for r in c["results"]], "understanding": c["understanding"]}
+                       "shown": [[r["shown"], r["spans"]] for r in c["results"]], "understanding": c["understanding"],
+                       "same_rule": [r["same_rule"] for r in c["results"]]}
                    for q, c in zip(queries, found)}
         (tmp / "both.json").write_text(json.dumps({
             "js": results, "python": python,
@@ -144,8 +148,8 @@ def test_every_question_gets_the_same_top_five(both: dict[str, Any]) -> None:
         pytest.skip(NO_EVAL)
     differ = []
     for q in questions:
-        py = both["python"][q]["ids"]
-        js = both["js"][q]["ids"]
+        py = both["python"][q]["ids"], both["python"][q]["same_rule"]
+        js = both["js"][q]["ids"], both["js"][q]["same_rule"]
         if py != js:
             differ.append((q, py, js))
     for q, py, js in differ:
@@ -168,6 +172,7 @@ def test_results_scores_and_folding_are_the_same(both: dict[str, Any], q: str) -
     assert js["ids"] == py["ids"]
     assert js["scores"] == pytest.approx(py["scores"], rel=1e-12)
     assert js["also_in"] == py["also_in"]
+    assert js["same_rule"] == py["same_rule"]
     assert js["matched"] == py["matched"]
     assert js["shown"] == py["shown"]  # the text a reader is shown, the same words marked in it
 

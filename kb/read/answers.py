@@ -152,7 +152,8 @@ class LinkTo:
 
     kind: str
     """As stored (kb.builder.xref): card, phase, term, annotation, rule, section, edition (its counterpart or
-    successor in the current edition); older_editions: an older ruling of its wording, or one it replaced,
+    successor in the current edition), same-rule (a ruling of another document stating the same rule:
+    kb.builder.equivalents); older_editions: an older ruling of its wording, or one it replaced,
     reversed or holds moved."""
     target: str
     """What it names: a card's or term's name, a phase's id, a number, a section's id, a ruling's id ("" for none)."""
@@ -166,9 +167,14 @@ class LinkTo:
     """Its page (and anchor) on the site, "" where it has none."""
 
 
-LINK_GROUPS = (("current", ("edition",)), ("older editions", ("older_editions",)), ("cites", ("annotation", "rule")),
-               ("see also", ("section",)), ("cards", ("card",)), ("phases", ("phase",)), ("terms", ("term",)))
+LINK_GROUPS = (("current", ("edition",)), ("older editions", ("older_editions",)), ("same rule", ("same-rule",)),
+               ("cites", ("annotation", "rule")), ("see also", ("section",)), ("cards", ("card",)), ("phases", ("phase",)),
+               ("terms", ("term",)))
 """The groups a ruling's links are shown in, in this order, and the kinds of link each holds."""
+
+
+RULINGS = ("edition", "older_editions", "same-rule")
+"""The kinds of link whose target is a ruling (shown by its id in the terminal)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,7 +182,7 @@ class LinkGroup:
     """Links of one group (LINK_GROUPS), each target once, in the order the build found them."""
 
     name: str
-    """current, older editions, cites, see also, cards, phases or terms."""
+    """current, older editions, same rule, cites, see also, cards, phases or terms."""
     label: str
     """As readers read it: the group's name, or for current "in CRF 22" (the current CRF's edition, from the
     sources) or "in the current rules" where a counterpart lives in another current document."""
@@ -205,7 +211,7 @@ class RulingLinks:
         found: dict[str, list[LinkTo]] = {}
         seen: set[tuple[str, str]] = set()
         for link in self.every:
-            shown = link.url or link.kind in ("edition", "older_editions")
+            shown = link.url or link.kind in RULINGS
             if (link.kind, link.target) in seen or not shown or (link.kind == "card" and link.how == "card"):
                 continue
             seen.add((link.kind, link.target))

@@ -617,9 +617,10 @@ class Reader:
         (kind, key) -> page (and anchor), a ruling's as ("ruling", id), a section's as ("section", id) and
         its headings as a reader reads them as ("section-title", id)."""
         from kb.builder.urls import anchor
+        from kb.read.answers import RULINGS
 
         keys = tuple({(kind, page_key(kind, target)) for kind, target, _ in links if kind in PAGED})
-        rulings = tuple({target for kind, target, _ in links if kind in ("edition", "older_editions") and target})
+        rulings = tuple({target for kind, target, _ in links if kind in RULINGS and target})
         sections = tuple({target for kind, target, _ in links if kind == "section"})
         sql = "select kind, key, page from addresses where part = ''"
         rows = query(self.conn, f"{sql} and kind in ({','.join('?' * len(PAGED))})", PAGED) if every else query(
@@ -657,6 +658,9 @@ class Reader:
             title = place.get(("section-title", target), target)
             return LinkTo(kind, target, how, title, place.get(("section", target), ""))
         url = place.get(("ruling", target), "")
+        if kind == "same-rule":  # a ruling of another document stating the same rule: that document's title
+            source = self.sources.get(target.partition(".")[0])
+            return LinkTo(kind, target, how, source.title if source else target, url)
         if kind == "older_editions":
             return LinkTo(kind, target, how, edition_words(how), url)
         if gone:  # an older ruling gone from the current CRF: its verdict, and its successor (if any)
@@ -797,21 +801,35 @@ class Found:
         """A result's ruling (from its search document's data)."""
         return self.reader.shape(result.data)
 
+    def source_title(self, source: str) -> str:
+        """A source's title, by its id (its id where the build has no such source)."""
+        found = self.reader.sources.get(source)
+        return found.title if found else source
+
     def reading(self, result: Any) -> Reading:
         """A result's text as a reader reads it (kb.store.reading.reading)."""
+        return self.text_reading(result.data["text"], result.data["source"])
+
+    def text_reading(self, text: str, source_id: str) -> Reading:
+        """A text of a source as a reader reads it (kb.store.reading.reading): a result's, or an equivalent's."""
         from kb.store.reading import reading
-        source = self.reader.sources.get(result.data["source"])
-        return reading(result.data["text"], source.parser if source else "")
+        source = self.reader.sources.get(source_id)
+        return reading(text, source.parser if source else "")
+
+    def same_rule(self, result: Any) -> list[dict[str, str]]:
+        """A result's equivalents (kb.search.search.Result.same_rule), each text as a reader reads it."""
+        return [{**e, "text": self.text_reading(e["text"], e["source"]).text} for e in result.same_rule]
 
     def to_json(self, explain: bool = False) -> Any:
-        """The results in the ruling shape plus score, also_in and matched (and why, with explain);
+        """The results in the ruling shape plus score, also_in, same_rule and matched (and why, with explain);
         with explain, {"understanding", "results"}."""
         from dataclasses import asdict
 
         out = []
         for r in self.results:
             item = self.ruling(r).to_json()
-            item.update({"score": round(r.score, 4), "also_in": list(r.also_in), "matched": list(r.matched)})
+            item.update({"score": round(r.score, 4), "also_in": list(r.also_in), "same_rule": self.same_rule(r),
+                         "matched": list(r.matched)})
             if explain:
                 item["why"] = dict(r.why)
             out.append(item)
