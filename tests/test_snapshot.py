@@ -129,18 +129,21 @@ def test_a_process_reads_a_builds_search_data_once(tiny: tuple[Path, Path, Path]
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """A lookup that reads names (a card's) and a search share the one copy of a build's search data a
     process reads (kb.search.search.open_searcher); on main the read model and the searcher each loaded it."""
+    from kb.read import lookup
     from kb.read.lookup import Reader, search
     from kb.search import search as searching
     from kb.search.searchspec import SearchSpec
 
     loads: list[Path] = []
     load = SearchSpec.load.__func__  # type: ignore[attr-defined]
-    monkeypatch.setattr(searching, "_searchers", {})
+    monkeypatch.setattr(searching, "_searchers", {})  # (the build of the tiny corpus read it in this process)
+    monkeypatch.setattr(lookup, "_specs", {}, raising=False)  # (main's second copy)
     monkeypatch.setattr(SearchSpec, "load", classmethod(lambda cls, path: loads.append(path) or load(cls, path)))
     with Snapshot.open(tiny[1]) as snapshot:
-        Reader(snapshot).card("Adûnaphel")
+        reader = Reader(snapshot)
+        assert reader.card("Adunafel").names == ("Adûnaphel",)  # a name read as the search data's card names read it
         search(snapshot, "can a strike be cancelled")
-        Reader(snapshot).card("Adûnaphel")
+        assert Reader(snapshot).spec is reader.spec
     assert len(loads) == 1
 
 
