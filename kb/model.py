@@ -106,11 +106,12 @@ class Ruling:
 
 @dataclass(frozen=True, slots=True)
 class Card:
-    """One card of the card database."""
+    """One card of the card database, as its parser reads it and the build stores it; the deck rules read
+    it back so (kb.read.lookup's Reader.card_records), the lookups as a face (kb.builder.cardface.CardFace)."""
 
     id: str
     """Card id, e.g. "TW-1"."""
-    set: str
+    set_code: str
     """Set code, e.g. "TW"."""
     set_name: str
     """English set name."""
@@ -128,6 +129,11 @@ class Card:
     """Everything else the database gives (subtype, MPs, prowess/body, ...)."""
     ruling_id: str
     """The id of the card's ruling of kind "card"."""
+
+    @property
+    def name(self) -> str:
+        """The English name (the one a deck list, a ruling and the site go by)."""
+        return self.names.get("en", "")
 
 
 @dataclass(frozen=True, slots=True)

@@ -147,17 +147,20 @@ def test_a_process_reads_a_builds_search_data_once(tiny: tuple[Path, Path, Path]
     assert len(loads) == 1
 
 
-def test_the_read_model_gives_the_builds_own_section_and_link(tiny: tuple[Path, Path, Path]) -> None:
-    """A document's headings and a ruling's links, read back for the site, are the types the build made
-    (kb.model.Section, kb.model.Link), with the build's field names (a section's path, span and order, where
-    main had a SectionRow of titles, line_start and ord)."""
-    from kb.model import Link, Section, Span
+def test_the_read_model_gives_the_builds_own_section_link_and_card(tiny: tuple[Path, Path, Path]) -> None:
+    """A document's headings, a ruling's links and a card's record, read back for the site and the deck check,
+    are the types the build made (kb.model.Section, kb.model.Link, kb.model.Card), with the build's field names
+    (a section's path, span and order, where main had a SectionRow of titles, line_start and ord; a card's
+    set_code and names, where main had a CardRecord of its own)."""
+    from kb.model import Card, Link, Section, Span
     from kb.read.lookup import Reader
 
     with Snapshot.open(tiny[1]) as snapshot:
         reader = Reader(snapshot)
         sections = [s for d in reader.documents() for s in d.sections]
         links = reader.links()
+        cards = reader.card_records()
     assert sections and all(type(s) is Section and isinstance(s.span, Span) for s in sections)
+    assert cards and all(type(c) is Card and c.name == c.names["en"] and c.ruling_id.endswith(c.id) for c in cards)
     assert all(s.depth == len(s.path) and s.span.start <= s.span.end for s in sections)
     assert links and all(type(k) is Link for k in links)

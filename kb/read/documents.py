@@ -1,5 +1,5 @@
 """The read model's answers read whole, for the site and the deck check (kb.read.lookup's Reader gives them):
-a document with its headings, a card's stored record, a source's edition."""
+a document with its headings, a source's edition."""
 
 from __future__ import annotations
 
@@ -24,20 +24,6 @@ class Document:
 
     source: SourceRow
     sections: tuple[Section, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class CardRecord:
-    """One printing as the card database stores it, what the deck rules read of it (kb.deck.deckrules)."""
-
-    id: str
-    set_code: str
-    name: str
-    type: str
-    alignment: str
-    text: str | None
-    attributes: Any
-    """The card database's attributes, decoded."""
 
 
 @dataclass(frozen=True, slots=True)

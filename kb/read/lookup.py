@@ -27,8 +27,8 @@ if TYPE_CHECKING:
                                  Term, TermAnswer)
     from kb.builder.cardface import CardFace
     from kb.builder.changes import Change, ChangesAnswer
-    from kb.model import Link
-    from kb.read.documents import CardRecord, Document, Edition
+    from kb.model import Card, Link
+    from kb.read.documents import Document, Edition
     from kb.search.searchspec import SearchSpec
 
 RULING_COLUMNS = "r.id, r.source, r.game, r.section, r.kind, r.number, r.title, r.text, r.line_start, " \
@@ -307,13 +307,14 @@ class Reader:
 
         return [from_row(row) for row in query(self.conn, "select * from changes order by ord")]
 
-    def card_records(self) -> list[CardRecord]:
-        """Every printing as the card database stores it, by set and id."""
-        from kb.read.documents import CardRecord
+    def card_records(self) -> list[Card]:
+        """Every printing as the build stored it (kb.model.Card: what the card database gives), by set and id."""
+        from kb.model import Card
 
-        return [CardRecord(r["id"], r["set_code"], r["name"], r["type"], r["alignment"], r["text"], r["attributes"])
-                for r in query(self.conn, "select id, set_code, name, type, alignment, text, attributes from cards "
-                                          "order by set_code, id")]
+        return [Card(r["id"], r["set_code"], r["set_name"], r["names"], r["type"], r["alignment"], r["text"] or "",
+                     r["text_html"] or "", r["attributes"], r["ruling_id"])
+                for r in query(self.conn, "select id, set_code, set_name, names, type, alignment, text, text_html, "
+                                          "attributes, ruling_id from cards order by set_code, id")]
 
     def coe_rules(self, numbers: Iterable[str]) -> dict[str, Ruling]:
         """The stored rule of each of these numbers in the current CoE rules (the first so numbered, in

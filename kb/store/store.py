@@ -141,8 +141,8 @@ def _rows(doc: ParsedDocument, table: str) -> Iterator[dict[str, Any]]:
                    "incomplete": r.incomplete}
     elif table == "cards":
         for c in doc.cards:
-            yield {"id": c.id, "ruling_id": c.ruling_id, "set_code": c.set, "set_name": c.set_name,
-                   "name": c.names["en"], "names": json.dumps(c.names, ensure_ascii=False),
+            yield {"id": c.id, "ruling_id": c.ruling_id, "set_code": c.set_code, "set_name": c.set_name,
+                   "name": c.name, "names": json.dumps(c.names, ensure_ascii=False),
                    "all_names": " / ".join(dict.fromkeys(c.names.values())), "type": c.type,
                    "alignment": c.alignment, "text": c.text, "text_html": c.text_html,
                    "attributes": json.dumps(c.attributes, ensure_ascii=False)}
