@@ -6,7 +6,7 @@ import re
 
 NEW_MARK = re.compile(r"^\W{0,3}@")
 """The CRF's mark of a ruling new or changed since the last edition: "@ Change ...". The text keeps
-it (the id hashes the text); readers see the marker "new" instead (kb.read.render.reading)."""
+it (the id hashes the text); readers see the marker "new" instead (kb.store.reading.reading)."""
 MARKER_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("new", NEW_MARK),
     ("rules-erratum", re.compile(r"\brules\s+erratum\b", re.I)),

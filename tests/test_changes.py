@@ -528,3 +528,33 @@ def test_no_score_or_build_jargon_where_people_read(real_kb: Path, real_site: Pa
     # what they say instead, in words: whose reading it is, and that no person checked it
     assert "which ruling it names is this tool's reading (no person checked it)" in flat(texts["a list guessed: changes"])
     assert "in CRF 22: crf-22.3c164db5e6 (reworded)" in texts["real: show crf-older.efe4b4ca37"]
+
+
+def test_a_rulings_links_are_one_answer_the_terminal_and_the_site_render(
+        changes_corpus: tuple[Path, Path, Path]) -> None:
+    """What a ruling links to is one typed answer (kb.read.lookup's Reader.ruling_links, given by
+    Reader.ruling): `rulings show` prints its groups, in its order and under its labels, and the ruling's
+    place on the site shows the same ones; the current edition is named from the sources (this corpus's
+    current CRF is edition 2: "in CRF 2", where main printed "in CRF 22" and the site "CRF 22"), and an
+    older ruling whose matter moved to the CoE rules is "in the current rules" on both (the site said CRF 22)."""
+    import html as markup
+
+    from kb.builder.urls import anchor
+    from kb.read.lookup import Reader
+    from kb.store.snapshot import Snapshot
+
+    kb, site = changes_corpus[1], changes_corpus[2]
+    with Snapshot.open(kb) as snapshot:
+        reader = Reader(snapshot)
+        answers = [reader.ruling(rid) for rid, links in reader.ruling_links().items() if links.groups]
+    labels = [g.label for a in answers for g in a.links.groups]
+    assert "in CRF 2" in labels and "in the current rules" in labels and "older editions" in labels
+    assert not any("CRF 22" in label for label in labels)
+    for answer in answers:
+        shown = [g.label for g in answer.links.groups]
+        out = CliRunner().invoke(cli, ["--kb", str(kb), "show", "--no-pager", answer.ruling.id]).output
+        assert [line.split(": ")[0] for line in out.splitlines() if line.split(": ")[0] in shown] == shown, out
+        page = (site / answer.ruling.page).read_text("utf-8")
+        article = page[page.index(f'id="{anchor(answer.ruling.id)}"'):]
+        article = article[:article.index("</article>")]
+        assert [markup.unescape(dt) for dt in re.findall(r"<dt>(.*?)</dt>", article)] == shown

@@ -359,12 +359,8 @@ CASES: list[tuple[str, str, Cause, str]] = [
      "no knowledge base at {kb} (run `rulings build` first, or pass --kb DIR)"),
     ("search --raw: index damaged", "--kb {kb} search --raw strike", damage_kb("index", None),
      "the search index at {build}/index cannot be opened (EmptyIndexError); run `rulings build` to rebuild it"),
-    ("site: lexicon damaged", "--kb {kb} site --out {site}", damage_kb("lexicon.json", b"[]"),
-     "{build}/lexicon.json: cannot read the card lexicon (ValueError: expected an object with a 'names' table); "
-     "run `rulings build`"),
-    ("site: lexicon missing", "--kb {kb} site --out {site}", damage_kb("lexicon.json", None),
-     "{build}/lexicon.json: cannot read the card lexicon (FileNotFoundError: [Errno 2] No such file or directory: "
-     "'{build}/lexicon.json'); run `rulings build`"),
+    # (the site reads no card lexicon: the build stores where each text names a card, test_site's
+    # test_the_site_reads_no_lexicon; only tools/tune_ranking.py's remade search data reads it)
     # the data files shipped in kb/data
     ("build: ranking.toml damaged", BUILD, data_file("ranking", "[weights\n"),
      "kb/data/ranking.toml: not valid TOML (Expected ']' at the end of a table declaration (at line 1, column 9))"),
@@ -497,7 +493,7 @@ def test_a_stored_value_that_is_not_json_is_one_line_and_checked(tiny: tuple[Pat
 def test_every_failure_kind_of_the_issue_is_in_the_table() -> None:
     names = " ".join(c[0] for c in CASES)
     for kind in ("disk full", "permission denied", "invalid UTF-8", "database damaged", "another schema version",
-                 "lexicon damaged", "ranking.toml damaged", "eval: not JSON", "search --raw", "path leads out",
+                 "ranking.toml damaged", "eval: not JSON", "search --raw", "path leads out",
                  "FIFO", "over the cap", "--kb is empty", "--kb holds other files"):
         assert kind in names, kind
 

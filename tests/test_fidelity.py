@@ -18,7 +18,7 @@ from kb.builder.cardface import CODE
 from kb.builder.check import check
 from kb.builder.parsers.arda import Vocabulary, parse_arda
 from kb.builder.parsers.crf import crf_kind
-from kb.read.render import TextRenderer, plain
+from kb.read.render import plain, render_text
 from kb.store.store import CURRENT, DB_NAME
 
 from .conftest import SOURCES, source_for
@@ -56,28 +56,28 @@ def flat(text: str) -> str:
     ("@", "@"),
 ])
 def test_markdown_is_read_into_its_words(stored: str, words: str) -> None:
-    from kb.read.render import reading
+    from kb.store.reading import reading
 
     assert reading(stored, "crf").text == words
     assert plain(stored, "crf") == " ".join(words.split())
 
 
 def test_emphasis_is_kept_as_runs_and_rendered_once_for_the_site() -> None:
-    from kb.read.render import reading
+    from kb.store.reading import reading
 
     r = reading("a **bold** and *italic* word, *Card Erratum:*Remove", "crf")
     assert r.runs == (("a ", False, False), ("bold", True, False), (" and ", False, False), ("italic", False, True),
                       (" word, ", False, False), ("Card Erratum:", False, True), (" Remove", False, False))
     assert [(r.text[a:b], strong, em) for a, b, strong, em in r.emphasis()] == [
         ("bold", True, False), ("italic", False, True), ("Card Erratum:", False, True)]
-    html = TextRenderer().render("*Card Erratum:*Remove **it**", "crf", lambda text: [])
+    html = render_text("*Card Erratum:*Remove **it**", "crf")
     assert html == "<em>Card Erratum:</em> Remove <strong>it</strong>"
     assert reading("a **b** c", "arda").text == "a **b** c"  # a plain-text source has no Markdown
     assert reading("Border-holds [{B}] or {w}{b}", "cards").text == "Border-holds [Border-hold] or Wilderness, Border-land"
 
 
 def test_the_terminal_and_json_read_the_markup(real_kb: Path) -> None:
-    from kb.read.render import markdown_reading
+    from kb.store.reading import markdown_reading
 
     shown = run(real_kb, "show", "crf-22.b16954d650", "--no-pager").output  # Morgul-knife's erratum
     assert "*" not in shown and "Card Erratum: Change text to: «Playable on a company facing a Nazgûl attack." in flat(shown)
@@ -108,7 +108,7 @@ def test_every_ruling_reads_without_markup_and_keeps_every_word(real_export: lis
 def test_the_site_search_shows_the_same_reading(real_kb: Path) -> None:
     """The browser is sent edits (kb.site.browserdata.edits) that turn every stored text into its reading."""
     from kb.site.browserdata import edits
-    from kb.read.render import reading
+    from kb.store.reading import reading
 
     def applied(text: str, changes: list[list[Any]]) -> str:  # as search.js does, on UTF-16 code units
         units, out, at = text.encode("utf-16-le"), b"", 0

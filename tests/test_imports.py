@@ -178,7 +178,7 @@ def test_a_chain_without_a_loop_is_no_cycle(tmp_path: Path) -> None:
 
 
 LIBRARIES = {"click": {"cli"}, "jinja2": {"kb.read.templates"}, "markupsafe": {"kb.read.templates"}, "whoosh": {"kb.store.index"},
-             "sqlite_utils": {"kb.store.store"}, "markdown_it": {"kb.read.render"}, "datasette": {"kb.server"},
+             "sqlite_utils": {"kb.store.store"}, "markdown_it": {"kb.store.reading"}, "datasette": {"kb.server"},
              "ahocorasick": {"kb.builder.phrases"}}
 """Each third-party library and the one module that imports it (the house style: kb imports no click)."""
 
@@ -266,3 +266,18 @@ def test_the_benches_and_tools_import_what_kb_has(path: Path) -> None:
             for alias in node.names:
                 if alias.name.split(".")[0] == "kb":
                     importlib.import_module(alias.name)
+
+
+def test_no_two_dataclasses_of_kb_hold_the_same_fields() -> None:
+    """One type per concept (issue 43.5): no two dataclasses of kb/ (of three fields or more) hold the same
+    fields, as a link did on main (kb.builder.xref.Link, and kb.read.documents.LinkRow for the site)."""
+    by_fields: dict[frozenset[str], list[str]] = {}
+    for path in sorted(KB.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if isinstance(node, ast.ClassDef) and any(
+                    "dataclass" in ast.unparse(d) for d in node.decorator_list):
+                fields = frozenset(s.target.id for s in node.body
+                                   if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name))
+                if len(fields) >= 3:
+                    by_fields.setdefault(fields, []).append(f"{module_name(path, KB)}.{node.name}")
+    assert [names for names in by_fields.values() if len(names) > 1] == []

@@ -14,7 +14,7 @@ import pytest
 
 from kb.search import query, ranking
 from kb.site.browserdata import bucket, terms_keep_prefix
-from kb.read.render import reading
+from kb.store.reading import reading
 from kb.search.search import Searcher, highlight_spans
 
 from . import parity

@@ -157,7 +157,7 @@ def test_show_and_the_ruling_pages_give_the_verdict_and_the_successor(real_kb: P
     assert "in the current rules: coe-rules.b9ff7cd74a (moved, checked by hand)" in text  # not "in CRF 22": a CoE rule
     page = (real_site / "doc" / "crf-older.html").read_text("utf-8")
     article = page.split('id="crf-older.0497eff406"', 1)[1].split("</article>", 1)[0]
-    assert ('<dt>CRF 22</dt><dd><a href="crf-22-turn-sequence-rulings.html#crf-22.ddcc66f3f2">reversed, checked by '
+    assert ('<dt>in CRF 22</dt><dd><a href="crf-22-turn-sequence-rulings.html#crf-22.ddcc66f3f2">reversed, checked by '
             'hand: “If a character from the starting pool is put in the deck') in article
     page = (real_site / "doc" / "crf-22-turn-sequence-rulings.html").read_text("utf-8")
     article = page.split('id="crf-22.ddcc66f3f2"', 1)[1].split("</article>", 1)[0]

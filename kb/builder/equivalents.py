@@ -17,9 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kb.errors import KbBroken
-from kb.model import Problem
+from kb.model import Link, Problem
 from kb.tables import data_file
-from kb.builder.xref import Link
 
 FILE = "same_rule.toml"
 WHERE = f"kb/data/{FILE}"

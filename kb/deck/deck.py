@@ -201,7 +201,7 @@ _facts: dict[tuple[str, str], tuple[list[CardFacts], dict[str, list[str]], dict[
 def rules_data(reader: Reader) -> tuple[list[CardFacts], dict[str, list[str]], dict[str, str]]:
     """Every card's facts, the ban entries that name no card, and each cited rule's ruling id (RULES, in
     the current CoE rules), read from the reader's answers once per process and build
-    (kb.read.lookup.search_spec keeps the search data the same way)."""
+    (kb.search.search.open_searcher keeps the search data the same way)."""
     key = (str(reader.snapshot.folder.resolve()), reader.built_at())
     if key not in _facts or not all(key):
         rules = reader.coe_rules(RULES)

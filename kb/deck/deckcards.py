@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from kb.search.query import distance, fold
 
 if TYPE_CHECKING:
-    from kb.read.documents import CardRecord
+    from kb.model import Card
 
 
 LIMITS: dict[str, Any] = {
@@ -134,7 +134,7 @@ def _number(text: str) -> int:
     return int(m.group(0)) if m else 0
 
 
-def _flags(row: CardRecord, a: dict[str, Any]) -> str:
+def _flags(row: Card, a: dict[str, Any]) -> str:
     subtype = _value(a, "subtype")
     kind = row.type
     keywords: list[Any] = a["keywords"] if isinstance(a.get("keywords"), list) else []
@@ -219,7 +219,7 @@ def banned_cards(rules: dict[str, str], names: dict[str, list[str]]) -> tuple[di
     return banned, unknown
 
 
-def card_facts(rows: list[CardRecord], rules: dict[str, str]) -> tuple[list[CardFacts], dict[str, list[str]]]:
+def card_facts(rows: list[Card], rules: dict[str, str]) -> tuple[list[CardFacts], dict[str, list[str]]]:
     """Every card's facts (rows: every printing, by set and id), and for each player whose banned cards a
     rule lists (rules: the stored text of each rule by number), the entries that name no card."""
     attrs: dict[str, dict[str, Any]] = {}

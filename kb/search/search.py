@@ -277,6 +277,8 @@ def highlight_spans(text: str, u: Understanding, spec: SearchSpec) -> list[tuple
 
 
 _searchers: dict[Path, Searcher] = {}
+"""Each build's searcher, and so its search data (a build never changes once in place): the one copy of it a
+process reads, which a search and every lookup that reads names (kb.read.lookup.search_spec) share."""
 
 
 def open_searcher(kb: Kb) -> Searcher:

@@ -22,11 +22,10 @@ from kb.errors import KbBroken, KbMissing, WriteFailed
 from kb.owned import claim, die_at, grave, left_over, mark, marker, read_mark, remove, remove_graves, remove_unheld
 
 if TYPE_CHECKING:  # the model's types are imported where a build makes them: a reader needs none
-    from kb.model import ParsedDocument, Problem, Ruling, Section, Source
-    from kb.builder.xref import Link
+    from kb.model import Link, ParsedDocument, Problem, Ruling, Section, Source
 
-SCHEMA_VERSION = 12
-"""12: the whoosh index names kb.store.index (kb/ by stage), so a build made before asks to be rebuilt up front."""
+SCHEMA_VERSION = 13
+"""13: each link stores where the ruling's text says it (links.spans), the site's links in the text."""
 DB_NAME = "rulings.db"
 INDEX_DIR = "index"
 LEXICON = "lexicon.json"
@@ -44,11 +43,14 @@ cards(ruling_id (key), id (the database's card id), set_code, set_name, name, na
 skipped(source, line_start, line_end, reason)
 repairs(source, line, kind, before, after)
 problems(source, line, severity, message)   severity warning, or note (about the source's own text)
-links(ruling_id, kind, target, how)    cross-references: kind card (how about|mention|card), phase
+links(ruling_id, kind, target, how, spans)  cross-references: kind card (how about|mention|card), phase
                                        (section|text), term, annotation / rule (cites), section (a
                                        "See also" target), edition (same|reworded|absent, older -> current),
                                        same-rule (how checked: a ruling of another document that states the
-                                       same rule, each way; kb/builder/equivalents.py, kb/data/same_rule.toml)
+                                       same rule, each way; kb/builder/equivalents.py, kb/data/same_rule.toml);
+                                       spans JSON [[start, end], ...]: where the ruling's text (as
+                                       kb.store.reading reads it: JSON's `text`) names the card or
+                                       cites the number, the site's links in its text ([] for none)
 terms(key, name, definition ruling id, section_id of its "Rulings by Term" heading, headings JSON list of
       the other CRF headings that name it, rules JSON list of the CoE rules whose title names it (each
       with its parts), aliases JSON list of the other keys it is asked by (kb/builder/terms.py))
@@ -110,7 +112,7 @@ def name_keys(name: str) -> set[str]:
 
 JSON_COLUMNS: dict[str, tuple[str, ...]] = {"sections": ("titles",), "rulings": ("section", "markers"),
                                             "cards": ("names", "attributes"), "changes": ("erratum_cards", "diff"),
-                                            "terms": ("headings", "rules", "aliases")}
+                                            "terms": ("headings", "rules", "aliases"), "links": ("spans",)}
 """The columns holding JSON text, by table: query() decodes them, and Datasette's metadata names them."""
 
 FULL_TEXT: dict[str, tuple[str, ...]] = {"rulings": ("title", "section", "text"), "cards": ("all_names", "text")}
@@ -139,8 +141,8 @@ def _rows(doc: ParsedDocument, table: str) -> Iterator[dict[str, Any]]:
                    "incomplete": r.incomplete}
     elif table == "cards":
         for c in doc.cards:
-            yield {"id": c.id, "ruling_id": c.ruling_id, "set_code": c.set, "set_name": c.set_name,
-                   "name": c.names["en"], "names": json.dumps(c.names, ensure_ascii=False),
+            yield {"id": c.id, "ruling_id": c.ruling_id, "set_code": c.set_code, "set_name": c.set_name,
+                   "name": c.name, "names": json.dumps(c.names, ensure_ascii=False),
                    "all_names": " / ".join(dict.fromkeys(c.names.values())), "type": c.type,
                    "alignment": c.alignment, "text": c.text, "text_html": c.text_html,
                    "attributes": json.dumps(c.attributes, ensure_ascii=False)}
@@ -294,7 +296,7 @@ class Draft(Stored):
         for name in DOCUMENT_TABLES:
             # created with their columns first, so a table with no rows (no card database, say) still has them
             db[name].create(COLUMNS[name], pk=KEYS.get(name))  # type: ignore[union-attr]
-        db["links"].create({"ruling_id": str, "kind": str, "target": str, "how": str})  # type: ignore[union-attr]
+        db["links"].create({"ruling_id": str, "kind": str, "target": str, "how": str, "spans": str})  # type: ignore[union-attr]
         db["terms"].create({"key": str, "name": str, "definition": str, "section_id": str, "headings": str,  # type: ignore[union-attr]
                             "rules": str, "aliases": str}, pk="key")
         db["card_headings"].create({"section_id": str, "heading": str, "card": str})  # type: ignore[union-attr]
@@ -318,7 +320,8 @@ class Draft(Stored):
             self._db[name].insert_all(_rows(doc, name), batch_size=1000)  # type: ignore[union-attr]
 
     def add_links(self, links: Iterable[Link]) -> None:
-        self._db["links"].insert_all(({"ruling_id": k.ruling_id, "kind": k.kind, "target": k.target, "how": k.how}  # type: ignore[union-attr]
+        self._db["links"].insert_all(({"ruling_id": k.ruling_id, "kind": k.kind, "target": k.target, "how": k.how,  # type: ignore[union-attr]
+                                       "spans": json.dumps([list(span) for span in k.spans])}
                                       for k in links), batch_size=5000)
 
     def add_problems(self, problems: Iterable[Problem]) -> None:
@@ -519,7 +522,8 @@ def query(conn: sqlite3.Connection, sql: str, params: tuple[Any, ...] | dict[str
     return out
 
 
-JSON_ROWS = {"sections": "id", "rulings": "id", "cards": "ruling_id", "changes": "ruling_id", "terms": "key"}
+JSON_ROWS = {"sections": "id", "rulings": "id", "cards": "ruling_id", "changes": "ruling_id", "terms": "key",
+             "links": "ruling_id"}
 """The column naming a row of each table of JSON_COLUMNS: a section's or a ruling's id, a term's key."""
 
 
