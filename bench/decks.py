@@ -48,7 +48,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from kb.deck.deck import deck_report, read_input  # noqa: E402
-from kb.deck.decklist import read_deck  # noqa: E402
+from kb.deck.deckformats import read_deck  # noqa: E402
 from kb.errors import KbError  # noqa: E402
 from kb.location import locate  # noqa: E402
 from kb.search.query import fold  # noqa: E402

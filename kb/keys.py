@@ -17,7 +17,7 @@ def page_key(kind: str, key: str) -> str:
 def numbers_meant(typed: str, alike: Iterable[str]) -> list[str]:
     """The numbers a typed rule number stands for, given those that differ from it only in case
     (alike): itself if it is one of them, else every one of them ("2.iv.iii" is 2.IV.iii where no
-    2.iv.iii exists; "3.v" is 3.v, never 3.V). query.js's numbers_meant is the same."""
+    2.iv.iii exists; "3.v" is 3.v, never 3.V). question.js's numbers_meant is the same."""
     alike = list(alike)
     return [typed] if typed in alike else alike
 

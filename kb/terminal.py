@@ -531,10 +531,24 @@ def render_result(page: Page, n: int, r: Any, found: Found, full: bool = False, 
     page(styled(text, spans, emphasis), "    ")
     also = f"  (also in {', '.join(r.also_in)})" if r.also_in else ""
     page(style(f"id {d['id']}", dim=True) + also, "    ", "      ")
+    for same in found.same_rule(r):
+        render_same_rule(page, same, found, full)
     if explain:
         parts = ", ".join(f"{name} {value:+g}" for name, value in r.why.items())
         page(style(f"score {r.score:.2f} = exp({parts})", dim=True), "    ", "      ")
         page(style("matched: " + (", ".join(r.matched) or "(by reference or name only)"), dim=True), "    ", "      ")
+
+
+SAME_RULE_SHOWN = 160
+"""The characters of a ruling stating the same rule shown under a result (all of them when it is read whole)."""
+
+
+def render_same_rule(page: Page, same: dict[str, Any], found: Found, full: bool) -> None:
+    """A line under a result: a ruling of another document that states the same rule, its source and id."""
+    title = found.source_title(same["source"])
+    text = same["text"] if full or len(same["text"]) <= SAME_RULE_SHOWN else same["text"][:SAME_RULE_SHOWN].rstrip() + "…"
+    page(style("= same rule, ", dim=True) + style(title, fg="cyan") + f": {text} " + style(f"(id {same['id']})", dim=True),
+         "    ", "      ")
 
 
 ASK_HELP = """Type a question, a card name, "annotation 18" or "rule 2.IV.iii"; then:
@@ -840,6 +854,7 @@ def render_eval(page: Page, report: dict[str, Any], name: str) -> None:
     m = report["overall"]
     page.plain(f"{name}: {m['cases']} cases")
     page.plain(f"hit@1 {m['hit@1']:.3f}  hit@5 {m['hit@5']:.3f}  MRR@10 {m['mrr@10']:.3f}")
+    page.plain(f"hits through a ruling shown under a result as the same rule: {m['via_same_rule']}")
 
 
 def render_version(page: Page, sources: list[Source], version: str) -> None:

@@ -260,7 +260,8 @@ def eval_answers(real_kb: Path, tmp_path_factory: pytest.TempPathFactory) -> dic
     """kb.search.search's results (the top 10 `rulings eval` scores) for every question of ../shared/eval,
     searched once for the whole run (`made_once`), for the tests that score them (test_search) and
     those that hold the browser's search to them (test_parity): {"ids": {question: [id, ...]},
-    "texts": {question: [text, ...]}}, best first."""
+    "texts": {question: [text, ...]}, "shown": {question: [[text, equivalent's text, ...], ...]},
+    "same_rule": {question: [[[id, source, text] of each equivalent], ...]}}, best first."""
     def make(folder: Path) -> None:
         from kb.search.evaluation import TOP
         from kb.search.search import Searcher
@@ -268,7 +269,10 @@ def eval_answers(real_kb: Path, tmp_path_factory: pytest.TempPathFactory) -> dic
         searcher = Searcher.open(real_kb)
         found = {q: searcher.search(q, limit=TOP) for q in eval_questions()}
         answers = {"ids": {q: [r.id for r in rs] for q, rs in found.items()},
-                   "texts": {q: [r.data["text"] for r in rs] for q, rs in found.items()}}
+                   "texts": {q: [r.data["text"] for r in rs] for q, rs in found.items()},
+                   "shown": {q: [[r.data["text"], *(e["text"] for e in r.same_rule)] for r in rs] for q, rs in found.items()},
+                   "same_rule": {q: [[[e["id"], e["source"], e["text"]] for e in r.same_rule] for r in rs]
+                                 for q, rs in found.items()}}
         (folder / "answers.json").write_text(json.dumps(answers, ensure_ascii=False), "utf-8")
 
     answers: dict[str, dict[str, list[str]]] = json.loads(

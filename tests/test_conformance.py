@@ -1,9 +1,11 @@
 """One search, two runtimes, one file of cases: every question of tests/data/search/cases.json, asked of
 the conformance corpus beside it (a few hand-made rulings of each kind of source, built by the real
-pipeline), is read, searched and scored by kb.search.search and by the site's search.js (in node, over the
-index as the site ships it, kb.site.browserdata.packed) as the file says: its reading (every field of the
-understanding that is not empty), the rulings found in order, their scores, the other editions folded
-into each and the words each matched.
+pipeline), is read, searched and scored by kb.search.search and by the site's search.js (in node, through the one
+parity harness, tests/parity, over the corpus's site as `rulings site` builds it) as the file says: its
+reading (every field of the understanding that is not empty), the rulings found in order, their scores, the
+other editions folded into each, the words each matched, and each result's text as a reader is shown it
+(kb.read.render.reading; the site's index carries it as edits of the stored text) with the spans marked in it
+(kb.search.search.highlight_spans).
 
 The file is the specification both runtimes are held to. After a change meant to change answers,
 `RULINGS_UPDATE_CASES=1 .venv/bin/python -m pytest tests/test_conformance.py` writes what kb.search.search
@@ -13,44 +15,23 @@ answers now into it; read the difference before committing it.
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from kb.site.browserdata import packed
 from kb.search.ranking import FEATURES, QueryContext, features
-from kb.search.search import Searcher
-from kb.search.searchspec import SPEC
-from kb.store.store import CURRENT
+from kb.read.render import reading as shown_text
+from kb.search.search import Searcher, highlight_spans
 
-from .conftest import DATA, ROOT, made_once
-from .test_parity import _node
+from . import parity
+from .conftest import DATA, made_once
 
 CORPUS = DATA / "search"
 CASES = CORPUS / "cases.json"
-SEARCH_JS = ROOT / "site" / "assets" / "search.js"
 LIMIT = 5
 """Results of a case unless its options give a limit."""
-UPDATE = os.environ.get("RULINGS_UPDATE_CASES") == "1"
-
-DRIVER = """
-const fs = require("fs");
-const [searchJs, specPath, casesPath] = process.argv.slice(2);
-const searcher = require(searchJs).of(JSON.parse(fs.readFileSync(specPath, "utf8")));
-const shown = u => Object.fromEntries(Object.entries(u).filter(([, v]) =>
-  v !== false && v !== "" && !(Array.isArray(v) && v.length === 0)));
-const out = JSON.parse(fs.readFileSync(casesPath, "utf8")).map(c => {
-  const o = c.options || {};
-  const found = searcher.search(c.query, o.limit || %d, {game: o.game, source: o.source});
-  return {reading: shown(found.understanding), results: found.results.map(r =>
-    ({id: r.id, score: r.score, also_in: r.also_in, matched: r.matched}))};
-});
-process.stdout.write(JSON.stringify(out));
-""" % LIMIT
 
 
 def read_cases() -> list[dict[str, Any]]:
@@ -60,15 +41,22 @@ def read_cases() -> list[dict[str, Any]]:
 
 def reading(u: Any) -> dict[str, Any]:
     """An understanding's fields that are not empty, as JSON has them (pairs as lists)."""
-    return {k: v for k, v in json.loads(json.dumps(asdict(u))).items() if v not in (False, "", [])}
+    return reading_of(json.loads(json.dumps(asdict(u))))
 
 
 def answer(searcher: Searcher, case: dict[str, Any]) -> dict[str, Any]:
-    """A case as kb.search.search answers it: its reading and its results."""
+    """A case as kb.search.search answers it: its reading and its results, each with its text as the terminal shows it
+    (kb.read.render.reading) and the spans marked in it."""
     o = case.get("options", {})
+    u = searcher.understand(case["query"])
     results = searcher.search(case["query"], limit=o.get("limit", LIMIT), game=o.get("game"), source=o.get("source"))
-    return {"reading": reading(searcher.understand(case["query"])),
-            "results": [{"id": r.id, "score": r.score, "also_in": r.also_in, "matched": r.matched} for r in results]}
+    parsers = {s["id"]: s["parser"] for s in searcher.spec.raw["sources"]}
+    out = []
+    for r in results:
+        shown = shown_text(r.data["text"], parsers[r.data["source"]]).text
+        out.append({"id": r.id, "score": r.score, "also_in": r.also_in, "matched": r.matched, "shown": shown,
+                    "spans": [list(s) for s in highlight_spans(shown, u, searcher.spec)]})
+    return {"reading": reading(u), "results": out}
 
 
 def write_cases(cases: list[dict[str, Any]]) -> None:
@@ -87,43 +75,46 @@ def write_cases(cases: list[dict[str, Any]]) -> None:
 
 @pytest.fixture(scope="session")
 def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The conformance corpus's knowledge base, built once by the real pipeline."""
+    """The conformance corpus's knowledge base and its site, built once by the real pipeline and generator."""
     from kb.builder.pipeline import build
+    from kb.site.website import build_site
 
-    return made_once(tmp_path_factory, "conformance", lambda folder: build(CORPUS, folder / "kb")) / "kb"
+    def make(folder: Path) -> None:
+        build(CORPUS, folder / "kb")
+        build_site(folder / "kb", folder / "site")
+
+    return made_once(tmp_path_factory, "conformance", make)
 
 
 @pytest.fixture(scope="session")
 def searcher(corpus: Path) -> Searcher:
-    searcher = Searcher.open(corpus)
-    if UPDATE:
+    searcher = Searcher.open(corpus / "kb")
+    if parity.UPDATE:
         write_cases([{**c, **answer(searcher, c)} for c in read_cases()])
     return searcher
 
 
 @pytest.fixture(scope="session")
-def from_browser(corpus: Path, searcher: Searcher, tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, Any]]:
-    """Every case as search.js answers it, in one node run over the corpus's index as the site ships it."""
-    node = _node()
-    tmp = tmp_path_factory.mktemp("conformance-js")
-    (tmp / "driver.js").write_text(DRIVER, "utf-8")
-    spec = json.loads((corpus / CURRENT / SPEC).read_text("utf-8"))
-    (tmp / "index.json").write_text(json.dumps(packed(spec), ensure_ascii=False), "utf-8")
-    run = subprocess.run([node, str(tmp / "driver.js"), str(SEARCH_JS), str(tmp / "index.json"), str(CASES)],
-                         capture_output=True, text=True, timeout=120)
-    if run.returncode != 0:
-        raise RuntimeError(f"search.js failed in node: {run.stderr}")
-    found: list[dict[str, Any]] = json.loads(run.stdout)
-    return found
+def from_browser(corpus: Path, searcher: Searcher) -> list[dict[str, Any]]:
+    """Every case as the site's search page answers it (the parity harness, over the corpus's site)."""
+    found = parity.run("search", corpus / "site", cases=read_cases(), limit=LIMIT)["cases"]
+    return [{"reading": reading_of(c["understanding"]), "results": c["results"]} for c in found]
+
+
+def reading_of(understanding: dict[str, Any]) -> dict[str, Any]:
+    """An understanding's fields that are not empty, as JSON has them."""
+    return {k: v for k, v in understanding.items() if v not in (False, "", [])}
 
 
 def same(got: dict[str, Any], case: dict[str, Any]) -> None:
-    """got answers the case: the same reading, results, folded editions and matched words; scores to 1e-12."""
+    """got answers the case: the same reading, results, folded editions and matched words, the same text shown
+    and the same spans marked in it; scores to 1e-12."""
     assert got["reading"] == case["reading"]
     assert [r["id"] for r in got["results"]] == [r["id"] for r in case["results"]]
     assert [r["score"] for r in got["results"]] == pytest.approx([r["score"] for r in case["results"]], rel=1e-12)
     assert [(r["also_in"], r["matched"]) for r in got["results"]] == \
            [(r["also_in"], r["matched"]) for r in case["results"]]
+    assert [(r["shown"], r["spans"]) for r in got["results"]] == [(r["shown"], r["spans"]) for r in case["results"]]
 
 
 ALL = read_cases()

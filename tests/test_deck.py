@@ -7,11 +7,8 @@ The rules themselves: tests/test_deckrules.py."""
 from __future__ import annotations
 
 import json
-import os
 import random
 import re
-import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -21,14 +18,15 @@ from click.testing import CliRunner
 
 from cli import cli
 from kb.read import lookup
-from kb.site.browserdata import packed
 from kb.deck.deck import EXIT_NOT_FOUND, MAX_NEAR, PAGE_MARK, DeckReport, check_deck, deck_data, deck_report, sections_text
-from kb.deck.decklist import FORMATS, MAX_LINE, detect, read_deck, read_line, read_lines, section_of
+from kb.deck.deckformats import detect, read_deck
+from kb.deck.decklist import FORMATS, MAX_LINE, read_line, read_lines, section_of
 from kb.errors import Refused, WriteFailed
 from kb.store.store import CURRENT
 from kb.site.website import unstamp
 
-from .conftest import DATA, ROOT
+from . import parity
+from .conftest import DATA
 from .test_deckrules import CASES, NOT_A_DECK, VERDICTS, messages
 
 DECKS = DATA / "decks"
@@ -53,8 +51,6 @@ ORCS = DECKS / "orcs.txt"
 FELLOWSHIP_PAGE = DECKS / "fellowship-page.md"
 FELLOWSHIP = {form: DECKS / f"fellowship.{ext}" for form, ext in (("text", "txt"), ("meccg", "meccg"),
                                                                    ("octgn", "o8d"), ("json", "json"))}
-DECK_JS = ROOT / "site" / "assets" / "deck.js"
-SPEC_JS = ROOT / "site" / "assets" / "searchspec.js"
 
 
 def run(kb: Path, *args: str, **kw: Any):  # type: ignore[no-untyped-def]
@@ -283,7 +279,8 @@ def test_octgn_file() -> None:
     assert len(gandalf.card_id) == 36  # OCTGN's own id: kept, though it maps to no card of ours
     assert {c.part for c in cards if c.section == "Sideboard"} == {"sideboard"}
     assert next(c for c in cards if c.name == "Wizard's Laughter").text == "Wizard's Laughter"  # &apos; read
-    assert [line.kind for line in deck.lines if line.part == "notes"] == ["note"]
+    # the notes run two lines (74-75): each is a line of notes skipped, as a judge counts them
+    assert [(line.number, line.kind) for line in deck.lines if line.part == "notes"] == [(74, "note"), (75, "note")]
 
 
 def test_json_files() -> None:
@@ -755,7 +752,7 @@ def test_cli_report_leads_with_the_verdict(real_kb: Path, tmp_path: Path) -> Non
     assert piped.exit_code == 0 and "Deck check of standard input" in piped.stdout
     legal = run(real_kb, str(FELLOWSHIP["octgn"]), "--no-pager")
     assert legal.exit_code == 0 and "\n\nLegal: it keeps every deck-construction rule of the CoE rules\n" in legal.stdout
-    assert "Deck check of fellowship: 57 cards (93 copies) on 76 lines (octgn, 1 line of notes and prose skipped)" \
+    assert "Deck check of fellowship: 57 cards (93 copies) on 76 lines (octgn, 2 lines of notes and prose skipped)" \
         in " ".join(legal.stdout.split())  # wrapped to 100 columns
     forced = run(real_kb, str(FELLOWSHIP["text"]), "--alignment", "minion", "--game", "campaign", "--no-pager")
     assert "A Ringwraith (minion) deck (--alignment), a campaign game." in forced.stdout
@@ -843,21 +840,6 @@ def test_a_folder_or_a_huge_file_is_refused(real_kb: Path, tmp_path: Path) -> No
     assert result.exit_code == 2 and "4.8 MB, over the 4.0 MB a decklist may be" in result.stderr
 
 
-REFUSALS = """
-const fs = require("fs");
-const [specJs, deckJs, specPath, deckPath, filesPath] = process.argv.slice(2);
-const {SearchSpec} = require(specJs);
-const D = require(deckJs);
-const spec = new SearchSpec(JSON.parse(fs.readFileSync(specPath, "utf8")));
-const deck = JSON.parse(fs.readFileSync(deckPath, "utf8"));
-const out = JSON.parse(fs.readFileSync(filesPath, "utf8")).map(([path, name]) => {
-  const r = D.check_deck(new Uint8Array(fs.readFileSync(path)), spec, deck, {name});
-  return r.error === undefined ? null : "Error: " + r.error + ". " + r.hint;
-});
-process.stdout.write(JSON.stringify(out));
-"""
-"""The line the deck page shows for each (file, name) that deck.js's check_deck refuses (null: a report)."""
-
 BINARY_MECCG = bytes(((n * 7919) % 255) + 1 for n in range(40_000))
 """A .meccg that is no text (no NUL byte in it): on main the page read 1,098 "card lines" out of it."""
 CONTROLS = "# " + "".join(map(chr, range(1, 9))) * 4 + "\n2 Gandalf\n"
@@ -868,7 +850,7 @@ BROKEN_JSON = ['{"pool": [1, 2', '{"deck": [1,]}', '{"a" 1}', '{"a": 1,}', '{"de
                '{"deck": ["Gan\x01dalf"]}', '{"deck": NaN}', '{"deck": [1]} x', '{1: 2}', '{"deck": [-]}',
                '{"deck": [tru]}', '{"deck": ["\\u12g4"]}', '{\n\n"deck": [1 2]}', '{"deck": ["Gandalf\n', '{"deck": 01}',
                '{"deck": [1.]}', '{"deck": "\\']
-"""JSON decks that do not parse: each refused naming its line and what was expected there (kb.deck.decklist.JsonCheck)."""
+"""JSON decks that do not parse: each refused naming its line and what was expected there (kb.deck.deckformats.JsonCheck)."""
 REFUSED = [  # (file name, bytes)
     ("binary.meccg", BINARY_MECCG),
     ("packed.meccg", b"\x1f\x8b\x08\x00" + BINARY_MECCG),
@@ -885,54 +867,30 @@ REFUSED = [  # (file name, bytes)
 ]
 
 
-def test_the_page_refuses_what_the_terminal_refuses_in_its_words(real_kb: Path, tmp_path: Path,
+def test_the_page_refuses_what_the_terminal_refuses_in_its_words(real_kb: Path, real_site: Path, tmp_path: Path,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     """Each list `rulings deck` refuses (binary data with or without a NUL byte, a 5,000-digit count, control
     characters in a comment line, a file over the size cap, ...), the deck page's check refuses with the same one
     line, chosen as a file or typed (as standard input); one set of limits, shipped from kb/deck/decklist.py."""
-    node = _node()
+    parity.node()
     monkeypatch.chdir(tmp_path)
     lists, said = [], []
     for name, data in REFUSED:
         (tmp_path / name).write_bytes(data)
         result = run(real_kb, name)
         assert result.exit_code == 2 and result.stderr.count("\n") == 1, (name, result.output)
-        lists.append((str(tmp_path / name), name))
+        lists.append({"file": str(tmp_path / name), "name": name})
         said.append(result.stderr.strip())
         if len(data) < 1_000_000:  # typed, or carried in the page's address: standard input's UTF-8
             typed = run(real_kb, "-", input=data)
-            lists.append((str(tmp_path / name), "standard input"))
+            lists.append({"file": str(tmp_path / name), "name": "standard input"})
             said.append(typed.stderr.strip())
-    (tmp_path / "node").mkdir()
-    assert deck_js(node, real_kb, tmp_path / "node", lists, REFUSALS) == said
+    assert [js.get("said") for js in deck_js(real_site, lists)] == said
     assert "binary data, not a decklist (4079 control characters in 40000)" in said[0]
     assert "JSON holding a number of more than 300 digits at line 2: no deck builder's file" in said[4]
 
 
-READS = """
-const fs = require("fs");
-const [specJs, deckJs, specPath, deckPath, listsPath] = process.argv.slice(2);
-const D = require(deckJs);
-const deck = JSON.parse(fs.readFileSync(deckPath, "utf8"));
-process.stdout.write(JSON.stringify(JSON.parse(fs.readFileSync(listsPath, "utf8")).map(([text, form]) => {
-  try { D.read_deck(text, "deck.json", form, deck); return null; } catch (e) { if (e.message) return e.message; throw e; }
-})));
-"""
-"""deck.js's read_deck on each (text, format): null, or the message refusing it."""
-
-
-DECODES = """
-const fs = require("fs");
-const [specJs, deckJs, specPath, deckPath, listsPath] = process.argv.slice(2);
-const D = require(deckJs);
-const deck = JSON.parse(fs.readFileSync(deckPath, "utf8"));
-process.stdout.write(JSON.stringify(JSON.parse(fs.readFileSync(listsPath, "utf8")).map(path =>
-  D.decode(new Uint8Array(fs.readFileSync(path)), path, deck))));
-"""
-"""deck.js's decode of each file's bytes."""
-
-
-def test_the_page_reads_every_encoding_as_the_terminal(tmp_path: Path, real_kb: Path) -> None:
+def test_the_page_reads_every_encoding_as_the_terminal(tmp_path: Path, real_site: Path) -> None:
     """UTF-8 with or without its byte-order mark, UTF-16 either way round with one (a second mark kept, an astral
     character), Windows-1252 (its five bytes that are no character read as U+FFFD): the page's text is the
     terminal's (kb.deck.decklist.decode), to the character."""
@@ -944,15 +902,13 @@ def test_the_page_reads_every_encoding_as_the_terminal(tmp_path: Path, real_kb: 
              "cp1252.txt": "Heilkr\u00e4uter \u20ac x2\n".encode("cp1252") + b"\x81\x8d\x8f\x90\x9d\x80\x9f\n"}
     for name, data in files.items():
         (tmp_path / name).write_bytes(data)
-    paths = [str(tmp_path / name) for name in files]
-    (tmp_path / "node").mkdir()
-    assert deck_js(_node(), real_kb, tmp_path / "node", paths, DECODES) == [decode(data, "x") for data in files.values()]
+    lists = [{"file": str(tmp_path / name), "name": "x", "only": "decode"} for name in files]
+    assert [js["decoded"] for js in deck_js(real_site, lists)] == [decode(data, "x") for data in files.values()]
 
 
-def test_a_json_deck_damaged_anywhere_is_refused_alike(real_kb: Path, tmp_path: Path) -> None:
+def test_a_json_deck_damaged_anywhere_is_refused_alike(real_site: Path) -> None:
     """A deck builder's JSON damaged by a character or three (dropped, added, changed; seeded, the same every run) is
     read or refused alike by the terminal and the page, the line and what was expected there in the same words."""
-    node = _node()
     rng, base, marks = random.Random(41), FELLOWSHIP["json"].read_text("utf-8-sig"), '{}[]",:\\ \n0123456789-.eEtrufalsn\x01u'
     texts = []
     for _ in range(400):
@@ -972,7 +928,8 @@ def test_a_json_deck_damaged_anywhere_is_refused_alike(real_kb: Path, tmp_path: 
         except Refused as exc:
             said.append(str(exc))
     assert sum(1 for s in said if s) > 200
-    assert deck_js(node, real_kb, tmp_path, [(text, "json") for text in texts], READS) == said
+    lists = [{"text": text, "name": "deck.json", "options": {"form": "json"}, "only": "read"} for text in texts]
+    assert [js.get("refused") for js in deck_js(real_site, lists)] == said
 
 
 def test_other_encodings_are_read(real_kb: Path, tmp_path: Path) -> None:
@@ -1052,55 +1009,11 @@ def test_html_page_is_printable_and_written_safely(real_kb: Path, tmp_path: Path
 
 # -- the browser reads lists and names as the terminal does ------------------------------------------------
 
-DRIVER = """
-const fs = require("fs");
-const [specJs, deckJs, specPath, deckPath, listsPath] = process.argv.slice(2);
-const {SearchSpec} = require(specJs);
-const D = require(deckJs);
-const spec = new SearchSpec(JSON.parse(fs.readFileSync(specPath, "utf8")));
-const deck = JSON.parse(fs.readFileSync(deckPath, "utf8"));
-const ids = ds => ds.map(d => spec.doc(d).id);
-const out = JSON.parse(fs.readFileSync(listsPath, "utf8")).map(([text, options]) => {
-  let lines;
-  try { lines = D.read_deck(text, "deck", options.form || "", deck).lines; } catch (e) { lines = null; }
-  const r = D.deck_report(text, spec, deck, options);
-  if (r.error) return {lines, error: r.error};
-  const entry = e => ({name: e.name, count: e.count, sections: e.sections, lines: e.lines, typed: e.typed,
-    read_as: e.read_as, set_codes: e.set_codes, printings: e.printings, errata: ids(e.errata), rulings: ids(e.rulings),
-    mentions: e.mentions});
-  return {lines, title: r.title, format: r.format, verdict: r.verdict, findings: r.findings, alignment: r.alignment,
-    cards: r.cards.map(entry), quiet: r.quiet.map(entry), not_found: r.not_found, ambiguous: r.ambiguous,
-    warnings: r.warnings, copies: r.copies, skipped: r.skipped, misses: r.not_found.concat(r.ambiguous).map(D.miss_text),
-    findings_text: r.findings.map(D.finding_text), readings: r.readings, whose_text: D.whose_text(r),
-    reading_texts: r.readings.map(D.reading_text)};
-});
-process.stdout.write(JSON.stringify(out));
-"""
-
-
-def deck_js(node: str, kb: Path, tmp_path: Path, lists: list[Any], driver: str = DRIVER) -> list[Any]:
-    """What the site's deck page (site/assets/deck.js, in node) reports on each (list, options), from this build's
-    deck data and search data as the site ships them (kb.site.browserdata.packed); another driver, on its own lists."""
-    (tmp_path / "driver.js").write_text(driver, "utf-8")
-    (tmp_path / "deck.json").write_text(json.dumps(deck_data(kb)), "utf-8")
-    (tmp_path / "lists.json").write_text(json.dumps(lists), "utf-8")
-    spec = json.loads((kb / CURRENT / "search.json").read_text("utf-8"))
-    (tmp_path / "spec.json").write_text(json.dumps(packed(spec), ensure_ascii=False), "utf-8")
-    done = subprocess.run([node, str(tmp_path / "driver.js"), str(SPEC_JS), str(DECK_JS),
-                           str(tmp_path / "spec.json"), str(tmp_path / "deck.json"),
-                           str(tmp_path / "lists.json")], capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr[-2000:]
-    answers: list[Any] = json.loads(done.stdout)
+def deck_js(site: Path, lists: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """What the site's deck page answers on each list (tests/parity/driver.js's deck task: {text | file, name,
+    options, only}): its lines as read_deck reads them, its report, or the one line refusing it."""
+    answers: list[dict[str, Any]] = parity.run("deck", site, lists=lists)
     return answers
-
-
-def _node() -> str:
-    node = shutil.which("node")
-    if node is None:
-        if os.environ.get("CI"):
-            pytest.fail("node is not installed (.ci/run installs it): the deck page cannot be checked")
-        pytest.skip("needs node to run site/assets/deck.js")
-    return node
 
 
 ONE_CARD_PARTS = "####\nPool\n####\n1 Saruman [H] (TW)\n####\nDeck\n####\n3 Glamdring (TW)\n####\nSites\n####\n1 moria [h]\n"
@@ -1113,10 +1026,9 @@ def test_a_gccg_part_of_one_card_line_is_no_frame_name() -> None:
     assert lines == [("card", "Saruman", "pool"), ("card", "Glamdring", "play"), ("card", "moria", "sites")]
 
 
-def test_browser_reads_every_test_list_as_the_terminal(real_kb: Path, tmp_path: Path) -> None:
+def test_browser_reads_every_test_list_as_the_terminal(real_kb: Path, real_site: Path) -> None:
     from kb.deck.deck import finding_text, miss_line, reading_text, whose_text
 
-    node = _node()
     texts = [HERO.read_text("utf-8"), MINION.read_text("utf-8"), REPORT.read_text("utf-8"), RANGERS.read_text("utf-8"),
              ORCS.read_text("utf-8"), FELLOWSHIP_PAGE.read_text("utf-8"),
              *(path.read_text("utf-8-sig") for path in FELLOWSHIP.values()),
@@ -1144,7 +1056,7 @@ def test_browser_reads_every_test_list_as_the_terminal(real_kb: Path, tmp_path: 
     lists += [(NOT_A_DECK, options) for options in ({}, {"alignment": "hero"})]  # whose deck it is: not judged
     lists += [("Characters:\nAragorn II\nShagrat\nResources:\nTwilight\n", {}), ("1 Gandalf\n" * 3000, {}),
               ((DECKS / "nine.txt").read_text("utf-8") + "x" * 201 + "\n", {})]
-    answers = deck_js(node, real_kb, tmp_path, lists)
+    answers = deck_js(real_site, [{"text": text, "options": options} for text, options in lists])
     fields = ("name", "count", "sections", "lines", "typed", "read_as", "set_codes", "printings", "mentions")
     for (text, options), js in zip(lists, answers, strict=True):
         try:
@@ -1155,7 +1067,7 @@ def test_browser_reads_every_test_list_as_the_terminal(real_kb: Path, tmp_path: 
         try:
             report = deck_report(real_kb, text, **options)  # type: ignore[arg-type]
         except Refused:
-            assert "error" in js
+            assert "said" in js
             continue
         several = [e for e in report.cards if len(e["names"]) > 1]
         assert several or "Corsarios" not in text
@@ -1185,7 +1097,8 @@ def test_browser_reads_every_test_list_as_the_terminal(real_kb: Path, tmp_path: 
 
 def test_site_has_the_deck_page_and_its_data(real_kb: Path, real_site: Path) -> None:
     page = (real_site / "deck.html").read_text("utf-8")
-    for script in ("search-index.js", "deck-data.js", "query.js", "searchspec.js", "resolve.js", "deck.js"):
+    for script in ("search-index.js", "deck-data.js", "query.js", "searchspec.js", "resolve.js", "decklist.js",
+                   "deckformats.js", "deckcards.js", "deckrules.js", "deck.js", "worker.js", "ui.js"):
         assert f'src="assets/{script}"' in page
     build, data = unstamp((real_site / "assets" / "deck-data.js").read_text("utf-8"))
     assert build == (real_kb / CURRENT).resolve().name  # the knowledge base's build, as every data file says

@@ -18,8 +18,7 @@ from typing import Any
 import pytest
 
 from kb.deck.deck import DeckReport, check_deck, finding_text, sections_text, verdict_lines
-from kb.deck.decklist import decode
-from kb.deck.deckrules import EVIDENCE_CARDS
+from kb.deck.deckcards import EVIDENCE_CARDS
 from kb.errors import Refused
 
 from .conftest import DATA
@@ -105,19 +104,6 @@ def confident(report: DeckReport) -> bool:
     verdict = report.verdict
     broken = verdict["problems"] > 0 or bool(report.readings) and all(r["verdict"]["problems"] for r in report.readings)
     return verdict["legal"] is True or (verdict["scope"]["kind"] == "deck" and broken)
-
-
-def test_the_deck_page_gives_every_list_the_terminal_s_verdict(real_kb: Path, tmp_path: Path) -> None:
-    """The site's deck page (site/assets/deck.js) reads and checks each real list as `rulings deck` does: the same
-    verdict, findings, readings and whose deck it is, the file decoded as `rulings deck` decodes it."""
-    from .test_deck import _node, deck_js
-
-    node = _node()
-    lists = [(decode((AUDIT / entry["file"]).read_bytes(), entry["file"]), {"game": entry["games"][0]}) for entry in LISTS]
-    for entry, js in zip(LISTS, deck_js(node, real_kb, tmp_path, lists), strict=True):
-        report = report_on(real_kb, entry)
-        assert (report.verdict, report.findings, report.readings, report.alignment) == \
-            (js["verdict"], js["findings"], js["readings"], js["alignment"]), entry["file"]
 
 
 @pytest.mark.parametrize("entry", by_list([e for e in LISTS if e["alignment"]]))

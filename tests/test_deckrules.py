@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from kb.deck.deck import DeckReport, deck_report, whose_text
-from kb.deck.deckrules import LIMITS, RULES, Entry
+from kb.deck.deckcards import LIMITS, RULES, Entry
 from kb.read.lookup import Reader
 from kb.store.store import connect, query
 

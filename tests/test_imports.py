@@ -249,5 +249,24 @@ def test_the_site_and_the_deck_check_read_the_database_only_through_the_read_mod
     a typed answer (a document with its headings, a card's record, a rule's text): those modules import
     neither sqlite3 nor kb.store.store, so they hold no SQL of their own."""
     readers = importers("sqlite3") | importers("kb.store.store")
-    consumers = {"kb.site.corpus", "kb.deck.deck", "kb.deck.deckrules", "kb.site.sitepages", "kb.site.siteplan", "kb.terminal", "cli"}
+    consumers = {"kb.site.corpus", "kb.deck.deck", "kb.deck.deckcards", "kb.deck.deckrules", "kb.site.sitepages", "kb.site.siteplan", "kb.terminal", "cli"}
     assert "kb.read.lookup" in readers and not readers & consumers, sorted(readers & consumers)
+
+
+@pytest.mark.parametrize("path", sorted([*(KB.parent / "bench").glob("*.py"), *(KB.parent / "tools").glob("*.py")]),
+                         ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_the_benches_and_tools_import_what_kb_has(path: Path) -> None:
+    """bench/ and tools/ run outside the suite: each name they import from kb/ exists where they import it
+    from (a module moved or a function split out breaks them before anyone runs them)."""
+    import importlib
+
+    for node in imports_of(path):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "kb" and not node.level:
+            module = importlib.import_module(node.module or "")
+            missing = [a.name for a in node.names if not hasattr(module, a.name)
+                       and importlib.util.find_spec(f"{node.module}.{a.name}") is None]
+            assert missing == [], f"{path.name}:{node.lineno}: {node.module} has no {missing}"
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.split(".")[0] == "kb":
+                    importlib.import_module(alias.name)

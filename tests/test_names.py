@@ -6,25 +6,20 @@ random from the real card names, with a fixed seed."""
 
 from __future__ import annotations
 
-import json
 import random
-import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from kb.read import lookup
-from kb.site.browserdata import packed
 from kb.errors import Ambiguous, NotFound
 from kb.read.lookup import search_spec
 from kb.search.query import distance, fold, name_reach
 from kb.search.resolve import CardReading, read_card
-from kb.search.searchspec import SPEC, SearchSpec
-from kb.store.store import CURRENT
+from kb.search.searchspec import SearchSpec
 
-from .conftest import ROOT
-from .test_parity import _node
+from . import parity
 
 SEED = 20261128
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
@@ -149,36 +144,15 @@ def test_a_miss_suggests_the_nearest_names(real_kb: Path, spec: SearchSpec) -> N
     assert spec.name_index().rank("zqxwv kjhg") == []  # nothing near: nothing suggested
 
 
-DRIVER = """
-const fs = require("fs");
-const [specJs, resolveJs, indexPath, typedPath] = process.argv.slice(2);
-const {SearchSpec} = require(specJs), R = require(resolveJs);
-const spec = new SearchSpec(JSON.parse(fs.readFileSync(indexPath, "utf8")));
-const index = spec.name_index();
-process.stdout.write(JSON.stringify(JSON.parse(fs.readFileSync(typedPath, "utf8")).map(t => {
-  const r = R.read_card(spec, t, index);
-  return [r.names, r.read_as, r.choices, r.names.length || r.choices.length ? [] : index.rank(t)];
-})));
-"""
-
-
-def test_the_browser_reads_names_as_the_terminal(real_kb: Path, spec: SearchSpec, typed: list[tuple[str, str, bool]],
-                                                  tmp_path: Path) -> None:
+def test_the_browser_reads_names_as_the_terminal(real_site: Path, spec: SearchSpec, typed: list[tuple[str, str, bool]]) -> None:
     """resolve.js's read_card, and query.js's suggestions where it reads nothing, give for every typo
-    above and the issue's names what kb.search.resolve and kb.search.query give (the deck page reads names so)."""
-    node = _node()
+    above and the issue's names what kb.search.resolve and kb.search.query give (the deck page reads names so; the parity
+    harness runs them over the site's own index)."""
     words = [t for _, t, _ in typed] + ["gandalph", "fordo", "gandlaph", "khamul", "hte reviled ring", "zqxwv kjhg"]
-    (tmp_path / "driver.js").write_text(DRIVER, "utf-8")
-    data = json.loads((real_kb / CURRENT / SPEC).read_text("utf-8"))
-    (tmp_path / "index.json").write_text(json.dumps(packed(data), ensure_ascii=False), "utf-8")
-    (tmp_path / "typed.json").write_text(json.dumps(words), "utf-8")
-    run = subprocess.run([node, str(tmp_path / "driver.js"), str(ROOT / "site" / "assets" / "searchspec.js"),
-                          str(ROOT / "site" / "assets" / "resolve.js"), str(tmp_path / "index.json"),
-                          str(tmp_path / "typed.json")], capture_output=True, text=True, timeout=300)
-    assert run.returncode == 0, run.stderr
+    js = parity.run("names", real_site, typed=words)
     index = spec.name_index()
     python: list[Any] = []
     for t in words:
         r = read_card(t, spec, index)
         python.append([r.names, r.read_as, r.choices, [] if r.names or r.choices else index.rank(t)])
-    assert json.loads(run.stdout) == python
+    assert js == python

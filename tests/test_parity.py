@@ -1,13 +1,11 @@
-"""One search, specified once: site/assets/search.js (with query.js, searchspec.js and ranking.js) run in
-node over the knowledge base's search.json, in the compact form the site ships it, reads and ranks every
-question as kb.search.search does."""
+"""One search, specified once: the site's search page (site/assets/search.js with query.js, question.js,
+searchspec.js and ranking.js, over the index the site ships, search-index.js), run in node through the one
+parity harness (tests/parity), reads and ranks every question as kb.search.search does, and marks the same words in
+the same text a reader is shown."""
 
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import subprocess
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -15,43 +13,14 @@ from typing import Any
 import pytest
 
 from kb.search import query, ranking
-from kb.site.browserdata import bucket, packed, terms_keep_prefix
-from kb.search.search import Searcher
-from kb.search.searchspec import SPEC
-from kb.store.store import CURRENT
+from kb.site.browserdata import bucket, terms_keep_prefix
+from kb.read.render import reading
+from kb.search.search import Searcher, highlight_spans
 
-from .conftest import NO_EVAL, ROOT, eval_questions, made_once
+from . import parity
+from .conftest import NO_EVAL, eval_questions, made_once
 
-SEARCH_JS = ROOT / "site" / "assets" / "search.js"
-QUERY_JS = ROOT / "site" / "assets" / "query.js"
-SPEC_JS = ROOT / "site" / "assets" / "searchspec.js"
 LIMIT = 5
-
-DRIVER = """
-const fs = require("fs");
-const [searchJs, specPath, queriesPath] = process.argv.slice(2);
-const {of} = require(searchJs);
-const searcher = of(JSON.parse(fs.readFileSync(specPath, "utf8")));
-const {queries, filtered, focused, limit} = JSON.parse(fs.readFileSync(queriesPath, "utf8"));
-const out = queries.map(q => {
-  const found = searcher.search(q, limit);
-  return {ids: found.results.map(r => r.id), scores: found.results.map(r => r.score),
-          also_in: found.results.map(r => r.also_in), matched: found.results.map(r => r.matched),
-          understanding: found.understanding};
-});
-const narrowed = filtered.map(([q, options]) => searcher.search(q, limit, options).results.map(r => r.id));
-// the documents each filter lets through, by number
-const allowed = filtered.map(([q, options]) => {
-  const mask = searcher.allowed([options.game || "meccg"], options.source);
-  return Array.from(mask.keys()).filter(d => mask[d]);
-});
-// the words found in each result, every word of it read (as where the build does not vouch that a
-// word's terms begin as the word does: terms_keep_prefix)
-const everyWord = of(Object.assign(JSON.parse(fs.readFileSync(specPath, "utf8")), {terms_keep_prefix: false}));
-const matched = focused.map(q => everyWord.search(q, limit).results.map(r => r.matched));
-process.stdout.write(JSON.stringify({limits: searcher.spec.raw.limits, results: out, filtered: narrowed, allowed,
-                                     keeps_prefix: searcher.spec.raw.terms_keep_prefix, every_word: matched}));
-"""
 
 # Questions searched with a filter: one source (a few of its documents among thousands), the other game
 FILTERED = [("hazard limit", {"source": "coe-rules"}), ("hazard limit", {"source": "arda"}),
@@ -61,6 +30,7 @@ FILTERED = [("hazard limit", {"source": "coe-rules"}), ("hazard limit", {"source
 # Hand-picked readings: typos, abbreviations, accents, numbers, near card names, question framing.
 FOCUSED = [
     "can a strike be cancled after the roll?",
+    "when is the hazard limit checked?",
     "movment hazard phase",
     "can I play a hazard during M/H?",
     "CvCC at a haven",
@@ -130,50 +100,43 @@ FOCUSED = [
 IDS = [q if len(q) < 40 else q[:20] + f"...({len(q)} characters)" for q in FOCUSED]
 
 
-def _node() -> str:
-    node = shutil.which("node")
-    if node is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail("node is not installed (.ci/run installs it): the browser's search cannot be checked")
-        pytest.skip("needs node to run site/assets/search.js")
-    return node
-
-
 @pytest.fixture(scope="session")
-def both(real_kb: Path, eval_answers: dict[str, Any], tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    """Every question (evaluation and focused) through kb.search.search and through search.js in one node run,
-    once for the whole run (`made_once`: the workers that run these tests share it)."""
-    node = _node()
+def both(real_kb: Path, real_site: Path, eval_answers: dict[str, Any], tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """Every question (evaluation and focused) through kb.search.search and through the site's search page in one
+    harness run, once for the whole run (`made_once`: the workers that run these tests share it)."""
+    parity.node()
     queries = eval_questions() + FOCUSED
 
     def make(tmp: Path) -> None:
-        (tmp / "driver.js").write_text(DRIVER, "utf-8")
-        (tmp / "queries.json").write_text(json.dumps({"queries": queries, "filtered": FILTERED, "focused": FOCUSED, "limit": LIMIT}), "utf-8")
-        # the search data in the form the site ships it (kb.site.browserdata: compact postings, a table of
-        # section paths, numbered wordings), so the browser's own format is what is held to the answers
-        spec = json.loads((real_kb / CURRENT / SPEC).read_text("utf-8"))
-        (tmp / "index.json").write_text(json.dumps(packed(spec), ensure_ascii=False), "utf-8")
-        run = subprocess.run([node, str(tmp / "driver.js"), str(SEARCH_JS), str(tmp / "index.json"),
-                              str(tmp / "queries.json")], capture_output=True, text=True, timeout=600)
-        if run.returncode != 0:
-            raise RuntimeError(f"search.js failed in node: {run.stderr}")
-        js = json.loads(run.stdout)
+        js = parity.run("search", real_site, limit=LIMIT, every_word=FOCUSED, allowed=[o for _, o in FILTERED],
+                        cases=[{"query": q} for q in queries] + [{"query": q, "options": o} for q, o in FILTERED])
+        found = js["cases"]
         # the evaluation questions' top five: the first five of the run's top ten (`eval_answers`), which
         # are kb.search.search's top five (the same candidates, ranked alike, kept one per wording in order
         # until the limit); the focused questions searched with the limit, as their `also_in` depends on it
-        python: dict[str, dict[str, list[Any]]] = {q: {"ids": ids[:LIMIT]} for q, ids in eval_answers["ids"].items()}
+        python: dict[str, dict[str, list[Any]]] = {q: {"ids": ids[:LIMIT], "same_rule": eval_answers["same_rule"][q][:LIMIT]}
+                                                   for q, ids in eval_answers["ids"].items()}
         searcher = Searcher.open(real_kb)
+        parsers = {s["id"]: s["parser"] for s in searcher.spec.raw["sources"]}
         for q in FOCUSED:
-            found = searcher.search(q, limit=LIMIT)
-            python[q] = {"ids": [r.id for r in found], "scores": [r.score for r in found],
-                         "also_in": [r.also_in for r in found], "matched": [r.matched for r in found]}
+            found_py, u = searcher.search(q, limit=LIMIT), searcher.understand(q)
+            shown = [reading(r.data["text"], parsers[r.data["source"]]).text for r in found_py]
+            python[q] = {"ids": [r.id for r in found_py], "scores": [r.score for r in found_py],
+                         "also_in": [r.also_in for r in found_py], "matched": [r.matched for r in found_py],
+                         "shown": [[text, [list(s) for s in highlight_spans(text, u, searcher.spec)]] for text in shown],
+                         "same_rule": [[[e["id"], e["source"], e["text"]] for e in r.same_rule] for r in found_py]}
         narrowed = [[r.id for r in searcher.search(q, limit=LIMIT, **options)] for q, options in FILTERED]
         allowed = [sorted(searcher._allowed((o.get("game", "meccg"),), o.get("source"))) for _, o in FILTERED]
-        (tmp / "both.json").write_text(json.dumps({"js": dict(zip(queries, js["results"])), "python": python,
-                                                   "filtered": {"js": js["filtered"], "python": narrowed},
-                                                   "allowed": {"js": js["allowed"], "python": allowed},
-                                                   "keeps_prefix": js["keeps_prefix"], "every_word": js["every_word"],
-                                                   "limits": js["limits"]}, ensure_ascii=False), "utf-8")
+        results = {q: {"ids": [r["id"] for r in c["results"]], "scores": [r["score"] for r in c["results"]],
+                       "also_in": [r["also_in"] for r in c["results"]], "matched": [r["matched"] for r in c["results"]],
+                       "shown": [[r["shown"], r["spans"]] for r in c["results"]], "understanding": c["understanding"],
+                       "same_rule": [r["same_rule"] for r in c["results"]]}
+                   for q, c in zip(queries, found)}
+        (tmp / "both.json").write_text(json.dumps({
+            "js": results, "python": python,
+            "filtered": {"js": [[r["id"] for r in c["results"]] for c in found[len(queries):]], "python": narrowed},
+            "allowed": {"js": js["allowed"], "python": allowed}, "keeps_prefix": js["keeps_prefix"],
+            "every_word": js["every_word"], "limits": js["limits"]}, ensure_ascii=False), "utf-8")
 
     found = json.loads((made_once(tmp_path_factory, "parity", make) / "both.json").read_text("utf-8"))
     return {**found, "searcher": Searcher.open(real_kb), "eval": eval_questions()}
@@ -185,8 +148,8 @@ def test_every_question_gets_the_same_top_five(both: dict[str, Any]) -> None:
         pytest.skip(NO_EVAL)
     differ = []
     for q in questions:
-        py = both["python"][q]["ids"]
-        js = both["js"][q]["ids"]
+        py = both["python"][q]["ids"], both["python"][q]["same_rule"]
+        js = both["js"][q]["ids"], both["js"][q]["same_rule"]
         if py != js:
             differ.append((q, py, js))
     for q, py, js in differ:
@@ -209,7 +172,9 @@ def test_results_scores_and_folding_are_the_same(both: dict[str, Any], q: str) -
     assert js["ids"] == py["ids"]
     assert js["scores"] == pytest.approx(py["scores"], rel=1e-12)
     assert js["also_in"] == py["also_in"]
+    assert js["same_rule"] == py["same_rule"]
     assert js["matched"] == py["matched"]
+    assert js["shown"] == py["shown"]  # the text a reader is shown, the same words marked in it
 
 
 def test_filters_keep_the_same_rulings(both: dict[str, Any]) -> None:
@@ -260,35 +225,18 @@ def test_the_browser_reads_the_numbers_the_terminal_uses(both: dict[str, Any]) -
         "RARE": query.RARE, "COVERAGE_FLOOR": ranking.COVERAGE_FLOOR}
 
 
-def test_text_helpers_agree(tmp_path: Path) -> None:
+def test_text_helpers_agree(real_site: Path) -> None:
     """clean, strip_marks, fold, fold_key, distance (and near_distance, sounded, reach: a name typed as it
-    sounds, with kb.search.query.SOUNDS as the search data ships it) and the index's buckets on awkward text."""
-    node = _node()
+    sounds, with kb.search.query.SOUNDS as the site's index ships it) and the index's buckets on awkward text."""
     texts = ["Gollum’s  Fate!", "Adûnaphel", "Ａｄûｎａｐｈｅｌ", "a\u0301b", "x\x00y\x85z\u3000w\ufeffv", "İstanbul ß",
              "🐉 dragon", "“quoted” ‘single’", "e\u0308\u0301", "a" * 2500, "Straße", "½ and ²", "Plain, ASCII: text"]
     pairs = [("movment", "movement"), ("cancled", "canceled"), ("ab", "ba"), ("abcdef", "badcfe"), ("", "abc"),
              ("kitten", "sitting"), ("🐉a", "a🐉"), ("morgul knive", "morgul knife"), ("gandalph", "gandalf"),
              ("wophfung", "woffung"), ("shellob", "shelob"), ("akorahill", "akhorahil"), ("ghost", "gost"),
              ("mind ring", "minor ring"), ("glorfindal", "glorfindel"), ("the one rign", "the one ring")]
-    script = """
-const m = require(process.argv[2]), {bucket} = require(process.argv[3]);
-m.use_sounds(JSON.parse(require("fs").readFileSync(process.argv[4], "utf8")).sounds);
-const {texts, pairs, limit, keys} = JSON.parse(require("fs").readFileSync(process.argv[4], "utf8"));
-process.stdout.write(JSON.stringify({
-  clean: texts.map(t => m.clean(t, limit)), strip: texts.map(m.strip_marks), fold: texts.map(m.fold), key: texts.map(m.fold_key),
-  distance: pairs.map(([a, b]) => [1, 2, 3].map(l => m.distance(a, b, l))), bucket: keys.map(bucket),
-  near: pairs.map(([a, b]) => [0, 1, 2, 3].map(l => m.near_distance(a, b, l))), sounded: pairs.flat().map(m.sounded),
-  reach: [...Array(25).keys()].map(m.reach), name_reach: pairs.flat().map(m.name_reach)}));
-"""
-    (tmp_path / "helpers.js").write_text(script, "utf-8")
     keys = ["about:gandalf", "strike", "", ":x", "a:", "🐉x", "🐉🐉x", "x:🐉y", "x:y:🐉🐉", "número:1", "number:annotation:25a",
             "ß", "s"]
-    (tmp_path / "in.json").write_text(json.dumps({"texts": texts, "pairs": pairs, "limit": query.MAX_QUERY,
-                                                  "keys": keys, "sounds": query.SOUNDS}), "utf-8")
-    run = subprocess.run([node, str(tmp_path / "helpers.js"), str(QUERY_JS), str(SPEC_JS), str(tmp_path / "in.json")],
-                         capture_output=True, text=True, timeout=60)
-    assert run.returncode == 0, run.stderr
-    js = json.loads(run.stdout)
+    js = parity.run("helpers", real_site, texts=texts, pairs=pairs, limit=query.MAX_QUERY, keys=keys)
     assert js["clean"] == [query.clean(t) for t in texts]
     assert js["strip"] == [query.strip_marks(t) for t in texts]
     assert js["fold"] == [query.fold(t) for t in texts]

@@ -4,9 +4,7 @@ to annotation anchors)."""
 
 from __future__ import annotations
 
-import ast
 import json
-import os
 import posixpath
 import re
 import shutil
@@ -22,7 +20,6 @@ import pytest
 from click.testing import CliRunner
 
 from cli import cli
-from kb.site.browserdata import bucket
 from kb.errors import KbError
 from kb.search.evaluation import norm, read_cases
 from kb.search.query import fold
@@ -31,6 +28,7 @@ from kb.tables import load_words
 from kb.builder.urls import Urls, slug
 from kb.site.website import LinkIndex, build_site, render_files, unstamp
 
+from . import parity
 from .conftest import EVAL, NO_EVAL, ROOT
 
 
@@ -131,65 +129,25 @@ def test_every_ruling_is_anchored_once_and_every_link_resolves(real_kb: Path, re
     assert [r for r in rulings if ids[r] != 1] == []
 
 
-def _index(real_site: Path) -> dict:  # type: ignore[type-arg]
-    """search-index.js read back as a browser reads it: the search data's JSON in a JavaScript string,
-    its big tables in buckets of JSON text (each bucket holding exactly the keys kb.site.browserdata.bucket
-    puts there), the parts read later as JSON texts, and its documents' JSON lines."""
-    build, text = unstamp((real_site / "assets" / "search-index.js").read_text("utf-8"))
-    assert build.startswith("build-")  # the knowledge base's build folder
-    string = r"'((?:[^'\\\n]|\\.)*)'"
-    found = re.fullmatch(rf"window\.RULINGS_INDEX={string};\nwindow\.RULINGS_PARTS=(\{{.*\}});\n"
-                         rf"window\.RULINGS_DOCS={string};\n", text, re.S)
-    assert found is not None
-    # the escapes written (\\ \' \n \r \u2028 \u2029) mean the same in Python's literals
-    data, parts, docs = (ast.literal_eval(("'" + body + "'") if n != 1 else body) for n, body in enumerate(found.groups()))
-    index = json.loads(data)
-    later = parts.pop("later")  # parts parsed when first read: the English words, every page address
-    assert sorted(later) == ["english", "site", "site_cards"] and not set(later) & set(index)
-    index.update({name: json.loads(text) for name, text in later.items()})
-    lines = parts.pop("lines")  # lists read an entry at a time: each entry a JSON line
-    assert sorted(lines) == ["heading_terms", "sections"] and not set(lines) & set(index)
-    index.update({name: [json.loads(line) for line in text.split("\n")] for name, text in lines.items()})
-    assert index["buckets"] == list(parts) == ["postings", "keys", "vocab", "names"]
-    for table, buckets in parts.items():
-        index[table] = {}
-        for b, entries in buckets.items():
-            entries = json.loads(entries)
-            assert entries and {bucket(key) for key in entries} == {b}
-            index[table].update(entries)
-    # each document a row of its fields' values, in doc_fields' order, those at their defaults at its end left out
-    names, defaults = index["doc_fields"], index["doc_defaults"]
-    rows = [json.loads(line) for line in docs.split("\n")]
-    assert all(len(names) - len(defaults) <= len(row) <= len(names) for row in rows)
-    index["docs"] = [{name: row[i] if i < len(row) else defaults[name] for i, name in enumerate(names)} for row in rows]
-    return index  # type: ignore[no-any-return]
-
-
-def _ungap(text: str, step: int) -> list[float]:
-    out: list[float] = []
-    last = 0
-    for i, part in enumerate(text.split(",") if text else []):
-        if i % step == 0:
-            last += int(part, 36)
-            out.append(last)
-        else:
-            out.append(float(part))
-    return out
-
-
 def test_browser_search_index_is_the_knowledge_bases_own(real_kb: Path, real_site: Path) -> None:
     """search-index.js is search.json as the build wrote it, made compact (kb.site.browserdata), plus where
-    every ruling and card lives: unpacked, it is search.json again. It is ASCII alone (every other
-    character a JSON escape), so that V8 holds the script and its texts one byte a character (on main
-    a curly quote made them two, and opening the index took a third longer)."""
+    every ruling and card lives: read back by the search page's own decoder (searchspec.js, through the parity
+    harness: every table's buckets, each holding exactly the keys kb.site.browserdata.bucket puts there, the
+    postings and keys decoded, the documents, the JSON lines, the parts read later), it is search.json again.
+    It is ASCII alone (every other character a JSON escape), so that V8 holds the script and its texts one byte
+    a character (on main a curly quote made them two, and opening the index took a third longer)."""
     assert (real_site / "assets" / "search-index.js").read_bytes().isascii()
-    data = _index(real_site)
+    assert unstamp((real_site / "assets" / "search-index.js").read_text("utf-8"))[0].startswith("build-")
+    data = parity.site_index(real_site)
+    read = data.pop("read")
+    assert read["misplaced"] == [] and sorted(read["later"]) == ["english", "site", "site_cards"]
     site, cards = data.pop("site"), data.pop("site_cards")
     own = json.loads((real_kb / "current" / "search.json").read_text("utf-8"))
     docs = own["docs"]
-    assert data.pop("encoding") == "gaps36" and data.pop("buckets")
-    assert {t: _ungap(p, 2) for t, p in data.pop("postings").items()} == own.pop("postings")
-    assert {k: _ungap(p, 1) for k, p in data.pop("keys").items()} == own.pop("keys")
+    assert data.pop("encoding") == "gaps36"
+    assert data.pop("buckets") == read["bucketed"] == ["postings", "keys", "vocab", "names"]
+    assert data.pop("postings") == own.pop("postings")
+    assert data.pop("keys") == own.pop("keys")
     assert data.pop("doc_fields") == ["id", "source", "kind", "section", "text", "lines", "number", "title", "markers",
                                       "about", "prior", "defines", "numbers", "step", "same_words", "incomplete"]
     # every word of a card name, each between line breaks, looked up as text
@@ -209,6 +167,7 @@ def test_browser_search_index_is_the_knowledge_bases_own(real_kb: Path, real_sit
     assert all(a < b for a, b in zip(starts, starts[1:])) and all(x[0] != y[0] for x, y in zip(runs, runs[1:]))
     defaults = own["doc_defaults"]
     assert [{k: v for k, v in d.items() if v != defaults.get(k, ...)} for d in data.pop("docs")] == own.pop("docs")
+    assert data.pop("heading_terms") == own.pop("heading_terms") and data.pop("sections") == own.pop("sections")
     assert data == own
     assert len(docs) == len(site["doc_pages"]) > 3700 and site["anchors"] == {}
     ids: dict[str, set[str]] = {}
@@ -436,31 +395,13 @@ def test_browser_search_quality_on_the_dev_questions(search_page) -> None:  # ty
     assert errors == []
 
 
-OPENED = """
-const fs = require("fs"), vm = require("vm");
-const [site, scripts, query] = process.argv.slice(1);
-const page = {}; page.window = page; vm.createContext(page);
-for (const s of JSON.parse(scripts)) vm.runInContext(fs.readFileSync(site + "/" + s, "utf8"), page);
-const searcher = page.RulingsSearch.open(), spec = searcher.spec;
-const found = searcher.search(query, 20, {});
-found.results.forEach(r => searcher.highlight_spans(spec.shown(r.doc), found.understanding) && spec.url(r.doc));
-process.stdout.write(JSON.stringify({index: page.RULINGS_INDEX.length, results: found.results.length,
-  sections: spec._lines.sections.length, read: spec._sections.size, heads: spec._heads.size, english: "english" in spec.raw,
-  pages: !!spec.raw.site, cards: "site_cards" in spec.raw || !!spec.raw.site.cards}));
-"""
-
-
 def test_opening_the_search_index_parses_little_of_it(real_site: Path) -> None:
     """What the search page parses before its first question is a small part of its index: the sections'
     paths and their headings' terms are JSON lines, an entry parsed when a candidate of that section is
     ranked; the English words are parsed only for a word the corpus lacks (on main the page parsed all
     three at open, 0.3 MB of JSON, a quarter of its script time on a phone), the cards' pages only
     for a question naming a card (on main with every ruling's page, when the results were shown)."""
-    scripts = re.findall(r'<script src="([^"]+)"', (real_site / "search.html").read_text("utf-8"))
-    scripts = [s for s in scripts if s != "assets/site.js"]
-    run = subprocess.run(["node", "-e", OPENED, str(real_site), json.dumps(scripts), "can a strike be cancelled after the roll?"],
-                         capture_output=True, text=True, check=True)
-    got = json.loads(run.stdout)
+    got = parity.run("opened", real_site, query="can a strike be cancelled after the roll?")
     whole = (real_site / "assets" / "search-index.js").stat().st_size
     assert got["results"] == 20 and got["index"] < whole / 20
     assert 0 < got["read"] <= got["heads"] < got["sections"] / 5 and got["english"] is False

@@ -18,7 +18,7 @@ from kb.store.snapshot import Snapshot
 from kb.store.store import CURRENT, DB_NAME
 from kb.site.website import build_site
 
-from .test_site import _index
+from . import parity
 
 INSERTED = "A ruling inserted above the others, which the first build does not have."
 ERRATUM = "*Card Erratum:* Adûnaphel's prowess is 8. [test]"
@@ -63,7 +63,7 @@ def test_a_site_made_while_two_builds_swap_current_is_wholly_one_build(
     site = tmp_path / "site"
     report = build_site(kb, site, strict=True)
     assert report.broken == []
-    index = _index(site)
+    index = parity.site_index(site)
     docs, pages = index["docs"], index["site"]["pages"]
     anchored: dict[str, set[str]] = {}
     for n, doc in enumerate(docs):  # every result of the search index lands on its ruling's page

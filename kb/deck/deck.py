@@ -1,10 +1,11 @@
 """The deck check: every erratum, CRF ruling and mention a judge needs for the cards of a decklist, as one report.
 
-`rulings deck FILE` reads the list (kb.deck.decklist), reads each name as `rulings card` does
+`rulings deck FILE` reads the list (kb.deck.deckformats, kb.deck.decklist), reads each name as `rulings card` does
 (kb.search.resolve.read_card: any language, accents, plurals, typos), and gathers each card's errata,
 rulings and mentions (kb.read.lookup's Reader.card_rulings, what `rulings card` gives) into one report in the ruling shape; deck_page()
 makes it one printable HTML page, write_page() writes that page safely. deck_data() is what the
-site's deck page (site/assets/deck.js) needs to make the same report in the browser.
+site's deck page (site/assets/deck.js, over decklist.js, deckformats.js, deckcards.js and deckrules.js) needs to
+make the same report in the browser; tests/data/decks/cases.json holds both to the same answers.
 """
 
 from __future__ import annotations
@@ -19,11 +20,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from kb.deck.deckformats import read_deck
 from kb.deck.decklist import (EXAMPLE, MAX_BYTES, MAX_JOINED, MAX_TITLE, PATTERNS, DeckLine, browser_rules, decode, item_lines,
-                         list_items, list_spans, read_deck, short_name, title_at, too_large)
-from kb.deck.deckrules import (BANS, EVIDENCE_CARDS, FACT_FIELDS, FLAGS, GAMES, LIMITS, PLAYER_NAMES, PLAYER_OF, PLAYERS, PREFERRED,
-                          RULES, STATUSES, CardFacts, Entry, Scope, Whose, card_facts, check, counted, most_cards, part_of,
-                          scope_of, site_alignments, verdicts, versions, whose_deck)
+                         list_items, list_spans, short_name, title_at, too_large)
+from kb.deck.deckcards import (BANS, EVIDENCE_CARDS, FACT_FIELDS, FLAGS, GAMES, LIMITS, PLAYER_NAMES, PLAYER_OF, PLAYERS, PREFERRED,
+                          RULES, CardFacts, Entry, Scope, Whose, card_facts, most_cards, part_of, scope_of, site_alignments,
+                          versions, whose_deck)
+from kb.deck.deckrules import STATUSES, check, counted, verdicts
 from kb.errors import ForeignFile, ParseError, Refused, WriteFailed
 from kb.inputs import kind_of, read_bytes
 from kb.read.lookup import KbOrReader, Reader
@@ -746,7 +749,7 @@ def deck_data(kb: KbOrReader) -> dict[str, Any]:
     limits, for every card with anything to say, and every name read as several cards ("Hobgoblins"),
     [errata, rulings, mentions] (kb.read.lookup's Reader.card_rulings, what `rulings deck` gives), each a
     list of indexes into the search data's documents, under its English names joined by " / ";
-    every card's facts and the deck rules' limits (kb.deck.deckrules), and each rule a finding may cite as
+    every card's facts and the deck rules' limits (kb.deck.deckcards), and each rule a finding may cite as
     its document's index."""
     reader = Reader.of(kb)  # the indexes point into this build's search data: the site ships the same
     position = {doc_id: n for n, doc_id in enumerate(column(reader.spec.raw["docs"], "id"))}

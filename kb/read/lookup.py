@@ -718,21 +718,35 @@ class Found:
         """A result's ruling (from its search document's data)."""
         return self.reader.shape(result.data)
 
+    def source_title(self, source: str) -> str:
+        """A source's title, by its id (its id where the build has no such source)."""
+        found = self.reader.sources.get(source)
+        return found.title if found else source
+
     def reading(self, result: Any) -> Reading:
         """A result's text as a reader reads it (kb.read.render.reading)."""
+        return self.text_reading(result.data["text"], result.data["source"])
+
+    def text_reading(self, text: str, source_id: str) -> Reading:
+        """A text of a source as a reader reads it (kb.read.render.reading): a result's, or an equivalent's."""
         from kb.read.render import reading
-        source = self.reader.sources.get(result.data["source"])
-        return reading(result.data["text"], source.parser if source else "")
+        source = self.reader.sources.get(source_id)
+        return reading(text, source.parser if source else "")
+
+    def same_rule(self, result: Any) -> list[dict[str, str]]:
+        """A result's equivalents (kb.search.search.Result.same_rule), each text as a reader reads it."""
+        return [{**e, "text": self.text_reading(e["text"], e["source"]).text} for e in result.same_rule]
 
     def to_json(self, explain: bool = False) -> Any:
-        """The results in the ruling shape plus score, also_in and matched (and why, with explain);
+        """The results in the ruling shape plus score, also_in, same_rule and matched (and why, with explain);
         with explain, {"understanding", "results"}."""
         from dataclasses import asdict
 
         out = []
         for r in self.results:
             item = self.ruling(r).to_json()
-            item.update({"score": round(r.score, 4), "also_in": list(r.also_in), "matched": list(r.matched)})
+            item.update({"score": round(r.score, 4), "also_in": list(r.also_in), "same_rule": self.same_rule(r),
+                         "matched": list(r.matched)})
             if explain:
                 item["why"] = dict(r.why)
             out.append(item)

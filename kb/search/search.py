@@ -3,7 +3,7 @@
 The engine runs over the search data the build wrote (kb.search.searchspec): the query is read by
 kb.search.query, BM25 over the passage units' postings finds the candidates, kb.search.ranking scores them by
 their features, and arrange() orders them for reading. The site executes the same steps over the
-same data, module for module (site/assets/query.js, searchspec.js, ranking.js and search.js, this
+same data, module for module (site/assets/query.js, question.js, searchspec.js, ranking.js and search.js, this
 module's), so a question gets the same answers in the terminal and the browser
 (tests/data/search/cases.json holds both to the same readings, results and scores).
 """
@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from kb.errors import QueryError
-from kb.search.query import Understanding, analyze_text, analyze_word, clean, fold, understand
+from kb.search.query import Understanding, analyze_text, analyze_word, clean, fold
+from kb.search.question import understand
 from kb.search.ranking import QueryContext, contributions, features, plain_sum, score
 from kb.search.searchspec import SPEC, SearchSpec, column
 from kb.store.snapshot import Kb, Snapshot
@@ -40,9 +41,12 @@ class Result:
     """What each ranking feature added to the log-score (kb.search.ranking), for --explain."""
     matched: list[str] = field(default_factory=list)
     """The query's terms the passage holds."""
+    same_rule: list[dict[str, Any]] = field(default_factory=list)
+    """The rulings of other documents that state the same rule (kb.builder.equivalents), each {"id", "source",
+    "text"}, the most authoritative first: shown under this result, never as results of their own."""
 
     def to_json(self, explain: bool = False) -> dict[str, Any]:
-        out = {**self.data, "score": round(self.score, 4), "also_in": self.also_in}
+        out = {**self.data, "score": round(self.score, 4), "also_in": self.also_in, "same_rule": self.same_rule}
         if explain:
             out["why"] = self.why
             out["matched"] = self.matched
@@ -73,6 +77,7 @@ class Searcher:
         self.keys: dict[str, list[int]] = raw["keys"]
         self.lengths: list[float] = raw["lengths"]
         self.editions = {int(k): v for k, v in raw["editions"].items()}
+        self.same_rule: dict[int, list[int]] = {int(k): v for k, v in raw["same_rule"].items()}
         self._filters: dict[tuple[str, ...], set[int]] = {}
         self._index: Any = None
 
@@ -178,24 +183,38 @@ class Searcher:
 
     def arrange(self, scored: list[Result], u: Understanding, limit: int) -> list[Result]:
         """Best first; for a card name, its own rulings and mentions in turn; one result per wording,
-        an older edition's ruling folded into its current counterpart."""
+        an older edition's ruling folded into its current counterpart; one result per rule: a ruling
+        that states the rule of a result ranked above it is shown under that result (same_rule), not
+        again."""
         scored.sort(key=lambda r: (-r.score, r.doc))
         if u.card_query:
             scored = interleave_card_results(scored, u.cards, u.card_text)
         present = {r.doc: r for r in scored}
         out: list[Result] = []
         seen: dict[int, Result] = {}
+        shown: set[int] = set()
+        """The documents shown so far, as results or under them."""
         for r in scored:
+            if r.doc in shown:
+                continue
             key = self.wording(r.doc)
             twin = seen.get(key) or present.get(self.editions.get(r.doc, -1))
             if twin is not None and twin is not r:
                 twin.also_in.append(r.id)
                 continue
             seen[key] = r
+            same = self.same_rule.get(r.doc, [])
+            shown.update(same)
+            r.same_rule = [self.equivalent(d) for d in same]
             out.append(r)
             if len(out) == limit:
                 break
         return out
+
+    def equivalent(self, d: int) -> dict[str, Any]:
+        """A ruling shown under a result that states the same rule: its id, source and text."""
+        doc = self.spec.doc(d)
+        return {"id": doc.id, "source": self.spec.raw["sources"][doc.source]["id"], "text": doc.text}
 
     def wording(self, d: int) -> int:
         """The first document with document d's words (folded, as the build found them): two rulings
@@ -245,7 +264,8 @@ WORD = re.compile(r"\w+(?:[./\-]\w+)*")
 
 
 def highlight_spans(text: str, u: Understanding, spec: SearchSpec) -> list[tuple[int, int]]:
-    """Where the query's words (or their stems, or recognised names) occur in a result's text."""
+    """Where the query's words (or their stems, or recognised names) occur in a result's text: each span once, in
+    order (by start, then end); search.js's highlight_spans gives the same."""
     wanted = {t for t, _ in u.terms if ":" not in t}
     spans = [(m.start(), m.end()) for m in WORD.finditer(text) if wanted & set(analyze_word(m.group(0), spec))]
     lowered = text.lower()

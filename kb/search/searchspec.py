@@ -30,7 +30,7 @@ from kb.search.query import (LIMITS, NOT_NAMES, NameIndex, PREFIXES, QUESTION_WO
                       fold, fold_key)
 from kb.tables import load_table, words_text
 
-SPEC_VERSION = 4
+SPEC_VERSION = 5
 SPEC = "search.json"
 SPEC_CACHE = "search.marshal"
 """The same data in Python's own marshal format, which the terminal reads in half the time (the
@@ -183,11 +183,14 @@ class Docs:
         self.sections: dict[tuple[str, ...], int] = {}
         self.priors: dict[tuple[str, ...], int] = {(): 0}
         self.words: dict[str, int] = {}
+        self.sources: list[int] = []
+        """Each document's source (an index into the sources), in order."""
 
     def row(self, unit: Unit) -> dict[str, Any]:
         """The document of the unit just counted (so every word of the term it defines, one of its
         fields, is in the vocabulary), without the fields that hold their defaults (DOC_DEFAULTS)."""
         d, n = unit.data, len(self.postings.lengths) - 1
+        self.sources.append(self.source_index[d["source"]])
         first = self.words.setdefault(fold(d["text"]).replace(" ", ""), n)
         known = unit.known
         doc = {"id": d["id"], "source": self.source_index[d["source"]], "kind": d["kind"], "number": d["number"] or "",
@@ -209,12 +212,16 @@ def spec_items(units: Iterable[Unit], analyze: Any, sources: list[dict[str, Any]
                editions: Callable[[], Iterable[tuple[int, int]]], names: dict[str, list[str]], common: set[str],
                weights: dict[str, float], limits: dict[str, float] | None = None,
                game_words: Iterable[str] = (), bm25: dict[str, float] = BM25,
-               rule_numbers: dict[str, str] | None = None) -> Iterator[tuple[str, Any]]:
+               rule_numbers: dict[str, str] | None = None,
+               equivalents: Callable[[], Iterable[tuple[int, int]]] = lambda: (),
+               authorities: Sequence[float] = ()) -> Iterator[tuple[str, Any]]:
     """The search data for these units, field by field in the order it is written: `analyze` is the
     build's analyzer (text -> index terms); the units are taken as the docs list is written, their
     sections, postings and the rest written after it; editions gives (older unit, current unit)
     pairs once the units are seen; bm25 the parameters BM25 scores with (k1, b); rule_numbers the
-    numbers the sources write with capitals, by their lower case (kb.search.query.rule_numbers)."""
+    numbers the sources write with capitals, by their lower case (kb.search.query.rule_numbers); equivalents
+    (unit, unit) pairs of rulings stating the same rule (kb.builder.equivalents), each way, listed by their
+    sources' authorities (kb.search.ranking.authority, one a source)."""
     postings = Postings(analyze)
     docs = Docs(postings, sources)
 
@@ -250,6 +257,22 @@ def spec_items(units: Iterable[Unit], analyze: Any, sources: list[dict[str, Any]
     yield "game_words", sorted(game_words)
     yield "editions", Items(((str(old), new) for old, new in editions() if 0 <= old < count and 0 <= new < count),
                             table=True)
+    yield "same_rule", same_rule_table(equivalents(), docs.sources, authorities or [0.0] * len(sources))
+
+
+def same_rule_table(pairs: Iterable[tuple[int, int]], source_of: Sequence[int],
+                    authorities: Sequence[float]) -> dict[str, list[int]]:
+    """Each document that states a rule another document states too -> those documents, the most
+    authoritative first (authorities: each source's kb.search.ranking.authority; the official statement first),
+    then in the build's order: decided once here, so that both runtimes only read it
+    (kb.search.search.Searcher.arrange)."""
+    count = len(source_of)
+    table: dict[int, list[int]] = {}
+    for a, b in pairs:
+        if 0 <= a < count and 0 <= b < count and b not in table.setdefault(a, []):
+            table[a].append(b)
+    return {str(d): sorted(others, key=lambda o: (-authorities[source_of[o]], source_of[o], o))
+            for d, others in sorted(table.items())}
 
 
 def gather(fields: Iterable[tuple[str, Any]]) -> dict[str, Any]:
@@ -534,7 +557,7 @@ class SearchSpec:
     @classmethod
     def of(cls, raw: Any, where: str = "search data") -> SearchSpec:
         needed = ("version", "docs", "sections", "heading_terms", "priors", "lengths", "avg_length", "postings", "keys", "vocab",
-                  "names", "name_words", "common", "game_words", "sources", "query", "weights", "limits")
+                  "names", "name_words", "common", "game_words", "sources", "query", "weights", "limits", "same_rule")
         if not isinstance(raw, dict) or any(k not in raw for k in needed) or raw["version"] != SPEC_VERSION:
             raise KbBroken(f"the search data at {where} is incomplete or of another version; "
                            "run `rulings build` to rebuild it")

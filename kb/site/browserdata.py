@@ -2,8 +2,8 @@
 a phone, plus where every ruling and card lives on the site; written once by `rulings site`.
 
 site/assets/searchspec.js reads it and search.js runs it step by step as kb.search.search runs search.json
-(tests/test_parity.py and tests/test_conformance.py hold them to the same answers). What makes it
-quicker to load than search.json as a script:
+(tests/test_parity.py and tests/test_conformance.py hold them to the same answers, through the parity
+harness, tests/parity). What makes it quicker to load than search.json as a script:
 
 - it is JSON text inside JavaScript strings (`window.RULINGS_INDEX='…'`), read with JSON.parse: a
   browser parses a JSON string faster than the same object literal, and a script tag loads it

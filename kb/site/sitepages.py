@@ -104,7 +104,7 @@ class Pages:
         """Every page, one at a time (each is rendered and written before the next is made)."""
         c, urls = self.c, self.urls
         yield from (self.home_page(), self.search_page(), self.credits_page(), self.changes_page())
-        yield Page("deck.html", "deck.html", "Deck check")  # the deck page: kb/deck/deck.py, site/assets/deck.js
+        yield Page("deck.html", "deck.html", "Deck check")  # the deck page: kb/deck/deck.py, site/assets/deck.js and the modules before it
         for s in c.sources:
             yield from self.document_pages(s)
         yield from (self.card_page(name) for name in sorted(c.cards))

@@ -46,7 +46,9 @@ repairs(source, line, kind, before, after)
 problems(source, line, severity, message)   severity warning, or note (about the source's own text)
 links(ruling_id, kind, target, how)    cross-references: kind card (how about|mention|card), phase
                                        (section|text), term, annotation / rule (cites), section (a
-                                       "See also" target), edition (same|reworded|absent, older -> current)
+                                       "See also" target), edition (same|reworded|absent, older -> current),
+                                       same-rule (how checked: a ruling of another document that states the
+                                       same rule, each way; kb/builder/equivalents.py, kb/data/same_rule.toml)
 terms(key, name, definition ruling id, section_id of its "Rulings by Term" heading, headings JSON list of
       the other CRF headings that name it, rules JSON list of the CoE rules whose title names it (each
       with its parts), aliases JSON list of the other keys it is asked by (kb/builder/terms.py))
@@ -268,6 +270,14 @@ class Stored:
                 "select o.rowid - 1, n.rowid - 1 from links l join rulings o on o.id = l.ruling_id "
                 "join rulings n on n.id = l.target where l.kind = 'edition' and l.target != '' order by l.rowid"):
             yield old, new
+
+
+    def equivalent_places(self) -> Iterator[tuple[int, int]]:
+        """Each ruling linked to a ruling stating the same rule (kb.builder.equivalents), as their places among the
+        rulings (the search data's doc numbers), in the order of the links."""
+        yield from self.conn.execute(
+            "select a.rowid - 1, b.rowid - 1 from links l join rulings a on a.id = l.ruling_id "
+            "join rulings b on b.id = l.target where l.kind = 'same-rule' order by l.rowid")
 
 
 class Draft(Stored):

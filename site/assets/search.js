@@ -1,5 +1,5 @@
 /* Offline search for the rulings site: kb/search/search.py in JavaScript, the engine: a question read by
- * query.js (kb/search/query.py), BM25 over the passage units' postings, the candidates scored by
+ * question.js (kb/search/question.py) and query.js (kb/search/query.py), BM25 over the passage units' postings, the candidates scored by
  * ranking.js (kb/search/ranking.py) and arranged for reading, over the knowledge base's own search data as
  * the site ships it (searchspec.js over assets/search-index.js), so a question gets the same
  * answers in the browser as in the terminal. Nothing is re-indexed or decided here that the build
@@ -15,6 +15,7 @@
 
   var node = typeof module === "object" && module.exports && typeof require === "function";
   var Q = node ? require("./query.js") : root.RulingsQuery;
+  var U = node ? require("./question.js") : root.RulingsQuestion;
   var S = node ? require("./searchspec.js") : root.RulingsSpec;
   var R = node ? require("./ranking.js") : root.RulingsRanking;
 
@@ -30,7 +31,7 @@
     this._may = null;
   }
 
-  Searcher.prototype.understand = function (query) { return Q.understand(query, this.spec); };
+  Searcher.prototype.understand = function (query) { return U.understand(query, this.spec); };
 
   /* _allowed: which documents a search may return, as a mask (allowed[d] is 1), per filter, made a run
    * of one source's documents at a time (the site's index gives the runs) */
@@ -156,20 +157,23 @@
     found.docs.forEach(function (entry) {
       var d = entry[0], f = R.features(d, entry[2], context), data = this.spec.data(d);
       scored.push({id: data.id, score: R.score(entry[1], f, w), data: data, doc: d, also_in: [], also_docs: [],
-        matched: [], features: f, text: data.text});
+        same_rule: [], same_docs: [], matched: [], features: f, text: data.text});
     }, this);
     return this.arrange(scored, found.understanding, limit);
   };
 
   /* arrange: best first; for a card name, its own rulings and mentions in turn; one result per
-   * wording, an older edition's ruling folded into its current counterpart */
+   * wording, an older edition's ruling folded into its current counterpart; one result per rule: a
+   * ruling that states the rule of a result ranked above it is shown under that result (same_rule) */
   Searcher.prototype.arrange = function (scored, u, limit) {
     scored.sort(function (x, y) { return x.score !== y.score ? (x.score > y.score ? -1 : 1) : x.doc - y.doc; });
     if (u.card_query) scored = interleave_card_results(scored, u.cards, u.card_text);
-    var present = new Map(), seen = new Map(), out = [], editions = this.spec.raw.editions;
+    var present = new Map(), seen = new Map(), shown = new Set(), out = [], raw = this.spec.raw;
     scored.forEach(function (r) { present.set(r.doc, r); });
     for (var i = 0; i < scored.length; i++) {
-      var r = scored[i], key = this.wording(r.doc), newer = Q.own(editions, String(r.doc));
+      var r = scored[i];
+      if (shown.has(r.doc)) continue;
+      var key = this.wording(r.doc), newer = Q.own(raw.editions, String(r.doc));
       var twin = seen.get(key) || present.get(newer === undefined ? -1 : newer);
       if (twin !== undefined && twin !== r) {
         twin.also_in.push(r.id);
@@ -177,10 +181,20 @@
         continue;
       }
       seen.set(key, r);
+      var same = Q.own(raw.same_rule, String(r.doc)) || [];
+      same.forEach(function (d) { shown.add(d); });
+      r.same_docs = same.slice();
+      r.same_rule = same.map(this.equivalent, this);
       out.push(r);
       if (out.length === limit) break;
     }
     return out;
+  };
+
+  /* equivalent: a ruling shown under a result that states the same rule: its id, source and text */
+  Searcher.prototype.equivalent = function (d) {
+    var doc = this.spec.doc(d);
+    return {id: doc.id, source: this.spec.raw.sources[doc.source].id, text: doc.text};
   };
 
   /* wording: the first document with document d's words (folded, as the build found them) */
@@ -253,7 +267,8 @@
     return mixed.slice(0, at).concat(texts, mixed.slice(at));
   }
 
-  /* highlight_spans: where the query's words (or their stems, or recognised names) occur in a text */
+  /* highlight_spans: where the query's words (or their stems, or recognised names) occur in a text: each span
+   * once, in order (by start, then end), as kb.search.search.highlight_spans gives them */
   Searcher.prototype.highlight_spans = function (text, u) {
     var wanted = new Set(), spans = [], spec = this.spec, m;
     u.terms.forEach(function (e) { if (e[0].indexOf(":") < 0) wanted.add(e[0]); });
@@ -267,7 +282,9 @@
       var start = lowered.indexOf(name.toLowerCase());
       if (start >= 0) spans.push([start, start + name.length]);
     });
-    return spans.sort(function (x, y) { return x[0] - y[0] || x[1] - y[1]; });
+    return spans.sort(function (x, y) { return x[0] - y[0] || x[1] - y[1]; }).filter(function (s, i, all) {
+      return i === 0 || s[0] !== all[i - 1][0] || s[1] !== all[i - 1][1];
+    });
   };
 
   /* open: the searcher of the page's own search data (kb.search.search.open_searcher; searchspec.js open) */

@@ -1,9 +1,11 @@
-/* The search page (search.html): a question typed or carried in the address (?q=, &game=,
+/* The site's pages: the search page, then the deck page (below).
+ *
+ * The search page (search.html): a question typed or carried in the address (?q=, &game=,
  * &source=) answered as you type by search.js over the site's index, each result's text as a
  * reader reads it with the words it matched marked and named, 20 results and 20 more on request;
  * Back to the page returns to the same results at the same place. The page's part of the search,
  * with no Python counterpart (the terminal's is cli.py's `rulings search`).
- * Loads by a script tag, after query.js, searchspec.js, ranking.js and search.js, before search-index.js. */
+ * Loads by a script tag, after query.js, question.js, searchspec.js, ranking.js and search.js, before search-index.js. */
 (function (root) {
   "use strict";
 
@@ -100,13 +102,19 @@
         var o = spec.data(other);
         return '<a href="' + escapeHtml(o.url) + '">' + escapeHtml(o.source_title + (o.current ? "" : ", an older edition")) + "</a>";
       }).filter(Boolean);
+      // the rulings of other documents that state the same rule, a line each, the most authoritative first
+      var same = r.same_docs.map(function (other) {
+        var o = spec.data(other);
+        return '<div class="same-rule">same rule, <a href="' + escapeHtml(o.url) + '">' + escapeHtml(o.source_title) + "</a>: " +
+          escapeHtml(spec.shown(other)) + "</div>";
+      }).join("");
       var text = spec.shown(r.doc);
       var words = own_words(spec, state.q, u, r.matched.filter(function (t) { return t.indexOf(":") < 0; }));
       // a ruling the source's text leaves incomplete (kb.model.Ruling.incomplete) says so before its words
       var incomplete = d.incomplete ? '<p class="warning incomplete"><strong>Incomplete in the source\'s text:</strong> ' +
         escapeHtml(d.incomplete) + ". Read it as a fragment, not as a whole rule.</p>" : "";
       li.innerHTML = head + incomplete + '<div class="text">' + highlight(text, searcher.highlight_spans(text, u)) + "</div>" +
-        (also.length ? '<div class="where">also in ' + also.join(", ") + ", in the same words</div>" : "") +
+        (also.length ? '<div class="where">also in ' + also.join(", ") + ", in the same words</div>" : "") + same +
         (words.length ? '<div class="matched">matched: ' + escapeHtml(words.join(", ")) + "</div>" : "");
       out.appendChild(li);
     });
@@ -236,4 +244,273 @@
       boot();
     }
   }
+})(typeof window !== "undefined" ? window : this);
+
+/* The deck page (deck.html): a decklist pasted, dropped as a file, or carried in the address after "#", read in
+ * any of its formats and checked against the CoE deck-construction rules as `rulings deck` checks it, with the
+ * same report made from the site's data, offline (deck.js and the modules before it), in a worker
+ * (worker.js), its progress shown. The page's part of the deck check, with no Python counterpart (the
+ * terminal's is kb/deck/deck.py's report as the terminal prints it).
+ * Loads by a script tag, after the deck modules and worker.js. */
+(function deck_page(root) {
+  "use strict";
+
+  if (!root.document) return;
+  var P = root.RulingsSpec, L = root.RulingsDeckList || {}, K = root.RulingsDeckRules || {}, D = root.RulingsDeck || {};
+  var W = root.RulingsWorker || {};
+  var own = L.own, patterns = L.patterns, size_text = L.size_text, too_large = L.too_large, counted = K.counted;
+  var MAX_SHOWN = D.MAX_SHOWN, lines_text = D.lines_text, miss_text = D.miss_text, read_error = D.read_error;
+  var reading_text = D.reading_text, sections_text = D.sections_text, whose_text = D.whose_text, Checker = W.Checker;
+
+  function el(tag, cls, text) {
+    var e = root.document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+
+  function link(href, text) {
+    var a = el("a", "", text);
+    a.setAttribute("href", href);
+    return a;
+  }
+
+  function ruling(spec, d) {
+    var r = spec.data(d), li = el("li", "ruling");
+    li.appendChild(link(r.url, "[" + r.kind + (r.number ? " " + r.number : "") + "]"));
+    li.appendChild(el("span", "where", " " + r.source_title + (r.current ? "" : " (older edition)") + " · " + r.id));
+    li.appendChild(el("div", "text", spec.shown(d)));  // as a reader reads it (searchspec.js shown)
+    return li;
+  }
+
+  function rulings(spec, title, ids) {
+    var box = el("div", "deck-rulings");
+    box.appendChild(el("h4", "", title + " (" + ids.length + ")"));
+    var list = el("ul", "results");
+    ids.forEach(function (d) { list.appendChild(ruling(spec, d)); });
+    box.appendChild(list);
+    return box;
+  }
+
+  var HELP = "Paste your decklist, or choose its file: a list typed one card a line (\"2 Gandalf\", \"Gandalf x2\"), " +
+    "a meccg-online or GCCG .meccg file, an OCTGN .o8d file or a deck builder's JSON.";
+
+  var HEADS = {problem: "Problem", open: "Open question", "not checked": "Not checked", note: "Note"};
+
+  /* each finding with its rule, linked to the rule's page and quoted as a reader reads it */
+  function render_findings(spec, deck, findings, box) {
+    if (!findings.length) return;
+    var list = el("ul", "deck-findings");
+    findings.forEach(function (finding) {
+      var li = el("li", finding.status.replace(" ", "-"));
+      var d = finding.rule ? own(deck.rules_docs, finding.rule) : undefined;
+      li.appendChild(el("strong", "", HEADS[finding.status]));
+      if (d !== undefined) {
+        li.appendChild(document_text(" (rule "));
+        li.appendChild(link(spec.data(d).url, finding.rule));
+        li.appendChild(document_text(")"));
+      }
+      li.appendChild(document_text(": " + finding.message + (finding.lines.length ? "; " + lines_text(finding.lines) : "")));
+      if (d !== undefined) li.appendChild(el("blockquote", "rule", spec.shown(d)));
+      list.appendChild(li);
+    });
+    box.appendChild(list);
+  }
+
+  /* the verdict first: whose deck it is, each finding, then each alignment it was checked as, if several */
+  function render_verdict(spec, deck, report, out) {
+    var legal = report.verdict.legal, box = el("section", "deck-verdict " + (legal ? "legal" : legal === null ? "unsure" : "not-legal"));
+    box.appendChild(el("h2", "", report.verdict.summary));
+    box.appendChild(el("p", "where", whose_text(report) + (report.alignment.player || report.alignment.sure === "not judged" ? "" :
+      " Choose its alignment above.")));
+    render_findings(spec, deck, report.findings, box);
+    report.readings.forEach(function (reading) {
+      box.appendChild(el("h3", "", reading_text(reading)));
+      render_findings(spec, deck, reading.findings, box);
+    });
+    out.appendChild(box);
+  }
+
+  function document_text(text) { return root.document.createTextNode(text); }
+
+  /* the report, or the one line `rulings deck` prints where it refuses the list */
+  function render(spec, deck, report, out, status) {
+    out.textContent = "";
+    if (report.error) { status.textContent = "Error: " + report.error + ". " + report.hint; return; }
+    var n = report.cards.length + report.quiet.length, misses = report.not_found.concat(report.ambiguous);
+    status.textContent = (report.title ? report.title + ": " : "") + counted(n, "card") + " (" + counted(report.copies, "copy", "copies") +
+      ") on " + counted(report.lines, "line") + " · " + report.format + (deck.crf ? " · " + deck.crf.title + " edition " + deck.crf.edition : "") +
+      " · " + (misses.length ? counted(misses.length, "name") + " not read." : "every name is a card.");
+    render_verdict(spec, deck, report, out);
+    report.warnings.forEach(function (w) { out.appendChild(el("p", "where", "note: " + w)); });
+    if (misses.length) {
+      var nf = el("section", "deck-missing"), ul = el("ul");
+      nf.appendChild(el("h3", "", "Not read (" + misses.length + ")"));
+      misses.slice(0, 200).forEach(function (miss) { ul.appendChild(el("li", "", miss_text(miss))); });
+      nf.appendChild(ul);
+      out.appendChild(nf);
+    }
+    report.cards.forEach(function (e) {
+      var sec = el("section", "deck-card"), h = el("h3");
+      var url = spec.card_url(e.names[0]);
+      h.appendChild(url ? link(url, e.name) : el("span", "", e.name));
+      h.appendChild(el("span", "count", " ×" + e.count));
+      sec.appendChild(h);
+      sec.appendChild(el("p", "where", sections_text(e) + e.read_as.map(function (r) { return "; " + r; }).join("")));
+      if (e.errata.length) sec.appendChild(rulings(spec, "Errata", e.errata));
+      if (e.rulings.length) sec.appendChild(rulings(spec, "CRF rulings", e.rulings));
+      if (e.mentions) {
+        var more = el("details", "mentions");
+        more.appendChild(el("summary", "", "Mentioned in " + counted(e.mentions, "other ruling")));
+        var list = el("ul", "results");
+        more.addEventListener("toggle", function () {
+          if (more.open && !list.childNodes.length) e.mentioned_in.forEach(function (d) { list.appendChild(ruling(spec, d)); });
+        });
+        more.appendChild(list);
+        sec.appendChild(more);
+      }
+      out.appendChild(sec);
+    });
+    if (report.quiet.length) {
+      var q = el("section", "deck-quiet");
+      q.appendChild(el("h3", "", "Nothing to say (" + report.quiet.length + ")"));
+      q.appendChild(el("p", "", report.quiet.map(function (e) {  // a name read as a near spelling says so
+        return e.name + " ×" + e.count + e.read_as.map(function (r) { return " (" + r + ")"; }).join("");
+      }).join(", ")));
+      out.appendChild(q);
+    }
+  }
+
+  function from_fragment() {
+    var hash = root.location.hash.slice(1);
+    try { return decodeURIComponent(hash); } catch (e) { return ""; }
+  }
+
+  /* 480000 as "480,000" (toLocaleString's first call costs a page tens of milliseconds) */
+  function thousands(n) { return String(n).replace(/\B(?=(\d{3})+$)/g, ","); }
+
+  /* progress(what, done, of) shown: the bar's share of lines read, then the cards being checked */
+  function shown_progress(box) {
+    var bar = box.querySelector("progress"), said = box.querySelector("span");
+    return function (what, done, of) {
+      box.hidden = false;
+      if (what === "reading") {
+        bar.max = Math.max(of, 1);
+        bar.value = done;
+        said.textContent = "Read " + thousands(done) + " of " + thousands(of) + " lines…";
+      } else {
+        bar.removeAttribute("value");
+        said.textContent = "Checking the cards…";
+      }
+    };
+  }
+
+  /* The deck page: its form, its report, and the list it checks: the box's (typed, or carried in the page's
+   * address), or a file's (shown in the box where it is short enough, else checked from its bytes: chosen) */
+  function DeckPage(doc, spec, deck) {
+    this.spec = spec; this.deck = deck; this.checker = new Checker(spec, deck);
+    this.input = doc.getElementById("decklist"); this.out = doc.getElementById("deck-report");
+    this.status = doc.getElementById("deck-status"); this.box = doc.getElementById("deck-progress");
+    this.note = doc.getElementById("deck-chosen");
+    this.choices = {game: doc.getElementById("deck-game"), alignment: doc.getElementById("deck-alignment"),
+      form: doc.getElementById("deck-format")};
+    this.title = ""; this.named = ""; this.chosen = null;
+  }
+
+  DeckPage.prototype.options = function () {
+    var c = this.choices;
+    return {game: c.game.value || "short", alignment: c.alignment.value, form: c.form.value, title: this.title,
+      name: this.named || "the list"};
+  };
+
+  /* the options and the list (where it is short enough) kept in the page's address */
+  DeckPage.prototype.remember = function () {
+    var query = new URLSearchParams(), c = this.choices;
+    Object.keys(c).forEach(function (k) { if (c[k].value && !(k === "game" && c[k].value === "short")) query.set(k, c[k].value); });
+    var list = this.chosen || this.input.value.length > MAX_SHOWN ? "" : "#" + encodeURIComponent(this.input.value);
+    var address = (query.toString() ? "?" + query.toString() : root.location.pathname.split("/").pop()) + list;
+    try { root.history.replaceState(null, "", address); } catch (e) { if (list) root.location.hash = list; }
+  };
+
+  /* bytes checked, the report (or the line refusing them) shown when it comes; then(text, report) first */
+  DeckPage.prototype.check = function (bytes, then) {
+    var self = this;
+    this.out.textContent = "";
+    this.status.textContent = "Checking " + (this.named || "the list") + "…";
+    this.checker.check(bytes, this.options(), shown_progress(this.box), function (result) {
+      self.box.hidden = true;
+      if (then) then(result[1], result[0]);
+      render(self.spec, self.deck, result[0], self.out, self.status);
+    });
+  };
+
+  /* the list checked again (keep: the address says so) */
+  DeckPage.prototype.run = function (keep) {
+    if (keep) this.remember();
+    if (this.chosen) { this.check(this.chosen.slice()); return; }
+    if (patterns(this.deck).blank_text.test(this.input.value)) {
+      this.checker.drop(); this.box.hidden = true; this.out.textContent = ""; this.status.textContent = HELP;
+      return;
+    }
+    this.check(new TextEncoder().encode(this.input.value));
+  };
+
+  /* a file chosen or dropped: refused unread when too large, as the terminal refuses it; else checked */
+  DeckPage.prototype.load = function (f) {
+    var self = this;
+    if (!f) return;
+    this.title = f.name.replace(/\.[^.]*$/, "").replace(/\.deck$/, "");  // kb.deck.deck.file_title
+    this.named = f.name;
+    this.note.hidden = true;
+    if (f.size > this.deck.max_bytes) {
+      render(this.spec, this.deck, read_error(too_large(f.name, f.size, this.deck), this.deck), this.out, this.status);
+      return;
+    }
+    f.arrayBuffer().then(function (buffer) {
+      self.chosen = new Uint8Array(buffer);
+      self.check(self.chosen.slice(), function (text, report) { self.shown(f.name, buffer.byteLength, text, report); });
+    });
+  };
+
+  /* a file checked: its text in the box where it is short enough (or the box as it was, where it is refused),
+   * else the box emptied and the page saying the list is checked from its file */
+  DeckPage.prototype.shown = function (name, size, text, report) {
+    if (text !== null || report.error) {
+      this.chosen = null;
+      if (text !== null) { this.input.value = text; this.remember(); }
+      return;
+    }
+    this.input.value = "";
+    this.note.textContent = name + " (" + size_text(size) + ") is checked from its file: too long to show in the box or " +
+      "to carry in the page's address. Type or paste a list in the box to check another.";
+    this.note.hidden = false;
+    this.remember();
+  };
+
+  /* the list is the box's again, named by no file */
+  DeckPage.prototype.typed = function () { this.title = ""; this.named = ""; this.chosen = null; this.note.hidden = true; };
+
+  function start() {
+    var doc = root.document, form = doc.getElementById("deck-form"), status = doc.getElementById("deck-status");
+    if (!form) return;
+    if (!root.RULINGS_INDEX || !root.RULINGS_DECK || !P || !D.deck_report || !Checker) { status.textContent = "The deck data did not load."; return; }
+    if (!P.fresh(status, start)) return;
+    var page = new DeckPage(doc, P.open(), root.RULINGS_DECK), input = page.input, choices = page.choices;
+    var params = new URLSearchParams(root.location.search), file = doc.getElementById("deck-file");
+    Object.keys(choices).forEach(function (k) { if (choices[k] && params.get(k)) choices[k].value = params.get(k); });
+    input.value = from_fragment();
+    page.run(false);
+    form.addEventListener("submit", function (ev) { ev.preventDefault(); page.run(true); });
+    Object.keys(choices).forEach(function (k) { choices[k].addEventListener("change", function () { page.run(true); }); });
+    if (file) file.addEventListener("change", function () { page.load(file.files[0]); });
+    input.addEventListener("dragover", function (ev) { ev.preventDefault(); });
+    input.addEventListener("drop", function (ev) {
+      if (ev.dataTransfer && ev.dataTransfer.files.length) { ev.preventDefault(); page.load(ev.dataTransfer.files[0]); }
+    });
+    input.addEventListener("input", function () { page.typed(); });
+    root.addEventListener("hashchange", function () { page.typed(); input.value = from_fragment(); page.run(false); });
+  }
+
+  if (root.document.readyState === "loading") root.document.addEventListener("DOMContentLoaded", start);
+  else start();
 })(typeof window !== "undefined" ? window : this);

@@ -18,8 +18,9 @@ var CACHE = PREFIX + VERSION;
 var LISTED = new Set(FILES);
 /* saved at install, in one go: the pages that load data, their scripts and the data */
 var FIRST = ["index.html", "search.html", "deck.html", "assets/style.css", "assets/site.js", "assets/query.js",
-             "assets/searchspec.js", "assets/ranking.js", "assets/search.js", "assets/ui.js", "assets/resolve.js",
-             "assets/deck.js", "assets/search-index.js", "assets/deck-data.js"];
+             "assets/question.js", "assets/searchspec.js", "assets/ranking.js", "assets/search.js", "assets/ui.js",
+             "assets/resolve.js", "assets/decklist.js", "assets/deckformats.js", "assets/deckcards.js",
+             "assets/deckrules.js", "assets/deck.js", "assets/worker.js", "assets/search-index.js", "assets/deck-data.js"];
 
 /* a file of the site asked of the server itself, past the browser's HTTP cache */
 function fromServer(path) {
