@@ -25,8 +25,8 @@ from pathlib import Path
 from typing import Any, BinaryIO, overload
 
 from kb.errors import KbBroken
+from kb.keys import ASCII_LOWER
 from kb.memory import collector_paused
-from kb.store.store import ASCII_LOWER
 from kb.search.query import (LIMITS, NOT_NAMES, NameIndex, PREFIXES, QUESTION_WORDS, RULES, SOUNDS, SUFFIXES, TOKEN, WEIGHTS, analyze_text,
                       fold, fold_key)
 from kb.tables import load_table, words_text
