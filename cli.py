@@ -17,7 +17,7 @@ import click
 
 from kb import KbError, __version__
 from kb.inputs import DEFAULT_MAX_SOURCE_MB
-from kb.memory import collector_paused
+from kb.memory import collector_paused, left_to_exit
 from kb.terminal import Page, colour_allowed, screen_lines, shown, terminal_width, valid_unicode
 
 DEFAULT_SITE = Path("build") / "site"
@@ -594,6 +594,7 @@ def main() -> None:
         try:
             cli(standalone_mode=True)
         finally:
+            left_to_exit()
             if sys.stdout is not None:
                 sys.stdout.flush()  # now, so that a full disk is reported here rather than ignored at exit
     except OSError as exc:

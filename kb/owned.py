@@ -17,7 +17,6 @@ next run finishes each tombstone it finds (remove_graves).
 from __future__ import annotations
 
 import os
-import shutil
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -120,6 +119,8 @@ def bury(folder: Path, kind: str) -> None:
 def empty(folder: Path, kind: str) -> None:
     """Delete what a marked folder holds, its marker last, then the folder. When something cannot
     be deleted (permission denied, say), the marker stays, for a later run to try again."""
+    import shutil  # (only here: shutil brings bz2 and lzma, which a cold lookup never needs)
+
     last = marker(folder, kind)
     try:
         for entry in folder.iterdir():

@@ -119,3 +119,19 @@ def test_a_lazy_piece_cut_short_is_damaged(tmp_path: Path, monkeypatch: pytest.M
     (tmp_path / SPEC_CACHE).write_bytes(whole[:-end - 2])
     with pytest.raises(EOFError):
         _read_cache(tmp_path / SPEC_CACHE)
+
+
+PHRASES = ["hazard limit", "base hazard limit", "limit", "on-guard", "o'er", "Éowyn's", "k", "can't"]
+
+
+@pytest.mark.parametrize("text", ["The BASE hazard LIMIT, then the hazard limit.", "limitless hazard limits",
+                                  "an on-guard card, on-guarded", "o'er the o'ers", "ÉOWYN'S Éowyn's éowyn's",
+                                  "k k_ Kk K. \u212a", "cannot can't CAN'T", "", "nothing here"])
+def test_phrases_are_found_as_the_pattern_of_every_phrase_finds_them(text: str) -> None:
+    """searchspec.Phrases compiles only the phrases a text holds (in ASCII lower case), and finds
+    exactly what the pattern of every phrase finds: the longest first, whole words, ASCII case
+    folded only (the Kelvin sign is no k)."""
+    every = searchspec.phrase_pattern(PHRASES)
+    found = searchspec.Phrases(PHRASES)
+    assert [(m.span(), m.group(0)) for m in found.finditer(text)] == \
+           [(m.span(), m.group(0)) for m in every.finditer(text)]

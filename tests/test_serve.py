@@ -268,7 +268,8 @@ class Server:
 def test_serve_keeps_answering_across_rebuilds_and_picks_up_the_new_one(tiny: tuple[Path, Path, Path], tmp_path: Path,
                                                                          datasette: None) -> None:
     """A running `rulings serve`, two rebuilds of other sources (the second's clean-up removes the
-    build it started on): every answer is still 200, from the newest build, and it said so."""
+    build it started on): every answer is still 200, from the newest build (the tables' counts
+    too, which Datasette counts once for a database that does not change), and it said so."""
     from kb.builder.pipeline import build
 
     from .test_snapshot import INSERTED, edited
@@ -278,8 +279,14 @@ def test_serve_keeps_answering_across_rebuilds_and_picks_up_the_new_one(tiny: tu
     other = edited(tiny[0], tmp_path / "other", "### General\n\n", f"### General\n\n- {INSERTED}\n\n")
     first = (kb / CURRENT).resolve()
     inserted = "/rulings/rulings.json?_search=" + quote("inserted above") + "&_col=text&_shape=array"
+    def counted() -> int:
+        status, page = ask(server.socket, "/rulings.json")
+        assert status == 200, page[:300]
+        return next(t["count"] for t in json.loads(page)["tables"] if t["name"] == "rulings")
+
     with serving(kb, tmp_path) as server:
         assert ask(server.socket, inserted) == (200, "[]")
+        before = counted()
         build(other, kb)
         build(other, kb)
         assert first.is_dir()  # the build being served is held: no clean-up removed it
@@ -288,6 +295,7 @@ def test_serve_keeps_answering_across_rebuilds_and_picks_up_the_new_one(tiny: tu
             assert status == 200, (path, page[:300])
         status, found = ask(server.socket, inserted)
         assert status == 200 and [r["text"] for r in json.loads(found)] == [INSERTED]
+        assert counted() == before + 1
     said = server.log.read_text("utf-8")
     assert f"rulings serve: serving the new build {(kb / CURRENT).resolve()}" in said, said
     assert "unable to open database file" not in said and "Traceback" not in said

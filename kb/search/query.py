@@ -14,7 +14,7 @@ import functools
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Protocol
 
 
@@ -221,6 +221,12 @@ def near_distance(a: str, b: str, limit: int) -> int:
     return d if limit < 2 else min(d, distance(said, heard, limit - 1) + 1)
 
 
+class PhraseFinder(Protocol):
+    """The phrases of a table, found in a text as whole words, longest first (kb.search.searchspec.Phrases)."""
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]: ...
+
+
 class Vocabulary(Protocol):
     """What understanding needs of the corpus (kb.search.searchspec.SearchSpec provides it)."""
 
@@ -238,7 +244,7 @@ class Vocabulary(Protocol):
     def is_english(self, word: str) -> bool: ...
     def name_index(self) -> NameIndex: ...
     def expansion(self, table: str, key: str) -> str | None: ...
-    def phrases(self, table: str) -> re.Pattern[str]: ...
+    def phrases(self, table: str) -> PhraseFinder: ...
 
 
 @dataclass(slots=True)

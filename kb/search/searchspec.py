@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any, BinaryIO, overload
 
 from kb.errors import KbBroken
+from kb.keys import ASCII_LOWER
 from kb.memory import collector_paused
 from kb.search.query import (LIMITS, NOT_NAMES, NameIndex, PREFIXES, QUESTION_WORDS, RULES, SOUNDS, SUFFIXES, TOKEN, WEIGHTS, analyze_text,
                       fold, fold_key)
@@ -519,6 +520,25 @@ def phrase_pattern(keys: list[str]) -> re.Pattern[str]:
     return re.compile(rf"(?<![\w'])(?:{alternatives})(?![\w'])", re.I | re.A)
 
 
+class Phrases:
+    """The phrases of a table found in a text as phrase_pattern(keys) finds them, by a pattern of only
+    the phrases the text holds (in ASCII lower case, as the pattern matches them): the others could
+    match nowhere in it, and compiling the pattern of all of them took a cold search 3 ms."""
+
+    def __init__(self, keys: Iterable[str]) -> None:
+        self._keys = [(k.translate(ASCII_LOWER), k) for k in keys]
+        self._patterns: dict[tuple[str, ...], re.Pattern[str]] = {}
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        lowered = text.translate(ASCII_LOWER)
+        held = tuple(k for low, k in self._keys if low and low in lowered)
+        if not held:
+            return iter(())
+        if held not in self._patterns:
+            self._patterns[held] = phrase_pattern(list(held))
+        return self._patterns[held].finditer(text)
+
+
 @dataclass(slots=True)
 class SearchSpec:
     """The search data, loaded: what kb.search.query and kb.search.search read."""
@@ -530,7 +550,7 @@ class SearchSpec:
     _names_by_first: dict[str, list[str]] = field(default_factory=dict)
     _name_words: set[str] = field(default_factory=set)
     _common: set[str] = field(default_factory=set)
-    _phrases: dict[str, re.Pattern[str]] = field(default_factory=dict)
+    _phrases: dict[str, Phrases] = field(default_factory=dict)
     _docs: dict[int, Doc] = field(default_factory=dict)
     _data: dict[int, dict[str, Any]] = field(default_factory=dict)
     _heads: dict[int, frozenset[str] | None] = field(default_factory=dict)
@@ -626,9 +646,9 @@ class SearchSpec:
     def expansion(self, table: str, key: str) -> str | None:
         return self._tables[table].get(key)
 
-    def phrases(self, table: str) -> re.Pattern[str]:
+    def phrases(self, table: str) -> Phrases:
         if table not in self._phrases:
-            self._phrases[table] = phrase_pattern(list(self._tables[table]))
+            self._phrases[table] = Phrases(self._tables[table])
         return self._phrases[table]
 
     # -- documents -------------------------------------------------------------------------------

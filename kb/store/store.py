@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kb.errors import KbBroken, KbMissing, WriteFailed
+from kb.keys import ASCII_LOWER
 from kb.owned import claim, die_at, grave, left_over, mark, marker, read_mark, remove, remove_graves, remove_unheld
 
 if TYPE_CHECKING:  # the model's types are imported where a build makes them: a reader needs none
@@ -98,8 +99,6 @@ COLUMNS: dict[str, dict[str, type]] = {
     "card_names": {"key": str, "name": str},
 }
 """Every table _rows fills, with its columns (see SCHEMA)."""
-ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
-"""What SQLite's lower() changes: the ASCII letters only."""
 
 
 def name_keys(name: str) -> set[str]:
