@@ -108,7 +108,8 @@ def test_link_checker_finds_missing_pages_and_anchors() -> None:
              "doc/a.html": '<p id="r1"></p><a href="../index.html">home</a>'}
     checked, broken = links_of(files)
     assert checked == 5
-    assert broken == ["index.html: link to missing anchor doc/a.html#nope", "index.html: link to missing page gone.html"]
+    assert broken == ["index.html: link to missing anchor doc/a.html#nope",
+                      "index.html: link to missing page gone.html"]
 
 
 # -- the real corpus ---------------------------------------------------------------------------------
@@ -120,7 +121,8 @@ def test_every_ruling_is_anchored_once_and_every_link_resolves(real_kb: Path, re
     internal = sum(len({h for h in re.findall(r'\b(?:href|src)="([^"]*)"', text) if not re.match(r"[a-z]+:", h)})
                    for path, text in files.items() if path.endswith(".html"))
     assert broken == [] and checked == internal > 40_000  # every distinct internal link of every page
-    ids = Counter(i for path, text in files.items() if path.endswith(".html") for i in re.findall(r'\bid="([^"]+)"', text))
+    ids = Counter(i for path, text in files.items() if path.endswith(".html")
+                  for i in re.findall(r'\bid="([^"]+)"', text))
     from kb.store.store import connect
 
     with closing(connect(real_kb)) as conn:  # every ruling the knowledge base holds (what `rulings export` prints)
@@ -229,8 +231,10 @@ def test_the_site_needs_no_whoosh(tiny: tuple[Path, Path, Path], tmp_path: Path)
 
 def test_pages_for_every_kind_of_entry(real_site: Path) -> None:
     for page in ("index.html", "search.html", "credits.html", "cards.html", "terms.html", "annotations.html",
-                 "rules.html", "annotation/25a.html", "annotation/25.html", "rule/10-3-iii.html", "rule/2-2-f1.html", "phase/site.html",
-                 "card/the-arkenstone.html", "card/adunaphel-the-ringwraith.html", "doc/crf-22.html", "doc/lotr-wiki.html"):
+                 "rules.html", "annotation/25a.html", "annotation/25.html", "rule/10-3-iii.html", "rule/2-2-f1.html",
+                 "phase/site.html",
+                 "card/the-arkenstone.html", "card/adunaphel-the-ringwraith.html", "doc/crf-22.html",
+                 "doc/lotr-wiki.html"):
         assert (real_site / page).is_file(), page
     credits = (real_site / "credits.html").read_text("utf-8")
     assert "Council of Elrond MeCCG Cards Database" in credits and "rulings/meccg/crf-22.md" in credits
@@ -408,7 +412,8 @@ def test_opening_the_search_index_parses_little_of_it(real_site: Path) -> None:
     assert got["pages"] is True and got["cards"] is False
 
 
-def test_the_search_page_compiles_its_engine_while_its_data_downloads(tab, real_site: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_the_search_page_compiles_its_engine_while_its_data_downloads(tab,  # type: ignore[no-untyped-def]
+                                                                      real_site: Path, tmp_path: Path) -> None:
     """The search page asks for its data (search-index.js, 2.6 MB) first and runs it last, after its
     engine's scripts, so the engine is compiled while the data still downloads; the search starts once the data has run,
     and a page whose data does not load says so (on main the data came first and the engine's
@@ -432,7 +437,8 @@ def test_the_search_page_compiles_its_engine_while_its_data_downloads(tab, real_
     assert page.locator("#results li").count() == 0 and errors == []
 
 
-def test_shareable_query_link_opens_with_results_from_any_folder(tab, real_site: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_shareable_query_link_opens_with_results_from_any_folder(tab, real_site: Path,  # type: ignore[no-untyped-def]
+                                                                 tmp_path: Path) -> None:
     """A search's address opens with its results, wherever the site's folder is: relative links only.
     The other folder is a link to the site's: the browser knows the site only by its address, resolves
     every relative link against it and shows where it lands, so a link that left the address it was
@@ -486,7 +492,8 @@ def test_annotation_link_lands_on_its_anchor(tab, real_site: Path) -> None:  # t
     assert errors == []
 
 
-def test_long_pages_have_contents_a_search_in_reach_and_a_way_up(tab, real_site: Path) -> None:  # type: ignore[no-untyped-def]
+def test_long_pages_have_contents_a_search_in_reach_and_a_way_up(tab,  # type: ignore[no-untyped-def]
+                                                                 real_site: Path) -> None:
     page, errors = tab((real_site / "doc" / "crf-22-turn-sequence-rulings.html").as_uri(), width=390, height=844)
     assert page.evaluate("document.documentElement.scrollHeight") > 2 * 844
     toc = page.locator("nav.toc a[href^='#']")
@@ -531,7 +538,8 @@ header), and where."""
 
 
 @pytest.mark.parametrize("rel", ["doc/crf-22-turn-sequence-rulings.html", "cards.html"])
-def test_back_to_a_long_page_returns_to_the_same_place(tab, real_site: Path, rel: str) -> None:  # type: ignore[no-untyped-def]
+def test_back_to_a_long_page_returns_to_the_same_place(tab, real_site: Path,  # type: ignore[no-untyped-def]
+                                                       rel: str) -> None:
     """A long page draws only the rulings (an index, the letters) near the screen; read down to the
     middle (each screen drawn in turn, so what is above has its real height, not the guessed one),
     leave and come Back: the same ruling or letter is at the top of the screen, at the same place.
@@ -544,7 +552,8 @@ def test_back_to_a_long_page_returns_to_the_same_place(tab, real_site: Path, rel
     before = page.evaluate(TOP_PLACE)
     page.goto((real_site / "credits.html").as_uri())
     page.go_back()
-    page.wait_for_function(f"(([id, top]) => id === {json.dumps(before[0])} && Math.abs(top - {before[1]}) < 3)(({TOP_PLACE})())",
+    page.wait_for_function(f"(([id, top]) => id === {json.dumps(before[0])} && Math.abs(top - {before[1]}) < "
+                           f"3)(({TOP_PLACE})())",
                            timeout=5000)
     assert errors == []
 
@@ -626,7 +635,8 @@ def test_no_wcag_aa_violation_and_no_sideways_scrolling_on_a_phone(tab, real_sit
             return axe.run(document, {
             runOnly: {type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]},
             rules: {"target-size": {enabled: true}}}).then(r => ({
-              violations: r.violations.map(v => v.id + ": " + v.nodes.slice(0, 2).map(n => n.target.join(" ")).join(", ")),
+              violations: r.violations.map(v => v.id + ": "
+                + v.nodes.slice(0, 2).map(n => n.target.join(" ")).join(", ")),
               checked: r.passes.length + r.violations.length})); }""")
     assert {rel: f["violations"] for rel, f in found.items() if f["violations"]} == {}
     assert all(f["checked"] > 10 for f in found.values())
@@ -652,7 +662,8 @@ title: Hostile <script>alert('front')</script>
 
 - Odd characters: #hash ?query %20 "quotes" 'single' \\backslash <b>bold</b> \u202e reversed.
 
-- Record separators, as a rendered ruling's links are placed before their page is known: \x1ecard/x.html#crf-x.1\x1e stay text.
+- Record separators, as a rendered ruling's links are placed before their page is known: \
+\x1ecard/x.html#crf-x.1\x1e stay text.
 
 - Markup written as text, not a link nor an anchor to check: href="nowhere.html" src="none.png" id="fake".
 
@@ -710,13 +721,15 @@ def test_a_template_reads_a_dicts_names_as_jinja_does(tmp_path: Path) -> None:
     (tmp_path / "missing.html").write_text("{{ d.nothing }}")
     env = environment(tmp_path)
     d = {"kind": "rule <1>", "items": "its own", "get": "shadowed"}
-    assert env.get_template("t.html").render(d=d, o=OrderedDict(d)) == "rule &lt;1&gt; its own 3 rule &lt;1&gt; False rule &lt;1&gt; 3"
+    assert env.get_template("t.html").render(d=d,
+                                             o=OrderedDict(
+                                                 d)) == "rule &lt;1&gt; its own 3 rule &lt;1&gt; False rule &lt;1&gt; 3"
     with pytest.raises(Exception, match="has no attribute 'nothing'"):
         env.get_template("missing.html").render(d=d)
 
 
-def test_the_names_a_text_gives_are_found_once_and_as_the_lexicon_finds_them_now(tiny: tuple[Path, Path, Path],
-                                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_names_a_text_gives_are_found_once_and_as_the_lexicon_finds_them_now(
+        tiny: tuple[Path, Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
     """A site page reads a ruling's card names once for all its pages (Pages.names_in), and gives what
     the lexicon finds: after a reading that noted a name as a plain word ("the twilight"), which
     changes what the next finds, the text is read again."""
@@ -785,12 +798,14 @@ def test_hostile_source_text_renders_inert(tmp_path: Path) -> None:
         hrefs = [v or "" for t, a in tags for k, v in a if k == "href"]
         assert not [h for h in hrefs if ":" in h.split("#")[0]], path  # only relative links: no javascript:, no https:
     doc = pages["doc/crf-x.html"]
-    assert "&lt;script&gt;alert(&#x27;x&#x27;)&lt;/script&gt;" in doc or "&lt;script&gt;alert('x')&lt;/script&gt;" in doc
+    assert ("&lt;script&gt;alert(&#x27;x&#x27;)&lt;/script&gt;" in doc
+            or "&lt;script&gt;alert('x')&lt;/script&gt;" in doc)
     assert "&lt;foo&gt;" in doc  # the CRF's entity, decoded as its web page shows it, then escaped: visible <foo>
     assert "&lt;iframe" in doc
     assert "\x1ecard/x.html#crf-x.1\x1e stay text." in doc  # as the source has it, not made a link
     # every anchor id is made of safe characters, and the link checker found nothing broken
-    assert all(re.fullmatch(r"[A-Za-z0-9._:-]+", i) for text in pages.values() for i in re.findall(r'\bid="([^"]*)"', text))
+    assert all(re.fullmatch(r"[A-Za-z0-9._:-]+", i) for text in pages.values()
+               for i in re.findall(r'\bid="([^"]*)"', text))
     data = (out / "assets" / "search-index.js").read_text("utf-8")
     assert "</script" not in data.lower()  # cannot close the script element it is loaded by
 
@@ -850,14 +865,16 @@ def test_every_long_page_has_contents(real_site: Path) -> None:
     assert without == []
     combat = (real_site / "doc" / "coe-rules-3-combat.html").read_text("utf-8")
     assert re.search(r'<nav class="toc".*?>3\.1 An attack involves.*?>3\.I ', combat, re.S)
-    assert re.search(r'<nav class="toc"', (real_site / "doc" / "coe-rules-1-getting-ready-to-play.html").read_text("utf-8"))
+    assert re.search(r'<nav class="toc"',
+                     (real_site / "doc" / "coe-rules-1-getting-ready-to-play.html").read_text("utf-8"))
     glossary = (real_site / "doc" / "coe-rules-glossary.html").read_text("utf-8")
     letters = re.search(r'<nav class="letters".*?</nav>', glossary, re.S)
     assert letters and re.findall(r">([A-Z#])</a>", letters.group(0))[:3] == ["A", "B", "C"]
     assert all(anchor in glossary for anchor in re.findall(r'href="#([^"]+)"', letters.group(0)))
 
 
-def test_the_length_estimate_holds_in_a_browser(tab, real_site: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_the_length_estimate_holds_in_a_browser(tab, real_site: Path,  # type: ignore[no-untyped-def]
+                                                tmp_path: Path) -> None:
     """Every document page, the credits and every twentieth card, term, phase, annotation and rule page:
     each higher than two screens (laid out whole at 390 x 844) is one kb.site.website.long_page calls long.
     Those it already calls long cannot be missed, so only the others are laid out: half the sample,
@@ -872,16 +889,20 @@ def test_the_length_estimate_holds_in_a_browser(tab, real_site: Path, tmp_path: 
     others = sorted(p for d in ("card", "term", "phase", "annotation", "rule") for p in (real_site / d).glob("*.html"))
     sample = sorted((real_site / "doc").glob("*.html")) + [real_site / "credits.html"] + others[::20]
     short = [path for path in sample if not long_page(path.read_text("utf-8"))]
-    frames = tmp_path / "frames.html"  # (no page of the sample loads the search data: only search.html and deck.html do)
+    # (no page of the sample loads the search data: only search.html and deck.html do)
+    frames = tmp_path / "frames.html"
     frames.write_text("<!doctype html><title>frames</title><body style='margin:0'>" + "".join(
         f"<iframe style='display:block;border:0;width:390px;height:844px' src='{escape(p.as_uri())}'></iframe>"
         for p in short), "utf-8")
     page, errors = tab(frames.as_uri(), width=400, height=844)  # loaded: every frame's load event is past
-    laid_out = {frame.url: frame.evaluate("""() => { for (const e of document.querySelectorAll("main *")) e.style.contentVisibility = "visible";
-        return [innerWidth, innerHeight, document.documentElement.scrollHeight]; }""") for frame in page.main_frame.child_frames}
+    laid_out = {frame.url: frame.evaluate("""() => {
+        for (const e of document.querySelectorAll("main *")) e.style.contentVisibility = "visible";
+        return [innerWidth, innerHeight, document.documentElement.scrollHeight]; }""")
+                for frame in page.main_frame.child_frames}
     assert sorted(laid_out) == sorted(p.as_uri() for p in short)
     assert {(w, h) for w, h, _ in laid_out.values()} == {(390, 844)}
-    missed = [(url.removeprefix(real_site.as_uri() + "/"), high) for url, (_, _, high) in laid_out.items() if high > SCREENS]
+    missed = [(url.removeprefix(real_site.as_uri() + "/"), high) for url, (_, _, high) in laid_out.items() if high
+              > SCREENS]
     assert missed == [] and len(sample) > 120 and len(short) > 60
     assert errors == []
 
@@ -893,7 +914,8 @@ def test_leaving_by_a_link_keeps_the_place_at_once(tab, real_site: Path) -> None
     follow = """async (y) => { await new Promise(done => requestAnimationFrame(done));
         window.addEventListener("click", e => e.preventDefault(), {once: true});  // stay, to read the entry
         scrollTo(0, y);  // and at once a link on the screen followed
-        [...document.querySelectorAll("main a[href]:not([href^='#'])")].find(a => a.getBoundingClientRect().top > 150).click();
+        [...document.querySelectorAll("main a[href]:not([href^='#'])")]
+            .find(a => a.getBoundingClientRect().top > 150).click();
         return [window.scrollY, history.state]; }"""
     page, errors = tab((real_site / "search.html").as_uri() + "?q=hazard+limit", width=390, height=844)
     page.wait_for_function("document.querySelectorAll('#results > li').length >= 20")
@@ -982,7 +1004,8 @@ def test_a_card_page_gives_the_answer_rulings_card_gives(real_kb: Path, real_sit
                                         ("term", "On-Guard Cards"), ("term", "ally"),
                                         ("phase", "site"), ("phase", "untap"), ("annotation", "18"),
                                         ("rule", "2.IV"), ("rule", "1.5.F6")])
-def test_a_lookup_page_gives_the_answer_the_terminal_gives(real_kb: Path, real_site: Path, kind: str, name: str) -> None:
+def test_a_lookup_page_gives_the_answer_the_terminal_gives(real_kb: Path, real_site: Path, kind: str,
+                                                           name: str) -> None:
     """A term's, a phase's, an annotation's and a rule's page show exactly the rulings `rulings term`,
     `phase`, `annotation` and `rule` give (kb.read.lookup's answers, the site's only reading of them)."""
     from kb.read import lookup
@@ -1026,9 +1049,9 @@ def repeated_headings(page: str) -> list[str]:
     main = re.search(r"<main\b.*</main>", page, re.S)
     stack: list[tuple[float, str, set[str]]] = [(0, "", set())]  # (level, words, the words of its subheadings)
     repeated = []
-    for level, inner, closing in HEADING.findall(main.group(0) if main else page):
+    for level, inner, close in HEADING.findall(main.group(0) if main else page):
         if not level:  # a <details> opens a part under the heading above it, </details> closes it
-            if closing:
+            if close:
                 while stack[-1][1] != "<details>":
                     stack.pop()
                 stack.pop()
@@ -1064,7 +1087,8 @@ def test_no_page_says_a_thing_twice_where_a_reader_meets_it(real_site: Path) -> 
     assert (titles, headings, links) == ({}, {}, {})
     home = (real_site / "index.html").read_text("utf-8")
     assert home.count("<form") == 1 and 'role="search"' in home and "<title>MECCG rulings</title>" in home
-    assert repeated_headings("<main><h1>A</h1><h2>B</h2><h3>A</h3><h2>C</h2><h2>C</h2><h2>B</h2></main>") == ["A", "C", "B"]
+    assert repeated_headings("<main><h1>A</h1><h2>B</h2><h3>A</h3><h2>C</h2><h2>C</h2><h2>B</h2></main>") == [
+        "A", "C", "B"]
     assert repeated_headings("<main><h2>B</h2><details><h3>Y</h3></details><details><h3>Y</h3><h3>Y</h3></details>"
                              "<h3>Y</h3></main>") == ["Y"]
 
