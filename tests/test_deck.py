@@ -1307,7 +1307,7 @@ def test_deck_page_with_a_report_meets_wcag_aa_on_a_phone(tab, real_site: Path) 
     """axe-core (vendored, as test_site runs it) finds no WCAG 2.1 A/AA violation nor a tap target under
     24 px on the deck page at 390 px, its form and a report with every part (verdict, findings and their
     rules, names not read, cards, mentions, cards with nothing to say) shown."""
-    from .test_site import AXE
+    from .test_site_browser import AXE
 
     page, errors = tab((real_site / "deck.html").as_uri() + "#" + quote(HERO.read_text("utf-8"), safe=""), width=390,
                        script=AXE)
