@@ -343,7 +343,8 @@ def rule(kb_dir: Path, number: str, as_json: bool, no_pager: bool) -> None:
 @click.option("--source", help="Only the changes a ruling of this source takes part in (see `rulings stats`).")
 @click.option("--phase", help='Only the changes of this turn phase ("M/H", "site", "eot", "org" ...).')
 @click.option("--all", "whole", is_flag=True, help="Print the earlier changes whole too, not folded into a count.")
-@click.option("--json", "as_json", is_flag=True, help="Print a JSON array of rulings (the ruling shape), each with its change.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print a JSON array of rulings (the ruling shape), each with its change.")
 @pager_option
 @click.pass_obj
 @brief

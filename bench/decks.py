@@ -165,8 +165,8 @@ def main() -> int:
           "not read | legal | not legal | not checked |")
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for form, row in table.items():
-        print(f"| {form} | {row['lists']} | {row['card lines']} | {row['right']} | {row['near']} | {row['other set']} | "
-              f"{row['wrong']} | {row['not read']} | {row['legal']} | {row['not legal']} | {row['not checked']} |")
+        print(f"| {form} | {row['lists']} | {row['card lines']} | {row['right']} | {row['near']} | {row['other set']} "
+              f"| {row['wrong']} | {row['not read']} | {row['legal']} | {row['not legal']} | {row['not checked']} |")
     for line in wrong:
         print("wrong:", line)
     if opts.near:

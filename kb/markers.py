@@ -1,4 +1,5 @@
-"""The markers a ruling's text carries (the CRF's "@" of a new ruling, an erratum's label, the source's tags), found by the parsers and read past by the readers."""
+"""The markers a ruling's text carries (the CRF's "@" of a new ruling, an erratum's label, the source's tags), found by
+the parsers and read past by the readers."""
 
 from __future__ import annotations
 

@@ -51,7 +51,8 @@ def marker(folder: Path, kind: str) -> Path:
 
 
 def mark(folder: Path, kind: str, pid: int | None = None) -> None:
-    """Write (or rewrite) the marker: mark(tmp, "build", os.getpid()) while writing, mark(tmp, "build") once complete."""
+    """Write (or rewrite) the marker: mark(tmp, "build", os.getpid()) while writing, mark(tmp, "build") once
+    complete."""
     text = f"made by `{MADE_BY[kind]}`, which replaces or removes only folders holding this file\n"
     if pid is not None:
         text += f"being written by process {pid}\n"

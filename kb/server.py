@@ -1,4 +1,5 @@
-"""The knowledge base as a read API: Datasette run over a build, with the metadata the build wrote (kb.builder.metadata).
+"""The knowledge base as a read API: Datasette run over a build, with the metadata the build wrote
+(kb.builder.metadata).
 
 Datasette (an optional extra: `pip install 'rulings[serve]'`) is imported here and nowhere else.
 
@@ -168,7 +169,8 @@ def plugin(following: Following) -> Any:
 
 
 QUERY_PAGE = """{% extends "default:query.html" %}
-{% block title %}{% if canned_query %}{{ metadata.title or canned_query }} · {{ database }}{% else %}{{ super() }}{% endif %}{% endblock %}
+{% block title %}{% if canned_query %}{{ metadata.title or canned_query }} · {{ database }}\
+{% else %}{{ super() }}{% endif %}{% endblock %}
 """
 """The page of a query of the database (Datasette's own, which a saved query's title names: Datasette
 titles it with its SQL, "rulings: select r.id, r.source, ..."), its title and description kb.builder.metadata's."""

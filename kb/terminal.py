@@ -1,4 +1,6 @@
-"""The terminal's text: every answer the commands give (a ruling, rulings grouped by source, a card's face, search results and how the question was read, a deck report, what changed, the audits) rendered once, as lines for people, styled where colour shows and safe to print.
+"""The terminal's text: every answer the commands give (a ruling, rulings grouped by source, a card's face, search
+results and how the question was read, a deck report, what changed, the audits) rendered once, as lines for people,
+styled where colour shows and safe to print.
 
 A renderer fills a Page: each text made safe (every control character of the data shown visibly,
 shown()), styled with style() (the only escape codes that reach a terminal), wrapped to the width
@@ -560,8 +562,10 @@ SAME_RULE_SHOWN = 160
 def render_same_rule(page: Page, same: dict[str, Any], found: Found, full: bool) -> None:
     """A line under a result: a ruling of another document that states the same rule, its source and id."""
     title = found.source_title(same["source"])
-    text = same["text"] if full or len(same["text"]) <= SAME_RULE_SHOWN else same["text"][:SAME_RULE_SHOWN].rstrip() + "…"
-    page(style("= same rule, ", dim=True) + style(title, fg="cyan") + f": {text} " + style(f"(id {same['id']})", dim=True),
+    text = same["text"] if full or len(same["text"]) <= SAME_RULE_SHOWN else same["text"][:SAME_RULE_SHOWN].rstrip(
+        ) + "…"
+    page(style("= same rule, ", dim=True) + style(title, fg="cyan") + f": {text} "
+         + style(f"(id {same['id']})", dim=True),
          "    ", "      ")
 
 
@@ -788,7 +792,8 @@ def deck_misses(report: DeckReport) -> str:
 
 def render_stats(page: Page, info: dict[str, Any]) -> None:
     """`rulings stats`: where the knowledge base is and when it was built; per source its edition, lines, rulings."""
-    page.plain(style("Knowledge base: ", bold=True) + f"{info['kb']} (built {info['built_at'] or 'at an unknown time'})")
+    page.plain(style("Knowledge base: ", bold=True)
+               + f"{info['kb']} (built {info['built_at'] or 'at an unknown time'})")
     page.plain()
     for s in info["sources"]:
         edition = "current" if s["current"] else "older edition"
@@ -818,7 +823,8 @@ def render_check(page: Page, report: CheckReport) -> None:
         echo(f"  {source} {len(lines)}: {reason} (lines {some(lines)})")
     marked = report.incomplete
     echo(f"\nrulings marked incomplete in the source's text (every reader shows them so): {len(marked.rulings)}"
-         + (" (" + ", ".join(f"{source} {n}" for source, n in marked.by_source.items()) + ")" if marked.rulings else ""))
+         + (" (" + ", ".join(f"{source} {n}" for source, n in marked.by_source.items()) + ")" if marked.rulings
+            else ""))
     for m in marked.rulings:
         echo(f"  {m.id} (lines {m.lines[0]}-{m.lines[1]}): {m.reason}")
     by_kind: dict[tuple[str, str, str, str], list[int]] = {}
@@ -843,7 +849,8 @@ def render_build(page: Page, report: BuildReport, kb_dir: Path) -> None:
     page.plain(f"Built {kb_dir.absolute()}:")
     page.plain(f"  {'source':<10} {'rulings':>7} {'sections':>8} {'lines':>6} {'repairs':>7}  title")
     for row in report.summary():
-        page.plain(f"  {row.source:<10} {row.rulings:>7} {row.sections:>8} {row.lines:>6} {row.repairs:>7}  {row.title}")
+        page.plain(
+            f"  {row.source:<10} {row.rulings:>7} {row.sections:>8} {row.lines:>6} {row.repairs:>7}  {row.title}")
     total = sum(r.rulings for r in report.summary())
     page.plain(f"  {total} rulings in all. `rulings check` audits every line; `rulings stats` counts by kind.")
 

@@ -40,7 +40,8 @@ def flat(text: str) -> str:
 @pytest.mark.parametrize("stored, words", [
     ("**[FALLEN-WIZARD]** For a Fallen-wizard player", "[FALLEN-WIZARD] For a Fallen-wizard player"),
     ("*Card Erratum:*Remove «immediately» from the text.", "Card Erratum: Remove «immediately» from the text."),
-    ("*Card Erratum: *Change text to:***«Playable on a company facing a Nazgûl attack***. The prowess.*Corruption.* One",
+    ("*Card Erratum: *Change text to:***«Playable on a company facing a Nazgûl attack***. The prowess.*Corruption.* "
+     "One",
      "Card Erratum: Change text to: «Playable on a company facing a Nazgûl attack. The prowess. Corruption. One"),
     ("hazards like *Many Sorrows Befall* or *Blind to the West,*which target",
      "hazards like Many Sorrows Befall or Blind to the West, which target"),
@@ -48,7 +49,8 @@ def flat(text: str) -> str:
     # an asterisk that stands for itself is kept
     ("an attack with no * by the MPs", "an attack with no * by the MPs"),
     ("a creature with a “*” next to its marshalling points", "a creature with a “*” next to its marshalling points"),
-    ("Items (minor, major, greater*)*Scroll of Isildur only.", "Items (minor, major, greater*)*Scroll of Isildur only."),
+    ("Items (minor, major, greater*)*Scroll of Isildur only.",
+     "Items (minor, major, greater*)*Scroll of Isildur only."),
     ("All hazard events that require an agent*", "All hazard events that require an agent*"),
     # the CRF's mark of a new ruling is the marker "new", not text
     ("@ Change “on a given turn” to “during this organization phase”",
@@ -73,14 +75,16 @@ def test_emphasis_is_kept_as_runs_and_rendered_once_for_the_site() -> None:
     html = render_text("*Card Erratum:*Remove **it**", "crf")
     assert html == "<em>Card Erratum:</em> Remove <strong>it</strong>"
     assert reading("a **b** c", "arda").text == "a **b** c"  # a plain-text source has no Markdown
-    assert reading("Border-holds [{B}] or {w}{b}", "cards").text == "Border-holds [Border-hold] or Wilderness, Border-land"
+    assert reading("Border-holds [{B}] or {w}{b}",
+                   "cards").text == "Border-holds [Border-hold] or Wilderness, Border-land"
 
 
 def test_the_terminal_and_json_read_the_markup(real_kb: Path) -> None:
     from kb.store.reading import markdown_reading
 
     shown = run(real_kb, "show", "crf-22.b16954d650", "--no-pager").output  # Morgul-knife's erratum
-    assert "*" not in shown and "Card Erratum: Change text to: «Playable on a company facing a Nazgûl attack." in flat(shown)
+    assert "*" not in shown and "Card Erratum: Change text to: «Playable on a company facing a Nazgûl attack." in flat(
+        shown)
     data = json.loads(run(real_kb, "show", "crf-22.b16954d650", "--json").output)
     assert "*" not in data["text"] and data["markdown"].startswith("*Card Erratum: *Change text to:***")
     assert markdown_reading(data["markdown"]).text == data["text"]
@@ -197,7 +201,8 @@ def test_a_paragraph_the_pdf_cut_is_joined_and_its_lines_are_kept(tmp_path: Path
     assert texts["The hazard limit can be modified by the play of certain cards. Tapping a Nazgûl permanent-event "
                  "does count against the hazard limit."].start == 1
     item = next(r for r in doc.rulings if "of the item’s" in r.text)
-    assert item.text.endswith("of the item’s controlling character. In all of the above cases the player keeps the card.")
+    assert item.text.endswith(
+        "of the item’s controlling character. In all of the above cases the player keeps the card.")
     assert (item.span.start, item.span.end) == (3, 4) and item.raw.count("\n") == 1
     # a line that opens in capitals begins a passage of its own: the one before stays as it is cut
     assert "A company has a number of characters that move and act together as" in texts
@@ -242,8 +247,8 @@ def test_a_changed_text_line_is_an_erratum() -> None:
 
 def test_the_new_mark_shows_as_the_marker(real_kb: Path) -> None:
     org = run(real_kb, "phase", "org", "--no-pager").output
-    assert re.search(r"\[erratum · new or changed\] Card Errata and Rulings > An Unexpected Party crf-22\.\w+ · line 73 "
-                     r"Change “on a given turn” to “during this organization phase” \[", flat(org))
+    assert re.search(r"\[erratum · new or changed\] Card Errata and Rulings > An Unexpected Party crf-22\.\w+ · line "
+                     r"73 Change “on a given turn” to “during this organization phase” \[", flat(org))
     assert "@" not in org
 
 

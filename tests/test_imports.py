@@ -114,7 +114,8 @@ def upward_imports(graph: dict[str, set[str]], layers: tuple[set[str], ...]) -> 
 def test_no_import_runs_upward() -> None:
     graph = import_graph(KB)
     parts = {part_of(m) for m in graph}
-    assert parts == set().union(*LAYERS), "place each part of kb/ in LAYERS: " + str(sorted(parts ^ set().union(*LAYERS)))
+    assert parts == set().union(*LAYERS), "place each part of kb/ in LAYERS: " + str(
+        sorted(parts ^ set().union(*LAYERS)))
     assert upward_imports(graph, LAYERS) == []
 
 
@@ -177,7 +178,8 @@ def test_a_chain_without_a_loop_is_no_cycle(tmp_path: Path) -> None:
     assert find_cycle(graph) is None
 
 
-LIBRARIES = {"click": {"cli"}, "jinja2": {"kb.read.templates"}, "markupsafe": {"kb.read.templates"}, "whoosh": {"kb.store.index"},
+LIBRARIES = {"click": {"cli"}, "jinja2": {"kb.read.templates"}, "markupsafe": {"kb.read.templates"},
+             "whoosh": {"kb.store.index"},
              "sqlite_utils": {"kb.store.store"}, "markdown_it": {"kb.store.reading"}, "datasette": {"kb.server"},
              "ahocorasick": {"kb.builder.phrases"}}
 """Each third-party library and the one module that imports it (the house style: kb imports no click)."""
@@ -201,9 +203,11 @@ def test_each_library_lives_in_one_module() -> None:
 
 
 COLD_SKIPS = {
-    "annotation": {"kb.builder.addresses", "kb.builder.urls", "kb.search.resolve", "kb.search.query", "html", "kb.read.documents", "kb.read.answers",
+    "annotation": {"kb.builder.addresses", "kb.builder.urls", "kb.search.resolve", "kb.search.query", "html",
+                   "kb.read.documents", "kb.read.answers",
                    "kb.model", "shutil", "bz2", "lzma"},
-    "search": {"kb.builder.addresses", "kb.builder.urls", "kb.search.resolve", "importlib.resources", "tempfile", "html", "tomllib",
+    "search": {"kb.builder.addresses", "kb.builder.urls", "kb.search.resolve", "importlib.resources", "tempfile",
+               "html", "tomllib",
                "kb.model", "shutil", "bz2", "lzma"},
 }
 """What a cold command never imports: the site's plan (the build stored each address); for a lookup by
@@ -211,7 +215,8 @@ number, the reading of names, the other lookups' answers (kb.read.answers) and t
 (kb.read.documents, the site's and the deck check's); for either, the parsers' model (kb.model: its dataclasses
 cost a cold command 5 ms; the keys of pages and numbers are kb.keys's);
 for either, HTML escaping (html.entities: the terminal writes no HTML) and shutil (with bz2 and lzma:
-only removing a folder needs it); for a search, the reading of a typed source's name, importlib.resources (kb/data is read as files:
+only removing a folder needs it); for a search, the reading of a typed source's name, importlib.resources
+(kb/data is read as files:
 its import brought tempfile, shutil, bz2 and lzma) and tomllib (its weights and tables are the search
 data's)."""
 
@@ -239,9 +244,11 @@ def test_a_cold_command_imports_only_what_it_needs(real_kb: Path, args: list[str
 
 def test_importing_the_public_api_imports_neither_the_build_nor_the_reader() -> None:
     """`import kb` (kb.build, kb.Reader, KbError) loads the build and the read model only when they are named."""
-    code = "import sys, kb\nprint(sorted(m for m in sys.modules if m.startswith('kb')))\nkb.Reader\nprint('kb.read.lookup' in sys.modules)"
+    code = ("import sys, kb\nprint(sorted(m for m in sys.modules if "
+            "m.startswith('kb')))\nkb.Reader\nprint('kb.read.lookup' in sys.modules)")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=KB.parent)
-    assert run.returncode == 0 and run.stdout.split("\n")[:2] == ["['kb', 'kb.builder', 'kb.errors']", "True"], run.stdout + run.stderr
+    assert run.returncode == 0 and run.stdout.split("\n")[:2] == ["['kb', 'kb.builder', 'kb.errors']",
+                                                                  "True"], run.stdout + run.stderr
 
 
 def test_the_site_and_the_deck_check_read_the_database_only_through_the_read_model() -> None:
@@ -249,7 +256,8 @@ def test_the_site_and_the_deck_check_read_the_database_only_through_the_read_mod
     a typed answer (a document with its headings, a card's record, a rule's text): those modules import
     neither sqlite3 nor kb.store.store, so they hold no SQL of their own."""
     readers = importers("sqlite3") | importers("kb.store.store")
-    consumers = {"kb.site.corpus", "kb.deck.deck", "kb.deck.deckcards", "kb.deck.deckrules", "kb.site.sitepages", "kb.site.siteplan", "kb.terminal", "cli"}
+    consumers = {"kb.site.corpus", "kb.deck.deck", "kb.deck.deckcards", "kb.deck.deckrules", "kb.site.sitepages",
+                 "kb.site.siteplan", "kb.terminal", "cli"}
     assert "kb.read.lookup" in readers and not readers & consumers, sorted(readers & consumers)
 
 

@@ -101,7 +101,8 @@ IDS = [q if len(q) < 40 else q[:20] + f"...({len(q)} characters)" for q in FOCUS
 
 
 @pytest.fixture(scope="session")
-def both(real_kb: Path, real_site: Path, eval_answers: dict[str, Any], tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+def both(real_kb: Path, real_site: Path, eval_answers: dict[str, Any],
+         tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """Every question (evaluation and focused) through kb.search.search and through the site's search page in one
     harness run, once for the whole run (`made_once`: the workers that run these tests share it)."""
     parity.node()
@@ -114,7 +115,8 @@ def both(real_kb: Path, real_site: Path, eval_answers: dict[str, Any], tmp_path_
         # the evaluation questions' top five: the first five of the run's top ten (`eval_answers`), which
         # are kb.search.search's top five (the same candidates, ranked alike, kept one per wording in order
         # until the limit); the focused questions searched with the limit, as their `also_in` depends on it
-        python: dict[str, dict[str, list[Any]]] = {q: {"ids": ids[:LIMIT], "same_rule": eval_answers["same_rule"][q][:LIMIT]}
+        python: dict[str,
+                     dict[str, list[Any]]] = {q: {"ids": ids[:LIMIT], "same_rule": eval_answers["same_rule"][q][:LIMIT]}
                                                    for q, ids in eval_answers["ids"].items()}
         searcher = Searcher.open(real_kb)
         parsers = {s["id"]: s["parser"] for s in searcher.spec.raw["sources"]}
@@ -123,7 +125,8 @@ def both(real_kb: Path, real_site: Path, eval_answers: dict[str, Any], tmp_path_
             shown = [reading(r.data["text"], parsers[r.data["source"]]).text for r in found_py]
             python[q] = {"ids": [r.id for r in found_py], "scores": [r.score for r in found_py],
                          "also_in": [r.also_in for r in found_py], "matched": [r.matched for r in found_py],
-                         "shown": [[text, [list(s) for s in highlight_spans(text, u, searcher.spec)]] for text in shown],
+                         "shown": [[text, [list(s) for s in highlight_spans(text, u, searcher.spec)]]
+                                   for text in shown],
                          "same_rule": [[[e["id"], e["source"], e["text"]] for e in r.same_rule] for r in found_py]}
         narrowed = [[r.id for r in searcher.search(q, limit=LIMIT, **options)] for q, options in FILTERED]
         allowed = [sorted(searcher._allowed((o.get("game", "meccg"),), o.get("source"))) for _, o in FILTERED]
@@ -221,7 +224,8 @@ def test_understanding_of_hand_picked_queries(both: dict[str, Any]) -> None:
 def test_the_browser_reads_the_numbers_the_terminal_uses(both: dict[str, Any]) -> None:
     assert both["limits"] == {
         "MAX_QUERY": query.MAX_QUERY, "MAX_NAME_WORDS": query.MAX_NAME_WORDS,
-        "FIRST_WORD_NAMES": query.FIRST_WORD_NAMES, "NEAR_RUN": query.NEAR_RUN, "NEAR_TRIES": query.NEAR_TRIES, "RARE_NAME_WORD": query.RARE_NAME_WORD,
+        "FIRST_WORD_NAMES": query.FIRST_WORD_NAMES, "NEAR_RUN": query.NEAR_RUN, "NEAR_TRIES": query.NEAR_TRIES,
+        "RARE_NAME_WORD": query.RARE_NAME_WORD,
         "RARE": query.RARE, "COVERAGE_FLOOR": ranking.COVERAGE_FLOOR}
 
 
@@ -234,7 +238,8 @@ def test_text_helpers_agree(real_site: Path) -> None:
              ("kitten", "sitting"), ("🐉a", "a🐉"), ("morgul knive", "morgul knife"), ("gandalph", "gandalf"),
              ("wophfung", "woffung"), ("shellob", "shelob"), ("akorahill", "akhorahil"), ("ghost", "gost"),
              ("mind ring", "minor ring"), ("glorfindal", "glorfindel"), ("the one rign", "the one ring")]
-    keys = ["about:gandalf", "strike", "", ":x", "a:", "🐉x", "🐉🐉x", "x:🐉y", "x:y:🐉🐉", "número:1", "number:annotation:25a",
+    keys = ["about:gandalf", "strike", "", ":x", "a:", "🐉x", "🐉🐉x", "x:🐉y", "x:y:🐉🐉", "número:1",
+            "number:annotation:25a",
             "ß", "s"]
     js = parity.run("helpers", real_site, texts=texts, pairs=pairs, limit=query.MAX_QUERY, keys=keys)
     assert js["clean"] == [query.clean(t) for t in texts]

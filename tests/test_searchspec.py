@@ -101,7 +101,8 @@ def test_documents_and_postings_are_read_as_a_search_asks_for_them(tmp_path: Pat
     monkeypatch.setattr(searchspec, "marshal", SimpleNamespace(loads=loads, dumps=marshal.dumps))
     docs, postings = read["docs"], read["postings"]
     assert len(docs) == 3 and "tap" in postings and "untap" not in postings and len(postings) == 4
-    assert searchspec.column(docs, "source") == [0, 0, 1] and searchspec.column(docs, "id") == ["crf-22.1", "crf-22.2", "c"]
+    assert searchspec.column(docs, "source") == [0, 0, 1] and searchspec.column(docs, "id") == ["crf-22.1", "crf-22.2",
+                                                                                                "c"]
     assert loaded == []
     assert docs[-1] == SPEC_LIKE["docs"][-1] and postings["tap"] == [1, 2.0] and postings.get("untap") is None
     assert loaded == [SPEC_LIKE["docs"][-1], [1, 2.0]]

@@ -75,7 +75,8 @@ def prepare(searcher: Searcher, path: Path) -> list[Case]:
 def rank_of_gold(searcher: Searcher, case: Case, w: dict[str, float]) -> int | None:
     if not case.gold:
         return None
-    results = [Result(searcher.spec.data(d)["id"], score(s, f, w), searcher.spec.data(d), d) for d, s, f, _ in case.hits]
+    results = [Result(searcher.spec.data(d)["id"], score(s, f, w), searcher.spec.data(d), d)
+               for d, s, f, _ in case.hits]
     top = searcher.arrange(results, case.understanding, 10)
     return next((i for i, r in enumerate(top, 1) if case.gold & {r.doc, *searcher.same_rule.get(r.doc, [])}), None)
 

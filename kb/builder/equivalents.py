@@ -57,10 +57,11 @@ def load_equivalences(path: Path | None = None) -> list[Equivalence]:
         raise KbBroken(f"{where}: expected [[pair]] tables only")
     found = []
     for line, entry in zip(lines, entries):
-        bad = sorted(k for k, kind in FIELDS.items() if not isinstance(entry.get(k), kind)) + sorted(set(entry) - set(FIELDS))
+        bad = sorted(k for k, kind in FIELDS.items() if not isinstance(entry.get(k), kind)) + sorted(
+            set(entry) - set(FIELDS))
         if bad or entry["checked"] is not True or entry["first"] == entry["second"]:
-            raise KbBroken(f"{where}:{line}: expected first, second (two ruling ids), found, reason and checked = true; "
-                           f"found {bad or [entry.get('first'), entry.get('second'), entry.get('checked')]}")
+            raise KbBroken(f"{where}:{line}: expected first, second (two ruling ids), found, reason and checked = "
+                           f"true; found {bad or [entry.get('first'), entry.get('second'), entry.get('checked')]}")
         found.append(Equivalence(entry["first"], entry["second"], entry["reason"], line, where))
     return found
 
@@ -77,7 +78,8 @@ def equivalence_links(pairs: Iterable[Equivalence], has_ruling: Callable[[str], 
             continue
         missing = [i for i in ids if not has_ruling(i)]
         if missing:
-            problems.append(Problem(p.where, p.line, f"the pair of {p.first} and {p.second} names {', '.join(missing)}, "
+            problems.append(Problem(p.where, p.line,
+                                    f"the pair of {p.first} and {p.second} names {', '.join(missing)}, "
                                     "which its source no longer has (reworded or gone): check the pair again "
                                     "(tools/same_rule.py propose) and fix or remove it"))
             continue

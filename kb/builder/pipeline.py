@@ -173,7 +173,8 @@ def search_data(db: Stored, lexicon: Lexicon, unit: Mapping[str, float] = UNIT, 
     from a finished build with others (remade_search_data)."""
     sources = db.sources()
     return spec_items(passages(db, sources, lexicon, unit, index), analyze, source_rows(sources), db.edition_places,
-                      name_table(lexicon.names), lexicon.lowercase, export_weights(), {"COVERAGE_FLOOR": COVERAGE_FLOOR},
+                      name_table(lexicon.names), lexicon.lowercase, export_weights(),
+                      {"COVERAGE_FLOOR": COVERAGE_FLOOR},
                       lexicon.game_words, bm25, db.cased_numbers(), db.equivalent_places,
                       [authority(s.kind, s.current, weights()) for s in sources])
 

@@ -85,7 +85,8 @@ def phase_words(text: str) -> set[str]:
     """The words of PHASES a (lower-case) text holds whole: no letter, digit, _ or hyphen either side."""
     found = set()
     for start, end, word in PHASE_WORDS.occurrences(text):
-        if word not in found and not (start and _joins(text[start - 1])) and not (end < len(text) and _joins(text[end])):
+        if word not in found and not (start and _joins(text[start - 1])) and not (end < len(text)
+                                                                                  and _joins(text[end])):
             found.add(word)
     return found
 
@@ -218,7 +219,8 @@ def split_see_also(text: str) -> list[list[str]]:
         body = f"{inside.group(2)}, {inside.group(1)}"
     groups: list[str] = []
     for chunk in re.split(r";\s*(?:and\s+)?", body):
-        pieces = re.split(r"(?<!\s)\s+and\s+(?=(?:" + "|".join(re.escape(p) for p in PARTS) + r")\b)", chunk, flags=re.I)
+        pieces = re.split(r"(?<!\s)\s+and\s+(?=(?:" + "|".join(re.escape(p) for p in PARTS) + r")\b)", chunk,
+                          flags=re.I)
         groups += [p.strip() for p in pieces if p.strip()]
     paths: list[list[str]] = []
     for group in groups:
@@ -406,9 +408,11 @@ def term_senses(names: Mapping[str, str]) -> dict[str, tuple[str, ...]]:
     the names of the terms it uses ("character specific" -> specific, character), none for everyday
     English ("take place"). names: every term's name by its key (a term the sources built lack is
     none: tests/test_xref.py holds the table to the real ones)."""
-    senses: dict[str, tuple[str, ...]] = {fold(w): () for words in PHASES.values() for w in words if w.endswith(" phase")}
+    senses: dict[str, tuple[str, ...]] = {fold(w): () for words in PHASES.values() for w in words
+                                          if w.endswith(" phase")}
     for phrase, used in load_table("term_senses").items():
-        senses[fold(phrase)] = tuple(names[k] for k in (title_key(t) for t in used.split(",") if t.strip()) if k in names)
+        senses[fold(phrase)] = tuple(names[k] for k in (title_key(t) for t in used.split(",") if t.strip())
+                                     if k in names)
     return senses
 
 
@@ -455,7 +459,8 @@ def verb_forms(verb: str) -> list[str]:
 class TermFinder:
     """The glossary terms a folded text uses, all looked for in one pass (kb.builder.phrases)."""
 
-    def __init__(self, terms: list[dict[str, Any]], actions: Iterable[str] = (), aliases: Mapping[str, str] | None = None,
+    def __init__(self, terms: list[dict[str, Any]], actions: Iterable[str] = (),
+                 aliases: Mapping[str, str] | None = None,
                  senses: Mapping[str, tuple[str, ...]] | None = None) -> None:
         """terms (their names), the keys of those that are actions, other phrases for a term (a heading
         joined to it, "Dice Roll" -> "make a roll"), and the phrases whose words are other terms' or
@@ -471,7 +476,8 @@ class TermFinder:
         self.book = PhraseBook(forms)
         self.names = [names for _, names in ranked] + [()]  # the last (rank -1 too): a run of words taken (find)
 
-    def find(self, folded: str, taken: Iterable[tuple[int, int]] = (), named: Iterable[tuple[int, int]] = ()) -> set[str]:
+    def find(self, folded: str, taken: Iterable[tuple[int, int]] = (),
+             named: Iterable[tuple[int, int]] = ()) -> set[str]:
         """The names of the terms a folded text (kb.search.query.fold) uses, whole words, singular or plural,
         an action's verb also as -ed or -ing: where several begin at one word, the longest; none in a
         run of words taken (folded_spans: an erratum's edit) unless a longer term reads it, nor in a

@@ -168,8 +168,8 @@ class LinkTo:
 
 
 LINK_GROUPS = (("current", ("edition",)), ("older editions", ("older_editions",)), ("same rule", ("same-rule",)),
-               ("cites", ("annotation", "rule")), ("see also", ("section",)), ("cards", ("card",)), ("phases", ("phase",)),
-               ("terms", ("term",)))
+               ("cites", ("annotation", "rule")), ("see also", ("section",)), ("cards", ("card",)),
+               ("phases", ("phase",)), ("terms", ("term",)))
 """The groups a ruling's links are shown in, in this order, and the kinds of link each holds."""
 
 

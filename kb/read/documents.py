@@ -4,7 +4,6 @@ a document with its headings, a source's edition."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from kb.model import Section, Source
 

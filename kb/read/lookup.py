@@ -11,7 +11,6 @@ import re
 import sqlite3
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Union
 
 from kb.errors import KbBroken, NotFound, Refused, quoted, require
@@ -32,8 +31,8 @@ if TYPE_CHECKING:
     from kb.search.searchspec import SearchSpec
 
 RULING_COLUMNS = "r.id, r.source, r.game, r.section, r.kind, r.number, r.title, r.text, r.line_start, " \
-                 "r.line_end, r.markers, r.ord, r.incomplete, (select page || '#' || anchor from addresses where kind = 'ruling' " \
-                 "and key = r.id and part = '') as url"
+                 "r.line_end, r.markers, r.ord, r.incomplete, (select page || '#' || anchor from addresses " \
+                 "where kind = 'ruling' and key = r.id and part = '') as url"
 RULING_FIELDS = ("id", "source", "source_title", "edition", "current", "game", "section", "kind", "number", "title",
                  "text", "markdown", "lines", "markers", "url", "incomplete")
 """The fields of a ruling in every command's JSON (kb/data/schema/ruling.json), in this order."""
@@ -420,7 +419,8 @@ class Reader:
         from kb.read.answers import Term
         if self._terms is None:
             self._terms = {t["key"]: Term(t["key"], t["name"], t["definition"] or "", t["section_id"] or "",
-                                          tuple(t["headings"] or ()), tuple(t["rules"] or ()), tuple(t["aliases"] or ()))
+                                          tuple(t["headings"] or ()), tuple(t["rules"] or ()),
+                                          tuple(t["aliases"] or ()))
                            for t in query(self.conn, "select key, name, definition, section_id, headings, rules, "
                                                      "aliases from terms order by name")}
         return self._terms
@@ -435,7 +435,8 @@ class Reader:
         terms = self.terms()
         owner = {k: key for key, t in terms.items() for k in (key, *t.aliases)}
         try:
-            key, read_as = resolve.term(typed, {k: terms[o].name for k, o in owner.items()}, load_table("abbreviations"))
+            key, read_as = resolve.term(typed, {k: terms[o].name for k, o in owner.items()},
+                                        load_table("abbreviations"))
         except NotFound as exc:
             raise NotFound(str(exc), hint=self._heading_hint(typed) + (exc.hint or "")) from exc
         if key != owner[key] and not read_as:
@@ -476,7 +477,8 @@ class Reader:
                                   "'crf' and current = 1) and depth >= 2 order by ord"):
             if title_key(s["titles"][-1]) == key:
                 if s["card"]:
-                    return f"{quoted(s['titles'][-1])} is a card of the CRF's card rulings: `rulings card \"{s['card']}\"`. "
+                    return (f"{quoted(s['titles'][-1])} is a card of the CRF's card rulings: `rulings card "
+                            f"\"{s['card']}\"`. ")
                 return (f"{quoted(s['titles'][-1])} is a heading of the CRF ({' › '.join(s['titles'][:-1])}), "
                         "not a term. ")
         return ""
@@ -510,7 +512,8 @@ class Reader:
         if kind not in self._numbers:  # (each kind's numbers once: the site asks for every one)
             numbers = [(page_key(kind, r["number"]), r["number"], r["id"]) for r in query(
                 self.conn, "select id, number from rulings where kind = ? and number != '' order by rowid", (kind,))]
-            heads = [key.rsplit(".", n)[0] for key, _, _ in numbers for n in range(key.count(".") + 1 if kind == "rule" else 1)]
+            heads = [key.rsplit(".", n)[0] for key, _, _ in numbers
+                     for n in range(key.count(".") + 1 if kind == "rule" else 1)]
             self._numbers[kind] = numbers, cased_numbers(heads)  # every number and what its parts begin ("3.I")
         numbers, cased = self._numbers[kind]
         meant = numbers_meant(wanted, cased.get(wanted.lower(), ()))  # as written, else in any case
@@ -525,7 +528,8 @@ class Reader:
         found = self.rulings(rows)
         key = page_key(kind, found[0].number or wanted) if found else meant[0]
         return NumberAnswer(kind, found[0].number or number if found else number, tuple(found),
-                            tuple(self.rulings(parts)), tuple(self.rulings(r["ruling_id"] for r in self._linked(kind, key))),
+                            tuple(self.rulings(parts)),
+                            tuple(self.rulings(r["ruling_id"] for r in self._linked(kind, key))),
                             self.page(kind, key) if rows else None)
 
     def ruling(self, ruling_id: str) -> RulingAnswer:
@@ -540,7 +544,8 @@ class Reader:
             patterns = [_like_prefix(ruling_id)] + (["%." + _like_prefix(ruling_id)] if "." not in ruling_id else [])
             near: list[dict[str, Any]] = []
             for pattern in patterns if len(ruling_id) <= MAX_ID else []:
-                near = near or query(self.conn, "select id from rulings where id like ? escape '\\' order by id limit 5",
+                near = near or query(self.conn,
+                                     "select id from rulings where id like ? escape '\\' order by id limit 5",
                                      (pattern,))
             hint = f"Did you mean {', '.join(r['id'] for r in near)}? " if near else ""
             raise NotFound(f"no ruling with id {quoted(ruling_id)}",
@@ -548,7 +553,8 @@ class Reader:
         ruling = found[0]
         parent = query(self.conn, "select parent from rulings where id = ?", (ruling_id,))[0]["parent"]
         parents = self.rulings([parent]) if parent else []
-        parts = self.rulings(row["id"] for row in query(self.conn, "select id from rulings where parent = ? order by ord",
+        parts = self.rulings(row["id"]
+                             for row in query(self.conn, "select id from rulings where parent = ? order by ord",
                                                           (ruling_id,))) or self._steps_cited(ruling)
         rows = query(self.conn, "select * from changes where ruling_id = ? order by ord limit 1", (ruling_id,))
         change = from_row(rows[0]) if rows else None
@@ -590,8 +596,8 @@ class Reader:
         for row in self._rows_of("select target, ruling_id, how from links where kind = 'edition' and target != ''",
                                  "target", wanted, " order by rowid"):
             older.setdefault(row["target"], []).append((row["ruling_id"], row["how"]))
-        for row in self._rows_of("select other_id, ruling_id, verdict, unsure, guess from changes where kind = 'absent' "
-                                 "and verdict != 'dropped'", "other_id", wanted, " order by ord"):
+        for row in self._rows_of("select other_id, ruling_id, verdict, unsure, guess from changes where kind = "
+                                 "'absent' and verdict != 'dropped'", "other_id", wanted, " order by ord"):
             verdict = verdict_words(row["verdict"], bool(row["unsure"]), bool(row["guess"]), successor=True)
             older.setdefault(row["other_id"], []).append((row["ruling_id"], verdict))
         crf = next(((i, s) for i, s in self.sources.items() if s.parser == "crf" and s.current), None)
@@ -708,7 +714,8 @@ def stats(kb: Kb) -> list[dict[str, Any]]:
 
 
 def _stats(conn: sqlite3.Connection) -> list[dict[str, Any]]:
-    sources = query(conn, "select id, title, game, kind, edition, date, current, line_count from sources order by rowid")
+    sources = query(conn,
+                    "select id, title, game, kind, edition, date, current, line_count from sources order by rowid")
     counts = query(conn, "select source, kind, count(*) as n from rulings group by source, kind order by n desc")
     for s in sources:
         s["current"] = bool(s["current"])
@@ -775,7 +782,8 @@ def changes(kb: KbOrReader, since: str | None = None, source: str | None = None,
         if source is None or source in {shaped[i]["source"] for i in c.parties}:
             out.append({**shaped[c.ruling_id], "change": c.to_json(other)})
     crf = query(conn, "select kind, edition, date from sources where parser = 'crf' and current order by rowid limit 1")
-    return ChangesAnswer(out, edition_name(crf[0]["kind"], crf[0]["edition"]) if crf else "", crf[0]["date"] if crf else "",
+    return ChangesAnswer(out, edition_name(crf[0]["kind"], crf[0]["edition"]) if crf else "", crf[0]["date"] if crf
+                         else "",
                          narrowed=any(v is not None for v in (since, source, phase)))
 
 

@@ -47,7 +47,8 @@ def read_cases(path: Path) -> list[dict[str, Any]]:
             raise KbError(f"{path}:{n}: expected a JSON object ({exc.msg})") from exc
         except RecursionError as exc:
             raise KbError(f"{path}:{n}: expected a JSON object (arrays or objects nested too deeply)") from exc
-        if not isinstance(case, dict) or not isinstance(case.get("query"), str) or not isinstance(case.get("gold"), list):
+        if (not isinstance(case, dict) or not isinstance(case.get("query"), str)
+                or not isinstance(case.get("gold"), list)):
             raise KbError(f"{path}:{n}: expected an object with 'query' and a 'gold' list")
         cases.append(case)
     if not cases:
@@ -89,7 +90,8 @@ def score(cases: list[dict[str, Any]], answers: Mapping[str, Sequence[Answer]]) 
     for case in cases:
         gold = [norm(g) for g in case["gold"]]
         found = [[a] if isinstance(a, str) else list(a) for a in answers[case["query"]][:TOP]]
-        hits = [next((k for k, text in enumerate(texts) if any(g in norm(text) for g in gold)), None) for texts in found]
+        hits = [next((k for k, text in enumerate(texts) if any(g in norm(text) for g in gold)), None)
+                for texts in found]
         rank = next((i for i, k in enumerate(hits, 1) if k is not None), None)
         rows.append({"id": case.get("id"), "kind": case.get("kind", "?"), "query": case["query"], "rank": rank,
                      "via_same_rule": rank is not None and hits[rank - 1] != 0,

@@ -650,7 +650,8 @@ def _one_word_name(token: tuple[str, int, int], bare: str, opens_long: bool, run
     the few cards it begins ("Indur"), unless the next word is capitalised too and so not theirs
     ("True Fana" names neither True Cold-drake nor True Fire-drake)."""
     typed, start, _ = token
-    if not typed[:1].isupper() or len(bare) <= 3 or not (start == 0 or NAME_CONTEXT.search(text[max(0, start - 2):start])):
+    if not typed[:1].isupper() or len(bare) <= 3 or not (start == 0
+                                                         or NAME_CONTEXT.search(text[max(0, start - 2):start])):
         return []
     if (opens_long and vocab.is_common_word(bare)) or vocab.is_game_word(bare):
         return []

@@ -150,7 +150,8 @@ class Searcher:
         out: dict[int, float] = {}
         for card in u.cards:
             key = fold(card)
-            terms = [t for t in dict.fromkeys(analyze_text(card, self.spec)) if weights.get(t, 0.0) * idf.get(t, 0.0) > 0]
+            terms = [t for t in dict.fromkeys(analyze_text(card, self.spec)) if weights.get(t, 0.0) * idf.get(t, 0.0)
+                     > 0]
             if not terms:
                 continue
             holders = {t: set(map(int, self.postings.get(t, [])[::2])) for t in terms}

@@ -27,8 +27,8 @@ from typing import Any, BinaryIO, overload
 from kb.errors import KbBroken
 from kb.keys import ASCII_LOWER
 from kb.memory import collector_paused
-from kb.search.query import (LIMITS, NOT_NAMES, NameIndex, PREFIXES, QUESTION_WORDS, RULES, SOUNDS, SUFFIXES, TOKEN, WEIGHTS, analyze_text,
-                      fold, fold_key)
+from kb.search.query import (LIMITS, NOT_NAMES, NameIndex, PREFIXES, QUESTION_WORDS, RULES, SOUNDS, SUFFIXES, TOKEN,
+                             WEIGHTS, analyze_text, fold, fold_key)
 from kb.tables import load_table, words_text
 
 SPEC_VERSION = 5
@@ -99,7 +99,8 @@ class Doc:
 
 
 DOC_DEFAULTS: dict[str, Any] = {f.name: f.default if f.default_factory is MISSING else f.default_factory()
-                                for f in dataclass_fields(Doc) if f.default is not MISSING or f.default_factory is not MISSING}
+                                for f in dataclass_fields(Doc) if f.default is not MISSING
+                                or f.default_factory is not MISSING}
 """The fields a document of the search data may leave out, and what each then is."""
 
 ASIDE = re.compile(r"\([^()]*\)")
@@ -236,7 +237,8 @@ def spec_items(units: Iterable[Unit], analyze: Any, sources: list[dict[str, Any]
         "bm25": bm25, "candidates": CANDIDATES, "weights": weights,
         "limits": {**LIMITS, **(limits or {})},
         "query": {"rules": RULES, "sounds": SOUNDS,
-                  "question_words": sorted(QUESTION_WORDS), "not_names": list(NOT_NAMES), "prefixes": sorted(PREFIXES), "suffixes": list(SUFFIXES), "weights": WEIGHTS,
+                  "question_words": sorted(QUESTION_WORDS), "not_names": list(NOT_NAMES), "prefixes": sorted(PREFIXES),
+                  "suffixes": list(SUFFIXES), "weights": WEIGHTS,
                   "abbreviations": load_table("abbreviations"), "synonyms": load_table("synonyms"),
                   "rule_numbers": rule_numbers or {}},
         "sources": sources,
@@ -576,7 +578,8 @@ class SearchSpec:
 
     @classmethod
     def of(cls, raw: Any, where: str = "search data") -> SearchSpec:
-        needed = ("version", "docs", "sections", "heading_terms", "priors", "lengths", "avg_length", "postings", "keys", "vocab",
+        needed = ("version", "docs", "sections", "heading_terms", "priors", "lengths", "avg_length", "postings", "keys",
+                  "vocab",
                   "names", "name_words", "common", "game_words", "sources", "query", "weights", "limits", "same_rule")
         if not isinstance(raw, dict) or any(k not in raw for k in needed) or raw["version"] != SPEC_VERSION:
             raise KbBroken(f"the search data at {where} is incomplete or of another version; "

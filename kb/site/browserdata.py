@@ -293,4 +293,5 @@ def js_literal(text: str) -> str:
     script element, even inlined. Every text given here is JSON text or JSON lines, where "</"
     occurs only inside strings."""
     out = text.replace("\\", "\\\\").replace("'", "\\'").replace("</", "<\\\\/")
-    return "'" + out.replace("\n", "\\n").replace("\r", "\\r").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029") + "'"
+    return "'" + out.replace("\n", "\\n").replace("\r", "\\r").replace("\u2028", "\\u2028").replace("\u2029",
+                                                                                                    "\\u2029") + "'"

@@ -94,7 +94,8 @@ class Pages:
         """Every page, one at a time (each is rendered and written before the next is made)."""
         c, urls = self.c, self.urls
         yield from (self.home_page(), self.search_page(), self.credits_page(), self.changes_page())
-        yield Page("deck.html", "deck.html", "Deck check")  # the deck page: kb/deck/deck.py, site/assets/deck.js and the modules before it
+        # the deck page: kb/deck/deck.py, site/assets/deck.js and the modules before it
+        yield Page("deck.html", "deck.html", "Deck check")
         for s in c.sources:
             yield from self.document_pages(s)
         cards, keys = self.plan.keys["card"], self.plan.keys
@@ -277,7 +278,8 @@ class Pages:
         return {"ruling": {**self.render_ruling(page, r), "links": []}, "change": c, "year": c.year,
                 "verdict": verdict_words(c.verdict, c.unsure, c.guess), "listed": listed,
                 "other": shown, "other_label": label, "erratum": erratum_words(c.erratum_evidence, c.erratum_guess),
-                "cards": [(name, Urls.placed(self.urls.card(name))) for name in c.erratum_cards if name in self.card_names]}
+                "cards": [(name, Urls.placed(self.urls.card(name))) for name in c.erratum_cards
+                          if name in self.card_names]}
 
     def search_page(self) -> Page:
         games = sorted({s.game for s in self.c.sources}, key=lambda g: (g != "meccg", g))
@@ -446,12 +448,14 @@ class Pages:
         answer = self.reader.phase_named(phase_id)
         page = answer.url
         return self._lookup(page, answer.name, "Phase", [
-            ("Rulings under this phase's headings", "headings", self.grouped(page, list(answer.headings), True, "headings")),
+            ("Rulings under this phase's headings", "headings",
+             self.grouped(page, list(answer.headings), True, "headings")),
             ("Rulings that speak of it elsewhere", "elsewhere", self.grouped(page, list(answer.elsewhere), False,
                                                                              "elsewhere"))])
 
     def number_page(self, kind: str, number: str) -> Page:
-        """An annotation's or a rule's page: the answer `rulings annotation` or `rulings rule` gives (kb.read.lookup)."""
+        """An annotation's or a rule's page: the answer `rulings annotation` or `rulings rule` gives
+        (kb.read.lookup)."""
         answer = self.numbered(kind, number)
         page = answer.url or self.urls.known(kind, number) or ""
         label = f"Annotation {answer.number}" if kind == "annotation" else f"Rule {answer.number}"

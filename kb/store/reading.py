@@ -73,7 +73,8 @@ def reading(text: str, parser: str) -> Reading:
     emphasis (a source of MARKDOWN_PARSERS) read into emphasised runs, its markers gone:
     reading("@ *Card Erratum:* Remove it", "crf").text == "Card Erratum: Remove it"."""
     if parser == "cards":
-        from kb.builder.cardface import readable  # (only here: a lookup that shows no card never reads the card database's codes)
+        # (only here: a lookup that shows no card never reads the card database's codes)
+        from kb.builder.cardface import readable
 
         return Reading(((readable(text), False, False),))
     if parser in MARKDOWN_PARSERS:

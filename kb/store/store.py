@@ -57,7 +57,8 @@ terms(key, name, definition ruling id, section_id of its "Rulings by Term" headi
       with its parts), aliases JSON list of the other keys it is asked by (kb/builder/terms.py))
 card_headings(section_id, heading, card)  every CRF card heading and the card name(s) it stands for
 card_keywords(key, heading)            each name `rulings card` reads as a CRF keyword heading's cards
-                                       (folded: "mind ring", "dwarven rings"), -> that heading (kb/builder/searchdata.py)
+                                       (folded: "mind ring", "dwarven rings"), -> that heading
+                                       (kb/builder/searchdata.py)
 changes(ruling_id, kind, year, evidence, tag, other_id, likeness, guess, verdict, erratum_cards JSON list,
         erratum_evidence, erratum_guess, diff JSON [[op, text]], unsure, ord)
                                        what changed in the current CRF (kb/builder/changes.py: kind listed|marked|
@@ -85,7 +86,8 @@ rulings_fts, cards_fts                 FTS5 full-text tables over rulings and ca
 
 COLUMNS: dict[str, dict[str, type]] = {
     "sources": {"id": str, "title": str, "game": str, "kind": str, "edition": str, "date": str, "origin": str,
-                "path": str, "parser": str, "current": int, "licence": str, "origin_url": str, "line_count": int, "rulings": int},
+                "path": str, "parser": str, "current": int, "licence": str, "origin_url": str, "line_count": int,
+                "rulings": int},
     "sections": {"id": str, "source": str, "titles": str, "title": str, "depth": int, "line_start": int,
                  "line_end": int, "ord": int},
     "rulings": {"id": str, "source": str, "game": str, "section": str, "kind": str, "number": str, "title": str,
@@ -295,13 +297,16 @@ class Draft(Stored):
         for name in DOCUMENT_TABLES:
             # created with their columns first, so a table with no rows (no card database, say) still has them
             db[name].create(COLUMNS[name], pk=KEYS.get(name))  # type: ignore[union-attr]
-        db["links"].create({"ruling_id": str, "kind": str, "target": str, "how": str, "spans": str})  # type: ignore[union-attr]
-        db["terms"].create({"key": str, "name": str, "definition": str, "section_id": str, "headings": str,  # type: ignore[union-attr]
+        db["links"].create(  # type: ignore[union-attr]
+            {"ruling_id": str, "kind": str, "target": str, "how": str, "spans": str})
+        db["terms"].create({"key": str, "name": str, "definition": str, "section_id": str,  # type: ignore[union-attr]
+                            "headings": str,
                             "rules": str, "aliases": str}, pk="key")
         db["card_headings"].create({"section_id": str, "heading": str, "card": str})  # type: ignore[union-attr]
         db["card_keywords"].create({"key": str, "heading": str}, pk="key")  # type: ignore[union-attr]
         db["changes"].create(CHANGE_COLUMNS)  # type: ignore[union-attr]
-        db["addresses"].create({"kind": str, "key": str, "part": str, "page": str, "anchor": str},  # type: ignore[union-attr]
+        db["addresses"].create({"kind": str, "key": str, "part": str, "page": str,  # type: ignore[union-attr]
+                                "anchor": str},
                                pk=("kind", "key", "part"))
         db["card_answers"].create({"card": str, "part": str, "ruling_id": str, "ord": int})  # type: ignore[union-attr]
         for name, columns in INDEXES:
@@ -319,7 +324,8 @@ class Draft(Stored):
             self._db[name].insert_all(_rows(doc, name), batch_size=1000)  # type: ignore[union-attr]
 
     def add_links(self, links: Iterable[Link]) -> None:
-        self._db["links"].insert_all(({"ruling_id": k.ruling_id, "kind": k.kind, "target": k.target, "how": k.how,  # type: ignore[union-attr]
+        self._db["links"].insert_all(({"ruling_id": k.ruling_id, "kind": k.kind,  # type: ignore[union-attr]
+                                       "target": k.target, "how": k.how,
                                        "spans": json.dumps([list(span) for span in k.spans])}
                                       for k in links), batch_size=5000)
 
@@ -330,7 +336,8 @@ class Draft(Stored):
         self._db["card_headings"].insert_all(headings)  # type: ignore[union-attr]
 
     def add_keywords(self, keywords: Mapping[str, str]) -> None:
-        self._db["card_keywords"].insert_all({"key": k, "heading": h} for k, h in keywords.items())  # type: ignore[union-attr]
+        self._db["card_keywords"].insert_all({"key": k, "heading": h}  # type: ignore[union-attr]
+                                             for k, h in keywords.items())
 
     def add_changes(self, rows: Iterable[dict[str, Any]]) -> None:
         self._db["changes"].insert_all(rows)  # type: ignore[union-attr]
@@ -339,7 +346,8 @@ class Draft(Stored):
         """Every key the terminal reads a card name by (kb.search.searchspec.name_table: "balrog" for The
         Balrog) that card_names lacks, so the read API reads a name as `rulings card` does."""
         known = {row[0] for row in self.conn.execute("select distinct key from card_names")}
-        self._db["card_names"].insert_all(({"key": key, "name": name} for key, found in names.items()  # type: ignore[union-attr]
+        self._db["card_names"].insert_all(({"key": key, "name": name}  # type: ignore[union-attr]
+                                           for key, found in names.items()
                                            if key not in known for name in found), batch_size=5000)
 
     def add_card_answers(self) -> None:
@@ -515,7 +523,8 @@ def query(conn: sqlite3.Connection, sql: str, params: tuple[Any, ...] | dict[str
                 try:
                     d[key] = json.loads(d[key])
                 except ValueError as exc:
-                    raise KbBroken(f"the knowledge base is damaged: the {key} stored for {d.get('id') or d.get('ruling_id')} "
+                    raise KbBroken(f"the knowledge base is damaged: the {key} stored for "
+                                   f"{d.get('id') or d.get('ruling_id')} "
                                    "is not JSON; run `rulings build` to rebuild it") from exc
         out.append(d)
     return out
