@@ -79,6 +79,9 @@ FOCUSED = [
     "can Shadowfacs " + " ".join(f"zq{a}{b}x{c}" for a in "bcdfg" for b in "hjklm" for c in "nprst"),  # NEAR_TRIES
     "I revealed Balrog at Moria [...] My opponent's Orc-raiders attacked. Is the strike cancelled?",
     "Could True Dragons be cancelled? Indur taps to cancel",
+    "Healing at a haven",  # an ordinary word that begins two names: neither card
+    "what happens in the site phase",  # a phase asked about: its overview, rule 2.V
+    "how does combat work",
     "what is a haven?",
     "what does tapped mean",
     "what are marshalling points (MPs)?",

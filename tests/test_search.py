@@ -110,6 +110,51 @@ def test_ranking_on_real_rulings(searcher: Searcher, query: str, expected: str, 
     assert any(norm(expected) in norm(t) for t in texts(results)[:within]), texts(results)[:within]
 
 
+@pytest.mark.parametrize("query, overview", [("what happens in the site phase", "2.V"),
+                                             ("what happens during the site phase?", "2.V"),
+                                             ("what is the site phase", "2.V"),
+                                             ("what happens during the end-of-turn phase", "2.VI"),
+                                             ("what happens in the movement/hazard phase", "2.IV"),
+                                             ("how does combat work", "3")])
+def test_a_phase_asked_about_gets_its_overview(searcher: Searcher, query: str, overview: str) -> None:
+    """A question about a phase as a whole ("what happens in X", "what is X", "how does X work") puts
+    first the rule the phase's heading numbers (CoE 2.V under "2.V. Site Phase": its companies' site
+    phases one after another), not one of the rules under it (2.V.10, first before)."""
+    assert searcher.search(query, limit=3)[0].data["number"] == overview
+
+
+def test_an_ordinary_word_that_begins_card_names_names_no_card(searcher: Searcher) -> None:
+    """"Healing" begins Healing Herbs and Healing of Nimrodel, yet the rulings write it as a word:
+    capitalised, it names neither card; the names themselves, and a rare first word ("Indur"), do."""
+    assert searcher.understand("Healing at a Haven: does a wounded character heal there?").cards == []
+    assert searcher.understand("does Healing Herbs work at a haven?").cards == ["Healing Herbs"]
+    assert "Indûr Dawndeath" in searcher.understand("can Indur tap to cancel?").cards
+
+
+def test_a_card_name_is_its_whole_name_or_a_word_of_its_name_alone() -> None:
+    """A hand-made corpus: the words the rulings write in lower case ("healing") name no card by
+    themselves, a word no ruling writes so ("Indur") names the cards it begins."""
+    from kb.search.query import name_spans
+    from kb.search.searchspec import SearchSpec, Unit, gather, spec_items
+
+    texts = ["Healing Herbs heals a wounded character.", "A haven allows healing of wounded characters.",
+             "Indûr Dawndeath may tap."]
+    units = [Unit({"id": f"x.{n}", "source": "x", "kind": "ruling", "number": "", "title": "", "section": ["Rulings"],
+                   "text": t, "lines": [n, n], "markers": [], "about": [], "incomplete": ""}, [(t, 1.0)], [])
+             for n, t in enumerate(texts)]
+    names = {"healing herbs": ["Healing Herbs"], "healing of nimrodel": ["Healing of Nimrodel"],
+             "indur dawndeath": ["Indûr Dawndeath"]}
+    lowercase = {"heals", "wounded", "character", "haven", "allows", "healing", "characters", "may", "tap"}
+    spec = SearchSpec.of(gather(spec_items(units, analyze, [{"id": "x"}], lambda: [], names, lowercase, {})))
+
+    def cards(q: str) -> list[str]:
+        return [n for sp in name_spans(q, spec)[0] for n in sp.names]
+
+    assert cards("Healing at a haven") == []
+    assert cards("does Healing of Nimrodel work at a haven") == ["Healing of Nimrodel"]
+    assert cards("Indur at a haven") == ["Indûr Dawndeath"]
+
+
 @pytest.mark.parametrize("query, first", [("rule 3.I.1", "3.I.1"), ("rule 3.II.1", "3.II.1"), ("rule 3.II.4", "3.II.4"),
                                           ("rule 3.I.3", "3.I.3"), ("rule 3.i.1", "3.i.1"), ("rule 3.V", "3.V"),
                                           ("rule 3.v", "3.v"), ("rule 2.iv.iii", "2.IV.iii")])
@@ -281,8 +326,8 @@ def test_a_numbered_heading_still_names_its_topic(searcher: Searcher) -> None:
 def test_the_search_data_decides_once_what_no_query_changes(searcher: Searcher) -> None:
     """What the ranking reads of a document that no query changes is the build's, shipped as named
     fields (kb.search.searchspec.Doc): its prior features, its section's heading as index terms, the terms
-    a glossary entry defines, the numbers and the rulebook step it gives, the first document with
-    its words; a field at its default is left out."""
+    a glossary entry or a section's own rule defines, the numbers and the rulebook step it gives, the
+    first document with its words; a field at its default is left out."""
     spec = searcher.spec
     docs = [spec.doc(d) for d in range(spec.docs_count)]
     sections = spec.raw["sections"]
@@ -304,7 +349,10 @@ def test_the_search_data_decides_once_what_no_query_changes(searcher: Searcher) 
     # a glossary entry's term, read as a heading is; the numbers a text gives; the step a rulebook ruling names
     glossary = [doc for doc in docs if doc.kind == "glossary" and doc.title]
     assert glossary and all(doc.defines == heading_terms(doc.title, spec) for doc in glossary)
-    assert not any(doc.defines for doc in docs if doc.kind != "glossary")
+    # ... and the heading a section's own rule states (its overview): CoE 2.V under "2.V. Site Phase"
+    overviews = {doc.number: doc.defines for doc in docs if doc.kind != "glossary" and doc.defines}
+    assert overviews == {"2.IV": heading_terms("Movement/Hazard Phase", spec), "2.V": ["phase", "site"],
+                         "2.VI": heading_terms("End-of-Turn Phase", spec), "3": ["combat"]}
     haven = next(doc for doc in glossary if doc.title.lower() == "haven")
     assert haven.defines == ["haven"]
     assert all(doc.numbers == sorted({m.group(0).lower() for m in ranking.PATTERNS["number"].finditer(doc.text)})

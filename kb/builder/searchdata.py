@@ -243,7 +243,8 @@ def document_units(s: Source, rulings: list[Ruling], lexicon: Lexicon, parent_te
     lead-in (the text of the ruling it belongs to, by parent_text) and its title at their weights
     (kb.search.searchspec.UNIT), its exact keys (the card it is on, the cards it names, its number, the
     annotations and rules it cites), what ranking knows of it whatever the query
-    (kb.search.ranking.document_fields) and, for a glossary entry, the term it defines (its title)."""
+    (kb.search.ranking.document_fields) and the term it defines: a glossary entry's title, the heading a
+    section's own rule states (overview_of)."""
     for r in rulings:
         about: set[str] = set()
         title = r.title
@@ -277,7 +278,16 @@ def document_units(s: Source, rulings: list[Ruling], lexicon: Lexicon, parent_te
                   "about": sorted(about), "section": list(r.section), "text": r.text,
                   "markers": list(r.markers), "lines": [r.span.start, r.span.end], "incomplete": r.incomplete},
             fields=fields, keys=keys, known=document_fields(r.kind, r.text, s.kind, s.current),
-            defines=title if r.kind == "glossary" and title else "")
+            defines=title if r.kind == "glossary" and title else overview_of(r))
+
+
+def overview_of(r: Ruling) -> str:
+    """The heading a ruling states the rule of: its section's, where the heading carries the ruling's
+    number (CoE rule 2.V under "2.V. Site Phase", the phase's overview: its companies' site phases one
+    after another; rule 3 under "3. Combat"); "" for any other. A search asking about the heading
+    ("what happens in the site phase") finds it as it finds a glossary entry for its term."""
+    heading = r.section[-1] if r.section else ""
+    return heading if r.number and r.kind == "rule" and heading.startswith(f"{r.number}. ") else ""
 
 
 def index_record(u: Unit, game: str) -> dict[str, Any]:

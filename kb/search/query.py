@@ -45,10 +45,17 @@ RULES: dict[str, str] = {
     "sentence_end": r"[.?!]+(?=\s|$)|\[\.\.\.\]",
     "define": r"^\s*(?:(?:what(?:'?s| is| are)|define|definition of|meaning of)\s+(?:an?\s+|the\s+)?([^?]{2,60}?)"
               r"|what does\s+(?:an?\s+|the\s+)?([^?]{2,60}?)\s+mean)\s*\??\s*$",
+    "asked": r"^\s*(?:what happens?|what goes on|how (?:does|do|is|are|can)|what (?:does|do|can)|who(?:'?s| is| are| was)|"
+             r"tell me about|explain)\s+(?:(?:in|during|at|on|with)\s+)?(?:an?\s+|the\s+)?([^?]{2,60}?)"
+             r"(?:\s+(?:work|works|do|does|mean|means))?\s*\??\s*$",
 }
 """The patterns of query understanding, by name. "how_many" reads the question's intent (a number);
 "number" finds a number a ruling gives, "step" the name of a rulebook step ("Movement/Hazard Phase,
-Step 3 (Set the Base Hazard Limit) - ...") that a ruling opens with."""
+Step 3 (Set the Base Hazard Limit) - ...") that a ruling opens with. "define" reads what a question
+asks the meaning of ("what is a haven"), "asked" what else it asks about as a whole ("what happens
+in the site phase", "how does the hazard limit work", "what does Gandalf do"): its subject is read as
+a meaning asked (Understanding.define), the glossary entry or the overview of a section (a rule its
+heading numbers) that defines it first."""
 
 WEIGHTS = {
     "typed": 1.0,         # a word the judge typed
@@ -79,7 +86,8 @@ SUGGESTIONS = 5
 FIRST_WORD_NAMES = 3
 RARE_NAME_WORD = 40
 """A capitalised word names the cards it begins when it begins at most 3 names and the corpus uses
-it at most 40 times (a word of the rules, like "Gates" or "Men", is used far more)."""
+it at most 40 times, never in lower case (a word of the rules, like "Gates" or "Men", is used far
+more; "Healing" is an ordinary word: first_word_names)."""
 RARE = 0.0005
 """A word in fewer than this share of rulings may be a misspelling of a common one."""
 
@@ -112,19 +120,12 @@ APOSTROPHES = re.compile(r"['`\u00b4\u02b9\u2018\u2019]")
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
-ASKED = re.compile(r"^\s*(?:what happens?|what goes on|how (?:does|do|is|are|can)|what (?:does|do|can)|"
-                   r"who(?:'?s| is| are| was)|tell me about|explain)\s+(?:(?:in|during|at|on|with)\s+)?"
-                   r"(?:an?\s+|the\s+)?([^?]{2,60}?)(?:\s+(?:work|works|do|does|mean|means))?\s*\??\s*$", re.I)
-"""A question about something that is not its meaning ("what happens in the site phase", "how does
-the hazard limit work", "what does Gandalf do"): its group is the thing asked about (asked_about)."""
-
-
 def asked_about(typed: str) -> str:
     """What a question typed to a lookup asks about, read past the words that frame it: asked_about(
     "what is a haven?") == "haven" (RULES "define", as the search reads it), asked_about("what happens
-    in the site phase") == "site phase" (ASKED); anything else as typed, a closing "?" off."""
+    in the site phase") == "site phase" (RULES "asked"); anything else as typed, a closing "?" off."""
     text = clean(typed)
-    meaning = PATTERNS["define"].match(text) or ASKED.match(text)
+    meaning = PATTERNS["define"].match(text) or PATTERNS["asked"].match(text)
     subject = next((g for g in meaning.groups() if g), "") if meaning else ""
     return subject.strip() or text.rstrip("?").strip() or text
 
@@ -279,7 +280,8 @@ class Understanding:
     story: list[str] = field(default_factory=list)
     """The words kept from the story told around the question (a post of several sentences)."""
     define: list[str] = field(default_factory=list)
-    """The index terms of what a "what is X" / "what does X mean" question asks the meaning of."""
+    """The index terms of what a "what is X" / "what does X mean" question asks the meaning of, or a
+    "what happens in X" / "how does X work" question asks about (RULES "asked")."""
 
 
 
@@ -670,8 +672,10 @@ def not_names(text: str) -> str:
 
 def first_word_names(key: str, vocab: Vocabulary) -> list[str]:
     """The cards a capitalised word is the first word of, when it names at most FIRST_WORD_NAMES
-    cards and the corpus seldom uses it otherwise ("Indur" for Indûr Dawndeath)."""
-    if " " in key or not vocab.is_name_word(key) or vocab.count_of(key) > RARE_NAME_WORD:
+    cards and is a word of their names alone: the corpus seldom uses it and never writes it in lower
+    case ("Indur" for Indûr Dawndeath; "Healing" is an ordinary word, neither Healing Herbs nor
+    Healing of Nimrodel, which a question names by more of their words)."""
+    if " " in key or not vocab.is_name_word(key) or vocab.count_of(key) > RARE_NAME_WORD or vocab.is_common_word(key):
         return []
     keys = [k for k in vocab.name_keys(key) if k.startswith(key + " ")]
     names: list[str] = []

@@ -77,9 +77,9 @@ def read_references(u: Understanding, a: str, vocab: Vocabulary) -> str:
     for m in PATTERNS["rule"].finditer(rest):
         u.rules += rule_numbers(m.group(1), vocab)
         rest = rest.replace(m.group(0), " ")
-    meaning = PATTERNS["define"].match(rest)
+    meaning = PATTERNS["define"].match(rest) or PATTERNS["asked"].match(rest)
     if meaning:
-        subject = meaning.group(1) or meaning.group(2) or ""
+        subject = next((g for g in meaning.groups() if g), "")
         u.define = [t for t in analyze_text(subject, vocab) if not t[0].isdigit()]
     return rest
 

@@ -59,7 +59,8 @@ class Unit:
     """What kb.search.ranking.document_fields decides from the ruling alone: its prior features (a list), the
     numbers it gives, the step it names (Doc's fields)."""
     defines: str = ""
-    """The term it defines (a glossary entry's title), which the search data ships as index terms."""
+    """The term it defines (a glossary entry's title, or the heading a section's own rule states:
+    kb.builder.searchdata.overview_of), which the search data ships as index terms."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +88,8 @@ class Doc:
     search data's priors, each a list of kb.search.ranking.FEATURES' names in the order they are scored
     (the first, 0, is none)."""
     defines: list[str] = field(default_factory=list)
-    """The index terms of the term it defines, a glossary entry's (its title without number or aside)."""
+    """The index terms of the term it defines: a glossary entry's (its title without number or aside), or
+    the heading a section's own rule states (CoE 2.V: "Site Phase")."""
     numbers: list[str] = field(default_factory=list)
     """The numbers its text gives (kb.search.query.RULES "number", lower case, each once): a "how many" answer."""
     step: str = ""
@@ -255,8 +257,9 @@ def spec_items(units: Iterable[Unit], analyze: Any, sources: list[dict[str, Any]
     yield "keys", Items(((key, units.tolist()) for key, units in postings.keys.items()), table=True)
     yield "vocab", dict(sorted(postings.vocab.items()))
     yield "names", names
-    yield "name_words", sorted({w for key in names for w in key.split(" ") if w})
-    yield "common", sorted(common & names.keys())  # read once the docs are written: the phrases too
+    name_words = {w for key in names for w in key.split(" ") if w}
+    yield "name_words", sorted(name_words)
+    yield "common", sorted(common & (names.keys() | name_words))  # read once the docs are written: the phrases too
     yield "game_words", sorted(game_words)
     yield "editions", Items(((str(old), new) for old, new in editions() if 0 <= old < count and 0 <= new < count),
                             table=True)
@@ -628,6 +631,8 @@ class SearchSpec:
         return word in self._name_words
 
     def is_common_word(self, word: str) -> bool:
+        """A card's name, or a word of one, that the corpus also writes in lower case, as an ordinary
+        word or phrase ("twilight", "left behind", "healing")."""
         if not self._common:
             self._common = set(self.raw["common"])
         return word in self._common

@@ -465,9 +465,11 @@
     return text;
   }
 
-  /* first_word_names: the cards a capitalised, seldom used word is the first word of */
+  /* first_word_names: the cards a capitalised, seldom used word is the first word of, a word of their names
+   * alone (never written in lower case: "Healing" names no card) */
   function first_word_names(key, vocab) {
-    if (key.indexOf(" ") >= 0 || !vocab.is_name_word(key) || vocab.count_of(key) > vocab.limits.RARE_NAME_WORD) return [];
+    if (key.indexOf(" ") >= 0 || !vocab.is_name_word(key) || vocab.count_of(key) > vocab.limits.RARE_NAME_WORD ||
+        vocab.is_common_word(key)) return [];
     var keys = vocab.name_keys(key).filter(function (k) { return k.startsWith(key + " "); }).sort();
     var names = [];
     for (var i = 0; i < keys.length; i++) extendNew(names, vocab.card_names(keys[i]) || []);

@@ -52,7 +52,7 @@
     return numbers_meant(typed, (vocab.expansion("rule_numbers", lower) || lower).split(" "));
   }
 
-  /* read_references: another game, Arda, how many, numbers, annotations and rules (taken out), the term defined */
+  /* read_references: another game, Arda, how many, numbers, annotations and rules (taken out), the term defined or asked about */
   function read_references(u, a, vocab) {
     var R = vocab.rules, m;
     if (R.other_game.one.test(a)) u.games.push("lotr-tcg");
@@ -71,7 +71,7 @@
       u.rules.push.apply(u.rules, rule_numbers(m[1], vocab));
       rest = rest.split(m[0]).join(" ");
     }
-    var meaning = R.define.one.exec(rest);
+    var meaning = R.define.one.exec(rest) || R.asked.one.exec(rest);
     if (meaning) {
       var subject = meaning[1] || meaning[2] || "";
       u.define = analyze_text(subject, vocab).filter(function (t) { return !/^\p{Nd}/u.test(t); });
