@@ -45,8 +45,9 @@ RULES: dict[str, str] = {
     "sentence_end": r"[.?!]+(?=\s|$)|\[\.\.\.\]",
     "define": r"^\s*(?:(?:what(?:'?s| is| are)|define|definition of|meaning of)\s+(?:an?\s+|the\s+)?([^?]{2,60}?)"
               r"|what does\s+(?:an?\s+|the\s+)?([^?]{2,60}?)\s+mean)\s*\??\s*$",
-    "asked": r"^\s*(?:what happens?|what goes on|how (?:does|do|is|are|can)|what (?:does|do|can)|who(?:'?s| is| are| was)|"
-             r"tell me about|explain)\s+(?:(?:in|during|at|on|with)\s+)?(?:an?\s+|the\s+)?([^?]{2,60}?)"
+    "asked": r"^\s*(?:what happens?|what goes on|how (?:does|do|is|are|can)|what (?:does|do|can)|"
+             r"who(?:'?s| is| are| was)|tell me about|explain)\s+(?:(?:in|during|at|on|with)\s+)?"
+             r"(?:an?\s+|the\s+)?([^?]{2,60}?)"
              r"(?:\s+(?:work|works|do|does|mean|means))?\s*\??\s*$",
 }
 """The patterns of query understanding, by name. "how_many" reads the question's intent (a number);
