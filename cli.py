@@ -17,7 +17,7 @@ import click
 
 from kb import KbError, __version__
 from kb.inputs import DEFAULT_MAX_SOURCE_MB
-from kb.memory import collector_paused
+from kb.memory import collector_paused, left_to_exit
 from kb.terminal import Page, colour_allowed, screen_lines, shown, terminal_width, valid_unicode
 
 DEFAULT_SITE = Path("build") / "site"
@@ -343,7 +343,8 @@ def rule(kb_dir: Path, number: str, as_json: bool, no_pager: bool) -> None:
 @click.option("--source", help="Only the changes a ruling of this source takes part in (see `rulings stats`).")
 @click.option("--phase", help='Only the changes of this turn phase ("M/H", "site", "eot", "org" ...).')
 @click.option("--all", "whole", is_flag=True, help="Print the earlier changes whole too, not folded into a count.")
-@click.option("--json", "as_json", is_flag=True, help="Print a JSON array of rulings (the ruling shape), each with its change.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print a JSON array of rulings (the ruling shape), each with its change.")
 @pager_option
 @click.pass_obj
 @brief
@@ -594,6 +595,7 @@ def main() -> None:
         try:
             cli(standalone_mode=True)
         finally:
+            left_to_exit()
             if sys.stdout is not None:
                 sys.stdout.flush()  # now, so that a full disk is reported here rather than ignored at exit
     except OSError as exc:

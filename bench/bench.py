@@ -103,7 +103,8 @@ def warm_query_ms(kb_dir: Path, queries: list[str], repeat: int = 5) -> float:
         "import json,sys,time,statistics\nfrom pathlib import Path\nfrom kb.search.search import Searcher\n"
         f"s=Searcher.open(Path({str(kb_dir)!r}))\nqs={queries!r}\n"
         "for q in qs: s.search(q)\n"
-        f"t=[]\nfor _ in range({repeat}):\n  for q in qs:\n    a=time.perf_counter(); s.search(q); t.append(time.perf_counter()-a)\n"
+        f"t=[]\nfor _ in range({repeat}):\n  for q in qs:\n    a=time.perf_counter(); s.search(q); "
+        "t.append(time.perf_counter()-a)\n"
         "print(statistics.median(t)*1000)")
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True, cwd=ROOT)
     return float(out.stdout.strip())
@@ -111,7 +112,8 @@ def warm_query_ms(kb_dir: Path, queries: list[str], repeat: int = 5) -> float:
 
 def import_costs() -> list[tuple[str, int]]:
     """The slowest top-level imports of a cold `rulings search` (microseconds, cumulative)."""
-    code = "import sys; sys.argv=['rulings','search','annotation 18']; import cli\ntry:\n  cli.cli()\nexcept SystemExit: pass"
+    code = ("import sys; sys.argv=['rulings','search','annotation 18']; import cli\ntry:\n  cli.cli()\nexcept "
+            "SystemExit: pass")
     err = subprocess.run([sys.executable, "-X", "importtime", "-c", code], capture_output=True, text=True,
                          cwd=ROOT).stderr
     rows = []

@@ -137,7 +137,8 @@ def visit(browser: Any, url: str, selector: str, throttle: float) -> dict[str, f
         ms = float(page.evaluate("performance.now()"))
         in_page = float(page.evaluate("window.__shown || performance.now()"))
         metrics = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
-        seen = {"ms": ms, "in_page_ms": in_page, "bytes": sum(sizes.values()), "busy_ms": metrics["TaskDuration"] * 1000,
+        seen = {"ms": ms, "in_page_ms": in_page, "bytes": sum(sizes.values()), "busy_ms": metrics["TaskDuration"]
+                * 1000,
                 "files": len(sizes), "urls": list(urls.values())}
     finally:
         ctx.close()
@@ -228,8 +229,10 @@ def measure(sites: list[Path], runs: int, throttle: float) -> dict[str, Any]:
                 got_pages: dict[int, list[dict[str, float]]] = {n: [] for n in range(len(sites))}
                 for _ in range(runs):
                     for n, server in enumerate(servers):
-                        got_pages[n].append(long_page(browser, f"http://127.0.0.1:{server.server_port}/{rel}", throttle))
-                long[rel] = {str(site): {k: round(statistics.median(g[k] for g in got_pages[n])) for k in got_pages[n][0]}
+                        got_pages[n].append(
+                            long_page(browser, f"http://127.0.0.1:{server.server_port}/{rel}", throttle))
+                long[rel] = {str(site): {k: round(statistics.median(g[k] for g in got_pages[n]))
+                                         for k in got_pages[n][0]}
                              for n, site in enumerate(sites)}
             report["long_pages"] = long
             browser.close()

@@ -30,7 +30,9 @@ const fs = require("fs");
 const [searchJs, specPath, queriesPath] = process.argv.slice(1);
 const searcher = require(searchJs).of(JSON.parse(fs.readFileSync(specPath, "utf8")));
 const out = {};
-for (const q of JSON.parse(fs.readFileSync(queriesPath, "utf8"))) out[q] = searcher.search(q, 10).results.map(r => r.data.text);
+// each result as the page shows it: its text, then the texts of the rulings under it that state the same rule
+for (const q of JSON.parse(fs.readFileSync(queriesPath, "utf8")))
+  out[q] = searcher.search(q, 10).results.map(r => [r.data.text].concat(r.same_rule.map(e => e.text)));
 process.stdout.write(JSON.stringify(out));
 """
 

@@ -1,4 +1,5 @@
-"""The code's size, as counts anyone can reproduce: the modules of kb/ and cli.py, their lines, and every function over 50 lines.
+"""The code's size, as counts anyone can reproduce: the modules of kb/ and cli.py, their lines, and every function over
+50 lines.
 
 A function's lines run from its `def` (its decorators left out) to its last line, its docstring and
 any function inside it included (a function inside another is listed on its own as well). Usage:

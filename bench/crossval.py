@@ -1,5 +1,5 @@
-"""Search quality on every dev question (the four files of ../shared/eval), 5-fold cross-validated: what to expect on questions nobody
-has seen, for the shipped ranking and against plain BM25.
+"""Search quality on every dev question (the four files of ../shared/eval), 5-fold cross-validated: what to expect on
+questions nobody has seen, for the shipped ranking and against plain BM25.
 
     .venv/bin/python bench/crossval.py [--kb build/kb] [--folds 5] [--fit]
 

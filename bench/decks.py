@@ -48,7 +48,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from kb.deck.deck import deck_report, read_input  # noqa: E402
-from kb.deck.decklist import read_deck  # noqa: E402
+from kb.deck.deckformats import read_deck  # noqa: E402
 from kb.errors import KbError  # noqa: E402
 from kb.location import locate  # noqa: E402
 from kb.search.query import fold  # noqa: E402
@@ -165,8 +165,8 @@ def main() -> int:
           "not read | legal | not legal | not checked |")
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for form, row in table.items():
-        print(f"| {form} | {row['lists']} | {row['card lines']} | {row['right']} | {row['near']} | {row['other set']} | "
-              f"{row['wrong']} | {row['not read']} | {row['legal']} | {row['not legal']} | {row['not checked']} |")
+        print(f"| {form} | {row['lists']} | {row['card lines']} | {row['right']} | {row['near']} | {row['other set']} "
+              f"| {row['wrong']} | {row['not read']} | {row['legal']} | {row['not legal']} | {row['not checked']} |")
     for line in wrong:
         print("wrong:", line)
     if opts.near:

@@ -64,7 +64,8 @@ def measure(sites: list[Path], runs: int) -> dict[str, dict[str, dict[str, float
                     run = subprocess.run([node, str(script), str(site.resolve()), query, scripts[site]],
                                          capture_output=True, text=True, check=True)
                     samples[str(site)].append(json.loads(run.stdout))
-            report[query] = {site: {k: round(min(s[k] for s in got), 1) for k in ("load", "open", "search", "highlight")}
+            report[query] = {site: {k: round(min(s[k] for s in got), 1)
+                                    for k in ("load", "open", "search", "highlight")}
                              for site, got in samples.items()}
             for got in report[query].values():
                 got["total"] = round(got["open"] + got["search"] + got["highlight"], 1)

@@ -137,7 +137,8 @@ class BundleMissing(KbError):
 
 
 class MissingExtra(KbError):
-    """An optional part of rulings is not installed (Datasette, for `rulings serve`); the message says what to install."""
+    """An optional part of rulings is not installed (Datasette, for `rulings serve`); the message says what to
+    install."""
 
 
 def require(text: str, what: str, example: str) -> str:

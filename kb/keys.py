@@ -6,6 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+"""The ASCII letters in lower case and nothing else: what SQLite's lower() changes, and the case a
+pattern of re.IGNORECASE | re.ASCII ignores (kb.search.searchspec.Phrases)."""
 
 def page_key(kind: str, key: str) -> str:
     """How a page of this kind is keyed: a term's name and an annotation's number lower case ("25A" is

@@ -1,4 +1,5 @@
-"""The markers a ruling's text carries (the CRF's "@" of a new ruling, an erratum's label, the source's tags), found by the parsers and read past by the readers."""
+"""The markers a ruling's text carries (the CRF's "@" of a new ruling, an erratum's label, the source's tags), found by
+the parsers and read past by the readers."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import re
 
 NEW_MARK = re.compile(r"^\W{0,3}@")
 """The CRF's mark of a ruling new or changed since the last edition: "@ Change ...". The text keeps
-it (the id hashes the text); readers see the marker "new" instead (kb.read.render.reading)."""
+it (the id hashes the text); readers see the marker "new" instead (kb.store.reading.reading)."""
 MARKER_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("new", NEW_MARK),
     ("rules-erratum", re.compile(r"\brules\s+erratum\b", re.I)),

@@ -20,3 +20,11 @@ def collector_paused() -> Iterator[None]:
     finally:
         if collecting:
             gc.enable()
+
+
+def left_to_exit() -> None:
+    """Leave every object made so far to the process's end: the cyclic collector never walks them
+    again (gc.freeze). For the end of a command: the collections Python runs as it exits would
+    walk every object the command made (the search data, the modules) only to find no cycle, a
+    fifteenth of a cold search's instructions; memory is freed with the process all the same."""
+    gc.freeze()

@@ -65,6 +65,11 @@ class Section:
     order: int
     """Position in document order."""
 
+    @property
+    def depth(self) -> int:
+        """How deep it stands: 1 for a top-level heading."""
+        return len(self.path)
+
 
 @dataclass(frozen=True, slots=True)
 class Ruling:
@@ -101,11 +106,12 @@ class Ruling:
 
 @dataclass(frozen=True, slots=True)
 class Card:
-    """One card of the card database."""
+    """One card of the card database, as its parser reads it and the build stores it; the deck rules read
+    it back so (kb.read.lookup's Reader.card_records), the lookups as a face (kb.builder.cardface.CardFace)."""
 
     id: str
     """Card id, e.g. "TW-1"."""
-    set: str
+    set_code: str
     """Set code, e.g. "TW"."""
     set_name: str
     """English set name."""
@@ -123,6 +129,25 @@ class Card:
     """Everything else the database gives (subtype, MPs, prowess/body, ...)."""
     ruling_id: str
     """The id of the card's ruling of kind "card"."""
+
+    @property
+    def name(self) -> str:
+        """The English name (the one a deck list, a ruling and the site go by)."""
+        return self.names.get("en", "")
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    """A ruling's link to something (kb.builder.xref finds them; kb.store.store's links table keeps them):
+    kind card|phase|term|annotation|rule|section|edition."""
+
+    ruling_id: str
+    kind: str
+    target: str
+    how: str = ""
+    spans: tuple[tuple[int, int], ...] = ()
+    """Where the ruling's text (as kb.store.reading reads it) names the card or cites the number: the site
+    links these words, and only these."""
 
 
 @dataclass(frozen=True, slots=True)

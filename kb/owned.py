@@ -17,7 +17,6 @@ next run finishes each tombstone it finds (remove_graves).
 from __future__ import annotations
 
 import os
-import shutil
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -52,7 +51,8 @@ def marker(folder: Path, kind: str) -> Path:
 
 
 def mark(folder: Path, kind: str, pid: int | None = None) -> None:
-    """Write (or rewrite) the marker: mark(tmp, "build", os.getpid()) while writing, mark(tmp, "build") once complete."""
+    """Write (or rewrite) the marker: mark(tmp, "build", os.getpid()) while writing, mark(tmp, "build") once
+    complete."""
     text = f"made by `{MADE_BY[kind]}`, which replaces or removes only folders holding this file\n"
     if pid is not None:
         text += f"being written by process {pid}\n"
@@ -120,6 +120,8 @@ def bury(folder: Path, kind: str) -> None:
 def empty(folder: Path, kind: str) -> None:
     """Delete what a marked folder holds, its marker last, then the folder. When something cannot
     be deleted (permission denied, say), the marker stays, for a later run to try again."""
+    import shutil  # (only here: shutil brings bz2 and lzma, which a cold lookup never needs)
+
     last = marker(folder, kind)
     try:
         for entry in folder.iterdir():

@@ -1,4 +1,5 @@
-"""The knowledge base as a read API: Datasette run over a build, with the metadata the build wrote (kb.builder.metadata).
+"""The knowledge base as a read API: Datasette run over a build, with the metadata the build wrote
+(kb.builder.metadata).
 
 Datasette (an optional extra: `pip install 'rulings[serve]'`) is imported here and nowhere else.
 
@@ -168,7 +169,8 @@ def plugin(following: Following) -> Any:
 
 
 QUERY_PAGE = """{% extends "default:query.html" %}
-{% block title %}{% if canned_query %}{{ metadata.title or canned_query }} · {{ database }}{% else %}{{ super() }}{% endif %}{% endblock %}
+{% block title %}{% if canned_query %}{{ metadata.title or canned_query }} · {{ database }}\
+{% else %}{{ super() }}{% endif %}{% endblock %}
 """
 """The page of a query of the database (Datasette's own, which a saved query's title names: Datasette
 titles it with its SQL, "rulings: select r.id, r.source, ..."), its title and description kb.builder.metadata's."""
@@ -180,17 +182,33 @@ def build_database(following: Following) -> Any:
     from datasette.database import Database
 
     local = threading.local()
+    counted: dict[str, dict[str, int | None]] = {}
+    """The table counts of the build served, by its database's path (one build: the newest counted)."""
 
     class BuildDatabase(Database):  # type: ignore[misc]
         """The rulings database of the request's build."""
 
         path: str
 
+        @property
+        def cached_table_counts(self) -> dict[str, int | None] | None:
+            """The counts of the build served, once counted (Datasette counts an immutable database
+            once and shows those counts after; here each build is counted once)."""
+            return counted.get(self.path)
+
+        async def table_counts(self, limit: int = 10) -> dict[str, int | None]:
+            path = self.path
+            if path not in counted:
+                counts: dict[str, int | None] = await super().table_counts(limit)
+                counted.clear()
+                counted[path] = counts
+            return counted[path]
+
         async def execute_fn(self, fn: Callable[[Any], Any]) -> Any:
             build = REQUEST.get(following.served).snapshot
             newest = str(following.served.snapshot.db)
             if self.path != newest:  # what Datasette names and counts (once per build): the build served
-                self.path, self.cached_hash, self.cached_size, self._cached_table_counts = newest, None, None, None
+                self.path, self.cached_hash, self.cached_size = newest, None, None
 
             def in_thread() -> Any:
                 conn = self.build_connection(build)

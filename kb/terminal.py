@@ -1,4 +1,6 @@
-"""The terminal's text: every answer the commands give (a ruling, rulings grouped by source, a card's face, search results and how the question was read, a deck report, what changed, the audits) rendered once, as lines for people, styled where colour shows and safe to print.
+"""The terminal's text: every answer the commands give (a ruling, rulings grouped by source, a card's face, search
+results and how the question was read, a deck report, what changed, the audits) rendered once, as lines for people,
+styled where colour shows and safe to print.
 
 A renderer fills a Page: each text made safe (every control character of the data shown visibly,
 shown()), styled with style() (the only escape codes that reach a terminal), wrapped to the width
@@ -20,7 +22,8 @@ if TYPE_CHECKING:
     from kb.builder.check import CheckReport
     from kb.deck.deck import DeckReport
     from kb.model import Source
-    from kb.read.answers import CardAnswer, CardsAnswer, PhaseAnswer, RulingAnswer, TermAnswer
+    from kb.builder.cardface import CardFace
+    from kb.read.answers import CardAnswer, CardsAnswer, LinkGroup, PhaseAnswer, RulingAnswer, TermAnswer
     from kb.builder.changes import ChangesAnswer
     from kb.read.lookup import Found, NumberAnswer
     from kb.read.ruling import Ruling
@@ -159,33 +162,28 @@ class Page:
 
 # -- a ruling, rulings by source, a card's face ------------------------------------------------------------
 
-LINK_LABELS = {"card": "cards", "phase": "phases", "term": "terms", "annotation": "cites annotations",
-               "rule": "cites rules", "section": "see also", "edition": "in CRF 22", "older_editions": "older editions"}
-"""What `rulings show` calls each kind of link."""
-
-
-def lines_of(r: dict[str, Any]) -> str:
+def lines_of(lines: Sequence[int]) -> str:
     """ "line 295", "lines 12-14"."""
-    start, end = r["lines"]
+    start, end = lines
     return f"line {start}" if start == end else f"lines {start}-{end}"
 
 
-def head(r: dict[str, Any]) -> str:
+def head(kind: str, number: str | None) -> str:
     """ "annotation 18", "ruling"."""
-    return str(r["kind"]) + (f" {r['number']}" if r.get("number") else "")
+    return kind + (f" {number}" if number else "")
 
 
-def incomplete_line(r: dict[str, Any]) -> str | None:
+def incomplete_line(reason: str | None) -> str | None:
     """What a reader is told before a ruling the source's text leaves incomplete (a text extraction cut
     it), in bold: "INCOMPLETE in the source's text: it breaks off mid-sentence"; None for a whole one."""
-    if not r.get("incomplete"):
+    if not reason:
         return None
-    return style("INCOMPLETE in the source's text", bold=True, fg="red") + f": {r['incomplete']}"
+    return style("INCOMPLETE in the source's text", bold=True, fg="red") + f": {reason}"
 
 
-def marks(r: dict[str, Any]) -> str:
+def marks(markers: Sequence[str]) -> str:
     """The markers a reader is told of beside a ruling's kind: " · new or changed" (the CRF's @)."""
-    return " · new or changed" if "new" in r["markers"] else ""
+    return " · new or changed" if "new" in markers else ""
 
 
 def styled(text: str, spans: Sequence[tuple[int, int]], emphasis: Sequence[tuple[int, int, bool, bool]] = ()) -> str:
@@ -214,51 +212,71 @@ def styled(text: str, spans: Sequence[tuple[int, int]], emphasis: Sequence[tuple
     return "".join(out)
 
 
-def text_of(r: dict[str, Any]) -> str:
+def text_of(r: Ruling) -> str:
     """A ruling's text for the terminal: the source's emphasis bold or italic where colour shows
-    (kb.read.render.markdown_reading of its `markdown`), its words alone otherwise."""
+    (kb.store.reading.reading), its words alone otherwise."""
+    reading = r.reading()
+    return styled(reading.text, [], reading.emphasis())
+
+
+def json_text(r: dict[str, Any]) -> str:
+    """text_of() of a ruling in the JSON shape (a report's: what changed, a deck's), read from its `markdown`."""
     if not r.get("markdown"):
         return str(r["text"])
-    from kb.read.render import markdown_reading
+    from kb.store.reading import markdown_reading
 
     return styled(r["text"], [], markdown_reading(r["markdown"]).emphasis())
 
 
-def render_ruling(page: Page, r: dict[str, Any], indent: str = "  ", where: int = 2, text: str | None = None) -> None:
+def render_ruling(page: Page, r: Ruling, indent: str = "  ", where: int = 2, text: str | None = None) -> None:
     """One ruling whole: its kind and number, where it stands, its id and lines, then its text (or
     the text given: its words marked), then its notes."""
-    path = " > ".join(r["section"][-where:])
-    page(f"[{head(r)}{marks(r)}] {path}  " + style(f"{r['id']} · {lines_of(r)}", dim=True), indent, indent + "    ")
-    if warning := incomplete_line(r):
+    ruling_lines(page, r.kind, r.number, r.markers, r.section, r.id, r.lines, r.incomplete,
+                 text_of(r) if text is None else text, r.notes, indent, where)
+
+
+def ruling_lines(page: Page, kind: str, number: str | None, markers: Sequence[str], section: Sequence[str], rid: str,
+                 lines: Sequence[int], incomplete: str | None, text: str, notes: Sequence[str], indent: str = "  ",
+                 where: int = 2) -> None:
+    """render_ruling's lines, from a ruling's fields (a typed answer's or a report's JSON)."""
+    path = " > ".join(section[-where:])
+    page(f"[{head(kind, number)}{marks(markers)}] {path}  " + style(f"{rid} · {lines_of(lines)}", dim=True), indent,
+         indent + "    ")
+    if warning := incomplete_line(incomplete):
         page(warning, indent + "  ", indent + "    ")
-    page(text_of(r) if text is None else text, indent + "  ")
-    for note in r.get("notes", []):
+    page(text, indent + "  ")
+    for note in notes:
         page(style(f"note on the source: {note}", dim=True), indent + "  ", indent + "    ")
 
 
-def render_groups(page: Page, title: str, groups: list[dict[str, Any]]) -> None:
-    """Rulings by source under a bold title, each source with its edition and count."""
+def render_groups(page: Page, title: str, rulings: Iterable[Ruling]) -> None:
+    """Rulings by source (kb.read.ruling.grouped) under a bold title, each source with its edition and count."""
+    from kb.read.ruling import grouped
+
+    groups = grouped(rulings)
+    if not groups:
+        return
+    page(style(title, bold=True))
+    for g in groups:
+        page(style(f" {g.source_title} (edition {g.edition}): {len(g.rulings)}", fg="cyan"))
+        for r in g.rulings:
+            render_ruling(page, r)
+
+
+def render_json_groups(page: Page, title: str, groups: list[dict[str, Any]]) -> None:
+    """render_groups() of groups in the JSON shape (a deck report's mentions)."""
     if not groups:
         return
     page(style(title, bold=True))
     for g in groups:
         page(style(f" {g['source_title']} (edition {g['edition']}): {len(g['rulings'])}", fg="cyan"))
         for r in g["rulings"]:
-            render_ruling(page, r)
+            ruling_lines(page, r["kind"], r["number"], r["markers"], r["section"], r["id"], r["lines"],
+                         r.get("incomplete"), json_text(r), r.get("notes", []))
 
 
-def by_source(rulings: Iterable[Ruling]) -> list[dict[str, Any]]:
-    """Rulings grouped by source (kb.read.ruling.grouped), in the JSON shape."""
-    from kb.read.ruling import grouped
-
-    return [g.to_json() for g in grouped(rulings)]
-
-
-def render_face(page: Page, c: dict[str, Any]) -> None:
+def render_face(page: Page, face: CardFace) -> None:
     """A card's face as a judge reads it: name, set, kind, the numbers, home site and icons, then its text."""
-    from kb.builder.cardface import CardFace
-
-    face = CardFace(**c)
     page(style(face.name, bold=True) + f"  {face.set_name} ({face.id})")
     page(face.kind_line(), "  ", "    ")
     if face.stat_line():
@@ -268,63 +286,63 @@ def render_face(page: Page, c: dict[str, Any]) -> None:
     page(face.text, "  ")
 
 
-def render_read_as(page: Page, result: dict[str, Any]) -> None:
+def render_read_as(page: Page, read_as: str) -> None:
     """How a name typed was read ("'morgul knive' read as Morgul-knife"), dim; nothing for an exact name."""
-    if result.get("read_as"):
-        page(style(f"({result['read_as']})", dim=True))
+    if read_as:
+        page(style(f"({read_as})", dim=True))
 
 
 # -- the lookups ---------------------------------------------------------------------------------------------
 
-def link_label(kind: str, items: list[dict[str, Any]]) -> str:
-    """What a ruling's links of a kind are, for people: an older ruling's counterpart is "in CRF 22",
-    or "in the current rules" where it now lives in another current document (a CoE rule)."""
-    if kind == "edition" and any(i["target"] and not i["target"].startswith("crf-") for i in items):
-        return "in the current rules"
-    return LINK_LABELS.get(kind, kind)
-
-
 def render_ruling_answer(page: Page, answer: RulingAnswer) -> None:
     """`rulings show`: one ruling whole, where it is (on the site too), a card's face, what it links to."""
-    r = answer.to_json()
-    page(style(head(r) + marks(r), bold=True) + f"   {r['id']}")
-    page(f"{r['source_title']} (edition {r['edition']}{'' if r['current'] else ', older edition'}), {lines_of(r)}")
-    if r["section"]:
-        page(" > ".join(r["section"]))
-    if r["markers"]:
-        page("markers: " + ", ".join(r["markers"]))
-    page(style(f"on the site: {r['url']}", dim=True))
+    r = answer.ruling
+    page(style(head(r.kind, r.number) + marks(r.markers), bold=True) + f"   {r.id}")
+    page(f"{r.source_title} (edition {r.edition}{'' if r.current else ', older edition'}), {lines_of(r.lines)}")
+    if r.section:
+        page(" > ".join(r.section))
+    if r.markers:
+        page("markers: " + ", ".join(r.markers))
+    page(style(f"on the site: {r.url}", dim=True))
     page()
-    if warning := incomplete_line(r):
+    if warning := incomplete_line(r.incomplete):
         page(warning, "", "  ")
-    if r.get("card"):
-        render_face(page, r["card"])
+    if answer.card is not None:
+        render_face(page, answer.card)
     else:
         page(text_of(r))
-    for note in r.get("notes", []):
+    for note in r.notes:
         page(style(f"note on the source: {note}", dim=True))
-    if r["parent"]:
+    if answer.parent:
         page()
-        page(style("part of: ", bold=True) + f"{head(r['parent'])} {r['parent']['id']}")
-    if r["parts"]:
+        page(style("part of: ", bold=True) + f"{head(answer.parent.kind, answer.parent.number)} {answer.parent.id}")
+    if answer.parts:
         page()
         page(style("its parts:", bold=True))
-    for part in r["parts"]:
+    for part in answer.parts:
         render_ruling(page, part, where=1)
-    if r["links"]:
-        page()
-    from kb.builder.changes import edition_words
+    successor = answer.other if answer.links.successor and answer.other is not None else None
+    render_links(page, answer.links.groups, text_of(successor) if successor else "")
 
-    for kind, items in r["links"].items():
-        hows = [edition_words(i["how"]) if kind in ("edition", "older_editions") else i["how"] for i in items[:30]]
-        told = ", ".join(f"{i['target'] or '-'}" + (f" ({how})" if how and kind in ("card", "edition", "older_editions",
-                                                                                     "section") else "")
-                         for i, how in zip(items, hows))
-        page(style(f"{link_label(kind, items)}: ", bold=True) + told, "", "  ")
-        change = r.get("change")
-        if kind == "edition" and change and change["kind"] == "absent" and change["verdict"] != "dropped" \
-                and change["other"]:
-            page(change["other"]["text"], "  ")  # the successor's words, under its id
+
+LINKS_SHOWN = 30
+"""Links of one group `rulings show` prints (a ruling of the card rulings may name dozens of cards)."""
+
+
+def render_links(page: Page, groups: Sequence[LinkGroup], successor: str = "") -> None:
+    """What a ruling links to, group by group as the site shows them (kb.read.answers.RulingLinks): a
+    ruling linked by its id and how it stands ("crf-22.3c164db5e6 (reworded)"), anything else by name;
+    an older ruling's successor's words (successor) under it."""
+    from kb.read.answers import RULINGS
+
+    if groups:
+        page()
+    for g in groups:
+        told = ", ".join(f"{link.target or '-'} ({link.label})" if link.kind in RULINGS else link.label
+                         for link in g.links[:LINKS_SHOWN])
+        page(style(f"{g.label}: ", bold=True) + told, "", "  ")
+        if g.name == "current" and successor:
+            page(successor, "  ")
 
 
 def render_card(page: Page, answer: CardAnswer | CardsAnswer) -> None:
@@ -332,62 +350,58 @@ def render_card(page: Page, answer: CardAnswer | CardsAnswer) -> None:
     CRF rulings, every mention; of a name a few cards share, each card so, under its name and number."""
     from kb.read.answers import CardsAnswer
 
+    render_read_as(page, answer.read_as)
     if isinstance(answer, CardsAnswer):
-        render_read_as(page, answer.to_json())
         for n, one in enumerate(answer.answers, 1):
             if n > 1:
                 page()
             page(style(f"── {n}/{len(answer.answers)} {one.names[0]} ──", fg="cyan", bold=True))
             render_card(page, one)
         return
-    result = answer.to_json()
-    render_read_as(page, result)
-    for c in result["cards"]:
-        render_face(page, c)
+    for face in answer.faces:
+        render_face(page, face)
         page()
-    if result["also"]:
+    if answer.also:
         from kb.search.resolve import describe
 
-        page(style("also: ", bold=True) + describe(result["also"]) + f" (`rulings card \"{result['also'][0]['name']}\"`)",
-             "", "  ")
+        page(style("also: ", bold=True) + describe([f.to_json() for f in answer.also])
+             + f" (`rulings card \"{answer.also[0].name}\"`)", "", "  ")
         page()
-    render_groups(page, "Errata", by_source(answer.said.errata))
-    render_groups(page, "CRF rulings", by_source(answer.said.rulings))
-    render_groups(page, "Mentioned in", result["mentioned_in"])
+    render_groups(page, "Errata", answer.said.errata)
+    render_groups(page, "CRF rulings", answer.said.rulings)
+    render_groups(page, "Mentioned in", answer.said.mentions)
 
 
 def render_phase(page: Page, answer: PhaseAnswer) -> None:
     """`rulings phase`: every ruling of the phase, those under its headings first, each part by source
     (as its page on the site shows them)."""
-    render_groups(page, f"{answer.name}: rulings under its headings", by_source(answer.headings))
-    render_groups(page, f"{answer.name}: rulings that speak of it elsewhere", by_source(answer.elsewhere))
+    render_groups(page, f"{answer.name}: rulings under its headings", answer.headings)
+    render_groups(page, f"{answer.name}: rulings that speak of it elsewhere", answer.elsewhere)
 
 
 def render_term(page: Page, answer: TermAnswer) -> None:
     """`rulings term`: its definitions, its Rulings by Term section, the rulings under its other CRF
     headings, the CoE rules titled by it, the rulings that use it (as its page on the site shows them)."""
-    result = answer.to_json()
-    render_read_as(page, result)
-    page(style(result["term"], bold=True))
-    for r in result["definitions"]:
+    render_read_as(page, answer.read_as)
+    page(style(answer.name, bold=True))
+    for r in answer.definitions:
         render_ruling(page, r)
-    render_groups(page, "Rulings by Term", by_source(answer.by_term))
-    render_groups(page, "Under its CRF headings", by_source(answer.under_headings))
-    render_groups(page, "CoE rules titled by it", by_source(answer.rules))
-    render_groups(page, "Used in", result["used_in"])
+    render_groups(page, "Rulings by Term", answer.by_term)
+    render_groups(page, "Under its CRF headings", answer.under_headings)
+    render_groups(page, "CoE rules titled by it", answer.rules)
+    render_groups(page, "Used in", answer.used_in)
 
 
 def render_numbered(page: Page, answer: NumberAnswer) -> None:
     """`rulings annotation`, `rulings rule`: the rulings of the number (one per edition), its parts, its citations."""
-    result = answer.to_json()
-    for r in result["rulings"]:
-        page(style(r["source_title"], fg="cyan") + f" (edition {r['edition']})")
+    for r in answer.rulings:
+        page(style(r.source_title, fg="cyan") + f" (edition {r.edition})")
         render_ruling(page, r)
-    if result["parts"]:
-        page(style(f"Parts ({len(result['parts'])})", bold=True))
-        for r in result["parts"]:
+    if answer.parts:
+        page(style(f"Parts ({len(answer.parts)})", bold=True))
+        for r in answer.parts:
             render_ruling(page, r)
-    render_groups(page, "Cited by", result["cited_by"])
+    render_groups(page, "Cited by", answer.cited_by)
 
 
 # -- what changed -----------------------------------------------------------------------------------------
@@ -438,7 +452,8 @@ def render_change(page: Page, entry: list[dict[str, Any]]) -> None:
 
     r = entry[0]
     c = r["change"]
-    render_ruling(page, r, text=diff_text(c["diff"]) if c["diff"] else None)
+    ruling_lines(page, r["kind"], r["number"], r["markers"], r["section"], r["id"], r["lines"], r.get("incomplete"),
+                 diff_text(c["diff"]) if c["diff"] else json_text(r), r.get("notes", []))
     if c["erratum"]:
         page(f"card erratum of {', '.join(c['erratum']['cards']) or 'a card'}: "
              + erratum_words(c["erratum"]["evidence"], c["erratum"]["guess"]), "    ", "      ")
@@ -447,16 +462,16 @@ def render_change(page: Page, entry: list[dict[str, Any]]) -> None:
     page(style("why: ", bold=True) + c["evidence"], "    ", "      ")
     for listed in entry[1:]:
         page(style("in the CRF's list: ", bold=True) + f"{' > '.join(listed['section'])}  "
-             + style(f"{listed['id']} · {lines_of(listed)}", dim=True)
+             + style(f"{listed['id']} · {lines_of(listed['lines'])}", dim=True)
              + (f"; {listed['change']['evidence']}" if listed["change"]["guess"] else ""), "    ", "      ")
     other = c["other"]
     if other and c["diff"]:
-        page(f"older wording: {other['source_title']} · {other['id']} · {lines_of(other)} (its words "
+        page(f"older wording: {other['source_title']} · {other['id']} · {lines_of(other['lines'])} (its words "
              + diff_text([{"op": "removed", "text": "removed"}]) + ", "
              + diff_text([{"op": "added", "text": "added"}]) + ")", "    ", "      ")
     elif other:
-        page(f"{other_label(c['kind'], c['verdict'], c['unsure'])}: [{head(other)}] "
-             f"{' > '.join(other['section'][-2:])}  " + style(f"{other['id']} · {lines_of(other)}", dim=True),
+        page(f"{other_label(c['kind'], c['verdict'], c['unsure'])}: [{head(other['kind'], other['number'])}] "
+             f"{' > '.join(other['section'][-2:])}  " + style(f"{other['id']} · {lines_of(other['lines'])}", dim=True),
              "    ", "      ")
         if c["kind"] == "absent":
             page(other["text"], "      ")
@@ -513,16 +528,17 @@ def render_results(page: Page, found: Found, first: int = 1, full: bool = False,
 
 def render_result(page: Page, n: int, r: Any, found: Found, full: bool = False, explain: bool = False) -> None:
     """A numbered result: source, edition and lines; where it stands; a focused excerpt with the
-    matched words marked (the whole text when full), as a reader reads it (kb.read.render.reading); its id."""
+    matched words marked (the whole text when full), as a reader reads it (kb.store.reading.reading); its id."""
     from kb.search.excerpt import cut, window
     from kb.search.search import highlight_spans
 
     d = r.data
     page(style(f"{n:>2}. ", bold=True) + style(d["source_title"], fg="cyan")
-         + f" (edition {d['edition']}{'' if d['current'] else ', older edition'}) · {lines_of(d)}", "", "    ")
+         + f" (edition {d['edition']}{'' if d['current'] else ', older edition'}) · {lines_of(d['lines'])}", "", "    ")
     where = " > ".join(d["section"][-3:])
-    page(f"{where}  [{head(d)}]" + (f"  {' '.join(d['markers'])}" if d["markers"] else ""), "    ", "      ")
-    if warning := incomplete_line(d):
+    page(f"{where}  [{head(d['kind'], d['number'])}]" + (f"  {' '.join(d['markers'])}" if d["markers"] else ""),
+         "    ", "      ")
+    if warning := incomplete_line(d.get("incomplete")):
         page(warning, "    ", "      ")
     reading = found.reading(r)
     text = reading.text
@@ -531,10 +547,26 @@ def render_result(page: Page, n: int, r: Any, found: Found, full: bool = False, 
     page(styled(text, spans, emphasis), "    ")
     also = f"  (also in {', '.join(r.also_in)})" if r.also_in else ""
     page(style(f"id {d['id']}", dim=True) + also, "    ", "      ")
+    for same in found.same_rule(r):
+        render_same_rule(page, same, found, full)
     if explain:
         parts = ", ".join(f"{name} {value:+g}" for name, value in r.why.items())
         page(style(f"score {r.score:.2f} = exp({parts})", dim=True), "    ", "      ")
         page(style("matched: " + (", ".join(r.matched) or "(by reference or name only)"), dim=True), "    ", "      ")
+
+
+SAME_RULE_SHOWN = 160
+"""The characters of a ruling stating the same rule shown under a result (all of them when it is read whole)."""
+
+
+def render_same_rule(page: Page, same: dict[str, Any], found: Found, full: bool) -> None:
+    """A line under a result: a ruling of another document that states the same rule, its source and id."""
+    title = found.source_title(same["source"])
+    text = same["text"] if full or len(same["text"]) <= SAME_RULE_SHOWN else same["text"][:SAME_RULE_SHOWN].rstrip(
+        ) + "…"
+    page(style("= same rule, ", dim=True) + style(title, fg="cyan") + f": {text} "
+         + style(f"(id {same['id']})", dim=True),
+         "    ", "      ")
 
 
 ASK_HELP = """Type a question, a card name, "annotation 18" or "rule 2.IV.iii"; then:
@@ -648,7 +680,7 @@ def render_choice(page: Page, answer: CardsAnswer) -> None:
 
     page(f"{quoted(answer.query)} names {len(answer.answers)} cards:")
     for n, one in enumerate(answer.answers, 1):
-        page(f"{n}. " + describe(one.to_json()["cards"][:1]), " ", "    ")
+        page(f"{n}. " + describe([one.faces[0].to_json()] if one.faces else []), " ", "    ")
     page('Type a number to read that card with its rulings, or "more" for the rulings found.')
 
 
@@ -733,13 +765,13 @@ def render_deck_card(page: Page, entry: dict[str, Any]) -> None:
         if rulings:
             page(style(f"{title} ({len(rulings)})", fg="cyan"), " ")
         for r in rulings:
-            page(f"[{head(r)}{marks(r)}] " + style(f"{r['source_title']} · {r['id']} · {lines_of(r)}", dim=True),
-                 "  ", "      ")
-            if warning := incomplete_line(r):
+            page(f"[{head(r['kind'], r['number'])}{marks(r['markers'])}] "
+                 + style(f"{r['source_title']} · {r['id']} · {lines_of(r['lines'])}", dim=True), "  ", "      ")
+            if warning := incomplete_line(r.get("incomplete")):
                 page(warning, "    ", "      ")
-            page(text_of(r), "    ")
+            page(json_text(r), "    ")
     if entry.get("mentioned_in"):
-        render_groups(page, f" Mentioned in {entry['mentions']} other rulings", entry["mentioned_in"])
+        render_json_groups(page, f" Mentioned in {entry['mentions']} other rulings", entry["mentioned_in"])
 
 
 def deck_misses(report: DeckReport) -> str:
@@ -760,7 +792,8 @@ def deck_misses(report: DeckReport) -> str:
 
 def render_stats(page: Page, info: dict[str, Any]) -> None:
     """`rulings stats`: where the knowledge base is and when it was built; per source its edition, lines, rulings."""
-    page.plain(style("Knowledge base: ", bold=True) + f"{info['kb']} (built {info['built_at'] or 'at an unknown time'})")
+    page.plain(style("Knowledge base: ", bold=True)
+               + f"{info['kb']} (built {info['built_at'] or 'at an unknown time'})")
     page.plain()
     for s in info["sources"]:
         edition = "current" if s["current"] else "older edition"
@@ -790,7 +823,8 @@ def render_check(page: Page, report: CheckReport) -> None:
         echo(f"  {source} {len(lines)}: {reason} (lines {some(lines)})")
     marked = report.incomplete
     echo(f"\nrulings marked incomplete in the source's text (every reader shows them so): {len(marked.rulings)}"
-         + (" (" + ", ".join(f"{source} {n}" for source, n in marked.by_source.items()) + ")" if marked.rulings else ""))
+         + (" (" + ", ".join(f"{source} {n}" for source, n in marked.by_source.items()) + ")" if marked.rulings
+            else ""))
     for m in marked.rulings:
         echo(f"  {m.id} (lines {m.lines[0]}-{m.lines[1]}): {m.reason}")
     by_kind: dict[tuple[str, str, str, str], list[int]] = {}
@@ -815,7 +849,8 @@ def render_build(page: Page, report: BuildReport, kb_dir: Path) -> None:
     page.plain(f"Built {kb_dir.absolute()}:")
     page.plain(f"  {'source':<10} {'rulings':>7} {'sections':>8} {'lines':>6} {'repairs':>7}  title")
     for row in report.summary():
-        page.plain(f"  {row.source:<10} {row.rulings:>7} {row.sections:>8} {row.lines:>6} {row.repairs:>7}  {row.title}")
+        page.plain(
+            f"  {row.source:<10} {row.rulings:>7} {row.sections:>8} {row.lines:>6} {row.repairs:>7}  {row.title}")
     total = sum(r.rulings for r in report.summary())
     page.plain(f"  {total} rulings in all. `rulings check` audits every line; `rulings stats` counts by kind.")
 
@@ -840,6 +875,7 @@ def render_eval(page: Page, report: dict[str, Any], name: str) -> None:
     m = report["overall"]
     page.plain(f"{name}: {m['cases']} cases")
     page.plain(f"hit@1 {m['hit@1']:.3f}  hit@5 {m['hit@5']:.3f}  MRR@10 {m['mrr@10']:.3f}")
+    page.plain(f"hits through a ruling shown under a result as the same rule: {m['via_same_rule']}")
 
 
 def render_version(page: Page, sources: list[Source], version: str) -> None:

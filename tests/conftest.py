@@ -260,7 +260,8 @@ def eval_answers(real_kb: Path, tmp_path_factory: pytest.TempPathFactory) -> dic
     """kb.search.search's results (the top 10 `rulings eval` scores) for every question of ../shared/eval,
     searched once for the whole run (`made_once`), for the tests that score them (test_search) and
     those that hold the browser's search to them (test_parity): {"ids": {question: [id, ...]},
-    "texts": {question: [text, ...]}}, best first."""
+    "texts": {question: [text, ...]}, "shown": {question: [[text, equivalent's text, ...], ...]},
+    "same_rule": {question: [[[id, source, text] of each equivalent], ...]}}, best first."""
     def make(folder: Path) -> None:
         from kb.search.evaluation import TOP
         from kb.search.search import Searcher
@@ -268,7 +269,11 @@ def eval_answers(real_kb: Path, tmp_path_factory: pytest.TempPathFactory) -> dic
         searcher = Searcher.open(real_kb)
         found = {q: searcher.search(q, limit=TOP) for q in eval_questions()}
         answers = {"ids": {q: [r.id for r in rs] for q, rs in found.items()},
-                   "texts": {q: [r.data["text"] for r in rs] for q, rs in found.items()}}
+                   "texts": {q: [r.data["text"] for r in rs] for q, rs in found.items()},
+                   "shown": {q: [[r.data["text"], *(e["text"] for e in r.same_rule)] for r in rs]
+                             for q, rs in found.items()},
+                   "same_rule": {q: [[[e["id"], e["source"], e["text"]] for e in r.same_rule] for r in rs]
+                                 for q, rs in found.items()}}
         (folder / "answers.json").write_text(json.dumps(answers, ensure_ascii=False), "utf-8")
 
     answers: dict[str, dict[str, list[str]]] = json.loads(
@@ -352,14 +357,15 @@ def tab(browser_window, spare_tab):  # type: ignore[no-untyped-def]
     browser a renderer process to start, ~0.2 s of CPU): a new document in it (the earlier tests'
     pages stay behind it in its history: no test goes Back further than it went), its own error
     listener, brought to the front; it is kept for the next test as it is (the next test's goto
-    replaces its document), every other page closed. With a script (a file), the page is a new one, which runs the script in every document it loads
-    before the document's own (Playwright's init script: sent to the browser once, not at each
-    page), and is closed after the test."""
+    replaces its document), every other page closed. With a script (a file), the page is a new one, which runs the
+    script in every document it loads before the document's own (Playwright's init script: sent to the browser once, not
+    at each page), and is closed after the test."""
     opened = []
     listeners = []
     scripted = []
 
-    def open(url: str, width: int = 1280, height: int = 900, script: Path | None = None):  # type: ignore[no-untyped-def]
+    def open(url: str, width: int = 1280, height: int = 900,  # type: ignore[no-untyped-def]
+             script: Path | None = None):
         fresh = script is not None or opened or not spare_tab
         page = browser_window.new_page() if fresh else spare_tab.pop()
         page.bring_to_front()  # a page behind another (a new one opened since) has no animation frames

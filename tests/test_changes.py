@@ -101,14 +101,17 @@ def test_marked_rulings_and_card_errata(excerpt_changes: tuple[dict[str, Any], l
                for c in marked)
     move, tap = marked
     assert not move.erratum_evidence  # a turn-sequence ruling, no card's
-    # the "@" change quotes words of Adûnaphel's own text ("Tap to cancel."): the build reads it as an erratum, and says so
+    # the "@" change quotes words of Adûnaphel's own text ("Tap to cancel."): the build reads it as an erratum, and says
+    # so
     assert tap.erratum_cards == ("Adûnaphel",) and tap.erratum_guess and "“Tap to cancel”" in tap.erratum_evidence
     stated = next(c for c in found["changes"] if c.erratum_evidence and not c.erratum_guess)
-    assert (stated.kind, stated.year, stated.tag, stated.erratum_cards) == ("tagged", 2018, "CoE IE 2018", ("Adûnaphel",))
+    assert (stated.kind, stated.year, stated.tag, stated.erratum_cards) == ("tagged", 2018, "CoE IE 2018",
+                                                                            ("Adûnaphel",))
     assert stated.erratum_evidence == "the CRF calls it a Card Erratum"
 
 
-def test_a_reworded_ruling_shows_its_older_wording_word_by_word(excerpt_changes: tuple[dict[str, Any], list[Any]]) -> None:
+def test_a_reworded_ruling_shows_its_older_wording_word_by_word(
+    excerpt_changes: tuple[dict[str, Any], list[Any]]) -> None:
     found, _ = excerpt_changes
     c, _ = _of(found, "reworded")
     assert found["texts"][c.other_id].startswith("Your staring hand")
@@ -141,7 +144,8 @@ def test_tagged_rulings_newest_first_by_the_year_they_entered_the_crf(
     assert [(c.year, c.tag) for c in tagged] == [
         (2023, "Ruled by CoE 2011, added by CoE 2023"), (2018, "CoE IE 2018"), (2002, "CoE 2002")]
     notes = [t for t in found["texts"].values() if "CoE (year)" in t]
-    assert notes and not [c for c in found["changes"] if found["texts"][c.ruling_id] in notes]  # the legend is no change
+    # the legend is no change
+    assert notes and not [c for c in found["changes"] if found["texts"][c.ruling_id] in notes]
     assert tag_year("ICE") is None and tag_year("Van 1999") == 1999
 
 
@@ -201,7 +205,8 @@ def test_a_change_is_stored_and_read_back_whole(excerpt_changes: tuple[dict[str,
         decoded = {**row, "erratum_cards": json.loads(row["erratum_cards"]), "diff": json.loads(row["diff"])}
         assert from_row(decoded) == c
         # and from the JSON `rulings changes --json` gives (what the terminal arranges), its other side by id
-        assert from_json(c.ruling_id, json.loads(json.dumps(c.to_json({"id": c.other_id} if c.other_id else None)))) == c
+        assert from_json(c.ruling_id,
+                         json.loads(json.dumps(c.to_json({"id": c.other_id} if c.other_id else None)))) == c
 
 
 @pytest.mark.parametrize("text", ["abc", "15", "2015x", "20 15", "", "٢٠١٥", "\x1b[2J2015"])
@@ -228,13 +233,14 @@ def test_the_command_opens_with_whats_new_each_ruling_once_and_folds_the_rest(
         changes_corpus: tuple[Path, Path, Path]) -> None:
     new, earlier = new_and_earlier(changes_corpus[1], "New in CRF 2 (2)")
     assert new.startswith("New in CRF 2 (2) CRF 2 (published 2026-01-21): what it marks “@” (new or changed since the "
-                          "last CRF) and lists under “Changes from CRF 1”; 2 rulings, 1 of them a card erratum (as this "
-                          "tool reads it), each shown once with all it is.")
+                          "last CRF) and lists under “Changes from CRF 1”; 2 rulings, 1 of them a card erratum (as "
+                          "this tool reads it), each shown once with all it is.")
     # each new ruling once, with all it is: its "@", its entry in the CRF's own list, its erratum
     assert new.count("crf-2.e49add5141") == 1 and new.count("crf-2.f7a08bbf11") == 1
     assert ("card erratum of Adûnaphel: it changes “Tap to cancel”, words of the card's own text (this tool's "
             "reading: the CRF does not call it one)") in new
-    assert "in the CRF's list: Changes from CRF 1 > Card Errata and Rulings > Adûnaphel crf-2.7e49b4df03 · line 23" in new
+    assert ("in the CRF's list: Changes from CRF 1 > Card Errata and Rulings > Adûnaphel crf-2.7e49b4df03 · line 23"
+            in new)
     # the earlier changes a line each: how many, the years, the verdicts and how sure
     assert earlier.split(") ", 1)[1] == (
         "Card errata of earlier CRFs (1): by origin tag: 2018 (1); not marked “@”: by the CRF's own word, unchanged "
@@ -251,7 +257,8 @@ def test_all_prints_every_change_whole_with_its_evidence(changes_corpus: tuple[P
     assert result.exit_code == 0, result.output
     out = result.output
     titles = [line for line in out.splitlines() if line and not line.startswith(" ")]
-    assert titles == ["New in CRF 2 (2)", "Card errata of earlier CRFs (1)", "Other rulings added since ICE's last CRF (2)",
+    assert titles == ["New in CRF 2 (2)", "Card errata of earlier CRFs (1)",
+                      "Other rulings added since ICE's last CRF (2)",
                       "Rulings worded otherwise than in an older CRF (2)",
                       "Older CRF rulings not in the current CRF in their words (4)"]
     assert flat(out).count("crf-2.e49add5141") == 1  # the "@" erratum once, under what is new
@@ -324,7 +331,8 @@ def test_whats_new_is_reached_from_home_and_links_each_change(changes_corpus: tu
     assert re.findall(r'<h3 class="year" id="([a-z]+-\d+)"', page) == ["errata-2018", "tagged-2023", "tagged-2002"]
     new = page.split('id="part-new"', 1)[1].split('id="earlier"', 1)[0]
     assert new.count('class="change"') == 2  # each "@" ruling once, its entry in the CRF's list beside it
-    assert re.findall(r"In the CRF's list: <a href=\"[^\"]*#([^\"]+)\"", new) == ["crf-2.68eb287194", "crf-2.7e49b4df03"]
+    assert re.findall(r"In the CRF's list: <a href=\"[^\"]*#([^\"]+)\"", new) == ["crf-2.68eb287194",
+                                                                                  "crf-2.7e49b4df03"]
     # each change links to its ruling's page (and the other side's): the permalinks of every ruling shown
     permalinks = re.findall(r'class="permalink" href="([^"]+)"', page)
     assert any(p.endswith("#crf-2.e49add5141") for p in permalinks)
@@ -345,7 +353,8 @@ def test_a_reworded_rulings_page_shows_its_older_wording_beside_it(changes_corpu
             '<ins><span class="vh">[added: </span>starting<span class="vh">]</span></ins> hand') in article
 
 
-def test_whats_new_and_a_reworded_ruling_read_on_a_phone_and_in_print(tab, changes_corpus: tuple[Path, Path, Path]) -> None:  # type: ignore[no-untyped-def]
+def test_whats_new_and_a_reworded_ruling_read_on_a_phone_and_in_print(tab,  # type: ignore[no-untyped-def]
+                                                                      changes_corpus: tuple[Path, Path, Path]) -> None:
     site = changes_corpus[2]
     page, errors = tab((site / "index.html").as_uri(), width=390, height=844)
     page.get_by_role("link", name="What's new").click()
@@ -382,8 +391,10 @@ def test_what_changed_in_the_real_crf_22(real_kb: Path, validators: dict[str, An
     at = ["crf-22.4b7da52c33", "crf-22.140b483d08", "crf-22.d351fc7888"]
     assert [r["change"]["other"]["id"] for r in kinds["listed"]] == at == [r["id"] for r in kinds["marked"]]
     assert all(r["section"][0] == "Changes from CRF 21" and not r["change"]["guess"] for r in kinds["listed"])
-    errata = {tuple(r["change"]["erratum"]["cards"]): r["change"]["erratum"] for r in kinds["marked"] if r["change"]["erratum"]}
-    assert list(errata) == [("An Unexpected Party",), ("An Untimely Brood",)] and all(e["guess"] for e in errata.values())
+    errata = {tuple(r["change"]["erratum"]["cards"]): r["change"]["erratum"] for r in kinds["marked"]
+              if r["change"]["erratum"]}
+    assert list(errata) == [("An Unexpected Party",), ("An Untimely Brood",)] and all(e["guess"]
+                                                                                      for e in errata.values())
     # the turn sequence reworded since the ICE-era edition: "Your staring hand" -> "Your starting hand"
     hand = next(r for r in kinds["reworded"] if r["id"] == "crf-22.3c164db5e6")
     assert hand["change"]["other"]["id"] == "crf-older.efe4b4ca37" and hand["change"]["guess"]
@@ -421,14 +432,16 @@ def test_the_real_changes_of_each_kind_are_as_a_person_read_them(real_kb: Path) 
     assert all((found[i]["verdict"], found[i]["unsure"]) == (None, False) for _, i in reworded)  # none reversed
     conn = connect(real_kb)
     for older, current, _ in checked["same"]:
-        link = conn.execute("select target, how from links where ruling_id = ? and kind = 'edition'", (older,)).fetchone()
+        link = conn.execute("select target, how from links where ruling_id = ? and kind = 'edition'",
+                            (older,)).fetchone()
         assert tuple(link) == (current, "same")
         assert current not in found
     for entry, names, _ in checked["listed"]:
         assert (found[entry]["kind"], other(entry), found[entry]["guess"]) == ("listed", names, False)
         assert found[names]["kind"] == "marked"
     for ruling_id, year, tag in checked["tagged"]:
-        assert (found[ruling_id]["kind"], found[ruling_id]["year"] or "", found[ruling_id]["tag"]) == ("tagged", year, tag)
+        assert (found[ruling_id]["kind"], found[ruling_id]["year"] or "",
+                found[ruling_id]["tag"]) == ("tagged", year, tag)
 
 
 def test_the_real_changes_narrowed(real_kb: Path) -> None:
@@ -459,7 +472,8 @@ def test_the_real_site_says_whats_new(real_site: Path) -> None:
     assert "CoE 2026" not in errata and ">new<" not in errata  # no erratum of this edition among the earlier ones
     turn = (real_site / "doc" / "crf-22-turn-sequence-rulings.html").read_text("utf-8")
     article = turn.split('id="crf-22.3c164db5e6"', 1)[1].split("</article>", 1)[0]
-    assert 'href="crf-older.html#crf-older.efe4b4ca37"' in article and ">staring<" in article and ">starting<" in article
+    assert ('href="crf-older.html#crf-older.efe4b4ca37"' in article and ">staring<" in article
+            and ">starting<" in article)
 
 
 AT = ("crf-22.4b7da52c33", "crf-22.140b483d08", "crf-22.d351fc7888")
@@ -469,10 +483,11 @@ AT = ("crf-22.4b7da52c33", "crf-22.140b483d08", "crf-22.d351fc7888")
 def test_the_real_whats_new_is_what_crf_22_calls_new_each_ruling_once(real_kb: Path) -> None:
     every = json.loads(run(real_kb, "--json").output)
     new, earlier = new_and_earlier(real_kb, "New in CRF 22 (3)")
-    assert new.startswith("New in CRF 22 (3) CRF 22 (published 2026-01-21): what it marks “@” (new or changed since the "
-                          "last CRF) and lists under “Changes from CRF 21”; 3 rulings, 2 of them card errata (as this "
-                          "tool reads them), each shown once with all it is.")
-    for ruling_id in (*AT, "crf-22.937b8fdd74", "crf-22.973430d1cf", "crf-22.4e5923b0b6"):  # and their entries in the list
+    assert new.startswith("New in CRF 22 (3) CRF 22 (published 2026-01-21): what it marks “@” (new or changed since "
+                          "the last CRF) and lists under “Changes from CRF 21”; 3 rulings, 2 of them card errata (as "
+                          "this tool reads them), each shown once with all it is.")
+    # and their entries in the list
+    for ruling_id in (*AT, "crf-22.937b8fdd74", "crf-22.973430d1cf", "crf-22.4e5923b0b6"):
         assert new.count(ruling_id) == 1, ruling_id
     assert "card erratum of An Unexpected Party" in new and "card erratum of An Untimely Brood" in new
     # the earlier card errata: those tagged, none marked "@" and none of 2026, counted by year
@@ -486,13 +501,15 @@ def test_the_real_whats_new_is_what_crf_22_calls_new_each_ruling_once(real_kb: P
     assert "Older CRF rulings not in the current CRF in their words (5): 3 replaced, checked by hand; 1 reversed, " \
            "checked by hand; 1 moved, checked by hand" in earlier
     # --all: every change whole, each ruling shown once (its header line), every part after what is new
-    whole = CliRunner().invoke(cli, ["--kb", str(real_kb), "changes", "--no-pager", "--all"], env={"COLUMNS": ""}).output
+    whole = CliRunner().invoke(cli, ["--kb", str(real_kb), "changes", "--no-pager", "--all"],
+                               env={"COLUMNS": ""}).output
     shown = re.findall(r"^  \[[^]]+\] .*  (\S+) · lines? ", whole, re.M)
     assert len(shown) == len(set(shown)) == len(every) - len(AT)  # a listed change is its "@" ruling's entry
     assert [line for line in whole.splitlines() if line and not line.startswith(" ")] == [
         "New in CRF 22 (3)", f"Card errata of earlier CRFs ({len(errata)})", "Other rulings added since ICE's last CRF "
         f"({sum(1 for r in every if r['change']['kind'] == 'tagged') - len(errata)})",
-        "Rulings worded otherwise than in an older CRF (13)", "Older CRF rulings not in the current CRF in their words (5)"]
+        "Rulings worded otherwise than in an older CRF (13)",
+        "Older CRF rulings not in the current CRF in their words (5)"]
 
 
 JARGON = re.compile(r"build's|the build reads|likeness|wordings alike|alike \(0\.|\b[01]\.\d\d alike|\([01]\.\d\d\)")
@@ -523,8 +540,40 @@ def test_no_score_or_build_jargon_where_people_read(real_kb: Path, real_site: Pa
     texts = {f"{name}: {k}": v for name, kb in (("real", real_kb), ("excerpts", changes_corpus[1]),
                                                  ("a list guessed", guessed))
              for k, v in terminal_texts(kb).items()}
-    texts.update({str(p): p.read_text("utf-8") for site in (real_site, changes_corpus[2]) for p in site.rglob("*.html")})
+    texts.update(
+        {str(p): p.read_text("utf-8") for site in (real_site, changes_corpus[2]) for p in site.rglob("*.html")})
     assert len(texts) > 2000 and {k: JARGON.findall(v) for k, v in texts.items() if JARGON.search(v)} == {}
     # what they say instead, in words: whose reading it is, and that no person checked it
-    assert "which ruling it names is this tool's reading (no person checked it)" in flat(texts["a list guessed: changes"])
+    assert "which ruling it names is this tool's reading (no person checked it)" in flat(
+        texts["a list guessed: changes"])
     assert "in CRF 22: crf-22.3c164db5e6 (reworded)" in texts["real: show crf-older.efe4b4ca37"]
+
+
+def test_a_rulings_links_are_one_answer_the_terminal_and_the_site_render(
+        changes_corpus: tuple[Path, Path, Path]) -> None:
+    """What a ruling links to is one typed answer (kb.read.lookup's Reader.ruling_links, given by
+    Reader.ruling): `rulings show` prints its groups, in its order and under its labels, and the ruling's
+    place on the site shows the same ones; the current edition is named from the sources (this corpus's
+    current CRF is edition 2: "in CRF 2", where main printed "in CRF 22" and the site "CRF 22"), and an
+    older ruling whose matter moved to the CoE rules is "in the current rules" on both (the site said CRF 22)."""
+    import html as markup
+
+    from kb.builder.urls import anchor
+    from kb.read.lookup import Reader
+    from kb.store.snapshot import Snapshot
+
+    kb, site = changes_corpus[1], changes_corpus[2]
+    with Snapshot.open(kb) as snapshot:
+        reader = Reader(snapshot)
+        answers = [reader.ruling(rid) for rid, links in reader.ruling_links().items() if links.groups]
+    labels = [g.label for a in answers for g in a.links.groups]
+    assert "in CRF 2" in labels and "in the current rules" in labels and "older editions" in labels
+    assert not any("CRF 22" in label for label in labels)
+    for answer in answers:
+        shown = [g.label for g in answer.links.groups]
+        out = CliRunner().invoke(cli, ["--kb", str(kb), "show", "--no-pager", answer.ruling.id]).output
+        assert [line.split(": ")[0] for line in out.splitlines() if line.split(": ")[0] in shown] == shown, out
+        page = (site / answer.ruling.page).read_text("utf-8")
+        article = page[page.index(f'id="{anchor(answer.ruling.id)}"'):]
+        article = article[:article.index("</article>")]
+        assert [markup.unescape(dt) for dt in re.findall(r"<dt>(.*?)</dt>", article)] == shown

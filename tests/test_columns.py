@@ -12,7 +12,8 @@ import pytest
 
 from kb.errors import ParseError
 from kb.model import Source
-from kb.builder.parsers.arda import FOLLOWS_CUT, ORDER_FILE, Vocabulary, clean_heading, parse_arda, repair_doubles, split_heading
+from kb.builder.parsers.arda import (FOLLOWS_CUT, ORDER_FILE, Vocabulary, clean_heading, parse_arda, repair_doubles,
+                                     split_heading)
 from kb.builder.parsers.columns import NONE, ReadingOrder, load_order, read_order
 from kb.builder.parsers.document import cut_reason
 
@@ -69,7 +70,8 @@ def test_the_repair_file_restores_the_reading_order_and_marks_what_stays_cut() -
 def test_each_repair_of_the_reading_order_is_recorded_with_why() -> None:
     doc = parse_arda(arda(), EXCERPT, VOCAB, ORDER)
     repairs = {(r.line, r.kind): (r.before, r.after) for r in doc.repairs}
-    assert repairs[3, "reading order"] == ("3 6 as extracted", "read 3 6 ('a Location Token for each' / 'of his companies')")
+    assert repairs[3, "reading order"] == ("3 6 as extracted",
+                                           "read 3 6 ('a Location Token for each' / 'of his companies')")
     assert repairs[5, "reading order"][0] == "5 8 10 11 as extracted"
     before, after = repairs[12, "cut"]
     assert "untap. ORGANIZATION PHASE" in before and "untap. | ORGANIZATION PHASE" in after
@@ -110,17 +112,21 @@ def test_a_thread_of_one_passage_reads_on_after_a_whole_sentence(tmp_path: Path)
             "The other column's words.\n• A region symbol matches.\n")
     file.write_text(text, "utf-8")
     sha = hashlib.sha256(text.encode("utf-8")).hexdigest()
-    for one, expected in ((False, ["An attack can occur only if: • The company is at a site.", "• A region symbol matches."]),
-                          (True, ["An attack can occur only if: • The company is at a site. • A region symbol matches."])):
+    for one, expected in ((False,
+                           ["An attack can occur only if: • The company is at a site.", "• A region symbol matches."]),
+                          (True,
+                           ["An attack can occur only if: • The company is at a site. • A region symbol matches."])):
         order = ReadingOrder("meccg/arda-columns-excerpt.txt", sha, threads=((("1", "3"), "x", one),))
         assert [t for t in read(order, file) if "column" not in t] == expected, one
 
 
 @pytest.mark.parametrize("entry, expected", [
-    ({"cuts": ((12, "NO SUCH WORDS", "x"),)}, "12: expected the words to cut before ('NO SUCH WORDS') once on the line"),
+    ({"cuts": ((12, "NO SUCH WORDS", "x"),)},
+     "12: expected the words to cut before ('NO SUCH WORDS') once on the line"),
     ({"drops": ((14, "no such words", "words", "x"),)}, "14: expected the words 'no such words' once on the line"),
     ({"threads": ((("3", "99"), "x", False),)}, "3: expected a thread of known pieces, each moved once"),
-    ({"threads": ((("3", "6"), "x", False), (("5", "6"), "x", False))}, "5: expected a thread of known pieces, each moved once"),
+    ({"threads": ((("3", "6"), "x", False), (("5", "6"), "x", False))},
+     "5: expected a thread of known pieces, each moved once"),
     ({"threads": ((("12", "14"), "x", False),), "cuts": ((12, "ORGANIZATION", "x"),)},
      "12: expected a thread of known pieces"),
 ])

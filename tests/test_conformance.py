@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from kb.search.ranking import FEATURES, QueryContext, features
-from kb.read.render import reading as shown_text
+from kb.store.reading import reading as shown_text
 from kb.search.search import Searcher, highlight_spans
 
 from . import parity

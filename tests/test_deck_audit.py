@@ -39,7 +39,8 @@ def by_list(lists: list[dict[str, Any]]) -> list[Any]:
 
 
 def by_game(lists: list[dict[str, Any]]) -> list[Any]:
-    return [pytest.param(entry, game, id=f"{Path(entry['file']).stem}-{game}") for entry in lists for game in entry["games"]]
+    return [pytest.param(entry, game, id=f"{Path(entry['file']).stem}-{game}") for entry in lists
+            for game in entry["games"]]
 
 
 def report_on(kb: Path, entry: dict[str, Any], game: str = "") -> DeckReport:
@@ -193,7 +194,8 @@ def test_a_gccg_card_is_in_the_heading_above_it(real_kb: Path) -> None:
 
 def test_a_finding_says_what_decides_it_and_where_the_card_stands(real_kb: Path) -> None:
     (site,) = [f["message"] for f in audited(real_kb, "gccg-2019").findings if f["rule"] == "1.4.B1"]
-    assert site == "a Balrog player's location deck: Urlurtsu Nurn (a minion Dark-hold, which requires a Balrog version)"
+    assert site == ("a Balrog player's location deck: Urlurtsu Nurn (a minion Dark-hold, which requires a Balrog "
+                    "version)")
     marcos = audited(real_kb, "gccg-2010")
     (item,) = [f["message"] for f in marcos.findings if f["rule"] == "1.3.B3"]
     assert item == ("a Balrog player's resources: Aiglos (Hero Resource, in the sideboard); rule 1.6 holds a sideboard "
@@ -257,12 +259,14 @@ def test_whose_deck_it_is_names_a_few_cards_and_how_many(real_kb: Path) -> None:
 
 
 def test_the_printable_page_says_it_as_the_terminal_does(real_kb: Path, tmp_path: Path) -> None:
-    """`rulings deck --html` gives the same words: the card in its heading, the card where it stands, the part missing."""
+    """`rulings deck --html` gives the same words: the card in its heading, the card where it stands, the part
+    missing."""
     marcos = next(entry for entry in LISTS if entry["file"].startswith("gccg-2010"))
     page = check_deck(real_kb, str(AUDIT / marcos["file"]), html_out=tmp_path / "deck.html")
     text = html.unescape((tmp_path / "deck.html").read_text("utf-8"))
     assert page.written and all(finding_text(f) in text for f in page.findings)
-    assert "Aiglos (Hero Resource, in the sideboard); rule 1.6 holds" in text and "the list has no location deck" in text
+    assert ("Aiglos (Hero Resource, in the sideboard); rule 1.6 holds" in text
+            and "the list has no location deck" in text)
     laxander = next(entry for entry in LISTS if entry["file"].startswith("gccg-2019"))
     check_deck(real_kb, str(AUDIT / laxander["file"]), html_out=tmp_path / "deck.html")
     text = html.unescape((tmp_path / "deck.html").read_text("utf-8"))

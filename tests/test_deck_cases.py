@@ -74,7 +74,8 @@ def write_cases(cases: list[dict[str, Any]]) -> None:
     for c in cases:
         given = "file" if "file" in c else "text"
         findings = ",\n".join(f"  {line(f)}" for f in c["findings"])
-        blocks.append("{" + f'"name": {line(c["name"])}, "{given}": {line(c[given])}, "options": {line(c["options"])},\n'
+        blocks.append("{"
+                      + f'"name": {line(c["name"])}, "{given}": {line(c[given])}, "options": {line(c["options"])},\n'
                       + f' "verdict": {line(c["verdict"])},\n "findings": [{chr(10) + findings if findings else ""}],\n'
                       + f' "readings": {line(c["readings"])},\n "alignment": {line(c["alignment"])}}}')
     CASES_FILE.write_text("[\n" + ",\n".join(blocks) + "\n]\n", "utf-8")
@@ -118,6 +119,7 @@ def test_the_terminal_answers_each_list_as_the_file_says(real_kb: Path, cases: l
 
 
 @pytest.mark.parametrize("n", range(len(ALL)), ids=IDS)
-def test_the_deck_page_answers_each_list_as_the_file_says(from_browser: list[dict[str, Any]], cases: list[dict[str, Any]],
+def test_the_deck_page_answers_each_list_as_the_file_says(from_browser: list[dict[str, Any]],
+                                                          cases: list[dict[str, Any]],
                                                          n: int) -> None:
     assert {name: from_browser[n].get(name) for name in FIELDS} == {name: cases[n][name] for name in FIELDS}

@@ -46,7 +46,8 @@ CASES: list[tuple[str, str, dict[str, str], str, bool]] = [
      {"game": "long"}, "1.3.1", False),
     ("two avatars of one name are no unique problem", FELLOWSHIP, {}, "1.3.1", False),
     ("manifestations of one unique resource", SMALL_FW + "Resources:\nGollum\nStinker\n", {}, "1.3.1", True),
-    ("agents' mind over 36", SMALL_MINION + "Golodhros\nBaduila\nElerína\nThe Grimburgoth\nFiriel\n", {}, "1.3.2", True),
+    ("agents' mind over 36", SMALL_MINION + "Golodhros\nBaduila\nElerína\nThe Grimburgoth\nFiriel\n", {}, "1.3.2",
+     True),
     ("agents' mind within 36", SMALL_MINION + "Golodhros\nBaduila\nElerína\nThe Grimburgoth\n", {}, "1.3.2", False),
     ("too few resources", variant(drop=("3 Concealment", "3 Dodge")), {}, "1.5", True),
     ("more hazards than resources", variant(add=("Hazards:", "Slayer x2")), {}, "1.5", True),
@@ -57,7 +58,8 @@ CASES: list[tuple[str, str, dict[str, str], str, bool]] = [
     ("three different avatars", variant(add=("Characters:", "Saruman [H]", "Radagast [H]")), {}, "1.5", True),
     ("two different avatars", variant(add=("Characters:", "Saruman [H]")), {}, "1.5", False),
     ("eleven creatures", variant(drop=("Giant Spiders x2", "Wargs x2"), add=(
-        "Hazards:", "Muster Disperses x1", "Dragon-sickness x1", "Alone and Unadvised", "Searching Eye")), {}, "1.5.1", True),
+        "Hazards:", "Muster Disperses x1", "Dragon-sickness x1", "Alone and Unadvised", "Searching Eye")), {}, "1.5.1",
+     True),
     ("eleven creatures and two halves", variant(drop=("Giant Spiders x2", "Wargs x2"), add=(
         "Hazards:", "Khamûl the Easterling", "Ûvatha the Horseman", "Alone and Unadvised", "Searching Eye")),
      {}, "1.5.1", False),
@@ -65,7 +67,8 @@ CASES: list[tuple[str, str, dict[str, str], str, bool]] = [
                                                          ("Smoke Rings", "New Friendship", "New Friendship"))
                                            + ("Sideboard:", "3 Hobgoblins", "3 Orc-warband", "3 Wolves",
                                               "3 Huorn", "3 Ghosts", "3 Brigands", "2 Assassin")), {}, "1.6.1", True),
-    ("33 in a long game's sideboard", variant(add=("SB: Smoke Rings", "SB: 2 New Friendship", "Sideboard:", "3 Hobgoblins",
+    ("33 in a long game's sideboard",
+     variant(add=("SB: Smoke Rings", "SB: 2 New Friendship", "Sideboard:", "3 Hobgoblins",
                                                    "3 Orc-warband", "3 Wolves", "3 Huorn", "3 Ghosts", "3 Brigands",
                                                    "2 Assassin")), {"game": "long"}, "1.6.1", False),
     ("eleven kept for Fallen-wizard opponents", variant(add=("Vs FW:", "3 Hobgoblins", "3 Orc-warband", "3 Wolves",
@@ -97,7 +100,8 @@ CASES: list[tuple[str, str, dict[str, str], str, bool]] = [
     ("a Fallen-wizard's untagged Rivendell beside its minion one", SMALL_FW + "Sites:\nRivendell\nRivendell [M]\n", {},
      "1.4.F1", False),
     ("a Fallen-wizard's two hero Rivendells", SMALL_FW + "Sites:\nRivendell [H]\nRivendell [H]\n", {}, "1.4.F1", True),
-    ("three Rivendells for a Fallen-wizard", SMALL_FW + "Sites:\nRivendell [H]\nRivendell [M]\nRivendell\n", {}, "1.4.F1",
+    ("three Rivendells for a Fallen-wizard", SMALL_FW + "Sites:\nRivendell [H]\nRivendell [M]\nRivendell\n", {},
+     "1.4.F1",
      True),
     ("Radagast untagged is a Wizard, whatever its Stage card", "Avatar:\nRadagast\n3 Dodge\n3 Concealment\nSB:\n"
      "Ring of Fire\n", {}, "1.3.F1", False),
@@ -110,31 +114,38 @@ CASES: list[tuple[str, str, dict[str, str], str, bool]] = [
     ("the minion Dol Guldur for a Balrog", SMALL_BALROG + "Dol Guldur [M]\n", {}, "1.4.B1", True),
     ("a Balrog-specific card in a Ringwraith's deck", SMALL_MINION + "Resources:\nEvil Things Lingering\n", {}, "1.3.4",
      True),
-    ("a Balrog-specific card in a Balrog's deck", SMALL_BALROG + "Resources:\nEvil Things Lingering\n", {}, "1.3.4", False),
+    ("a Balrog-specific card in a Balrog's deck", SMALL_BALROG + "Resources:\nEvil Things Lingering\n", {}, "1.3.4",
+     False),
 ]
 
 
 VERDICTS: list[tuple[str, str, dict[str, str], str, str, list[str]]] = [
     # (what, list, options, rule, status, the messages of its findings of that rule and status)
     ("29 resources, 27 hazards and 2 Twilight: too few resources, balanced",
-     variant(drop=("1 Lucky Search", "Foolish Words x3", "2 Twilight"), add=("Hazards:", "2 Twilight")), {}, "1.5", "problem",
-     ["the play deck has 29 resources, with its 2 cards that may be either (1.3.3) as hazards, to match its resources: it "
-      "needs at least 30"]),
+     variant(drop=("1 Lucky Search", "Foolish Words x3", "2 Twilight"), add=("Hazards:", "2 Twilight")), {}, "1.5",
+     "problem",
+     ["the play deck has 29 resources, with its 2 cards that may be either (1.3.3) as hazards, to match its resources: "
+      "it needs at least 30"]),
     ("23 resources, 27 hazards and 6 Twilight: 5 of the 6 as resources to balance",  # 23 + 5 = 28 = 27 + 6 - 5
      variant(drop=("3 Concealment", "3 Dodge", "1 Lucky Search", "Foolish Words x3", "2 Twilight"),
              add=("Hazards:", "3 Twilight", "Resources:", "3 Twilight")), {}, "1.5", "problem",
      ["the play deck has 28 resources, with 5 of its 6 cards that may be either (1.3.3) as resources, to match its "
       "hazards: it needs at least 30"]),
-    ("30 resources and 28 hazards: unbalanced, in range", variant(drop=("Foolish Words x3",), add=("Hazards:", "1 Slayer")),
-     {}, "1.5", "problem", ["the play deck has 30 resources and 28 hazards: it must have as many hazards as resources"]),
-    ("6 resources and a hazard: both, said once", "Avatar:\nRadagast\n3 Dodge\n3 Concealment\nHazards:\nDoors of Night\n",
-     {}, "1.5", "problem", ["the play deck has 6 resources and 1 hazard: it must have at least 30 resources and as many "
+    ("30 resources and 28 hazards: unbalanced, in range",
+     variant(drop=("Foolish Words x3",), add=("Hazards:", "1 Slayer")),
+     {}, "1.5", "problem",
+     ["the play deck has 30 resources and 28 hazards: it must have as many hazards as resources"]),
+    ("6 resources and a hazard: both, said once",
+     "Avatar:\nRadagast\n3 Dodge\n3 Concealment\nHazards:\nDoors of Night\n",
+     {}, "1.5", "problem",
+     ["the play deck has 6 resources and 1 hazard: it must have at least 30 resources and as many "
                             "hazards as resources"]),
     # part of a deck (no hazards, no resources): the minimums its other parts may reach are not judged
-    ("6 resources and no hazard: part of a deck, its minimums not judged", "Avatar:\nRadagast\n3 Dodge\n3 Concealment\n",
+    ("6 resources and no hazard: part of a deck, its minimums not judged",
+     "Avatar:\nRadagast\n3 Dodge\n3 Concealment\n",
      {}, "1.5", "not checked",
-     ["the play deck has 6 resources and 0 hazards: it must have at least 30 resources and as many hazards as resources "
-      "(not judged on part of a deck)"]),
+     ["the play deck has 6 resources and 0 hazards: it must have at least 30 resources and as many hazards as "
+      "resources (not judged on part of a deck)"]),
     # a hazard portion (tests/data/decks/audit's Hazard deck E): no two lines that count its cards otherwise
     ("28 hazards and 2 cards that may be either, no resource: one statement", "Hazards:\n3 Orc-patrol\n3 Wargs\n"
      "3 Cave-drake\n3 Giant Spiders\n3 Wolves\n3 Hobgoblins\n3 Orc-guard\n3 Brigands\n3 Slayer\n1 Foolish Words\n"
@@ -142,13 +153,16 @@ VERDICTS: list[tuple[str, str, dict[str, str], str, str, list[str]]] = [
      ["the play deck has 0 resources, 28 hazards and 2 cards that may be either (1.3.3): it must have at least 30 "
       "resources and as many hazards as resources, which counting those 2 either way does not give (not judged on part "
       "of a deck)"]),
-    ("part of a deck: no problem where a minimum is not reached", "Avatar:\nRadagast\n3 Dodge\n3 Concealment\n", {}, "1.5",
+    ("part of a deck: no problem where a minimum is not reached", "Avatar:\nRadagast\n3 Dodge\n3 Concealment\n", {},
+     "1.5",
      "problem", []),
     ("part of a deck: a maximum passed is a problem all the same", "Characters:\n" + "\n".join(
         ["Glóin", "Thorin II", "Balin", "Kíli", "Fíli", "Óin", "Bifur", "Bofur", "Bombur", "Dori", "Nori"]) + "\n", {},
-     "1.5", "problem", ["11 non-avatar characters in the play deck (at most 10) (the list marks no pool: mark the pool's "
+     "1.5", "problem",
+     ["11 non-avatar characters in the play deck (at most 10) (the list marks no pool: mark the pool's "
                         "characters)"]),
-    ("two hero Rivendells for a Fallen-wizard", SMALL_FW + "Sites:\nRivendell [H]\nRivendell\nRivendell [H]\n", {}, "1.4.F1",
+    ("two hero Rivendells for a Fallen-wizard", SMALL_FW + "Sites:\nRivendell [H]\nRivendell\nRivendell [H]\n", {},
+     "1.4.F1",
      "problem", ["3 copies of the site Rivendell (2 hero, 1 minion): one copy of each hero site and one of each minion "
                  "site, havens too"]),
     ("two untagged Rivendells for a Fallen-wizard", SMALL_FW + "Sites:\n2 Rivendell\n", {}, "1.4.F1", "not checked",
@@ -158,40 +172,50 @@ VERDICTS: list[tuple[str, str, dict[str, str], str, str, list[str]]] = [
      ["whose deck it is: no avatar, tag or card says whose deck it is; the rules of one player (the alignment of its "
       "avatars, characters, resources and sites; agents as hazards) are not checked: give its alignment"]),
     # 1.3.1's manifestations, each grouping held to the rules' words (kb.deck.deckrules._manifestations)
-    ("two resource manifestations of one unique resource: one card (1.3.1; CRF 22)", SMALL_FW + "Resources:\nGollum\nStinker\n",
-     {}, "1.3.1", "problem", ["2 copies of Gollum / Stinker, manifestations of one unique resource: one unique card (at most 1 "
+    ("two resource manifestations of one unique resource: one card (1.3.1; CRF 22)", SMALL_FW
+     + "Resources:\nGollum\nStinker\n",
+     {}, "1.3.1", "problem",
+     ["2 copies of Gollum / Stinker, manifestations of one unique resource: one unique card (at most 1 "
                               "in the deck)"]),
-    ("a resource and a hazard creature manifestation: open", (DECKS / "smaug.txt").read_text("utf-8"), {}, "1.3.1", "open",
-     ["the rules leave open whether Smaug Roused (a resource) and Smaug (a hazard), manifestations of one another, count "
-      "as one unique card: 1.3.1 makes one card of the manifestations of a unique resource, and CRF 22 speaks only of two "
-      "resource manifestations"]),
+    ("a resource and a hazard creature manifestation: open", (DECKS / "smaug.txt").read_text("utf-8"), {}, "1.3.1",
+     "open",
+     ["the rules leave open whether Smaug Roused (a resource) and Smaug (a hazard), manifestations of one another, "
+      "count as one unique card: 1.3.1 makes one card of the manifestations of a unique resource, and CRF 22 speaks "
+      "only of two resource manifestations"]),
     ("the Smaug deck has no problem", (DECKS / "smaug.txt").read_text("utf-8"), {}, "1.3.1", "problem", []),
     ("a Dragon's Ahunt is its manifestation, though its text does not say so (g.man.3): open with Roused",
      SMALL_MINION + "Resources:\nSmaug Roused\nHazards:\nSmaug Ahunt\n", {}, "1.3.1", "open",
-     ["the rules leave open whether Smaug Roused (a resource) and Smaug Ahunt (a hazard), manifestations of one another, "
-      "count as one unique card: 1.3.1 makes one card of the manifestations of a unique resource, and CRF 22 speaks only "
-      "of two resource manifestations"]),
-    ("a hero resource ally and its hazard agent: open", variant(add=("SB: Mistress Lobelia", "SB: Lobelia Sackville-Baggins")),
-     {}, "1.3.1", "open", ["the rules leave open whether Mistress Lobelia (a resource) and Lobelia Sackville-Baggins (a "
-                           "hazard), manifestations of one another, count as one unique card: 1.3.1 makes one card of the "
-                           "manifestations of a unique resource, and CRF 22 speaks only of two resource manifestations"]),
-    ("hazard manifestations only: each its own unique card", variant(add=("SB: Smaug", "SB: Smaug Ahunt", "SB: Smaug at Home")),
+     ["the rules leave open whether Smaug Roused (a resource) and Smaug Ahunt (a hazard), manifestations of one "
+      "another, count as one unique card: 1.3.1 makes one card of the manifestations of a unique resource, and CRF 22 "
+      "speaks only of two resource manifestations"]),
+    ("a hero resource ally and its hazard agent: open",
+     variant(add=("SB: Mistress Lobelia", "SB: Lobelia Sackville-Baggins")),
+     {}, "1.3.1", "open",
+     ["the rules leave open whether Mistress Lobelia (a resource) and Lobelia Sackville-Baggins (a "
+                           "hazard), manifestations of one another, count as one unique card: 1.3.1 makes one card of "
+                           "the manifestations of a unique resource, and CRF 22 speaks only of two resource "
+                           "manifestations"]),
+    ("hazard manifestations only: each its own unique card",
+     variant(add=("SB: Smaug", "SB: Smaug Ahunt", "SB: Smaug at Home")),
      {}, "1.3.1", "problem", []),
     ("hazard manifestations only: nothing open", variant(add=("SB: Smaug", "SB: Smaug Ahunt", "SB: Smaug at Home")),
      {}, "1.3.1", "open", []),
-    ("character manifestations: Strider brings Aragorn II into play, both in one deck", variant(add=("Characters:", "Strider")),
+    ("character manifestations: Strider brings Aragorn II into play, both in one deck",
+     variant(add=("Characters:", "Strider")),
      {}, "1.3.1", "problem", []),
     # a Fallen-wizard's declared avatar (1.8.F1), a site in the pool (1.7), the cards named
     ("a Fallen-wizard deck without a Fallen-wizard avatar", "Pool:\nBeregond\nThrall of the Voice\nBad Company\n"
      "Hazards:\nDoors of Night\n", {"alignment": "fallen-wizard"}, "1.8.F1", "problem",
-     ["a Fallen-wizard player's deck holds at least one copy of the Fallen-wizard avatar they declare: the list has none"]),
+     ["a Fallen-wizard player's deck holds at least one copy of the Fallen-wizard avatar they declare: the list has "
+      "none"]),
     ("part of a Fallen-wizard deck without its avatar", "Pool:\nBeregond\nThrall of the Voice\nBad Company\n",
      {"alignment": "fallen-wizard"}, "1.8.F1", "not checked",
-     ["a Fallen-wizard player's deck holds at least one copy of the Fallen-wizard avatar they declare: the list has none "
-      "(not judged on part of a deck)"]),
+     ["a Fallen-wizard player's deck holds at least one copy of the Fallen-wizard avatar they declare: the list has "
+      "none (not judged on part of a deck)"]),
     ("a Fallen-wizard deck with its avatar", SMALL_FW, {}, "1.8.F1", "problem", []),
     ("a site in the pool is checked in the location deck, and the report says so", variant(add=("Pool:", "Weathertop")),
-     {}, "1.7", "note", ["Weathertop, listed in the pool, is checked as part of the location deck: a pool holds characters "
+     {}, "1.7", "note",
+     ["Weathertop, listed in the pool, is checked as part of the location deck: a pool holds characters "
                          "and minor items"]),
     ("a card the pool may not hold is named", SMALL_MINION + "Pool:\nThe Witch-king\n", {}, "1.7", "problem",
      ["the pool holds only non-avatar characters and up to two minor items, not The Witch-king"]),
@@ -199,17 +223,20 @@ VERDICTS: list[tuple[str, str, dict[str, str], str, str, list[str]]] = [
     ("a resource avatar where it decides 1.5: counted a resource, as the glossary says, and noted",
      REPORT.replace("Skies of Fire", "The Lidless Eye"), {}, "1.5", "note",
      ["The Lidless Eye is counted as a resource (the CoE glossary makes an avatar a character); were it counted as an "
-      "avatar, the play deck would have 27 resources, 30 hazards and 2 cards that may be either (1.3.3): it must have at "
-      "least 30 resources and as many hazards as resources, which counting those 2 either way does not give"]),
+      "avatar, the play deck would have 27 resources, 30 hazards and 2 cards that may be either (1.3.3): it must have "
+      "at least 30 resources and as many hazards as resources, which counting those 2 either way does not give"]),
     ("two copies of a resource avatar where they decide 1.5: said of both",
-     REPORT.replace("Skies of Fire", "Sauron").replace("Orc Quarrels (x3)", "Orc Quarrels (x2)\nSauron"), {}, "1.5", "note",
-     ["the 2 copies of Sauron are counted as resources (the CoE glossary makes an avatar a character); were they counted "
-      "as avatars, the play deck would have 26 resources, 30 hazards and 2 cards that may be either (1.3.3): it must have "
-      "at least 30 resources and as many hazards as resources, which counting those 2 either way does not give; the play "
-      "deck would have 4 avatars (Ûvatha the Ringwraith and Sauron): at most 3"]),
-    ("a resource avatar where it decides 1.5: no problem", REPORT.replace("Skies of Fire", "The Lidless Eye"), {}, "1.5",
+     REPORT.replace("Skies of Fire", "Sauron").replace("Orc Quarrels (x3)", "Orc Quarrels (x2)\nSauron"), {}, "1.5",
+     "note",
+     ["the 2 copies of Sauron are counted as resources (the CoE glossary makes an avatar a character); were they "
+      "counted as avatars, the play deck would have 26 resources, 30 hazards and 2 cards that may be either (1.3.3): "
+      "it must have at least 30 resources and as many hazards as resources, which counting those 2 either way does not "
+      "give; the play deck would have 4 avatars (Ûvatha the Ringwraith and Sauron): at most 3"]),
+    ("a resource avatar where it decides 1.5: no problem", REPORT.replace("Skies of Fire", "The Lidless Eye"), {},
+     "1.5",
      "problem", []),
-    ("a resource avatar in the sideboard: nothing noted", REPORT.replace("Twilight (x2)", "Twilight (x2)\nThe Lidless Eye"),
+    ("a resource avatar in the sideboard: nothing noted",
+     REPORT.replace("Twilight (x2)", "Twilight (x2)\nThe Lidless Eye"),
      {}, "1.5", "note", []),
     ("a resource avatar where the play deck breaks 1.5 either way: not legal, nothing open",
      REPORT.replace("Skies of Fire", "The Lidless Eye").replace("Orc Quarrels (x3)\n", ""), {}, "1.5", "problem",
@@ -217,7 +244,8 @@ VERDICTS: list[tuple[str, str, dict[str, str], str, str, list[str]]] = [
       "resources and as many hazards as resources, which counting those 2 either way does not give"]),
     # what decides a finding on the location deck, and where a card stands (a judge's audit of tests/data/decks/audit)
     ("a minion Dark-hold for a Balrog: the site type that decides", SMALL_BALROG + "Urlurtsu Nurn [M]\n", {}, "1.4.B1",
-     "problem", ["a Balrog player's location deck: Urlurtsu Nurn (a minion Dark-hold, which requires a Balrog version)"]),
+     "problem",
+     ["a Balrog player's location deck: Urlurtsu Nurn (a minion Dark-hold, which requires a Balrog version)"]),
     ("a minion Under-deeps site for a Balrog", SMALL_BALROG + "The Pûkel-deeps [M]\n", {}, "1.4.B1", "problem",
      ["a Balrog player's location deck: The Pûkel-deeps (a minion Under-deeps site, which requires a Balrog version)"]),
     ("the minion Dol Guldur for a Balrog: 1.4.B1 names it", SMALL_BALROG + "Dol Guldur [M]\n", {}, "1.4.B1", "problem",
@@ -227,15 +255,18 @@ VERDICTS: list[tuple[str, str, dict[str, str], str, str, list[str]]] = [
      ["a Balrog player's resources: Aiglos (Hero Resource, in the sideboard); rule 1.6 holds a sideboard to the deck's "
       "player-specific restrictions"]),
     # a whole deck with no location deck says so; part of a deck, or a list with site lines not read, does not
-    ("a whole deck with no location deck", variant(drop=tuple(FELLOWSHIP.split("Sites:\n")[1].splitlines()) + ("Sites:",)),
-     {}, "1.4", "not checked", ["the list has no location deck: rule 1.4 and its parts (the sites each player may include) "
+    ("a whole deck with no location deck",
+     variant(drop=tuple(FELLOWSHIP.split("Sites:\n")[1].splitlines()) + ("Sites:",)),
+     {}, "1.4", "not checked",
+     ["the list has no location deck: rule 1.4 and its parts (the sites each player may include) "
                                 "not checked"]),
     ("a whole deck with its location deck", FELLOWSHIP, {}, "1.4", "not checked", []),
-    ("part of a deck with no location deck", "Avatar:\nRadagast\n3 Dodge\n3 Concealment\n", {}, "1.4", "not checked", []),
+    ("part of a deck with no location deck", "Avatar:\nRadagast\n3 Dodge\n3 Concealment\n", {}, "1.4", "not checked",
+     []),
     # a list no CoE deck can be: not judged
     ("more cards than a CoE deck can hold: not judged", "Concealment x90\nDoors of Night x90\n", {}, "", "not checked",
-     ["every deck-construction rule (1.2 to 1.8): not judged, 180 cards besides its sites: more than a CoE deck can hold "
-      "(at most 178: a pool of 15, a play deck of 113 and a sideboard of 50)"]),
+     ["every deck-construction rule (1.2 to 1.8): not judged, 180 cards besides its sites: more than a CoE deck can "
+      "hold (at most 178: a pool of 15, a play deck of 113 and a sideboard of 50)"]),
     ("as many cards as a CoE deck can hold: judged", "Concealment x89\nDoors of Night x89\n", {}, "1.3.1", "problem",
      ["89 copies of Concealment (at most 3 in the deck)", "89 copies of Doors of Night (at most 3 in the deck)"]),
 ]
@@ -247,7 +278,8 @@ def messages(findings: list[dict[str, Any]], rule: str, status: str) -> list[str
 
 
 @pytest.mark.parametrize("what,text,options,rule,status,says", VERDICTS, ids=[v[0] for v in VERDICTS])
-def test_a_finding_names_what_fails(real_kb: Path, what: str, text: str, options: dict[str, str], rule: str, status: str,
+def test_a_finding_names_what_fails(real_kb: Path, what: str, text: str, options: dict[str, str], rule: str,
+                                    status: str,
                                     says: list[str]) -> None:
     report = deck_report(real_kb, text, **options)  # type: ignore[arg-type]
     assert not report.not_found and not report.ambiguous, (report.not_found, report.ambiguous)
@@ -336,7 +368,8 @@ def test_whose_deck_it_is(real_kb: Path) -> None:
                 "Fallen-wizard's pool must hold (1.7.F1)")
     # ... and a list with Stage resources, which no Wizard may include, is no Wizard's
     assert player("Gandalf\nBad Company\nThrall of the Voice\n") == (
-        "fallen-wizard", "its avatar Gandalf (line 1): a Wizard (hero) or a Fallen-wizard; a Wizard (hero) deck may not "
+        "fallen-wizard",
+        "its avatar Gandalf (line 1): a Wizard (hero) or a Fallen-wizard; a Wizard (hero) deck may not "
                          "include Bad Company (line 2) and Thrall of the Voice (line 3) (rule 1.3.W3)")
     assert player("Fallen Radagast\n3 Dodge\nRing of Fire\n") == ("fallen-wizard", "its avatar Radagast (line 1): a "
                                                                                 "Fallen-wizard")
@@ -350,7 +383,8 @@ def test_whose_deck_it_is(real_kb: Path) -> None:
     assert player(REPORT.replace("Skies of Fire", "The Lidless Eye")) == (
         "minion", f"its avatar Ûvatha the Ringwraith (line 12) and played as Sauron (The Lidless Eye, line {at}): a "
                   "Ringwraith (minion)")
-    assert player("The Lidless Eye\nOrc-patrol\n") == ("minion", "played as Sauron (The Lidless Eye, line 1): a Ringwraith "
+    assert player("The Lidless Eye\nOrc-patrol\n") == ("minion",
+                                                       "played as Sauron (The Lidless Eye, line 1): a Ringwraith "
                                                                   "(minion)")
 
 
@@ -368,7 +402,8 @@ def test_a_list_not_judged_claims_no_alignment(real_kb: Path) -> None:
         assert (a["player"], a["name"], a["sure"], a["readings"]) == ("", "", "not judged", [])
         assert a["how"] == "the list is no CoE deck, so no player's rules apply"
         assert [e["cards"] for e in a["evidence"]] == [["Gandalf", "Saruman", "Radagast"]]
-        assert whose_text(report) == "Whose deck it is is not judged: the list is no CoE deck, so no player's rules apply."
+        assert whose_text(
+            report) == "Whose deck it is is not judged: the list is no CoE deck, so no player's rules apply."
 
 
 LEGAL = "Legal: it keeps every deck-construction rule of the CoE rules"

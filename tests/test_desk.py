@@ -85,7 +85,8 @@ def test_search_shows_an_excerpt_with_the_words_marked_and_full_shows_it_whole(r
 
 
 def test_excerpt_keeps_the_matches_and_cuts_at_words() -> None:
-    text = " ".join(f"word{n}" for n in range(200)) + " the strike roll here " + " ".join(f"tail{n}" for n in range(100))
+    text = " ".join(f"word{n}" for n in range(200)) + " the strike roll here " + " ".join(f"tail{n}"
+                                                                                          for n in range(100))
     at = text.index("strike")
     shown, spans = excerpt(text, [(at, at + 6)], size=120)
     assert shown.startswith("… ") and shown.endswith(" …") and len(shown) < 140
@@ -305,7 +306,8 @@ def test_a_face_reads_as_printed() -> None:
     assert face.text == "Unique. May tap at a Haven [Haven] or Border-hold [Border-hold]."
     creature = CardFace.of(_row(type="Hazard", subtype="Creature", playable="{w}{s}{S}", strikes="1", prowess="12",
                                 body="-"))
-    assert creature.keyed_to == ["Wilderness", "Shadow-land", "Shadow-hold"] and "prowess/body 12/–" in creature.stat_line()
+    assert creature.keyed_to == ["Wilderness", "Shadow-land",
+                                 "Shadow-hold"] and "prowess/body 12/–" in creature.stat_line()
     item = CardFace.of(_row(type="Resource", subtype="Major Item", prowess="+3", body="-", corruption="1"))
     assert "prowess +3" in item.stat_line() and "body" not in item.stat_line()
     assert "corruption points 1" in item.stat_line()

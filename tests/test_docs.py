@@ -192,7 +192,8 @@ TOUR_WIDTH = {"COLUMNS": "88"}
 def tour() -> list[tuple[str, list[str]]]:
     """The README's tour: each `$ rulings ...` command with the lines it shows (`[...]` marks a cut)."""
     readme = README.read_text("utf-8")
-    return [(m.group(1), m.group(2).split("\n")) for m in re.finditer(r"```text\n\$ rulings ([^\n]+)\n(.*?)\n```", readme, re.S)]
+    return [(m.group(1), m.group(2).split("\n"))
+            for m in re.finditer(r"```text\n\$ rulings ([^\n]+)\n(.*?)\n```", readme, re.S)]
 
 
 def test_the_readme_tours_the_judges_commands() -> None:

@@ -236,28 +236,32 @@ QUESTIONS = "Give a question file: JSON Lines, an object a line with its query, 
 CASES: list[tuple[str, str, Cause, str]] = [
     # writing fails
     ("build: disk full", BUILD, raises("kb.builder.pipeline.write_spec", DISK_FULL),
-     f"cannot write the knowledge base in {{kb}}: the disk is full; free some space and run `rulings build` again ({KEPT_KB})"),
-    ("build: disk full in SQLite", BUILD, raises("kb.builder.pipeline.Draft", sqlite3.OperationalError("database or disk is full")),
-     f"cannot write the knowledge base in {{kb}}: the disk is full; free some space and run `rulings build` again ({KEPT_KB})"),
+     f"cannot write the knowledge base in {{kb}}: the disk is full; free some space and run `rulings build` again "
+     f"({KEPT_KB})"),
+    ("build: disk full in SQLite", BUILD,
+     raises("kb.builder.pipeline.Draft", sqlite3.OperationalError("database or disk is full")),
+     f"cannot write the knowledge base in {{kb}}: the disk is full; free some space and run `rulings build` again "
+     f"({KEPT_KB})"),
     ("build: permission denied", BUILD, raises("kb.builder.pipeline.index_writer", DENIED),
-     f"cannot write the knowledge base in {{kb}}: permission denied; make {{kb}} writable (or choose another folder) and "
-     f"run `rulings build` again ({KEPT_KB})"),
+     f"cannot write the knowledge base in {{kb}}: permission denied; make {{kb}} writable (or choose another folder) "
+     f"and run `rulings build` again ({KEPT_KB})"),
     ("site: disk full", "--kb {kb} site --out {site}", site_write_fails(errno.ENOSPC, "No space left on device"),
-     "cannot write the site in {site}: the disk is full; free some space and run `rulings site` again (the previous site "
-     "is still in place)"),
+     "cannot write the site in {site}: the disk is full; free some space and run `rulings site` again (the previous "
+     "site is still in place)"),
     ("site: permission denied", "--kb {kb} site --out {site}", site_write_fails(errno.EACCES, "Permission denied"),
      "cannot write the site in {site}: permission denied; make {tmp} writable (or choose another folder) and run "
      "`rulings site` again (the previous site is still in place)"),
     # folders rulings did not make
     ("build: --kb holds other files", "--kb {tmp}/mine build --sources {sources}", foreign_folder("mine"),
-     "{tmp}/mine is not a knowledge-base folder made by rulings (it has no .rulings-kb file, which `rulings build` writes "
-     "in the folders it makes); choose another --kb, or empty it"),
-    ("build: --kb is empty", "--kb  build --sources {sources}", nothing, "--kb is empty; give a folder, e.g. --kb build/kb, or leave it out"),
+     "{tmp}/mine is not a knowledge-base folder made by rulings (it has no .rulings-kb file, which `rulings build` "
+     "writes in the folders it makes); choose another --kb, or empty it"),
+    ("build: --kb is empty", "--kb  build --sources {sources}", nothing,
+     "--kb is empty; give a folder, e.g. --kb build/kb, or leave it out"),
     ("build: RULINGS_KB is empty", "build --sources {sources}", empty_env,
      "RULINGS_KB is set but empty; unset it (unset RULINGS_KB) or set it to a folder"),
     ("site: --out holds other files", "--kb {kb} site --out {tmp}/mine", foreign_folder("mine"),
-     "{tmp}/mine is not a site made by rulings (it has no .rulings-site file, which `rulings site` writes in the folders "
-     "it makes); choose another --out, or empty it"),
+     "{tmp}/mine is not a site made by rulings (it has no .rulings-site file, which `rulings site` writes in the "
+     "folders it makes); choose another --out, or empty it"),
     ("site: --out is empty", "--kb {kb} site --out ", nothing, "--out is empty; give a folder, e.g. --out build/site"),
     ("build: --kb a link to a knowledge base", "--kb {tmp}/link build --sources {sources}", link("link", "kb"),
      "{tmp}/link is a link to {kb}, a knowledge-base folder made by rulings; rulings writes only into the folder "
@@ -326,9 +330,11 @@ CASES: list[tuple[str, str, Cause, str]] = [
      "{sources}/sources.toml: not valid TOML: a number of more than 4300 digits (at line 11, column 9)"),
     ("build: card database number too long", BUILD, replaced("sources/meccg/cards.json", '"8"', LONG),
      "{sources}/meccg/cards.json:19: expected text, found a number of more than 4300 digits at column 32"),
-    ("build: text source number too long", BUILD, replaced("sources/meccg/crf.md", "Annotation 25a", f"Annotation {LONG}"),
+    ("build: text source number too long", BUILD,
+     replaced("sources/meccg/crf.md", "Annotation 25a", f"Annotation {LONG}"),
      "{sources}/meccg/crf.md:21: expected text, found a number of more than 4300 digits at column 14"),
-    ("eval: number too long", "--kb {kb} eval {tmp}/q.jsonl", write("tmp/q.jsonl", f'{{"query": "x", "gold": [{LONG}]}}\n'),
+    ("eval: number too long", "--kb {kb} eval {tmp}/q.jsonl",
+     write("tmp/q.jsonl", f'{{"query": "x", "gold": [{LONG}]}}\n'),
      "{tmp}/q.jsonl:1: expected a JSON object (a number of more than 4300 digits)"),
     ("build: ranking.toml number too long", BUILD, data_file("ranking", f"[weights]\nname = {LONG}\n"),
      "kb/data/ranking.toml: not valid TOML (a number of more than 4300 digits (at line 2, column 8))"),
@@ -359,12 +365,8 @@ CASES: list[tuple[str, str, Cause, str]] = [
      "no knowledge base at {kb} (run `rulings build` first, or pass --kb DIR)"),
     ("search --raw: index damaged", "--kb {kb} search --raw strike", damage_kb("index", None),
      "the search index at {build}/index cannot be opened (EmptyIndexError); run `rulings build` to rebuild it"),
-    ("site: lexicon damaged", "--kb {kb} site --out {site}", damage_kb("lexicon.json", b"[]"),
-     "{build}/lexicon.json: cannot read the card lexicon (ValueError: expected an object with a 'names' table); "
-     "run `rulings build`"),
-    ("site: lexicon missing", "--kb {kb} site --out {site}", damage_kb("lexicon.json", None),
-     "{build}/lexicon.json: cannot read the card lexicon (FileNotFoundError: [Errno 2] No such file or directory: "
-     "'{build}/lexicon.json'); run `rulings build`"),
+    # (the site reads no card lexicon: the build stores where each text names a card, test_site's
+    # test_the_site_reads_no_lexicon; only tools/tune_ranking.py's remade search data reads it)
     # the data files shipped in kb/data
     ("build: ranking.toml damaged", BUILD, data_file("ranking", "[weights\n"),
      "kb/data/ranking.toml: not valid TOML (Expected ']' at the end of a table declaration (at line 1, column 9))"),
@@ -479,25 +481,28 @@ def test_a_stored_value_that_is_not_json_is_one_line_and_checked(tiny: tuple[Pat
     kb = tmp_path / "kb"
     shutil.copytree(tiny[1], kb, symlinks=True)
     with sqlite3.connect(kb / "current" / "rulings.db") as db:
-        ruling, source, line = db.execute("select id, source, line_start from rulings order by rowid limit 1").fetchone()
+        ruling, source, line = db.execute("select id, source, line_start from rulings order by rowid limit 1").fetchone(
+            )
         db.execute("update rulings set section = 'not [json' where id = ?", (ruling,))
     said = (f"the knowledge base is damaged: the section stored for {ruling} is not JSON; run `rulings build` to "
             "rebuild it")
     for command in (["export"], ["show", ruling], ["show", ruling, "--json"]):
         result = CliRunner().invoke(cli, ["--kb", str(kb), *command], catch_exceptions=False)
         assert result.exit_code == 1 and result.stdout == "", command
-        assert result.stderr == (json.dumps({"error": said, "hint": "Run `rulings build` to rebuild the knowledge base."})
+        assert result.stderr == (json.dumps(
+            {"error": said, "hint": "Run `rulings build` to rebuild the knowledge base."})
                                  if "--json" in command else f"Error: {said}") + "\n"
     check = CliRunner().invoke(cli, ["--kb", str(kb), "check", "--json", "--strict"], catch_exceptions=False)
     warnings = [p for p in json.loads(check.stdout)["problems"] if p["severity"] == "warning"]
-    assert check.exit_code == 1 and [(p["source"], p["line"]) for p in warnings if ruling in p["message"]] == [(source, line)]
+    assert check.exit_code == 1 and [(p["source"], p["line"]) for p in warnings
+                                     if ruling in p["message"]] == [(source, line)]
     assert "the section stored for " + ruling + " is not JSON" in warnings[-1]["message"]
 
 
 def test_every_failure_kind_of_the_issue_is_in_the_table() -> None:
     names = " ".join(c[0] for c in CASES)
     for kind in ("disk full", "permission denied", "invalid UTF-8", "database damaged", "another schema version",
-                 "lexicon damaged", "ranking.toml damaged", "eval: not JSON", "search --raw", "path leads out",
+                 "ranking.toml damaged", "eval: not JSON", "search --raw", "path leads out",
                  "FIFO", "over the cap", "--kb is empty", "--kb holds other files"):
         assert kind in names, kind
 
@@ -600,7 +605,8 @@ STREAM_CASES: list[tuple[str, str, str, int, str | dict[str, str]]] = [
     ("show: standard output closed", "show {id}", ">&-", 1, f"Error: {SHUT}. {OPEN}"),
     ("export: standard output closed", "export", ">&-", 1, f"Error: {SHUT}. {OPEN}"),
     ("stats --json: standard output closed", "stats --json", ">&-", 1, {"error": SHUT, "hint": OPEN}),
-    ("search --json: standard output read-only", "search strike --json", "1</dev/null", 1, {"error": SHUT, "hint": OPEN}),
+    ("search --json: standard output read-only", "search strike --json", "1</dev/null", 1,
+     {"error": SHUT, "hint": OPEN}),
     ("deck: standard input closed", "deck -", "<&-", 2,
      f"Error: standard input is closed: there is no decklist to read. {STDIN}"),
     ("deck --json: standard input closed", "deck - --json", "<&-", 2,

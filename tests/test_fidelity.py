@@ -18,7 +18,7 @@ from kb.builder.cardface import CODE
 from kb.builder.check import check
 from kb.builder.parsers.arda import Vocabulary, parse_arda
 from kb.builder.parsers.crf import crf_kind
-from kb.read.render import TextRenderer, plain
+from kb.read.render import plain, render_text
 from kb.store.store import CURRENT, DB_NAME
 
 from .conftest import SOURCES, source_for
@@ -40,7 +40,8 @@ def flat(text: str) -> str:
 @pytest.mark.parametrize("stored, words", [
     ("**[FALLEN-WIZARD]** For a Fallen-wizard player", "[FALLEN-WIZARD] For a Fallen-wizard player"),
     ("*Card Erratum:*Remove «immediately» from the text.", "Card Erratum: Remove «immediately» from the text."),
-    ("*Card Erratum: *Change text to:***«Playable on a company facing a Nazgûl attack***. The prowess.*Corruption.* One",
+    ("*Card Erratum: *Change text to:***«Playable on a company facing a Nazgûl attack***. The prowess.*Corruption.* "
+     "One",
      "Card Erratum: Change text to: «Playable on a company facing a Nazgûl attack. The prowess. Corruption. One"),
     ("hazards like *Many Sorrows Befall* or *Blind to the West,*which target",
      "hazards like Many Sorrows Befall or Blind to the West, which target"),
@@ -48,7 +49,8 @@ def flat(text: str) -> str:
     # an asterisk that stands for itself is kept
     ("an attack with no * by the MPs", "an attack with no * by the MPs"),
     ("a creature with a “*” next to its marshalling points", "a creature with a “*” next to its marshalling points"),
-    ("Items (minor, major, greater*)*Scroll of Isildur only.", "Items (minor, major, greater*)*Scroll of Isildur only."),
+    ("Items (minor, major, greater*)*Scroll of Isildur only.",
+     "Items (minor, major, greater*)*Scroll of Isildur only."),
     ("All hazard events that require an agent*", "All hazard events that require an agent*"),
     # the CRF's mark of a new ruling is the marker "new", not text
     ("@ Change “on a given turn” to “during this organization phase”",
@@ -56,31 +58,33 @@ def flat(text: str) -> str:
     ("@", "@"),
 ])
 def test_markdown_is_read_into_its_words(stored: str, words: str) -> None:
-    from kb.read.render import reading
+    from kb.store.reading import reading
 
     assert reading(stored, "crf").text == words
     assert plain(stored, "crf") == " ".join(words.split())
 
 
 def test_emphasis_is_kept_as_runs_and_rendered_once_for_the_site() -> None:
-    from kb.read.render import reading
+    from kb.store.reading import reading
 
     r = reading("a **bold** and *italic* word, *Card Erratum:*Remove", "crf")
     assert r.runs == (("a ", False, False), ("bold", True, False), (" and ", False, False), ("italic", False, True),
                       (" word, ", False, False), ("Card Erratum:", False, True), (" Remove", False, False))
     assert [(r.text[a:b], strong, em) for a, b, strong, em in r.emphasis()] == [
         ("bold", True, False), ("italic", False, True), ("Card Erratum:", False, True)]
-    html = TextRenderer().render("*Card Erratum:*Remove **it**", "crf", lambda text: [])
+    html = render_text("*Card Erratum:*Remove **it**", "crf")
     assert html == "<em>Card Erratum:</em> Remove <strong>it</strong>"
     assert reading("a **b** c", "arda").text == "a **b** c"  # a plain-text source has no Markdown
-    assert reading("Border-holds [{B}] or {w}{b}", "cards").text == "Border-holds [Border-hold] or Wilderness, Border-land"
+    assert reading("Border-holds [{B}] or {w}{b}",
+                   "cards").text == "Border-holds [Border-hold] or Wilderness, Border-land"
 
 
 def test_the_terminal_and_json_read_the_markup(real_kb: Path) -> None:
-    from kb.read.render import markdown_reading
+    from kb.store.reading import markdown_reading
 
     shown = run(real_kb, "show", "crf-22.b16954d650", "--no-pager").output  # Morgul-knife's erratum
-    assert "*" not in shown and "Card Erratum: Change text to: «Playable on a company facing a Nazgûl attack." in flat(shown)
+    assert "*" not in shown and "Card Erratum: Change text to: «Playable on a company facing a Nazgûl attack." in flat(
+        shown)
     data = json.loads(run(real_kb, "show", "crf-22.b16954d650", "--json").output)
     assert "*" not in data["text"] and data["markdown"].startswith("*Card Erratum: *Change text to:***")
     assert markdown_reading(data["markdown"]).text == data["text"]
@@ -108,7 +112,7 @@ def test_every_ruling_reads_without_markup_and_keeps_every_word(real_export: lis
 def test_the_site_search_shows_the_same_reading(real_kb: Path) -> None:
     """The browser is sent edits (kb.site.browserdata.edits) that turn every stored text into its reading."""
     from kb.site.browserdata import edits
-    from kb.read.render import reading
+    from kb.store.reading import reading
 
     def applied(text: str, changes: list[list[Any]]) -> str:  # as search.js does, on UTF-16 code units
         units, out, at = text.encode("utf-16-le"), b"", 0
@@ -197,7 +201,8 @@ def test_a_paragraph_the_pdf_cut_is_joined_and_its_lines_are_kept(tmp_path: Path
     assert texts["The hazard limit can be modified by the play of certain cards. Tapping a Nazgûl permanent-event "
                  "does count against the hazard limit."].start == 1
     item = next(r for r in doc.rulings if "of the item’s" in r.text)
-    assert item.text.endswith("of the item’s controlling character. In all of the above cases the player keeps the card.")
+    assert item.text.endswith(
+        "of the item’s controlling character. In all of the above cases the player keeps the card.")
     assert (item.span.start, item.span.end) == (3, 4) and item.raw.count("\n") == 1
     # a line that opens in capitals begins a passage of its own: the one before stays as it is cut
     assert "A company has a number of characters that move and act together as" in texts
@@ -242,8 +247,8 @@ def test_a_changed_text_line_is_an_erratum() -> None:
 
 def test_the_new_mark_shows_as_the_marker(real_kb: Path) -> None:
     org = run(real_kb, "phase", "org", "--no-pager").output
-    assert re.search(r"\[erratum · new or changed\] Card Errata and Rulings > An Unexpected Party crf-22\.\w+ · line 73 "
-                     r"Change “on a given turn” to “during this organization phase” \[", flat(org))
+    assert re.search(r"\[erratum · new or changed\] Card Errata and Rulings > An Unexpected Party crf-22\.\w+ · line "
+                     r"73 Change “on a given turn” to “during this organization phase” \[", flat(org))
     assert "@" not in org
 
 

@@ -53,7 +53,8 @@ def mutate(data: bytes, how: str, at: float, noise: bytes) -> bytes:
 
 
 @pytest.mark.parametrize("parser, path", TARGETS, ids=[f"{p}:{f.name}" for p, f in TARGETS])
-def test_damaged_sources_parse_or_fail_cleanly(tmp_path_factory: pytest.TempPathFactory, parser: str, path: Path) -> None:
+def test_damaged_sources_parse_or_fail_cleanly(tmp_path_factory: pytest.TempPathFactory, parser: str,
+                                               path: Path) -> None:
     original = path.read_bytes()
     folder = tmp_path_factory.mktemp("fuzz")
     ran: list[str] = []

@@ -114,7 +114,8 @@ def upward_imports(graph: dict[str, set[str]], layers: tuple[set[str], ...]) -> 
 def test_no_import_runs_upward() -> None:
     graph = import_graph(KB)
     parts = {part_of(m) for m in graph}
-    assert parts == set().union(*LAYERS), "place each part of kb/ in LAYERS: " + str(sorted(parts ^ set().union(*LAYERS)))
+    assert parts == set().union(*LAYERS), "place each part of kb/ in LAYERS: " + str(
+        sorted(parts ^ set().union(*LAYERS)))
     assert upward_imports(graph, LAYERS) == []
 
 
@@ -177,8 +178,9 @@ def test_a_chain_without_a_loop_is_no_cycle(tmp_path: Path) -> None:
     assert find_cycle(graph) is None
 
 
-LIBRARIES = {"click": {"cli"}, "jinja2": {"kb.read.templates"}, "markupsafe": {"kb.read.templates"}, "whoosh": {"kb.store.index"},
-             "sqlite_utils": {"kb.store.store"}, "markdown_it": {"kb.read.render"}, "datasette": {"kb.server"},
+LIBRARIES = {"click": {"cli"}, "jinja2": {"kb.read.templates"}, "markupsafe": {"kb.read.templates"},
+             "whoosh": {"kb.store.index"},
+             "sqlite_utils": {"kb.store.store"}, "markdown_it": {"kb.store.reading"}, "datasette": {"kb.server"},
              "ahocorasick": {"kb.builder.phrases"}}
 """Each third-party library and the one module that imports it (the house style: kb imports no click)."""
 
@@ -201,16 +203,20 @@ def test_each_library_lives_in_one_module() -> None:
 
 
 COLD_SKIPS = {
-    "annotation": {"kb.builder.addresses", "kb.builder.urls", "kb.search.resolve", "kb.search.query", "html", "kb.read.documents", "kb.read.answers",
-                   "kb.model"},
-    "search": {"kb.builder.addresses", "kb.builder.urls", "kb.search.resolve", "importlib.resources", "tempfile", "html", "tomllib",
-               "kb.model"},
+    "annotation": {"kb.builder.addresses", "kb.builder.urls", "kb.search.resolve", "kb.search.query", "html",
+                   "kb.read.documents", "kb.read.answers",
+                   "kb.model", "shutil", "bz2", "lzma"},
+    "search": {"kb.builder.addresses", "kb.builder.urls", "kb.search.resolve", "importlib.resources", "tempfile",
+               "html", "tomllib",
+               "kb.model", "shutil", "bz2", "lzma"},
 }
 """What a cold command never imports: the site's plan (the build stored each address); for a lookup by
 number, the reading of names, the other lookups' answers (kb.read.answers) and the answers read whole
 (kb.read.documents, the site's and the deck check's); for either, the parsers' model (kb.model: its dataclasses
 cost a cold command 5 ms; the keys of pages and numbers are kb.keys's);
-for either, HTML escaping (html.entities: the terminal writes no HTML); for a search, the reading of a typed source's name, importlib.resources (kb/data is read as files:
+for either, HTML escaping (html.entities: the terminal writes no HTML) and shutil (with bz2 and lzma:
+only removing a folder needs it); for a search, the reading of a typed source's name, importlib.resources
+(kb/data is read as files:
 its import brought tempfile, shutil, bz2 and lzma) and tomllib (its weights and tables are the search
 data's)."""
 
@@ -218,16 +224,19 @@ data's)."""
 @pytest.mark.parametrize("args, shown", [(["annotation", "18"], "Annotation 18"),
                                          (["search", "can a strike be cancelled after the roll?"], "Annotation 13")])
 def test_a_cold_command_imports_only_what_it_needs(real_kb: Path, args: list[str], shown: str) -> None:
-    """The command in a fresh interpreter answers without importing its COLD_SKIPS."""
+    """The command in a fresh interpreter answers without importing its COLD_SKIPS, and leaves what
+    it made to the process's end (kb.memory.left_to_exit: no collection at exit walks it)."""
     code = ("import sys\nimport cli\ncode = 0\nsys.argv = ['rulings', '--kb', *sys.argv[1:]]\n"
             "try:\n    cli.main()\nexcept SystemExit as exc:\n    code = exc.code\n"
-            "print('\\x1e', sorted(sys.modules), code)")
+            "import gc\nprint('\\x1e', sorted(sys.modules), code, gc.get_freeze_count())")
     run = subprocess.run([sys.executable, "-c", code, str(real_kb), *args], capture_output=True, text=True,
                          cwd=KB.parent)
     assert run.returncode == 0, run.stderr
     answer, _, imported = run.stdout.rpartition("\x1e")
-    assert shown in answer and imported.strip().endswith("0"), run.stdout[-300:]
-    modules = set(imported.split("]")[0].strip(" [").replace("'", "").split(", "))
+    modules_text, _, rest = imported.partition("]")
+    status, frozen = rest.split()
+    assert shown in answer and status == "0" and int(frozen) > 1000, run.stdout[-300:]
+    modules = set(modules_text.strip(" [").replace("'", "").split(", "))
     skips = COLD_SKIPS[args[0]]
     assert "kb.read.lookup" in modules and not modules & skips, sorted(modules & skips)
     assert not [m for m in modules if m.startswith("kb.builder.")]  # kb.search and kb.read import no build stage
@@ -235,9 +244,11 @@ def test_a_cold_command_imports_only_what_it_needs(real_kb: Path, args: list[str
 
 def test_importing_the_public_api_imports_neither_the_build_nor_the_reader() -> None:
     """`import kb` (kb.build, kb.Reader, KbError) loads the build and the read model only when they are named."""
-    code = "import sys, kb\nprint(sorted(m for m in sys.modules if m.startswith('kb')))\nkb.Reader\nprint('kb.read.lookup' in sys.modules)"
+    code = ("import sys, kb\nprint(sorted(m for m in sys.modules if "
+            "m.startswith('kb')))\nkb.Reader\nprint('kb.read.lookup' in sys.modules)")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=KB.parent)
-    assert run.returncode == 0 and run.stdout.split("\n")[:2] == ["['kb', 'kb.builder', 'kb.errors']", "True"], run.stdout + run.stderr
+    assert run.returncode == 0 and run.stdout.split("\n")[:2] == ["['kb', 'kb.builder', 'kb.errors']",
+                                                                  "True"], run.stdout + run.stderr
 
 
 def test_the_site_and_the_deck_check_read_the_database_only_through_the_read_model() -> None:
@@ -245,5 +256,40 @@ def test_the_site_and_the_deck_check_read_the_database_only_through_the_read_mod
     a typed answer (a document with its headings, a card's record, a rule's text): those modules import
     neither sqlite3 nor kb.store.store, so they hold no SQL of their own."""
     readers = importers("sqlite3") | importers("kb.store.store")
-    consumers = {"kb.site.corpus", "kb.deck.deck", "kb.deck.deckcards", "kb.deck.deckrules", "kb.site.sitepages", "kb.site.siteplan", "kb.terminal", "cli"}
+    consumers = {"kb.site.corpus", "kb.deck.deck", "kb.deck.deckcards", "kb.deck.deckrules", "kb.site.sitepages",
+                 "kb.site.siteplan", "kb.terminal", "cli"}
     assert "kb.read.lookup" in readers and not readers & consumers, sorted(readers & consumers)
+
+
+@pytest.mark.parametrize("path", sorted([*(KB.parent / "bench").glob("*.py"), *(KB.parent / "tools").glob("*.py")]),
+                         ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_the_benches_and_tools_import_what_kb_has(path: Path) -> None:
+    """bench/ and tools/ run outside the suite: each name they import from kb/ exists where they import it
+    from (a module moved or a function split out breaks them before anyone runs them)."""
+    import importlib
+
+    for node in imports_of(path):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "kb" and not node.level:
+            module = importlib.import_module(node.module or "")
+            missing = [a.name for a in node.names if not hasattr(module, a.name)
+                       and importlib.util.find_spec(f"{node.module}.{a.name}") is None]
+            assert missing == [], f"{path.name}:{node.lineno}: {node.module} has no {missing}"
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.split(".")[0] == "kb":
+                    importlib.import_module(alias.name)
+
+
+def test_no_two_dataclasses_of_kb_hold_the_same_fields() -> None:
+    """One type per concept (issue 43.5): no two dataclasses of kb/ (of three fields or more) hold the same
+    fields, as a link did on main (kb.builder.xref.Link, and kb.read.documents.LinkRow for the site)."""
+    by_fields: dict[frozenset[str], list[str]] = {}
+    for path in sorted(KB.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if isinstance(node, ast.ClassDef) and any(
+                    "dataclass" in ast.unparse(d) for d in node.decorator_list):
+                fields = frozenset(s.target.id for s in node.body
+                                   if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name))
+                if len(fields) >= 3:
+                    by_fields.setdefault(fields, []).append(f"{module_name(path, KB)}.{node.name}")
+    assert [names for names in by_fields.values() if len(names) > 1] == []

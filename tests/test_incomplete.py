@@ -51,7 +51,8 @@ def test_every_arda_ruling_reads_whole_or_is_marked_incomplete(real_kb: Path) ->
             assert r["incomplete"], r["text"][:80]
     starts = [r["text"][:40] for r in rows if next(c for c in r["text"] if c.isalpha()).islower()]
     assert starts == ["concept by Joe Bisz, design by Joe Bisz "]  # the title page's credits
-    assert sum(1 for r in rows if not ends_sentence(r["text"])) == 2  # the legend of site paths, the table of modifications
+    # the legend of site paths, the table of modifications
+    assert sum(1 for r in rows if not ends_sentence(r["text"])) == 2
     assert [r["text"][:len(GAP)] for r in rows if r["incomplete"]] == [GAP]
 
 
@@ -87,11 +88,14 @@ def test_the_fragments_of_the_issue_read_whole_under_their_headings(real_kb: Pat
 # (some of) its items, the lead-in reading as if it were the whole rule (a judge's audit found some, a reading of
 # every lead-in of the text the others).
 LISTS = [
-    ("Organization Phase", "The following actions may be taken in any order:", "Place a Destination Token on that target site."),
-    ("Movement/Hazard Phase", "Follow this procedure for each of your companies.", "your opponent does the same for his hand."),
+    ("Organization Phase", "The following actions may be taken in any order:",
+     "Place a Destination Token on that target site."),
+    ("Movement/Hazard Phase", "Follow this procedure for each of your companies.",
+     "your opponent does the same for his hand."),
     ("Site Phase", "may do nothing or follow this procedure:", "(e.g., Return of the King, Lucky Search, etc.)."),
     ("Character Attributes", "defined by the following attributes", "Frodo has a corruption check modifier, etc."),
-    ("Wizard And Ringwraith Universal Abilities", "the following rules apply and replace all of the original core rules",
+    ("Wizard And Ringwraith Universal Abilities",
+     "the following rules apply and replace all of the original core rules",
      "Furthermore, Ringwraith characters may never make corruption checks"),
     ("Attacks & Strikes", "An attack consists of one or more strikes:", "See the Strike Sequence on page 32."),
     ("Strike Modifications", "There are a number of standard modifications to strikes:",
@@ -101,10 +105,12 @@ LISTS = [
     ("The Strike Sequence", "Example: Faramir is untapped", "Faramir is eliminated and removed from play."),
     ("Company Vs Company Combat", "Then the defender rolls 2D6 and adds his modified prowess:",
      "• If the defender’s result is less than the strike’s final prowess, the strike succeeds."),
-    ("Bringing A Faction Into Play", "Then you must make an influence check.", "Otherwise, you discard the faction card."),
+    ("Bringing A Faction Into Play", "Then you must make an influence check.",
+     "Otherwise, you discard the faction card."),
     ("Influencing An Opponent’s Character", "You make a roll (2D6) and:",
      "Add any other modifications (from cards and special abilities)."),
-    ("Influencing An Opponent’s Ally", "To influence an opponent’s ally, you must make an influence check as outlined above.",
+    ("Influencing An Opponent’s Ally",
+     "To influence an opponent’s ally, you must make an influence check as outlined above.",
      "• The result is also modified by the “unused direct influence” of the character controlling the ally."),
     ("Influencing An Opponent’s Faction", "To influence an opponent’s faction, you must make an influence check",
      "at the site where the faction was played."),
@@ -112,7 +118,8 @@ LISTS = [
      "• The result is also modified by subtracting the “unused direct influence” of the item’s controlling character."),
     ("Resource Cards", "Certain resource cards may only be played if specific required conditions exist.",
      "he can tap to play a Concealment card."),
-    ("Events", "Each event falls into one of three", "until your opponent’s next long-event phase or until otherwise discarded."),
+    ("Events", "Each event falls into one of three",
+     "until your opponent’s next long-event phase or until otherwise discarded."),
     ("Actions And Card Play", "The following general guidelines apply to resolving actions.",
      "in the next chain of effects after the roll."),
     ("Creature Cards", "Such an attack can occur only if:", "at least two regions of that same type."),
@@ -150,7 +157,8 @@ def test_the_hand_checked_arda_rulings_read_as_checked(real_kb: Path) -> None:
         found = [r for r in rows if r["text"].startswith(c["begins"]) and r["text"].endswith(c["ends"])]
         assert len(found) == 1, c["begins"]
         r = found[0]
-        assert (r["section"], r["kind"], bool(r["incomplete"])) == (c["section"], c["kind"], c["verdict"] == "incomplete")
+        assert (r["section"], r["kind"], bool(r["incomplete"])) == (c["section"], c["kind"], c["verdict"]
+                                                                    == "incomplete")
 
 
 def test_check_lists_the_reading_order_repairs_and_accounts_for_every_line(real_kb: Path) -> None:
@@ -165,7 +173,8 @@ def test_check_lists_the_reading_order_repairs_and_accounts_for_every_line(real_
     assert report.warnings == 0
     printed = run(real_kb, "check").output
     assert re.search(r"arda reading order: '77 79 81 83 84a 91 92 94 95 96 97 98 99 100 101 as extracted' -> "
-                     r"\"read 94 96 98 100 77 79 81 83 84a 91 92 95 97 99 101 \(the Movement/Hazard Phase's procedure", printed)
+                     r"\"read 94 96 98 100 77 79 81 83 84a 91 92 95 97 99 101 \(the Movement/Hazard Phase's procedure",
+                     printed)
     assert re.search(r"rulings marked incomplete in the source's text \(every reader shows them so\): 1 \(arda 1\)\n"
                      r"  arda\.\w+ \(lines 294-303\): words are missing after “required on the”", printed)
     data = json.loads(run(real_kb, "check", "--json").output)
@@ -193,7 +202,8 @@ def gap_id(kb: Path) -> str:
 def test_show_and_its_json_say_a_ruling_is_incomplete(real_kb: Path) -> None:
     rid = gap_id(real_kb)
     shown = run(real_kb, "show", rid, "--no-pager").output
-    assert "INCOMPLETE in the source's text: words are missing after “required on the”\nIn order to play a faction card" in shown
+    assert ("INCOMPLETE in the source's text: words are missing after “required on the”\nIn order to play a faction "
+            "card" in shown)
     assert json.loads(run(real_kb, "show", rid, "--json").output)["incomplete"] == \
         "words are missing after “required on the”"
     whole = next(r["id"] for r in arda(real_kb) if r["text"].startswith("Marshalling points are printed"))
@@ -203,7 +213,8 @@ def test_show_and_its_json_say_a_ruling_is_incomplete(real_kb: Path) -> None:
 
 def test_export_and_search_carry_the_mark(real_kb: Path, real_export: list[str]) -> None:
     marked = [json.loads(line) for line in real_export if '"incomplete": null' not in line]
-    assert [(r["id"], r["incomplete"]) for r in marked] == [(gap_id(real_kb), "words are missing after “required on the”")]
+    assert [(r["id"], r["incomplete"])
+            for r in marked] == [(gap_id(real_kb), "words are missing after “required on the”")]
     query = "modified result greater than the value required faction"
     found = json.loads(run(real_kb, "search", query, "--source", "arda", "--json").output)
     assert found[0]["id"] == gap_id(real_kb) and found[0]["incomplete"] == "words are missing after “required on the”"
@@ -217,20 +228,23 @@ def test_the_site_shows_the_mark_on_the_ruling_s_pages(real_kb: Path, real_site:
 
     rid = gap_id(real_kb)
     page = (real_site / "doc" / "arda-9-influence.html").read_text("utf-8")
-    marks = re.findall(r'<p class="warning incomplete"><strong>Incomplete in the source\'s text:</strong> ([^<]*)</p>', page)
+    marks = re.findall(r'<p class="warning incomplete"><strong>Incomplete in the source\'s text:</strong> ([^<]*)</p>',
+                       page)
     assert marks == ["words are missing after “required on the”. Read it as a fragment, not as a whole rule."]
     article = page[page.index(f'id="{anchor(rid)}"'):]
     assert article.index("warning incomplete") < article.index("All modification cards") < article.index("</article>")
     assert "warning incomplete" not in (real_site / "doc" / "arda-7-combat.html").read_text("utf-8")
 
 
-def test_the_browser_s_search_shows_the_mark_on_its_result(tab, real_site: Path) -> None:  # type: ignore[no-untyped-def]
+def test_the_browser_s_search_shows_the_mark_on_its_result(tab,  # type: ignore[no-untyped-def]
+                                                           real_site: Path) -> None:
     page, errors = tab((real_site / "search.html").as_uri()
                        + "?q=modified+result+greater+than+the+value+required+faction&source=arda")
     page.wait_for_selector("#results > li")
     first = page.locator("#results > li").first
     assert first.locator(".incomplete").inner_text() == ("Incomplete in the source's text: words are missing after "
-                                                         "“required on the”. Read it as a fragment, not as a whole rule.")
+                                                         "“required on the”. Read it as a fragment, not as a whole "
+                                                         "rule.")
     assert page.locator("#results > li .incomplete").count() == 1
     assert errors == []
 

@@ -92,9 +92,9 @@ def test_a_name_misspelt_or_spelt_as_it_sounds_is_its_card(real_kb: Path) -> Non
 def test_a_typo_within_reach_finds_the_card_or_one_nearer(spec: SearchSpec,
                                                            typed: list[tuple[str, str, bool]]) -> None:
     """Within reach (kb.search.query.name_reach: one edit from 5 letters typed, two from 12, or from 9 where
-    its words carry two; a spelling by sound is one) and the first letter kept, the card is read: alone, or among the cards as near, unless
-    another is nearer still. Beyond reach, within a third of 5 letters or more typed, it is read or
-    suggested, unless the typos changed both its first and its last letter (kb.search.query._close: a typo
+    its words carry two; a spelling by sound is one) and the first letter kept, the card is read: alone, or among the
+    cards as near, unless another is nearer still. Beyond reach, within a third of 5 letters or more typed, it is read
+    or suggested, unless the typos changed both its first and its last letter (kb.search.query._close: a typo
     seldom does)."""
     index = spec.name_index()
     within = 0
@@ -144,10 +144,11 @@ def test_a_miss_suggests_the_nearest_names(real_kb: Path, spec: SearchSpec) -> N
     assert spec.name_index().rank("zqxwv kjhg") == []  # nothing near: nothing suggested
 
 
-def test_the_browser_reads_names_as_the_terminal(real_site: Path, spec: SearchSpec, typed: list[tuple[str, str, bool]]) -> None:
+def test_the_browser_reads_names_as_the_terminal(real_site: Path, spec: SearchSpec,
+                                                 typed: list[tuple[str, str, bool]]) -> None:
     """resolve.js's read_card, and query.js's suggestions where it reads nothing, give for every typo
-    above and the issue's names what kb.search.resolve and kb.search.query give (the deck page reads names so; the parity
-    harness runs them over the site's own index)."""
+    above and the issue's names what kb.search.resolve and kb.search.query give (the deck page reads names so; the
+    parity harness runs them over the site's own index)."""
     words = [t for _, t, _ in typed] + ["gandalph", "fordo", "gandlaph", "khamul", "hte reviled ring", "zqxwv kjhg"]
     js = parity.run("names", real_site, typed=words)
     index = spec.name_index()

@@ -83,7 +83,8 @@ class Server:
                 else:
                     super().do_GET()
 
-        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Handler, directory=str(folder)))
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0),
+                                                     functools.partial(Handler, directory=str(folder)))
         threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
         self.base = f"http://127.0.0.1:{self.httpd.server_port}/"
 
@@ -116,7 +117,8 @@ def deck_ruling(page: Any, base: str) -> str:
     return str(page.inner_text("#deck-report"))
 
 
-def test_a_rebuilt_site_is_never_mixed_with_the_previous_one(window, two_builds: tuple[Path, Path],  # type: ignore[no-untyped-def]
+def test_a_rebuilt_site_is_never_mixed_with_the_previous_one(window,  # type: ignore[no-untyped-def]
+                                                             two_builds: tuple[Path, Path],
                                                               two_sites: tuple[Path, Path], tmp_path: Path) -> None:
     """Served with max-age=600: a first visit (the home and search pages) cut short before its service
     worker is installed, the site rebuilt from another knowledge base, a second visit: the service
@@ -155,7 +157,8 @@ def saved_copies(page: Any) -> list[str]:
     return sorted(page.evaluate("caches.keys()"))
 
 
-def test_a_saved_copy_mixing_two_builds_is_never_read(window, two_sites: tuple[Path, Path],  # type: ignore[no-untyped-def]
+def test_a_saved_copy_mixing_two_builds_is_never_read(window,  # type: ignore[no-untyped-def]
+                                                      two_sites: tuple[Path, Path],
                                                        tmp_path: Path) -> None:
     """A saved copy whose search data is another build's (as one filled from a stale HTTP cache was)
     is never read with the page's deck data: the page takes its build's search data from the server
@@ -181,7 +184,8 @@ def test_a_saved_copy_mixing_two_builds_is_never_read(window, two_sites: tuple[P
         window.new_cdp_session(page).send("Network.clearBrowserCache")  # the search data just taken from the server
         window.set_offline(True)
         page.reload()
-        page.wait_for_function("document.getElementById('deck-status').textContent.includes('network cannot be reached')")
+        page.wait_for_function(
+            "document.getElementById('deck-status').textContent.includes('network cannot be reached')")
         page.wait_for_function("document.getElementById('offline').textContent.startsWith('Offline')")
         assert "Adûnaphel" not in page.inner_text("#deck-report")
         assert errors == []
@@ -189,7 +193,8 @@ def test_a_saved_copy_mixing_two_builds_is_never_read(window, two_sites: tuple[P
         server.close()
 
 
-def test_only_the_sites_own_files_are_kept(window, tiny: tuple[Path, Path, Path], tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_only_the_sites_own_files_are_kept(window, tiny: tuple[Path, Path, Path],  # type: ignore[no-untyped-def]
+                                           tmp_path: Path) -> None:
     """The service worker answers from its copy only the files the site lists (a page whatever its
     query); any other file in its scope, or a listed file asked with a query, is the network's and is
     not kept (on main every GET of the scope was kept forever, the query string ignored)."""
@@ -212,7 +217,8 @@ def test_only_the_sites_own_files_are_kept(window, tiny: tuple[Path, Path, Path]
         assert page.evaluate(get, base + "assets/style.css") == css  # the listed file: the saved copy
         (copy,) = saved_copies(page)
         kept = page.evaluate("name => caches.open(name).then(c => c.keys()).then(ks => ks.map(r => r.url))", copy)
-        listed = json.loads(re.search(r"var FILES = (\[.*?\]);", (site / "sw.js").read_text("utf-8"), re.S).group(1))  # type: ignore[union-attr]
+        listed = json.loads(  # type: ignore[union-attr]
+            re.search(r"var FILES = (\[.*?\]);", (site / "sw.js").read_text("utf-8"), re.S).group(1))
         assert sorted(kept) == sorted(base + f for f in listed)
         window.set_offline(True)
         page.goto(base + "search.html?q=annotation+25a")  # a page with a query: the saved page
@@ -223,7 +229,8 @@ def test_only_the_sites_own_files_are_kept(window, tiny: tuple[Path, Path, Path]
 
 REPLACED = """([old, scope]) => {
     window.replaced = null;
-    navigator.serviceWorker.getRegistration(scope).then(reg => reg.update()).catch(e => { window.replaced = String(e); });
+    navigator.serviceWorker.getRegistration(scope).then(reg => reg.update())
+        .catch(e => { window.replaced = String(e); });
     (function watch() {
         caches.keys().then(names => { if (names.includes(old)) setTimeout(watch, 100); else window.replaced = names; });
     })();
@@ -233,7 +240,8 @@ for that site's service worker now (the browser checks for a new one some time a
 once the old copy has gone set window.replaced to the copies left (or to the update's error)."""
 
 
-def test_two_sites_on_one_origin_keep_each_their_copy(window, two_builds: tuple[Path, Path],  # type: ignore[no-untyped-def]
+def test_two_sites_on_one_origin_keep_each_their_copy(window,  # type: ignore[no-untyped-def]
+                                                      two_builds: tuple[Path, Path],
                                                        two_sites: tuple[Path, Path], tmp_path: Path) -> None:
     """Two rulings sites of different builds at /a/ and /b/ of one origin: each keeps its own copy, a
     new build of one replaces only its own, and both work offline (on main, /b/'s service worker

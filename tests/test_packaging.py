@@ -61,7 +61,8 @@ def test_the_wheel_carries_the_sources_the_site_and_the_data(wheel: Path) -> Non
     dist_info = f"rulings-{__version__}.dist-info"
     # every file of rulings/ (the manifest, the documents, their README) and of site/, under its data package
     for folder, package in SHIPPED.items():
-        assert {n for n in names if n.startswith(f"{package}/")} == {f"{package}/{f}" for f in files_under(ROOT / folder)}
+        assert {n for n in names if n.startswith(f"{package}/")} == {f"{package}/{f}"
+                                                                     for f in files_under(ROOT / folder)}
     # the code with its data (abbreviations, synonyms, ranking weights, the JSON Schemas), and the command
     assert {f"kb/{f}" for f in files_under(ROOT / "kb")} <= names and "cli.py" in names
     # nothing else at the top: no `site` or `rulings` folder that a package name could clash with
@@ -79,14 +80,15 @@ def test_the_wheel_says_what_an_index_shows(wheel: Path) -> None:
     assert meta.get_payload().strip() == (ROOT / "README.md").read_text("utf-8").strip()
     assert meta["License-Expression"] and meta.get_all("License-File") == ["LICENSE", "rulings/README.md"]
     assert meta["Requires-Python"] == ">=3.11" and meta.get_all("Project-URL")
-    assert f"Programming Language :: Python :: {sys.version_info.major}.{sys.version_info.minor}" in meta.get_all("Classifier")
+    assert f"Programming Language :: Python :: {sys.version_info.major}.{sys.version_info.minor}" in meta.get_all(
+        "Classifier")
     assert "serve" in meta.get_all("Provides-Extra")
     assert "rulings = cli:main" in entry_points
 
 
 RUN = ("import sys; lib, *rest = sys.argv[1:]; cut = rest.index('--'); sys.path[:0] = [lib]; sys.path += rest[:cut]; "
-       "import cli, kb.builder.bundle; print(kb.builder.bundle.bundled_sources()); print(kb.builder.bundle.site_files(), flush=True); "
-       "sys.argv = ['rulings', *rest[cut + 1:]]; cli.main()")
+       "import cli, kb.builder.bundle; print(kb.builder.bundle.bundled_sources()); "
+       "print(kb.builder.bundle.site_files(), flush=True); sys.argv = ['rulings', *rest[cut + 1:]]; cli.main()")
 """The wheel's files at lib imported first, this environment's third-party packages after them; what
 kb.builder.bundle finds, then the command of the remaining words."""
 

@@ -14,7 +14,7 @@ import pytest
 
 from kb.search import query, ranking
 from kb.site.browserdata import bucket, terms_keep_prefix
-from kb.read.render import reading
+from kb.store.reading import reading
 from kb.search.search import Searcher, highlight_spans
 
 from . import parity
@@ -30,6 +30,7 @@ FILTERED = [("hazard limit", {"source": "coe-rules"}), ("hazard limit", {"source
 # Hand-picked readings: typos, abbreviations, accents, numbers, near card names, question framing.
 FOCUSED = [
     "can a strike be cancled after the roll?",
+    "when is the hazard limit checked?",
     "movment hazard phase",
     "can I play a hazard during M/H?",
     "CvCC at a haven",
@@ -103,7 +104,8 @@ IDS = [q if len(q) < 40 else q[:20] + f"...({len(q)} characters)" for q in FOCUS
 
 
 @pytest.fixture(scope="session")
-def both(real_kb: Path, real_site: Path, eval_answers: dict[str, Any], tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+def both(real_kb: Path, real_site: Path, eval_answers: dict[str, Any],
+         tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """Every question (evaluation and focused) through kb.search.search and through the site's search page in one
     harness run, once for the whole run (`made_once`: the workers that run these tests share it)."""
     parity.node()
@@ -116,7 +118,9 @@ def both(real_kb: Path, real_site: Path, eval_answers: dict[str, Any], tmp_path_
         # the evaluation questions' top five: the first five of the run's top ten (`eval_answers`), which
         # are kb.search.search's top five (the same candidates, ranked alike, kept one per wording in order
         # until the limit); the focused questions searched with the limit, as their `also_in` depends on it
-        python: dict[str, dict[str, list[Any]]] = {q: {"ids": ids[:LIMIT]} for q, ids in eval_answers["ids"].items()}
+        python: dict[str,
+                     dict[str, list[Any]]] = {q: {"ids": ids[:LIMIT], "same_rule": eval_answers["same_rule"][q][:LIMIT]}
+                                                   for q, ids in eval_answers["ids"].items()}
         searcher = Searcher.open(real_kb)
         parsers = {s["id"]: s["parser"] for s in searcher.spec.raw["sources"]}
         for q in FOCUSED:
@@ -124,12 +128,15 @@ def both(real_kb: Path, real_site: Path, eval_answers: dict[str, Any], tmp_path_
             shown = [reading(r.data["text"], parsers[r.data["source"]]).text for r in found_py]
             python[q] = {"ids": [r.id for r in found_py], "scores": [r.score for r in found_py],
                          "also_in": [r.also_in for r in found_py], "matched": [r.matched for r in found_py],
-                         "shown": [[text, [list(s) for s in highlight_spans(text, u, searcher.spec)]] for text in shown]}
+                         "shown": [[text, [list(s) for s in highlight_spans(text, u, searcher.spec)]]
+                                   for text in shown],
+                         "same_rule": [[[e["id"], e["source"], e["text"]] for e in r.same_rule] for r in found_py]}
         narrowed = [[r.id for r in searcher.search(q, limit=LIMIT, **options)] for q, options in FILTERED]
         allowed = [sorted(searcher._allowed((o.get("game", "meccg"),), o.get("source"))) for _, o in FILTERED]
         results = {q: {"ids": [r["id"] for r in c["results"]], "scores": [r["score"] for r in c["results"]],
                        "also_in": [r["also_in"] for r in c["results"]], "matched": [r["matched"] for r in c["results"]],
-                       "shown": [[r["shown"], r["spans"]] for r in c["results"]], "understanding": c["understanding"]}
+                       "shown": [[r["shown"], r["spans"]] for r in c["results"]], "understanding": c["understanding"],
+                       "same_rule": [r["same_rule"] for r in c["results"]]}
                    for q, c in zip(queries, found)}
         (tmp / "both.json").write_text(json.dumps({
             "js": results, "python": python,
@@ -147,8 +154,8 @@ def test_every_question_gets_the_same_top_five(both: dict[str, Any]) -> None:
         pytest.skip(NO_EVAL)
     differ = []
     for q in questions:
-        py = both["python"][q]["ids"]
-        js = both["js"][q]["ids"]
+        py = both["python"][q]["ids"], both["python"][q]["same_rule"]
+        js = both["js"][q]["ids"], both["js"][q]["same_rule"]
         if py != js:
             differ.append((q, py, js))
     for q, py, js in differ:
@@ -171,6 +178,7 @@ def test_results_scores_and_folding_are_the_same(both: dict[str, Any], q: str) -
     assert js["ids"] == py["ids"]
     assert js["scores"] == pytest.approx(py["scores"], rel=1e-12)
     assert js["also_in"] == py["also_in"]
+    assert js["same_rule"] == py["same_rule"]
     assert js["matched"] == py["matched"]
     assert js["shown"] == py["shown"]  # the text a reader is shown, the same words marked in it
 
@@ -219,7 +227,8 @@ def test_understanding_of_hand_picked_queries(both: dict[str, Any]) -> None:
 def test_the_browser_reads_the_numbers_the_terminal_uses(both: dict[str, Any]) -> None:
     assert both["limits"] == {
         "MAX_QUERY": query.MAX_QUERY, "MAX_NAME_WORDS": query.MAX_NAME_WORDS,
-        "FIRST_WORD_NAMES": query.FIRST_WORD_NAMES, "NEAR_RUN": query.NEAR_RUN, "NEAR_TRIES": query.NEAR_TRIES, "RARE_NAME_WORD": query.RARE_NAME_WORD,
+        "FIRST_WORD_NAMES": query.FIRST_WORD_NAMES, "NEAR_RUN": query.NEAR_RUN, "NEAR_TRIES": query.NEAR_TRIES,
+        "RARE_NAME_WORD": query.RARE_NAME_WORD,
         "RARE": query.RARE, "COVERAGE_FLOOR": ranking.COVERAGE_FLOOR}
 
 
@@ -232,7 +241,8 @@ def test_text_helpers_agree(real_site: Path) -> None:
              ("kitten", "sitting"), ("🐉a", "a🐉"), ("morgul knive", "morgul knife"), ("gandalph", "gandalf"),
              ("wophfung", "woffung"), ("shellob", "shelob"), ("akorahill", "akhorahil"), ("ghost", "gost"),
              ("mind ring", "minor ring"), ("glorfindal", "glorfindel"), ("the one rign", "the one ring")]
-    keys = ["about:gandalf", "strike", "", ":x", "a:", "🐉x", "🐉🐉x", "x:🐉y", "x:y:🐉🐉", "número:1", "number:annotation:25a",
+    keys = ["about:gandalf", "strike", "", ":x", "a:", "🐉x", "🐉🐉x", "x:🐉y", "x:y:🐉🐉", "número:1",
+            "number:annotation:25a",
             "ß", "s"]
     js = parity.run("helpers", real_site, texts=texts, pairs=pairs, limit=query.MAX_QUERY, keys=keys)
     assert js["clean"] == [query.clean(t) for t in texts]

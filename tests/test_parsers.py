@@ -112,7 +112,8 @@ def test_coe_rules_go_to_the_section_their_number_names() -> None:
     guidance = {r.text.split(",")[0]: r.section for r in doc.rulings if r.kind == "guidance"}
     assert guidance == {"Organization guidance without a number": (turn, org),
                         # the beginners' text right before a phase's heading introduces that phase
-                        "Long-event cards stay in play for a turn cycle: the beginners' text introducing the next phase.":
+                        "Long-event cards stay in play for a turn cycle: the beginners' text introducing the next "
+                        "phase.":
                             (turn, "2.III. Long-event Phase"),
                         # among a phase's rules printed before its heading: that phase's, as the rules around it
                         "Site phase guidance": (turn, "2.IV. Movement/Hazard Phase")}
@@ -143,8 +144,10 @@ def test_a_rulebook_text_ending_with_a_colon_keeps_the_list_it_opens() -> None:
     assert_all_lines_accounted(doc)
     by_start = {r.text.split("\n")[0]: r for r in doc.rulings}
     untap = by_start["Each of your characters may do one of the following:"]
-    assert untap.text == "Each of your characters may do one of the following:\n\nUntap  or\n\nHeal (if at a Haven site)."
-    assert "Untap all of your other tapped non-site cards." in by_start and (untap.span.start, untap.span.end) == (11, 13)
+    assert untap.text == ("Each of your characters may do one of the following:\n\nUntap  or\n\nHeal (if at a Haven "
+                          "site).")
+    assert "Untap all of your other tapped non-site cards." in by_start and (untap.span.start,
+                                                                             untap.span.end) == (11, 13)
     phases = by_start["During  your  turn,  you  take various actions during the following phases:"]
     procedure = by_start["Follow this procedure for each of your companies:"]
     site = by_start["In the order you decide, each of your companies at an untapped site may:"]
@@ -187,7 +190,8 @@ def test_arda_excerpt_repairs_and_repeats() -> None:
     assert "game of five players" in text
     kinds = [r.kind for r in doc.rulings if r.span.start == 2]
     assert kinds == ["rule", "designer-note", "clarification"]
-    assert [s.path[-1] for s in doc.sections] == ["Middle Earth", "1. The Victory Conditions", "Brief Player Turn Summary"]
+    assert [s.path[-1] for s in doc.sections] == ["Middle Earth", "1. The Victory Conditions",
+                                                  "Brief Player Turn Summary"]
     assert any(k.reason.startswith("repeated passage") and k.span.start == 6 for k in doc.skipped)
     assert ("small caps", "Utap", "Untap") in {(r.kind, r.before, r.after) for r in doc.repairs}
 
@@ -239,7 +243,8 @@ def test_a_region_card_without_text_is_given_the_regions_it_moves_to(tmp_path: P
                    "attributes": {"moveTo": to, "regionType": "{w}"}, "text": {"en": text}}
              for cid, (en, text, to) in regions.items()}
     f = tmp_path / "cards.json"
-    f.write_text(json.dumps({"TW": {"name": {"en": "The Wizards"}, "cards": cards}}, indent=4, ensure_ascii=False), "utf-8")
+    f.write_text(json.dumps({"TW": {"name": {"en": "The Wizards"}, "cards": cards}}, indent=4, ensure_ascii=False),
+                 "utf-8")
     doc = parse_file("cards", f)
     assert [r.text for r in doc.rulings] == [regions["TW-443"][2], "Ithilien, Lebennin, Rohan"]
     assert doc.cards[0].text == regions["TW-443"][2] and doc.cards[0].text_html == ""  # the source's own, kept
@@ -267,7 +272,8 @@ def test_a_parser_storing_a_ruling_without_words_fails_the_build(text: str) -> N
     b = DocumentBuilder(source_for("crf", DATA / "crf_excerpt.md"), ["# Title", "", text])
     b.add("ruling", "A ruling in words.", Span(1, 1))
     b.add("note", text, Span(3, 3))
-    with pytest.raises(ParseError, match=r"crf_excerpt\.md:3: expected words in every ruling stored .*a ruling of none"):
+    with pytest.raises(ParseError,
+                       match=r"crf_excerpt\.md:3: expected words in every ruling stored .*a ruling of none"):
         b.finish()
 
 
@@ -336,8 +342,10 @@ def test_crf_ruling_keeps_the_steps_it_opens() -> None:
     assert see_also.kind == "see-also"
     assert after.text.startswith("Marshalling points that minions have")
     # "the following cards", listed in the bullets after it (a judge's audit found the lead stored bare)
-    assert cannot.text.split("\n\n") == ["You may not play the following cards if your opponent is a Ringwraith or Sauron.",
-                                         "Bane of the Ithil-stone", "Mûmak", "Near to Hear a Whisper may be played because "
+    assert cannot.text.split(
+        "\n\n") == ["You may not play the following cards if your opponent is a Ringwraith or Sauron.",
+                                         "Bane of the Ithil-stone", "Mûmak",
+                    "Near to Hear a Whisper may be played because "
                                          "it does not target a specific agent."]
     assert modified.text.endswith("This card may be played against a Ringwraith or Sauron player.")
     assert listed.text.endswith("Durin's Bane.")  # its cards listed in its own words: the next bullet is no card of it

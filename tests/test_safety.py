@@ -255,14 +255,16 @@ def hostile_kb(tmp_path_factory: pytest.TempPathFactory) -> Path:
     tmp_path = tmp_path_factory.mktemp("hostile")
     sources = write_tiny_sources(tmp_path / "rulings")
     crf = sources / "meccg" / "crf.md"
-    crf.write_text(crf.read_text("utf-8").replace("Annotation 25a: A company’s", f"Annotation 25a: {HOSTILE} A company’s"),
+    crf.write_text(crf.read_text("utf-8").replace("Annotation 25a: A company’s",
+                                                  f"Annotation 25a: {HOSTILE} A company’s"),
                    "utf-8")
     kb_dir = tmp_path / "kb"
     assert run("--kb", str(kb_dir), "build", "--sources", str(sources)).exit_code == 0
     return kb_dir
 
 
-@pytest.mark.parametrize("args", [["search", "strike roll"], ["search", "--explain", "strike roll"], ["annotation", "25a"],
+@pytest.mark.parametrize("args",
+                         [["search", "strike roll"], ["search", "--explain", "strike roll"], ["annotation", "25a"],
                                   ["search", "--raw", "roll"], ["show", "--json", "ID"]])
 def test_text_for_people_has_no_control_characters(hostile_kb: Path, args: list[str]) -> None:
     found = json.loads(run("--kb", str(hostile_kb), "search", "--json", "annotation 25a").output)[0]
@@ -286,7 +288,8 @@ def test_json_is_valid_utf8_whatever_the_query(hostile_kb: Path) -> None:
     """An undecodable byte on the command line arrives as a lone surrogate; --json still writes UTF-8."""
     for args in (["search", "--explain", "--json"], ["search", "--json"], ["search", "--explain"]):
         done = subprocess.run([sys.executable, "-c", "import cli; cli.main()", "--kb", str(hostile_kb), *args,
-                               b"strike \xff\xfe roll"], capture_output=True, cwd=ROOT, env={**os.environ, "LC_ALL": "C.UTF-8"})
+                               b"strike \xff\xfe roll"], capture_output=True, cwd=ROOT,
+                              env={**os.environ, "LC_ALL": "C.UTF-8"})
         assert done.returncode == 0, done.stderr
         text = done.stdout.decode("utf-8")  # strict: raises on invalid UTF-8
         if "--json" in args:
@@ -346,7 +349,8 @@ def test_notes_are_reported_by_check_and_shown_on_the_site_without_failing_stric
             "message": "rule 2.IV.3.5.1 is numbered under the wrong parent: it follows 2.II.3.5, where 2.II.3.5.1 "
                        "would come"} in notes
     assert report["notes"] == len(notes) and report["warnings"] == 2
-    assert {"path": "meccg/crf.md", "line": 63, "source": "crf-x", "severity": "warning",  # no card Alatar in cards.json
+    # no card Alatar in cards.json
+    assert {"path": "meccg/crf.md", "line": 63, "source": "crf-x", "severity": "warning",
             "message": "card heading 'Alatar' matches no card"} in report["problems"]
     text = run("--kb", str(kb_dir), "check").output
     assert "note: meccg/coe.md:15: rule 2.IV.3.5.1" in text

@@ -101,7 +101,8 @@ def test_documents_and_postings_are_read_as_a_search_asks_for_them(tmp_path: Pat
     monkeypatch.setattr(searchspec, "marshal", SimpleNamespace(loads=loads, dumps=marshal.dumps))
     docs, postings = read["docs"], read["postings"]
     assert len(docs) == 3 and "tap" in postings and "untap" not in postings and len(postings) == 4
-    assert searchspec.column(docs, "source") == [0, 0, 1] and searchspec.column(docs, "id") == ["crf-22.1", "crf-22.2", "c"]
+    assert searchspec.column(docs, "source") == [0, 0, 1] and searchspec.column(docs, "id") == ["crf-22.1", "crf-22.2",
+                                                                                                "c"]
     assert loaded == []
     assert docs[-1] == SPEC_LIKE["docs"][-1] and postings["tap"] == [1, 2.0] and postings.get("untap") is None
     assert loaded == [SPEC_LIKE["docs"][-1], [1, 2.0]]
@@ -119,3 +120,19 @@ def test_a_lazy_piece_cut_short_is_damaged(tmp_path: Path, monkeypatch: pytest.M
     (tmp_path / SPEC_CACHE).write_bytes(whole[:-end - 2])
     with pytest.raises(EOFError):
         _read_cache(tmp_path / SPEC_CACHE)
+
+
+PHRASES = ["hazard limit", "base hazard limit", "limit", "on-guard", "o'er", "Éowyn's", "k", "can't"]
+
+
+@pytest.mark.parametrize("text", ["The BASE hazard LIMIT, then the hazard limit.", "limitless hazard limits",
+                                  "an on-guard card, on-guarded", "o'er the o'ers", "ÉOWYN'S Éowyn's éowyn's",
+                                  "k k_ Kk K. \u212a", "cannot can't CAN'T", "", "nothing here"])
+def test_phrases_are_found_as_the_pattern_of_every_phrase_finds_them(text: str) -> None:
+    """searchspec.Phrases compiles only the phrases a text holds (in ASCII lower case), and finds
+    exactly what the pattern of every phrase finds: the longest first, whole words, ASCII case
+    folded only (the Kelvin sign is no k)."""
+    every = searchspec.phrase_pattern(PHRASES)
+    found = searchspec.Phrases(PHRASES)
+    assert [(m.span(), m.group(0)) for m in found.finditer(text)] == \
+           [(m.span(), m.group(0)) for m in every.finditer(text)]

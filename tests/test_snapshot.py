@@ -123,3 +123,44 @@ def test_a_missing_or_dangling_current_is_no_knowledge_base(tmp_path: Path, kb_a
     shutil.rmtree((kb / CURRENT).resolve())
     with pytest.raises(KbMissing, match=f"no knowledge base at {re.escape(str(kb))} "):
         Snapshot.open(kb)
+
+
+def test_a_process_reads_a_builds_search_data_once(tiny: tuple[Path, Path, Path],
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """A lookup that reads names (a card's) and a search share the one copy of a build's search data a
+    process reads (kb.search.search.open_searcher); on main the read model and the searcher each loaded it."""
+    from kb.read import lookup
+    from kb.read.lookup import Reader, search
+    from kb.search import search as searching
+    from kb.search.searchspec import SearchSpec
+
+    loads: list[Path] = []
+    load = SearchSpec.load.__func__  # type: ignore[attr-defined]
+    monkeypatch.setattr(searching, "_searchers", {})  # (the build of the tiny corpus read it in this process)
+    monkeypatch.setattr(lookup, "_specs", {}, raising=False)  # (main's second copy)
+    monkeypatch.setattr(SearchSpec, "load", classmethod(lambda cls, path: loads.append(path) or load(cls, path)))
+    with Snapshot.open(tiny[1]) as snapshot:
+        reader = Reader(snapshot)
+        assert reader.card("Adunafel").names == ("Adûnaphel",)  # a name read as the search data's card names read it
+        search(snapshot, "can a strike be cancelled")
+        assert Reader(snapshot).spec is reader.spec
+    assert len(loads) == 1
+
+
+def test_the_read_model_gives_the_builds_own_section_link_and_card(tiny: tuple[Path, Path, Path]) -> None:
+    """A document's headings, a ruling's links and a card's record, read back for the site and the deck check,
+    are the types the build made (kb.model.Section, kb.model.Link, kb.model.Card), with the build's field names
+    (a section's path, span and order, where main had a SectionRow of titles, line_start and ord; a card's
+    set_code and names, where main had a CardRecord of its own)."""
+    from kb.model import Card, Link, Section, Span
+    from kb.read.lookup import Reader
+
+    with Snapshot.open(tiny[1]) as snapshot:
+        reader = Reader(snapshot)
+        sections = [s for d in reader.documents() for s in d.sections]
+        links = reader.links()
+        cards = reader.card_records()
+    assert sections and all(type(s) is Section and isinstance(s.span, Span) for s in sections)
+    assert cards and all(type(c) is Card and c.name == c.names["en"] and c.ruling_id.endswith(c.id) for c in cards)
+    assert all(s.depth == len(s.path) and s.span.start <= s.span.end for s in sections)
+    assert links and all(type(k) is Link for k in links)

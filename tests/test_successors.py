@@ -28,7 +28,8 @@ PAIRINGS = load_pairings()
 
 def test_a_negation_on_a_phrase_both_share_reads_as_the_opposite() -> None:
     older = "If a character is put in the deck, then it does not count against the 10 character limit."
-    newer = "If a character is put in the deck after the character draft it always counts against the 10 character limit."
+    newer = ("If a character is put in the deck after the character draft it always counts against the 10 character "
+             "limit.")
     assert reversal(older, newer) == "“not” before “count against the 10 character limit” in the older wording only"
     assert reversal(newer, older) == "“not” before “counts against the 10 character limit” in the current wording only"
     assert reversal("Hazards may be played on a company at its site.",
@@ -43,7 +44,8 @@ def test_a_negation_on_a_phrase_both_share_reads_as_the_opposite() -> None:
 def test_the_words_of_the_heading_are_no_key_words() -> None:
     older, newer = Wording.of("The site phase ends."), Wording.of("The site phase is over.")
     assert [p.terms for p in shared_phrases(older, newer)] == [("site", "phase")]
-    assert shared_phrases(older, newer, frozenset({"site", "phase"})) == []  # every ruling under "Site Phase" shares them
+    # every ruling under "Site Phase" shares them
+    assert shared_phrases(older, newer, frozenset({"site", "phase"})) == []
 
 
 # -- the pairings checked by hand --------------------------------------------------------------------------
@@ -64,7 +66,8 @@ def test_a_damaged_pairings_file_is_refused_naming_the_file(tmp_path: Path, text
     assert message in str(err.value)
 
 
-def changes_of(kb: Path, checked: dict[str, Pairing], without: Iterable[str] = ()) -> tuple[dict[str, Change], list[Problem]]:
+def changes_of(kb: Path, checked: dict[str, Pairing], without: Iterable[str] = ()) -> tuple[dict[str, Change],
+                                                                                            list[Problem]]:
     """The changes of older rulings a knowledge base's stored rulings give (kb.builder.editions, as the build
     finds them), with these pairings checked by hand, and these current rulings taken away."""
     gone = set(without)
@@ -87,7 +90,8 @@ def test_each_pairing_checked_by_hand_holds_on_the_real_documents(real_kb: Path)
     texts = stored_texts(real_kb, [i for p in PAIRINGS.values() for i in (p.older, p.successor)])
     for p in PAIRINGS.values():  # the wordings a person read are the sources' own
         assert (texts[p.older], texts.get(p.successor, "")) == (p.older_text, p.successor_text), p.older
-    found = {r["id"]: r for r in json.loads(CliRunner().invoke(cli, ["--kb", str(real_kb), "changes", "--json"]).output)}
+    found = {r["id"]: r
+             for r in json.loads(CliRunner().invoke(cli, ["--kb", str(real_kb), "changes", "--json"]).output)}
     for p in PAIRINGS.values():
         change = found[p.older]["change"]
         assert (change["kind"], change["verdict"], change["other"]["id"]) == ("absent", p.verdict, p.successor)
@@ -150,14 +154,15 @@ def test_show_and_the_ruling_pages_give_the_verdict_and_the_successor(real_kb: P
     text = CliRunner().invoke(cli, ["--kb", str(real_kb), "show", "crf-older.566508ff6b", "--no-pager"]).output
     assert "in CRF 22: crf-22.3bfd0e13f0 (replaced, checked by hand)\n  You roll dice for the whole game\n" in text
     new = show("crf-22.3bfd0e13f0")
-    assert new["links"]["older_editions"] == [{"target": "crf-older.566508ff6b", "how": "replaced by this, checked by hand"}]
+    assert new["links"]["older_editions"] == [
+        {"target": "crf-older.566508ff6b", "how": "replaced by this, checked by hand"}]
     moved = show("coe-rules.b9ff7cd74a")["links"]["older_editions"]
     assert moved == [{"target": "crf-older.e3e374880a", "how": "moved here, checked by hand"}]
     text = CliRunner().invoke(cli, ["--kb", str(real_kb), "show", "crf-older.e3e374880a", "--no-pager"]).output
     assert "in the current rules: coe-rules.b9ff7cd74a (moved, checked by hand)" in text  # not "in CRF 22": a CoE rule
     page = (real_site / "doc" / "crf-older.html").read_text("utf-8")
     article = page.split('id="crf-older.0497eff406"', 1)[1].split("</article>", 1)[0]
-    assert ('<dt>CRF 22</dt><dd><a href="crf-22-turn-sequence-rulings.html#crf-22.ddcc66f3f2">reversed, checked by '
+    assert ('<dt>in CRF 22</dt><dd><a href="crf-22-turn-sequence-rulings.html#crf-22.ddcc66f3f2">reversed, checked by '
             'hand: “If a character from the starting pool is put in the deck') in article
     page = (real_site / "doc" / "crf-22-turn-sequence-rulings.html").read_text("utf-8")
     article = page.split('id="crf-22.ddcc66f3f2"', 1)[1].split("</article>", 1)[0]

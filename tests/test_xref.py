@@ -142,7 +142,8 @@ def test_a_term_is_linked_where_the_text_uses_it_as_the_games_term() -> None:
     erratum = "Card Erratum: Replace «Healing card» with «Healing effect.» A replaced card."
     assert [m.group(1) for m in QUOTING.finditer(erratum)] == ["Replace"]
     assert not list(QUOTING.finditer("A creature «played at» a site is the same as being «keyed to» the site."))
-    assert finder.find(fold(erratum), folded_spans(erratum, [m.span(1) for m in QUOTING.finditer(erratum)])) == {"replace"}
+    assert finder.find(fold(erratum), folded_spans(erratum, [m.span(1) for m in QUOTING.finditer(erratum)])) == {
+        "replace"}
     assert finder.find(fold("Replace «a» with «b»."), folded_spans("Replace «a» with «b».", [(0, 7)])) == set()
 
 
@@ -151,7 +152,8 @@ def test_folded_spans_are_where_the_words_are_in_the_folded_text() -> None:
     folded = f" {fold(text)} "
     for start, end in folded_spans(text, _spans(text, "Gollum’s Fate", "Lucky Search", "ÉOMER")):
         assert folded[start] == " " and folded[end + 1] == " "
-    assert [folded[s + 1:e + 1] for s, e in folded_spans(text, _spans(text, "Gollum’s Fate", "Lucky Search", "ÉOMER"))] == [
+    assert [folded[s + 1:e + 1]
+            for s, e in folded_spans(text, _spans(text, "Gollum’s Fate", "Lucky Search", "ÉOMER"))] == [
         "gollums fate", "lucky search", "eomer"]
     assert folded_spans(text, [(13, 14)]) == []  # no words: a colon
 
@@ -185,9 +187,11 @@ def test_real_term_links_follow_the_words_of_the_rulings(db: sqlite3.Connection,
     rulings still: "When a site is replaced..."); "movement/hazard phase" no hazard; "Wizard specific Stage
     Resources" specific and Wizard; `rulings term use` none (kb/data/term_senses.toml)."""
     def terms_of(start: str) -> set[str]:
-        rows = db.execute("select r.id from rulings r where r.text like ? and r.source = 'crf-22'", (start + "%",)).fetchall()
+        rows = db.execute("select r.id from rulings r where r.text like ? and r.source = 'crf-22'",
+                          (start + "%",)).fetchall()
         assert len(rows) >= 1, start
-        return {t for (t,) in db.execute("select target from links where kind = 'term' and ruling_id = ?", (rows[0][0],))}
+        return {t
+                for (t,) in db.execute("select target from links where kind = 'term' and ruling_id = ?", (rows[0][0],))}
 
     assert "replace" not in terms_of("Card Erratum: Replace «Discard all revealed cards")
     assert {"specific", "Wizard", "Stage"} <= terms_of("Wizard specific Stage Resources may be played")
@@ -219,7 +223,8 @@ def test_real_links(db: sqlite3.Connection) -> None:
     headings = db.execute("select count(distinct section_id), count(distinct case when card != '' then section_id end) "
                           "from card_headings where section_id like 'crf-22/%'").fetchone()
     assert headings == (356, 356)  # 354 card headings, and the Tournament Rulings' 2 that are cards' names
-    resolved = dict(db.execute("select heading, card from card_headings where heading in ('Arkenstone', 'Hoarmûath of Dir')"))
+    resolved = dict(
+        db.execute("select heading, card from card_headings where heading in ('Arkenstone', 'Hoarmûath of Dir')"))
     assert resolved == {"Arkenstone": "The Arkenstone", "Hoarmûath of Dir": "Hoarmûrath of Dír"}
     rings = db.execute("select count(*) from card_headings where heading = 'Dwarven Rings (all)'").fetchone()[0]
     assert rings >= 7
@@ -252,8 +257,8 @@ def test_a_see_also_names_sections_not_the_cards_their_titles_begin_with(db: sql
     """"See also Rulings By Term, Burglary Attempts." names a section: it mentions no card Burglary (under
     the card's own heading it is still about the card); a "See also" naming a card's own section
     mentions the card."""
-    mentions = "select r.section, l.target from links l join rulings r on r.id = l.ruling_id where r.kind = 'see-also' " \
-               "and l.kind = 'card' and l.how = 'mention'"
+    mentions = "select r.section, l.target from links l join rulings r on r.id = l.ruling_id " \
+               "where r.kind = 'see-also' and l.kind = 'card' and l.how = 'mention'"
     burglary = db.execute(mentions + " and r.text like '%Burglary Attempts%'").fetchall()
     assert burglary == []
     about = db.execute("select count(*) from links l join rulings r on r.id = l.ruling_id where r.kind = 'see-also' "
@@ -271,13 +276,15 @@ def test_a_card_name_is_its_words_without_spaces_around(db: sqlite3.Connection) 
     names = [n for (row,) in db.execute("select names from cards") for n in json.loads(row).values()]
     assert names and [n for n in names if n != n.strip()] == []
     assert db.execute("select count(*) from links where kind = 'card' and target != trim(target)").fetchone()[0] == 0
-    assert db.execute("select count(*) from repairs where kind = ?", ("spaces around a card's name",)).fetchone()[0] >= 3
+    assert db.execute("select count(*) from repairs where kind = ?", ("spaces around a card's name",)).fetchone(
+        )[0] >= 3
 
 
 def test_show_gives_the_steps_of_the_procedure_a_ruling_opens(real_kb: Path) -> None:
     """The rulebook's "Follow this procedure ...:" shown whole: its six steps under it, in order, in the
     terminal and the JSON; each step says what it is part of."""
-    opener = next(r for r in lookup.export(real_kb) if r["source"] == "rulebook" and r["text"].startswith("Follow this"))
+    opener = next(r for r in lookup.export(real_kb) if r["source"] == "rulebook"
+                  and r["text"].startswith("Follow this"))
     shown = lookup.show_ruling(real_kb, opener["id"]).to_json()
     assert [p["number"] for p in shown["parts"]] == ["1", "2", "3", "4", "5", "6"]
     step = lookup.show_ruling(real_kb, shown["parts"][2]["id"]).to_json()
@@ -310,7 +317,8 @@ def test_a_rule_opening_its_steps_shows_them(real_kb: Path) -> None:
     `rulings show` gives the eight steps as its parts (a judge's audit found the lead-in shown bare)."""
     (rule,) = lookup.Reader(real_kb).numbered("rule", "2.IV").rulings
     shown = lookup.show_ruling(real_kb, rule.id).to_json()
-    assert [p["number"] for p in shown["parts"]] == [f"2.IV.{n}" for n in ("i", "ii", "iii", "iv", "v", "vi", "vii", "viii")]
+    assert [p["number"] for p in shown["parts"]] == [f"2.IV.{n}"
+                                                     for n in ("i", "ii", "iii", "iv", "v", "vi", "vii", "viii")]
     assert {link["target"] for link in shown["links"]["rule"]} >= {"2.IV.i", "2.IV.viii"}
 
 
@@ -636,7 +644,8 @@ def test_a_rule_number_keeps_its_case(real_kb: Path) -> None:
     assert [r.number for r in lookup.numbered(real_kb, "rule", "3.i.1").rulings] == ["3.i.1"]
     assert cvcc.url != step.url and lookup.numbered(real_kb, "rule", "3.I.1").url == "rule/3-ui-1.html"
     typed = lookup.numbered(real_kb, "rule", "2.iv.iii")  # no 2.iv.iii: the rule the source writes 2.IV.iii
-    assert (typed.number, [r.number for r in typed.rulings], typed.url) == ("2.IV.iii", ["2.IV.iii"], "rule/2-iv-iii.html")
+    assert (typed.number, [r.number for r in typed.rulings], typed.url) == ("2.IV.iii", ["2.IV.iii"],
+                                                                            "rule/2-iv-iii.html")
 
 
 def test_a_citation_links_the_rule_as_written(db: sqlite3.Connection) -> None:
@@ -692,9 +701,11 @@ def test_on_guard_leads_to_its_crf_heading_and_coe_rules(real_kb: Path, real_sit
         assert {"2.IV.vii.4", "2.IV.vii.4.1", "2.V.6"} <= {r.number for r in answer.rules}, typed
         assert not {r.id for r in answer.used_in} & {r.id for r in answer.rules + answer.under_headings}
     data = json.loads(CliRunner().invoke(cli, ["--kb", str(real_kb), "term", "on-guard", "--json"]).output)
-    assert [r["id"] for r in data["under_headings"]] == heading and data["read_as"] == "'on-guard' read as On-Guard Cards"
+    assert [r["id"]
+            for r in data["under_headings"]] == heading and data["read_as"] == "'on-guard' read as On-Guard Cards"
     printed = CliRunner().invoke(cli, ["--kb", str(real_kb), "term", "on guard"]).output
-    assert "Under its CRF headings" in printed and "CoE rules titled by it" in printed and "Placing an On-Guard" in printed
+    assert ("Under its CRF headings" in printed and "CoE rules titled by it" in printed
+            and "Placing an On-Guard" in printed)
     page = (real_site / data["url"]).read_text("utf-8")
     assert all(f'id="{i}"' in page or i in page for i in heading) and "Placing an On-Guard Card" in page
 
@@ -776,12 +787,14 @@ def test_term_places_are_read_from_headings_and_titles_and_join_the_terms() -> N
         Parsed(f"c.{n}", "c", (), "rule", number, text, text, Span(n, n)) for n, (number, text) in enumerate(texts, 1)])
     places = list(rule_places(doc))
     assert [(p.name, p.targets, p.also, p.joins) for p in places] == [
-        ("Placing an On-Guard Card", ("c.1", "c.2"), (), ("On-Guard Card",)), ("Playing an Ally", ("c.3",), (), ("Ally",)),
+        ("Placing an On-Guard Card", ("c.1", "c.2"), (), ("On-Guard Card",)),
+        ("Playing an Ally", ("c.3",), (), ("Ally",)),
         ("Calling the Game", ("c.4",), (), ("Game",)),
         ("Movement/Hazard Phase, Step 1 (Reveal the New Site)", ("c.5",), ("Reveal the New Site",), ()),
         ("Starter Movement", ("c.6",), (), ())]  # "The length of the game - is agreed." opens no title: lower case
     terms = {"ally": TermDraft("ally", "g.ally")}
-    join_places(terms, [TermPlace("On-Guard Cards", "heading", ("s.og",)), TermPlace("Freeze the Flesh", "heading", ("s.f",)),
+    join_places(terms,
+                [TermPlace("On-Guard Cards", "heading", ("s.og",)), TermPlace("Freeze the Flesh", "heading", ("s.f",)),
                         *places], cards={"freeze the flesh"})
     assert terms["on guard card"].headings == ["s.og"] and terms["on guard card"].rules == ["c.1", "c.2"]
     assert terms["ally"].rules == ["c.3"] and "playing an ally" in terms["ally"].aliases

@@ -19,6 +19,7 @@ BM25 parameters, to compare them the same way.
 from __future__ import annotations
 
 import argparse
+import functools
 import random
 import sys
 from dataclasses import dataclass
@@ -53,6 +54,8 @@ class Case:
     kind: str
     understanding: Understanding
     hits: list[tuple[int, float, dict[str, float], bool]]
+    gold: set[int]
+    """The documents holding a gold string: candidates, and rulings a candidate shows under it as the same rule."""
 
 
 def prepare(searcher: Searcher, path: Path) -> list[Case]:
@@ -61,19 +64,21 @@ def prepare(searcher: Searcher, path: Path) -> list[Case]:
         gold = [norm(g) for g in c["gold"]]
         found = searcher.candidates(c["query"], searcher.candidate_count)
         context = QueryContext.of(found.understanding, None, searcher.spec, found.total)
-        rows = [(d, s, features(d, cov, context), any(g in norm(searcher.spec.data(d)["text"]) for g in gold))
-                for d, s, cov in found.docs]
-        cases.append(Case(path.name, c.get("id", "?"), c.get("kind", "?"), found.understanding, rows))
+        holds = functools.cache(lambda d: any(g in norm(searcher.spec.data(d)["text"]) for g in gold))
+        rows = [(d, s, features(d, cov, context), holds(d)) for d, s, cov in found.docs]
+        shown = {e for d, *_ in rows for e in [d, *searcher.same_rule.get(d, [])]}
+        cases.append(Case(path.name, c.get("id", "?"), c.get("kind", "?"), found.understanding, rows,
+                          {d for d in shown if holds(d)}))
     return cases
 
 
 def rank_of_gold(searcher: Searcher, case: Case, w: dict[str, float]) -> int | None:
-    if not any(hit for *_, hit in case.hits):
+    if not case.gold:
         return None
-    gold = {d for d, _, _, hit in case.hits if hit}
-    results = [Result(searcher.spec.data(d)["id"], score(s, f, w), searcher.spec.data(d), d) for d, s, f, _ in case.hits]
+    results = [Result(searcher.spec.data(d)["id"], score(s, f, w), searcher.spec.data(d), d)
+               for d, s, f, _ in case.hits]
     top = searcher.arrange(results, case.understanding, 10)
-    return next((i for i, r in enumerate(top, 1) if r.doc in gold), None)
+    return next((i for i, r in enumerate(top, 1) if case.gold & {r.doc, *searcher.same_rule.get(r.doc, [])}), None)
 
 
 def measure(searcher: Searcher, cases: list[Case], w: dict[str, float]) -> dict[str, dict[str, float]]:

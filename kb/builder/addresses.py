@@ -103,8 +103,8 @@ class Addresses:
     def rows(self, conn: sqlite3.Connection) -> Iterator[dict[str, str]]:
         """The plan as the build stores it (kb.store.store's addresses table): every document's (part's),
         card's, term's, phase's, annotation's and rule's page in the order they were registered (a
-        term's and annotation's key lower case, a rule's exact, as kb.builder.urls.page_key keys them), then every stored
-        ruling's page and anchor."""
+        term's and annotation's key lower case, a rule's exact, as kb.builder.urls.page_key keys them), then every
+        stored ruling's page and anchor."""
         self.complete()
         for kind, key, path in self.urls.registered():
             source, _, part = key.partition("\x00")

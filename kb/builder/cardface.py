@@ -1,4 +1,5 @@
-"""A card's face as a judge reads it (type, race, skills, prowess/body, influence, points, home site, icons as words), from the card database's row."""
+"""A card's face as a judge reads it (type, race, skills, prowess/body, influence, points, home site, icons as words),
+from the card database's row."""
 
 from __future__ import annotations
 

@@ -136,7 +136,8 @@ def new_lead(edition: str, published: str, lists: Sequence[str], entries: Sequen
     them card errata (and whether by this tool's reading)."""
     when = f" (published {published})" if published else ""
     listed = f" and lists under “{'”, “'.join(lists)}”" if lists else ""
-    errata = [next(c for c in entry if c.erratum_evidence) for entry in entries if any(c.erratum_evidence for c in entry)]
+    errata = [next(c for c in entry if c.erratum_evidence) for entry in entries
+              if any(c.erratum_evidence for c in entry)]
     n = len(entries)
     count = f"{n} ruling{'s' if n != 1 else ''}" + (f", {len(errata)} of them card errata" if len(errata) > 1 else
                                                    ", 1 of them a card erratum" if errata else "")
@@ -273,12 +274,14 @@ def to_row(c: Change, order: int) -> dict[str, Any]:
             "other_id": c.other_id, "likeness": c.likeness, "guess": int(c.guess), "verdict": c.verdict,
             "erratum_cards": json.dumps(list(c.erratum_cards), ensure_ascii=False),
             "erratum_evidence": c.erratum_evidence, "erratum_guess": int(c.erratum_guess),
-            "diff": json.dumps([[p.op, p.text] for p in c.diff], ensure_ascii=False), "unsure": int(c.unsure), "ord": order}
+            "diff": json.dumps([[p.op, p.text] for p in c.diff], ensure_ascii=False), "unsure": int(c.unsure),
+            "ord": order}
 
 
 def from_row(row: dict[str, Any]) -> Change:
     """A change from its row (kb.store.store.query's: JSON columns decoded)."""
     return Change(row["ruling_id"], row["kind"], row["year"], row["evidence"], row["tag"], row["other_id"],
                   row["likeness"], bool(row["guess"]), row["verdict"], tuple(row["erratum_cards"]),
-                  row["erratum_evidence"], bool(row["erratum_guess"]), tuple(Piece(op, text) for op, text in row["diff"]),
+                  row["erratum_evidence"], bool(row["erratum_guess"]),
+                  tuple(Piece(op, text) for op, text in row["diff"]),
                   bool(row["unsure"]))

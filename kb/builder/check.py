@@ -192,9 +192,10 @@ STORED_TEXT = ("select source, line_start as line, 'ruling ' || id as what, text
                "|| char(10) || section as text from rulings",
                "select source, line_start as line, 'heading ' || id as what, titles as text from sections",
                "select r.source, r.line_start as line, 'card ' || c.ruling_id as what, c.name || char(10) || c.names "
-               "|| char(10) || c.set_name || char(10) || c.text as text from cards c join rulings r on r.id = c.ruling_id",
-               "select coalesce(r.source, '') as source, r.line_start as line, 'term ' || t.key as what, t.name as text "
-               "from terms t left join rulings r on r.id = t.definition")
+               "|| char(10) || c.set_name || char(10) || c.text as text from cards c join rulings r on r.id = "
+               "c.ruling_id",
+               "select coalesce(r.source, '') as source, r.line_start as line, 'term ' || t.key as what, t.name as "
+               "text from terms t left join rulings r on r.id = t.definition")
 """Every text the knowledge base stores to be read (the `raw` lines, kept exactly as the source
 has them, aside), with where it came from."""
 

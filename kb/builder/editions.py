@@ -27,7 +27,8 @@ YEAR = re.compile(r"\b(\d{4})\b")
 """A year in an origin tag; the last one counts ("Ruled by CoE 2011, added by CoE 2023": 2023,
 when it entered the CRF)."""
 PAIRED = "paired by this tool, no person checked it: the same heading, much the same words"
-"""How a reworded ruling's evidence says the pairing with its older wording is this tool's (kb.builder.xref.edition_links)."""
+"""How a reworded ruling's evidence says the pairing with its older wording is this tool's
+(kb.builder.xref.edition_links)."""
 QUOTED_CHANGE = re.compile(r"^\W*(?:change|replace)\s+[“«\"]([^“”«»\"]+)[”»\"]", re.I)
 """An "@" change that quotes the words it replaces: "@ Change “on a given turn” to ..."."""
 
@@ -138,11 +139,13 @@ def _listed(r: Ruling, body: list[Ruling], year: int | None) -> Change:
         if _listed_key(c.text) == key:
             return Change(r.id, "listed", year, f"{evidence}, naming the ruling of the same words under the same "
                           "heading", _tag(r), c.id, 1.0)
-    for pool, where in ((under, "under the same heading"), ([c for c in body if "new" in c.markers], "among the “@” rulings")):
+    for pool, where in ((under, "under the same heading"),
+                        ([c for c in body if "new" in c.markers], "among the “@” rulings")):
         best, ratio = nearest(key, ((_listed_key(c.text), c.id) for c in pool))
         if best and ratio >= REWORDED:
             return Change(r.id, "listed", year, f"{evidence}; which ruling it names is this tool's reading (no "
-                          f"person checked it): the one worded most like it {where}", _tag(r), best, round(ratio, 2), True)
+                          f"person checked it): the one worded most like it {where}", _tag(r), best, round(ratio, 2),
+                          True)
     return Change(r.id, "listed", year, evidence, _tag(r))
 
 
@@ -184,7 +187,8 @@ def _absent(e: Editions, older_by_id: Mapping[str, tuple[Source, Ruling]], probl
         pairing = checked_pairing(e.checked, r, texts)
         if r.id in e.checked and pairing is None:
             problems.append(Problem(source.id, r.span.start, f"the pairing of {r.id} checked by hand (kb/data/"
-                                    f"successors.toml) names a wording the current rules no longer have: check it again"))
+                                    "successors.toml) names a wording the current rules no longer have: check it "
+                                    "again"))
         change = _found(r, source, best, ratio, found.read(r), texts)
         yield _checked(change, pairing, r.text, texts) if pairing else change
 

@@ -131,7 +131,8 @@ def check_file(where: str, sources_dir: Path, root: Path, relative: str, limit: 
     try:
         target = file.resolve()
     except (OSError, RuntimeError) as exc:  # a loop of symbolic links
-        raise ManifestError(f"{where}: path {quote(relative, 400)} cannot be followed ({exc.__class__.__name__})") from exc
+        raise ManifestError(
+            f"{where}: path {quote(relative, 400)} cannot be followed ({exc.__class__.__name__})") from exc
     if Path(relative).is_absolute():
         raise ManifestError(f"{where}: path {quote(relative, 400)} is absolute; give a path inside the sources folder "
                             f"{root} (copy the file there)")

@@ -87,12 +87,13 @@ TABLES: dict[str, dict[str, Any]] = {
                                     "(any other ruling naming it), each ruling once per card, ord the reading order.",
                      "facets": ["part"], "sortable_columns": ["card", "ord"]},
     "addresses": {"description": "Where each document (part), card, term, phase, annotation, rule and ruling lives on "
-                                 "the static site, as the build decided it: the page, and a ruling's anchor on it.", "facets": ["kind"]},
-    "changes": {"description": "What changed in the current CRF (`rulings changes`): kind listed (in its \"Changes from "
-                               "...\" section), marked (@), reworded (since the older edition, word by word), tagged "
-                               "(an origin tag), absent (an older ruling no longer in it in its words: verdict replaced, "
-                               "reversed, moved or dropped); each with its evidence, guess 1 where a pairing is the "
-                               "build's reading, and unsure 1 where the verdict rests on the words alone.",
+                                 "the static site, as the build decided it: the page, and a ruling's anchor on it.",
+                  "facets": ["kind"]},
+    "changes": {"description": "What changed in the current CRF (`rulings changes`): kind listed (in its \"Changes "
+                               "from ...\" section), marked (@), reworded (since the older edition, word by word), "
+                               "tagged (an origin tag), absent (an older ruling no longer in it in its words: verdict "
+                               "replaced, reversed, moved or dropped); each with its evidence, guess 1 where a pairing "
+                               "is the build's reading, and unsure 1 where the verdict rests on the words alone.",
                 "facets": ["kind", "year", "verdict"], "sortable_columns": ["kind", "year", "ord"],
                 "columns": {"ruling_id": "the ruling that changed (the older one, for absent)",
                             "year": "the year the sources date it from (its tag's, else its edition's)",
@@ -107,8 +108,8 @@ TABLES: dict[str, dict[str, Any]] = {
                             "erratum_cards": "the cards it is an erratum of",
                             "diff": "the older wording made into this one: [op, text] pieces (same, removed, added)"}},
     "card_names": {"description": "Every card's name in every language as it may be asked for (folded: no accents, "
-                                  "case or apostrophes; and in lower case; a name opening with \"The\" also without it, as "
-                                  "`rulings card` reads it), with its English name: what the card_rulings query "
+                                  "case or apostrophes; and in lower case; a name opening with \"The\" also without "
+                                  "it, as `rulings card` reads it), with its English name: what the card_rulings query "
                                   "looks a name up in.",
                    "columns": {"key": "a name as it may be asked for", "name": "the card's English name"}},
     "skipped": {"description": "Source lines stored as no ruling, each with the reason (`rulings check`).",

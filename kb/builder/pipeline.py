@@ -14,6 +14,7 @@ from kb.builder import __version__
 from kb.builder.addresses import Addresses
 from kb.builder.changes import to_row
 from kb.builder.editions import Editions, find_changes
+from kb.builder.equivalents import equivalence_links, load_equivalences
 from kb.builder.successors import load_pairings
 from kb.errors import KbBroken
 from kb.store.index import analyze, index_writer
@@ -23,7 +24,7 @@ from kb.builder.manifest import read_manifest
 from kb.builder.metadata import write_metadata
 from kb.model import ParsedDocument, Problem, Source
 from kb.builder.parsers import parse_document
-from kb.search.ranking import COVERAGE_FLOOR, export_weights
+from kb.search.ranking import COVERAGE_FLOOR, authority, export_weights, weights
 from kb.builder.searchdata import LexiconDraft, document_units, index_record
 from kb.search.searchspec import BM25, UNIT, Unit, gather, name_table, spec_items, write_spec
 from kb.store.snapshot import Snapshot
@@ -126,8 +127,9 @@ def build(sources_dir: Path, kb_dir: Path, progress: Progress | None = None,
 def store_links(db: Draft, sources: list[Source], lexicon: Lexicon, targets: Targets,
                 terms: list[dict[str, Any]]) -> None:
     """The cross-references (kb.builder.xref) of the stored documents, a document at a time, into the
-    database: every detector's links, then the older editions' links; the CRF card headings; the
-    problems found, the detectors' before the headings'."""
+    database: every detector's links, then the older editions' links and the rulings a person found to
+    state the same rule (kb.builder.equivalents); the CRF card headings; the problems found, the detectors' (and
+    a pair of the same rule naming a ruling no source has now) before the headings'."""
     problems: list[Problem] = []
     heading_problems: list[Problem] = []
     ctx = targets.context(lexicon, terms, problems)
@@ -138,6 +140,8 @@ def store_links(db: Draft, sources: list[Source], lexicon: Lexicon, targets: Tar
     crf = [s for s in sources if s.parser == "crf"]
     db.add_links(edition_links((r for s in crf if s.current for r in db.rulings(s.id)),
                                (r for s in crf if not s.current for r in db.rulings(s.id))))
+    db.add_links(equivalence_links(load_equivalences(), lambda i: db.text(i) is not None, {s.id for s in sources},
+                                   problems))
     db.add_problems(problems + heading_problems)
 
 
@@ -169,8 +173,10 @@ def search_data(db: Stored, lexicon: Lexicon, unit: Mapping[str, float] = UNIT, 
     from a finished build with others (remade_search_data)."""
     sources = db.sources()
     return spec_items(passages(db, sources, lexicon, unit, index), analyze, source_rows(sources), db.edition_places,
-                      name_table(lexicon.names), lexicon.lowercase, export_weights(), {"COVERAGE_FLOOR": COVERAGE_FLOOR},
-                      lexicon.game_words, bm25, db.cased_numbers())
+                      name_table(lexicon.names), lexicon.lowercase, export_weights(),
+                      {"COVERAGE_FLOOR": COVERAGE_FLOOR},
+                      lexicon.game_words, bm25, db.cased_numbers(), db.equivalent_places,
+                      [authority(s.kind, s.current, weights()) for s in sources])
 
 
 def remade_search_data(kb_dir: Path, unit: Mapping[str, float] = UNIT,

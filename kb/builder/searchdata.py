@@ -1,4 +1,5 @@
-"""What the build gives search: the card lexicon (gathered a document at a time) and one passage per ruling (cards, refs)."""
+"""What the build gives search: the card lexicon (gathered a document at a time) and one passage per ruling (cards,
+refs)."""
 
 from __future__ import annotations
 

@@ -124,6 +124,13 @@ class Urls:
         return f"\x1e{to_page}#{anchor(fragment) if fragment else ''}\x1e"
 
     @staticmethod
+    def placed_url(url: str) -> str:
+        """placed() of an address the build stored ("card/gandalf.html", "rule/3-i.html#rule-3.i"): its anchor
+        already made."""
+        page, _, fragment = url.partition("#")
+        return f"\x1e{page}#{fragment}\x1e"
+
+    @staticmethod
     def resolve(page: str, text: str) -> str:
         """A page's text with every placed link made relative to it, as `href` makes them."""
         if "\x1e" not in text:

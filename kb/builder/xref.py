@@ -9,6 +9,7 @@ returns Link rows. Anything that should resolve and does not becomes a Problem w
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -16,12 +17,13 @@ from typing import Any
 
 from kb.errors import KbBroken
 from kb.keys import cased_numbers, numbers_meant, page_key
-from kb.model import ParsedDocument, Problem, Ruling, Section
+from kb.model import Link, ParsedDocument, Problem, Ruling, Section
 from kb.builder.phrases import PhraseBook
 from kb.builder.headings import title_key
 from kb.builder.lexicon import Lexicon
 from kb.search.query import fold
-from kb.builder.searchdata import card_heading, group_title, references
+from kb.store.reading import reading
+from kb.builder.searchdata import card_heading, group_title, reference_spans
 from kb.tables import load_table
 from kb.builder.terms import TermDraft, TermPlace, crf_places, join_places, rule_places, treated
 
@@ -50,16 +52,6 @@ NARROWER = {"combat": ("strike-sequence", "body-check")}
 
 PARTS = ("turn sequence rulings", "rulings by term", "tournament rulings", "card errata and rulings",
          "card rulings", "turn sequence")
-
-
-@dataclass(frozen=True, slots=True)
-class Link:
-    """A ruling's link to something: kind card|phase|term|annotation|rule|section|edition."""
-
-    ruling_id: str
-    kind: str
-    target: str
-    how: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,7 +85,8 @@ def phase_words(text: str) -> set[str]:
     """The words of PHASES a (lower-case) text holds whole: no letter, digit, _ or hyphen either side."""
     found = set()
     for start, end, word in PHASE_WORDS.occurrences(text):
-        if word not in found and not (start and _joins(text[start - 1])) and not (end < len(text) and _joins(text[end])):
+        if word not in found and not (start and _joins(text[start - 1])) and not (end < len(text)
+                                                                                  and _joins(text[end])):
             found.add(word)
     return found
 
@@ -104,24 +97,43 @@ def _joins(c: str) -> bool:
 
 # -- detectors -----------------------------------------------------------------------------------
 
+@functools.lru_cache(maxsize=64)
+def words_read(text: str, parser: str) -> tuple[tuple[int, str], ...]:
+    """A stored text as readers read it (kb.store.reading), run by run: (where the run begins in the
+    words read, the run), where the detectors find what a link's spans say."""
+    runs, at = [], 0
+    for run, _, _ in reading(text, parser).runs:
+        runs.append((at, run))
+        at += len(run)
+    return tuple(runs)
+
+
 def detect_cards(doc: ParsedDocument, r: Ruling, ctx: Context) -> list[Link]:
     """Card names in the text (both versions of a shared name; in a "See also", only a section it names
     that is a card's, not "Burglary" in "Burglary Attempts"), and the card a CRF card section is
     about, or another CRF heading of what its rulings treat that is a card's name exactly (the
-    Tournament Rulings' "Freeze the Flesh")."""
+    Tournament Rulings' "Freeze the Flesh"). Each place the text names cards is a span of the
+    first of them linked."""
     if doc.source.game != "meccg":
         return []
     lexicon = ctx.lexicon
-    names = sorted(lexicon.find_in_text(r.text))
+    found = [(at + start, at + end, names) for at, run in words_read(r.text, doc.source.parser)
+             for start, end, names in lexicon.find_spans(run)]
+    names = sorted({name for _, _, some in found for name in some})
     if r.kind == "see-also":  # it names sections: a card only where a section it names is the card's
         named = {fold(part) for path in split_see_also(r.text) for part in path}
         names = [n for n in names if fold(n) in named]
-    links = [Link(r.id, "card", name, "mention") for name in names]
+    targets = [(name, "mention") for name in names]
     if doc.source.parser == "crf":
-        links += [Link(r.id, "card", name, "about") for name in heading_cards(r.section, lexicon) or ()]
+        targets += [(name, "about") for name in heading_cards(r.section, lexicon) or ()]
     if r.kind == "card" and r.title:
-        links.append(Link(r.id, "card", r.title, "card"))
-    return links
+        targets.append((r.title, "card"))
+    spans: dict[str, list[tuple[int, int]]] = {}
+    linked = {name for name, _ in targets}
+    for start, end, some in found:
+        if (name := next((n for n in some if n in linked), None)) is not None:
+            spans.setdefault(name, []).append((start, end))
+    return [Link(r.id, "card", name, how, tuple(spans.pop(name, ()))) for name, how in targets]
 
 
 def detect_phases(doc: ParsedDocument, r: Ruling, ctx: Context) -> list[Link]:
@@ -170,9 +182,14 @@ def folded_spans(text: str, spans: Iterable[tuple[int, int]]) -> list[tuple[int,
 
 
 def detect_numbers(doc: ParsedDocument, r: Ruling, ctx: Context) -> list[Link]:
-    """Annotation and rule numbers cited in the text ("as per annotation 18", "Annotations 5 and 6")."""
+    """Annotation and rule numbers cited in the text ("as per annotation 18", "Annotations 5 and 6"),
+    each with where the text cites it (a range, "2.IV.i-viii", is one span of each rule it cites)."""
+    cited: dict[str, list[tuple[int, int]]] = {}
+    for at, run in words_read(r.text, doc.source.parser):
+        for start, end, kind, number in reference_spans(run, ranges=True):
+            cited.setdefault(f"{kind}:{number}", []).append((at + start, at + end))
     links = []
-    for ref in sorted(references(r.text, ranges=True)):
+    for ref in sorted(cited):
         kind, number = ref.split(":", 1)
         if kind == "annotation" and number not in ctx.annotations:
             ctx.problems.append(Problem(doc.source.id, r.span.start, f"annotation {number} does not exist"))
@@ -180,7 +197,7 @@ def detect_numbers(doc: ParsedDocument, r: Ruling, ctx: Context) -> list[Link]:
         # a rule as the text writes it, else one differing only in case; none: "4.0" and the like, no CoE rule
         for target in numbers_meant(number, ctx.rules.get(number.lower(), ())) if kind == "rule" else [number]:
             if (r.kind, page_key(r.kind, r.number or "")) != (kind, target):
-                links.append(Link(r.id, kind, target, "cites"))
+                links.append(Link(r.id, kind, target, "cites", tuple(cited[ref])))
     return links
 
 
@@ -202,7 +219,8 @@ def split_see_also(text: str) -> list[list[str]]:
         body = f"{inside.group(2)}, {inside.group(1)}"
     groups: list[str] = []
     for chunk in re.split(r";\s*(?:and\s+)?", body):
-        pieces = re.split(r"(?<!\s)\s+and\s+(?=(?:" + "|".join(re.escape(p) for p in PARTS) + r")\b)", chunk, flags=re.I)
+        pieces = re.split(r"(?<!\s)\s+and\s+(?=(?:" + "|".join(re.escape(p) for p in PARTS) + r")\b)", chunk,
+                          flags=re.I)
         groups += [p.strip() for p in pieces if p.strip()]
     paths: list[list[str]] = []
     for group in groups:
@@ -390,9 +408,11 @@ def term_senses(names: Mapping[str, str]) -> dict[str, tuple[str, ...]]:
     the names of the terms it uses ("character specific" -> specific, character), none for everyday
     English ("take place"). names: every term's name by its key (a term the sources built lack is
     none: tests/test_xref.py holds the table to the real ones)."""
-    senses: dict[str, tuple[str, ...]] = {fold(w): () for words in PHASES.values() for w in words if w.endswith(" phase")}
+    senses: dict[str, tuple[str, ...]] = {fold(w): () for words in PHASES.values() for w in words
+                                          if w.endswith(" phase")}
     for phrase, used in load_table("term_senses").items():
-        senses[fold(phrase)] = tuple(names[k] for k in (title_key(t) for t in used.split(",") if t.strip()) if k in names)
+        senses[fold(phrase)] = tuple(names[k] for k in (title_key(t) for t in used.split(",") if t.strip())
+                                     if k in names)
     return senses
 
 
@@ -439,7 +459,8 @@ def verb_forms(verb: str) -> list[str]:
 class TermFinder:
     """The glossary terms a folded text uses, all looked for in one pass (kb.builder.phrases)."""
 
-    def __init__(self, terms: list[dict[str, Any]], actions: Iterable[str] = (), aliases: Mapping[str, str] | None = None,
+    def __init__(self, terms: list[dict[str, Any]], actions: Iterable[str] = (),
+                 aliases: Mapping[str, str] | None = None,
                  senses: Mapping[str, tuple[str, ...]] | None = None) -> None:
         """terms (their names), the keys of those that are actions, other phrases for a term (a heading
         joined to it, "Dice Roll" -> "make a roll"), and the phrases whose words are other terms' or
@@ -455,7 +476,8 @@ class TermFinder:
         self.book = PhraseBook(forms)
         self.names = [names for _, names in ranked] + [()]  # the last (rank -1 too): a run of words taken (find)
 
-    def find(self, folded: str, taken: Iterable[tuple[int, int]] = (), named: Iterable[tuple[int, int]] = ()) -> set[str]:
+    def find(self, folded: str, taken: Iterable[tuple[int, int]] = (),
+             named: Iterable[tuple[int, int]] = ()) -> set[str]:
         """The names of the terms a folded text (kb.search.query.fold) uses, whole words, singular or plural,
         an action's verb also as -ed or -ing: where several begin at one word, the longest; none in a
         run of words taken (folded_spans: an erratum's edit) unless a longer term reads it, nor in a

@@ -2,8 +2,8 @@
 
 `rulings deck FILE` reads the list (kb.deck.deckformats, kb.deck.decklist), reads each name as `rulings card` does
 (kb.search.resolve.read_card: any language, accents, plurals, typos), and gathers each card's errata,
-rulings and mentions (kb.read.lookup's Reader.card_rulings, what `rulings card` gives) into one report in the ruling shape; deck_page()
-makes it one printable HTML page, write_page() writes that page safely. deck_data() is what the
+rulings and mentions (kb.read.lookup's Reader.card_rulings, what `rulings card` gives) into one report in the ruling
+shape; deck_page() makes it one printable HTML page, write_page() writes that page safely. deck_data() is what the
 site's deck page (site/assets/deck.js, over decklist.js, deckformats.js, deckcards.js and deckrules.js) needs to
 make the same report in the browser; tests/data/decks/cases.json holds both to the same answers.
 """
@@ -21,11 +21,11 @@ from pathlib import Path
 from typing import Any
 
 from kb.deck.deckformats import read_deck
-from kb.deck.decklist import (EXAMPLE, MAX_BYTES, MAX_JOINED, MAX_TITLE, PATTERNS, DeckLine, browser_rules, decode, item_lines,
-                         list_items, list_spans, short_name, title_at, too_large)
-from kb.deck.deckcards import (BANS, EVIDENCE_CARDS, FACT_FIELDS, FLAGS, GAMES, LIMITS, PLAYER_NAMES, PLAYER_OF, PLAYERS, PREFERRED,
-                          RULES, CardFacts, Entry, Scope, Whose, card_facts, most_cards, part_of, scope_of, site_alignments,
-                          versions, whose_deck)
+from kb.deck.decklist import (EXAMPLE, MAX_BYTES, MAX_JOINED, MAX_TITLE, PATTERNS, DeckLine, browser_rules, decode,
+                              item_lines, list_items, list_spans, short_name, title_at, too_large)
+from kb.deck.deckcards import (BANS, EVIDENCE_CARDS, FACT_FIELDS, FLAGS, GAMES, LIMITS, PLAYER_NAMES, PLAYER_OF,
+                               PLAYERS, PREFERRED, RULES, CardFacts, Entry, Scope, Whose, card_facts, most_cards,
+                               part_of, scope_of, site_alignments, versions, whose_deck)
 from kb.deck.deckrules import STATUSES, check, counted, verdicts
 from kb.errors import ForeignFile, ParseError, Refused, WriteFailed
 from kb.inputs import kind_of, read_bytes
@@ -201,7 +201,7 @@ _facts: dict[tuple[str, str], tuple[list[CardFacts], dict[str, list[str]], dict[
 def rules_data(reader: Reader) -> tuple[list[CardFacts], dict[str, list[str]], dict[str, str]]:
     """Every card's facts, the ban entries that name no card, and each cited rule's ruling id (RULES, in
     the current CoE rules), read from the reader's answers once per process and build
-    (kb.read.lookup.search_spec keeps the search data the same way)."""
+    (kb.search.search.open_searcher keeps the search data the same way)."""
     key = (str(reader.snapshot.folder.resolve()), reader.built_at())
     if key not in _facts or not all(key):
         rules = reader.coe_rules(RULES)
@@ -297,7 +297,8 @@ def read_title(lines: list[DeckLine], spec: SearchSpec, index: NameIndex) -> tup
 
 
 def place_starting(lines: list[DeckLine], name_of: Callable[[DeckLine], tuple[list[str], str]],
-                   unique: Callable[[tuple[str, ...]], bool]) -> tuple[list[DeckLine], list[DeckLine], list[dict[str, Any]]]:
+                   unique: Callable[[tuple[str, ...]], bool]) -> tuple[list[DeckLine], list[DeckLine],
+                                                                       list[dict[str, Any]]]:
     """(The card lines counted, the lines left out, the counts that cannot be told). A starting company's
     or character draft's line (part "starting") names cards of the pool, as the pool's own lines may: each
     card of the pool is counted as the one place that gives the most copies of it (the pool's own lines
@@ -340,7 +341,8 @@ def repeated_text(repeated: list[DeckLine]) -> str:
     (the pool, its starting companies, its draft): each counted once"."""
     names = list(dict.fromkeys(line.name for line in repeated))
     return (f"{lines_text(list(dict.fromkeys(line.number for line in repeated)))}: {', '.join(names[:8])}"
-            f"{' ...' if len(names) > 8 else ''} named again (the pool, its starting companies, its draft): each counted once")
+            f"{' ...' if len(names) > 8 else ''} named again (the pool, its starting companies, its draft): each "
+            "counted once")
 
 
 def most_copies(by: dict[str, int]) -> str:
@@ -442,7 +444,8 @@ def deck_report(kb: Kb, text: str, name: str = "deck", *, mentions: bool = False
     said, quiet = said_and_quiet(reader, read.found, mentions)
     copies = sum(line.count for line in read.lines)
     warnings = read.warnings + cards.warnings(lines, read)
-    cited = [r for r in RULES if any(f["rule"] == r for f in [*findings, *(f for r in readings for f in r["findings"])])]
+    cited = [r for r in RULES
+             if any(f["rule"] == r for f in [*findings, *(f for r in readings for f in r["findings"])])]
     rule_rows = {r.number: r.to_json() for r in reader.rulings([rules[n] for n in cited if n in rules])}
     kinds = {kind: sum(1 for line in lines if line.kind == kind) for kind in ("note", "comment", "long", "header")}
     return DeckReport(deck=name, title=deck.title or found_title or title, format=deck.format,
@@ -766,6 +769,7 @@ def deck_data(kb: KbOrReader) -> dict[str, Any]:
             "exit_not_found": EXIT_NOT_FOUND, "cards": cards,
             "fact_fields": list(FACT_FIELDS), "facts": [f.row() for f in facts], "flags": FLAGS, "limits": LIMITS,
             "games": list(GAMES), "players": list(PLAYERS), "player_names": PLAYER_NAMES, "player_of": PLAYER_OF,
-            "preferred": PREFERRED, "bans": BANS, "evidence_cards": EVIDENCE_CARDS, "statuses": list(STATUSES), "unknown_bans": unknown_bans,
+            "preferred": PREFERRED, "bans": BANS, "evidence_cards": EVIDENCE_CARDS, "statuses": list(STATUSES),
+            "unknown_bans": unknown_bans,
             "rule_order": list(RULES), "rules_docs": {n: position[i] for n, i in rules.items() if i in position},
             "part_checks": part_checks(), **_editions(reader)}

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from kb.search.query import distance, fold
 
 if TYPE_CHECKING:
-    from kb.read.documents import CardRecord
+    from kb.model import Card
 
 
 LIMITS: dict[str, Any] = {
@@ -67,9 +67,9 @@ PREFERRED: dict[str, list[list[str]]] = {
 }
 """The versions of a card a player's deck means when its line does not say (Moria in a Balrog deck is
 the Balrog site): the first of these alignment tiers that any version is in."""
-RULES = ("1.2", "1.3.1", "1.3.2", "1.3.3", "1.3.4", "1.3.W1", "1.3.W2", "1.3.W3", "1.3.R1", "1.3.R2", "1.3.R3", "1.3.F1",
-         "1.3.F2", "1.3.F3", "1.3.F4", "1.5.F6", "1.3.B1", "1.3.B2", "1.3.B3", "1.3.B4", "1.3.B5", "1.4", "1.4.1",
-         "1.4.W1", "1.4.R1", "1.4.F1", "1.4.B1", "1.5", "1.5.1", "1.6.1", "1.6.2", "1.7", "1.7.F1", "1.8.F1")
+RULES = ("1.2", "1.3.1", "1.3.2", "1.3.3", "1.3.4", "1.3.W1", "1.3.W2", "1.3.W3", "1.3.R1", "1.3.R2", "1.3.R3",
+         "1.3.F1", "1.3.F2", "1.3.F3", "1.3.F4", "1.5.F6", "1.3.B1", "1.3.B2", "1.3.B3", "1.3.B4", "1.3.B5", "1.4",
+         "1.4.1", "1.4.W1", "1.4.R1", "1.4.F1", "1.4.B1", "1.5", "1.5.1", "1.6.1", "1.6.2", "1.7", "1.7.F1", "1.8.F1")
 """Every rule a finding may cite: the report quotes each from the stored CoE rules."""
 BANS = {"fallen-wizard": "1.5.F6", "balrog": "1.3.B5"}
 """The rules that list cards a player may not include, read from their stored text (banned_cards)."""
@@ -134,7 +134,7 @@ def _number(text: str) -> int:
     return int(m.group(0)) if m else 0
 
 
-def _flags(row: CardRecord, a: dict[str, Any]) -> str:
+def _flags(row: Card, a: dict[str, Any]) -> str:
     subtype = _value(a, "subtype")
     kind = row.type
     keywords: list[Any] = a["keywords"] if isinstance(a.get("keywords"), list) else []
@@ -191,7 +191,8 @@ def manifestations(texts: dict[str, str], names: Iterable[str]) -> dict[str, str
     return {n: root(n) for n in parent}
 
 
-def banned_cards(rules: dict[str, str], names: dict[str, list[str]]) -> tuple[dict[str, set[str]], dict[str, list[str]]]:
+def banned_cards(rules: dict[str, str], names: dict[str, list[str]]) -> tuple[dict[str, set[str]],
+                                                                              dict[str, list[str]]]:
     """For each player a rule bans cards for (BANS), the ids of the cards its stored text lists, one a
     paragraph after the first ("The Balrog (Ally)": the Balrog that is an ally; a family of cards by
     BAN_FAMILIES), and the entries that name no card. rules: each rule's stored text by number; names:
@@ -219,7 +220,7 @@ def banned_cards(rules: dict[str, str], names: dict[str, list[str]]) -> tuple[di
     return banned, unknown
 
 
-def card_facts(rows: list[CardRecord], rules: dict[str, str]) -> tuple[list[CardFacts], dict[str, list[str]]]:
+def card_facts(rows: list[Card], rules: dict[str, str]) -> tuple[list[CardFacts], dict[str, list[str]]]:
     """Every card's facts (rows: every printing, by set and id), and for each player whose banned cards a
     rule lists (rules: the stored text of each rule by number), the entries that name no card."""
     attrs: dict[str, dict[str, Any]] = {}
@@ -304,7 +305,8 @@ def site_sides(e: Entry) -> set[str]:
 
 
 def in_group(card: CardFacts, group: str) -> bool:
-    """Whether a group holds a card (a hazard playable as a resource among the resources, an agent among the hazards)."""
+    """Whether a group holds a card (a hazard playable as a resource among the resources, an agent among the
+    hazards)."""
     if group == "characters":
         return card.type == "Character"
     if group == "resources":
@@ -376,7 +378,8 @@ class Whose:
                         "checked as each")
         elif self.sure == "split":
             said.append("no alignment fits every card: checked as " + ("each of those" if len(self.players) > 1 else
-                                                                       "the one") + " whose rules the fewest copies break")
+                                                                       "the one")
+                        + " whose rules the fewest copies break")
         return "; ".join(said)
 
     def to_json(self) -> dict[str, Any]:
@@ -461,7 +464,8 @@ def _misfit_evidence(player: str, misfits: list[tuple[Entry, str]], left: list[s
 
 EVIDENCE_CARDS = 3
 """The cards an alignment's evidence names (the JSON lists them all): "a Wizard (hero) deck may not include 123 of
-its cards (rules 1.3.W2, 1.3.W3), such as Ill-favoured Fellow (lines 11, 12, 57), Náin (line 14) and Uglúk (line 15)"."""
+its cards (rules 1.3.W2, 1.3.W3), such as Ill-favoured Fellow (lines 11, 12, 57), Náin (line 14) and Uglúk (line
+15)"."""
 
 
 def _names(entries: list[Entry]) -> tuple[str, ...]:
@@ -538,7 +542,8 @@ def scope_of(entries: list[Entry]) -> Scope:
         parts = listed([f"a {part} of {n}" for part, n in most.items()])
         return Scope("not a deck", f"{cards} cards besides its sites: more than a CoE deck can hold (at most "
                                    f"{sum(most.values())}: {parts})")
-    lacks = [f"no {kind.lower()}s" for kind in ("Hazard", "Resource") if not any(e.versions[0].type == kind for e in read)]
+    lacks = [f"no {kind.lower()}s" for kind in ("Hazard", "Resource")
+             if not any(e.versions[0].type == kind for e in read)]
     return Scope("part", f"this list has {' and '.join(lacks)}") if lacks else DECK
 
 
@@ -606,7 +611,8 @@ def _character_rule(cards: list[CardFacts], player: str, rule: str) -> str:
     if player != "balrog":
         return ""
     b4 = LIMITS["balrog_characters"]
-    fits = any(any(r in c.race for r in b4["races"]) and (c.mind < b4["mind_below"] or c.specific == "Balrog") for c in cards)
+    fits = any(any(r in c.race for r in b4["races"]) and (c.mind < b4["mind_below"] or c.specific == "Balrog")
+               for c in cards)
     return "" if fits else str(b4["rule"])
 
 

@@ -93,15 +93,17 @@ def read_octgn(text: str, name: str) -> DeckList:
     section = part = group = ""
     card: dict[str, str] | None = None
     card_at, words = 0, ""
-    in_notes = False
+    in_notes, notes_at = False, 0
     for offset, kind, element, attrs, closed in tokens:
         if kind == "open" and element == "section":
             section, part, group = section_of(attrs.get("name", ""), "")
         elif kind == "open" and element == "notes" and not closed:
-            in_notes = True
-            lines.append(placed(line_at(starts, offset), "note", "notes", "Notes", "notes", ""))
-        elif kind == "close" and element == "notes":
+            in_notes, notes_at = True, line_at(starts, offset)
+            lines.append(placed(notes_at, "note", "notes", "Notes", "notes", ""))
+        elif kind == "close" and element == "notes":  # every line of the notes is a line of notes skipped
             in_notes = False
+            lines.extend(placed(n, "note", "notes", "Notes", "notes", "")
+                         for n in range(notes_at + 1, line_at(starts, offset) + 1))
         elif kind == "open" and element == "card" and not in_notes:
             card, card_at, words = attrs, offset, ""
             if closed:

@@ -92,9 +92,9 @@ LINE_RULES: dict[str, str] = {
     "break": r"\r\n|[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]",
     "frame": r"^#{3,}$",
     "gccg_heading": r"^# ?[A-Za-z][A-Za-z' -]{0,39} \(\d{1,4}\)$",
-    "header": r"^[-#=*_/ ]*\[?((?:\d{1,3}[- ])?[A-Za-z][A-Za-z' &/-]{0,39}?)\]? ?(?:[(\[]\d{1,3}[)\]](?: [^:]*)?|- ?\d{1,3}"
-              r"(?: cards?)?| \d{1,3})? ?(:)? ?(?:[(\[]?\d{1,3}[)\]]?(?: cards?)?)?(?: ?[(\[][A-Za-z][^()\[\]:]{0,59}[)\]])?"
-              r"[ =*_#-]*$",
+    "header": r"^[-#=*_/ ]*\[?((?:\d{1,3}[- ])?[A-Za-z][A-Za-z' &/-]{0,39}?)\]? ?(?:[(\[]\d{1,3}[)\]](?: [^:]*)?|- "
+              r"?\d{1,3}(?: cards?)?| \d{1,3})? ?(:)? ?(?:[(\[]?\d{1,3}[)\]]?(?: cards?)?)?(?: "
+              r"?[(\[][A-Za-z][^()\[\]:]{0,59}[)\]])?[ =*_#-]*$",
     "comment": r"^(?:#|//)",
     "comment_marks": r"^(?:#+|//+) *",
     "banner": r"(?:^gccg|middle earth deck|netmeccg)",
@@ -171,7 +171,8 @@ SECTIONS: dict[str, list[str]] = {
     "pool": ["Pool", "pool", ""], "starting pool": ["Pool", "pool", ""], "character pool": ["Pool", "pool", ""],
     "not in deck": ["Pool", "pool", ""], "starting resources": ["Pool", "pool", ""], "starting": ["Pool", "pool", ""],
     "company": ["Starting company", "starting", ""], "companies": ["Starting company", "starting", ""],
-    "starting company": ["Starting company", "starting", ""], "starting companies": ["Starting company", "starting", ""],
+    "starting company": ["Starting company", "starting", ""],
+    "starting companies": ["Starting company", "starting", ""],
     "character draft": ["Draft", "starting", ""], "draft": ["Draft", "starting", ""],
     "sideboard": ["Sideboard", "sideboard", ""], "side board": ["Sideboard", "sideboard", ""],
     "side": ["Sideboard", "sideboard", ""], "sb": ["Sideboard", "sideboard", ""],

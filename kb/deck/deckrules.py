@@ -1,4 +1,5 @@
-"""The Council of Elrond's deck-construction rules (CoE rules, section 1) checked on a decklist, each finding citing its rule.
+"""The Council of Elrond's deck-construction rules (CoE rules, section 1) checked on a decklist, each finding citing its
+rule.
 
 For a deck's lines read to their cards (kb.deck.deckcards: each line's card, what the list is, whose deck it is),
 check() gives every finding: a problem (the rule, what is wrong, the lines), or a rule not checked (and
@@ -14,8 +15,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from kb.deck.deckcards import (BANS, DECK, LIMITS, NOT_JUDGED, PLAYER_NAMES, PLAYER_RULES, RULES, CardFacts, Entry, Scope,
-                          a_name, agent_is_hazard, alignment_rule, listed, named, part_of, site_sides, total)
+from kb.deck.deckcards import (BANS, DECK, LIMITS, NOT_JUDGED, PLAYER_NAMES, PLAYER_RULES, RULES, CardFacts, Entry,
+                               Scope, a_name, agent_is_hazard, alignment_rule, listed, named, part_of, site_sides,
+                               total)
 from kb.deck.decklist import SIDEBOARDS
 
 
@@ -116,7 +118,8 @@ def _copies(f: Findings, entries: list[Entry], player: str) -> None:
     for name, group in groups.items():
         n, card = total(group), group[0].versions[0]
         if card.has("u") and not card.has("a") and n > limit["unique"]:
-            f.problem(limit["rule"], f"{n} copies of {name}, a unique card (at most {limit['unique']} in the deck)", group)
+            f.problem(limit["rule"], f"{n} copies of {name}, a unique card (at most {limit['unique']} in the deck)",
+                      group)
         elif not card.has("u") and n > limit["other"]:
             f.problem(limit["rule"], f"{n} copies of {name} (at most {limit['other']} in the deck)", group)
         elif player == "fallen-wizard" and not card.has("u"):
@@ -418,7 +421,8 @@ def _locations(f: Findings, entries: list[Entry], player: str) -> None:
         if player == "fallen-wizard":
             _fallen_wizard_site(f, card, group)
         elif total(group) > limit["site"] and not card.has("h"):
-            f.problem(limit["rule"], f"{total(group)} copies of the site {card.name}: one of each non-haven site", group)
+            f.problem(limit["rule"], f"{total(group)} copies of the site {card.name}: one of each non-haven site",
+                      group)
 
 
 def _fallen_wizard_site(f: Findings, card: CardFacts, group: list[Entry]) -> None:
@@ -541,7 +545,8 @@ def verdicts(players: tuple[str, ...], results: list[list[dict[str, Any]]],
     else:
         summary = "; ".join(others)
         summary = summary[0].upper() + summary[1:]
-    return {**verdict(shared, scope), "legal": None if legal and others else not others, "summary": summary}, shared, readings
+    return {**verdict(shared, scope), "legal": None if legal and others else not others,
+            "summary": summary}, shared, readings
 
 
 def _said(v: dict[str, Any]) -> str:
@@ -550,4 +555,5 @@ def _said(v: dict[str, Any]) -> str:
         ([f"{counted(v['not_checked'], 'check')} not made"] if v["not_checked"] else [])
     if not v["problems"] and not rest:
         return "no problem found"
-    return ", ".join([counted(v["problems"], "problem")] + rest) if v["problems"] else "no problem, but " + " and ".join(rest)
+    return ", ".join([counted(v["problems"], "problem")]
+                     + rest) if v["problems"] else "no problem, but " + " and ".join(rest)

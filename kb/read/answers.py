@@ -147,14 +147,105 @@ class PhaseAnswer:
 
 
 @dataclass(frozen=True, slots=True)
+class LinkTo:
+    """One thing a ruling links to (or an older ruling that links to it), as readers read it."""
+
+    kind: str
+    """As stored (kb.builder.xref): card, phase, term, annotation, rule, section, edition (its counterpart or
+    successor in the current edition), same-rule (a ruling of another document stating the same rule:
+    kb.builder.equivalents); older_editions: an older ruling of its wording, or one it replaced,
+    reversed or holds moved."""
+    target: str
+    """What it names: a card's or term's name, a phase's id, a number, a section's id, a ruling's id ("" for none)."""
+    how: str
+    """How the build found it (mention, about, card; section, text; cites; the "See also"'s words; same,
+    reworded (0.95), absent, or a verdict's words)."""
+    label: str
+    """What a reader reads: "Gandalf", "Site phase", "Annotation 18", "Rulings by Term › Ally", "same
+    wording", "not in CRF 22", a successor's verdict and words."""
+    url: str
+    """Its page (and anchor) on the site, "" where it has none."""
+
+
+LINK_GROUPS = (("current", ("edition",)), ("older editions", ("older_editions",)), ("same rule", ("same-rule",)),
+               ("cites", ("annotation", "rule")), ("see also", ("section",)), ("cards", ("card",)),
+               ("phases", ("phase",)), ("terms", ("term",)))
+"""The groups a ruling's links are shown in, in this order, and the kinds of link each holds."""
+
+
+RULINGS = ("edition", "older_editions", "same-rule")
+"""The kinds of link whose target is a ruling (shown by its id in the terminal)."""
+
+
+@dataclass(frozen=True, slots=True)
+class LinkGroup:
+    """Links of one group (LINK_GROUPS), each target once, in the order the build found them."""
+
+    name: str
+    """current, older editions, same rule, cites, see also, cards, phases or terms."""
+    label: str
+    """As readers read it: the group's name, or for current "in CRF 22" (the current CRF's edition, from the
+    sources) or "in the current rules" where a counterpart lives in another current document."""
+    links: tuple[LinkTo, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RulingLinks:
+    """What a ruling links to and what links to it: every link as stored (links_json), and the groups readers
+    are shown (groups): the terminal's `rulings show` and the site's ruling both render these."""
+
+    every: tuple[LinkTo, ...]
+    """Every link in the order the build stored them, then the older rulings linked to it."""
+    current: str
+    """The current CRF's edition as readers name it ("CRF 22", kb.builder.changes.edition_name)."""
+    current_source: str = ""
+    """The current CRF's source id: a counterpart in another source lives in the current rules."""
+    successor: str = ""
+    """For an older ruling gone from the current CRF, the ruling that states its matter now (its link's
+    target, labelled with the verdict), "" for none."""
+
+    @property
+    def groups(self) -> tuple[LinkGroup, ...]:
+        """The links shown, by group (LINK_GROUPS), each target once: a card's, phase's, term's, number's or
+        section's only where it has a page; no link of a card's own text to the card."""
+        found: dict[str, list[LinkTo]] = {}
+        seen: set[tuple[str, str]] = set()
+        for link in self.every:
+            shown = link.url or link.kind in RULINGS
+            if (link.kind, link.target) in seen or not shown or (link.kind == "card" and link.how == "card"):
+                continue
+            seen.add((link.kind, link.target))
+            found.setdefault(link.kind, []).append(link)
+        groups = []
+        for name, kinds in LINK_GROUPS:
+            links = tuple(link for kind in kinds for link in found.get(kind, ()))
+            if links:
+                groups.append(LinkGroup(name, self._label(name, links), links))
+        return tuple(groups)
+
+    def _label(self, name: str, links: tuple[LinkTo, ...]) -> str:
+        if name != "current":
+            return name
+        elsewhere = any(link.target and link.target.partition(".")[0] != self.current_source for link in links)
+        return "in the current rules" if elsewhere else f"in {self.current}"
+
+    def to_json(self) -> dict[str, list[dict[str, str]]]:
+        """{kind: [{target, how}, ...]}: every link as stored, by kind and target, then the older editions."""
+        out: dict[str, list[dict[str, str]]] = {}
+        for link in sorted(self.every, key=lambda k: (k.kind == "older_editions", k.kind, k.target)):
+            out.setdefault(link.kind, []).append({"target": link.target, "how": link.how})
+        return out
+
+
+@dataclass(frozen=True, slots=True)
 class RulingAnswer:
     """One ruling whole: what it links to (and what links to it), the ruling it belongs to, a card's face."""
 
     ruling: Ruling
     parent: Ruling | None
-    links: tuple[tuple[str, tuple[tuple[str, str], ...]], ...]
-    """(kind, ((target, how), ...)) by kind, then "older_editions": the older rulings linked to it
-    (its older wording, or the older ruling it replaced, reversed or holds moved)."""
+    links: RulingLinks
+    """What it links to, and the older rulings linked to it (its older wording, or the older ruling it
+    replaced, reversed or holds moved)."""
     card: CardFace | None
     change: Change | None = None
     """What changed in it (kb.builder.changes), if anything: for an older ruling gone from the current CRF, its
@@ -169,7 +260,7 @@ class RulingAnswer:
         out = self.ruling.to_json()
         out["parent"] = self.parent.to_json() if self.parent else None
         out["parts"] = [p.to_json() for p in self.parts]
-        out["links"] = {kind: [{"target": t, "how": h} for t, h in items] for kind, items in self.links}
+        out["links"] = self.links.to_json()
         if self.card is not None:
             out["card"] = self.card.to_json()
         if self.change is not None:

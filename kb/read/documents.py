@@ -1,12 +1,11 @@
 """The read model's answers read whole, for the site and the deck check (kb.read.lookup's Reader gives them):
-a document with its headings, a cross-reference, a card's stored record, a source's edition."""
+a document with its headings, a source's edition."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
-from kb.model import Source
+from kb.model import Section, Source
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,50 +17,12 @@ class SourceRow(Source):
 
 
 @dataclass(frozen=True, slots=True)
-class SectionRow:
-    """One heading of a document and where it stands."""
-
-    id: str
-    source: str
-    titles: tuple[str, ...]
-    """The heading's path from the top of the document, itself last."""
-    depth: int
-    line_start: int
-    line_end: int
-    ord: int
-
-
-@dataclass(frozen=True, slots=True)
 class Document:
     """A document as the site writes it whole: its source (manifest entry and counts) and its headings in
     order (its rulings are Reader.every()'s)."""
 
     source: SourceRow
-    sections: tuple[SectionRow, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class LinkRow:
-    """One cross-reference of a ruling (kb.store.store SCHEMA: links)."""
-
-    ruling_id: str
-    kind: str
-    target: str
-    how: str
-
-
-@dataclass(frozen=True, slots=True)
-class CardRecord:
-    """One printing as the card database stores it, what the deck rules read of it (kb.deck.deckrules)."""
-
-    id: str
-    set_code: str
-    name: str
-    type: str
-    alignment: str
-    text: str | None
-    attributes: Any
-    """The card database's attributes, decoded."""
+    sections: tuple[Section, ...]
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,11 +11,10 @@ import re
 import sqlite3
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Union
 
 from kb.errors import KbBroken, NotFound, Refused, quoted, require
-from kb.read.render import Reading
+from kb.store.reading import Reading, clean_heading
 from kb.read.ruling import Ruling, groups_json, rulings_json
 from kb.store.snapshot import Kb, Snapshot
 from kb.store.store import CARD_PARTS, query
@@ -23,21 +22,26 @@ from kb.keys import cased_numbers, numbers_meant, page_key
 
 if TYPE_CHECKING:
     from kb.builder.addresses import Addresses
-    from kb.read.answers import CardAnswer, CardRulings, CardsAnswer, PhaseAnswer, RulingAnswer, Term, TermAnswer
+    from kb.read.answers import (CardAnswer, CardRulings, CardsAnswer, LinkTo, PhaseAnswer, RulingAnswer, RulingLinks,
+                                 Term, TermAnswer)
     from kb.builder.cardface import CardFace
     from kb.builder.changes import Change, ChangesAnswer
-    from kb.read.documents import CardRecord, Document, Edition, LinkRow
+    from kb.model import Card, Link
+    from kb.read.documents import Document, Edition
     from kb.search.searchspec import SearchSpec
 
 RULING_COLUMNS = "r.id, r.source, r.game, r.section, r.kind, r.number, r.title, r.text, r.line_start, " \
-                 "r.line_end, r.markers, r.ord, r.incomplete, (select page || '#' || anchor from addresses where kind = 'ruling' " \
-                 "and key = r.id and part = '') as url"
+                 "r.line_end, r.markers, r.ord, r.incomplete, (select page || '#' || anchor from addresses " \
+                 "where kind = 'ruling' and key = r.id and part = '') as url"
 RULING_FIELDS = ("id", "source", "source_title", "edition", "current", "game", "section", "kind", "number", "title",
                  "text", "markdown", "lines", "markers", "url", "incomplete")
 """The fields of a ruling in every command's JSON (kb/data/schema/ruling.json), in this order."""
 CARD_COLUMNS = "ruling_id, id, set_code, set_name, name, names, type, alignment, text, attributes, (select page from " \
                "addresses a where a.kind = 'card' and a.key = cards.name and a.part = '') as page"
 """A card's columns and its page on the site (as the build stored it: kb.builder.addresses)."""
+
+PAGED = ("card", "phase", "term", "annotation", "rule")
+"""The kinds of link whose target has a page of its own on the site."""
 
 MAX_ID = 80
 """Longer input is no ruling id or number (and would make too long a LIKE pattern)."""
@@ -81,20 +85,16 @@ class SourceInfo:
     parser: str
     rank: int
     """Its place in the manifest."""
-
-
-_specs: dict[Path, SearchSpec] = {}
+    kind: str = ""
+    """CRF, official rules, ... (the manifest's kind: "CRF 22" is its kind and edition)."""
 
 
 def search_spec(kb: Kb) -> SearchSpec:
-    """The search data of a build, read once per process and build (a build never changes once in
-    place; kb.search.search.open_searcher keeps its searcher the same way)."""
-    from kb.search.searchspec import SPEC, SearchSpec
+    """The search data of a build, as its searcher holds it (kb.search.search.open_searcher: the one copy a
+    process reads of each build, for a search and for every lookup that reads names)."""
+    from kb.search.search import open_searcher
 
-    snapshot = Snapshot.of(kb)
-    if snapshot.folder not in _specs:
-        _specs[snapshot.folder] = SearchSpec.load(snapshot.file(SPEC))
-    return _specs[snapshot.folder]
+    return open_searcher(kb).spec
 
 
 class Reader:
@@ -146,8 +146,9 @@ class Reader:
     def sources(self) -> dict[str, SourceInfo]:
         """Every source by id, in manifest order."""
         if self._sources is None:
-            self._sources = {s["id"]: SourceInfo(s["title"], s["edition"], bool(s["current"]), s["parser"], n)
-                             for n, s in enumerate(query(self.conn, "select id, title, edition, current, parser "
+            self._sources = {s["id"]: SourceInfo(s["title"], s["edition"], bool(s["current"]), s["parser"], n,
+                                                 s["kind"])
+                             for n, s in enumerate(query(self.conn, "select id, title, edition, current, parser, kind "
                                                                     "from sources order by rowid"))}
         return self._sources
 
@@ -279,24 +280,25 @@ class Reader:
         """Every document in manifest order, each with its headings in order."""
         from dataclasses import fields
 
-        from kb.read.documents import Document, SectionRow, SourceRow
+        from kb.model import Section, Span
+        from kb.read.documents import Document, SourceRow
 
         names = [f.name for f in fields(SourceRow)]
-        sections: dict[str, list[SectionRow]] = {}
+        sections: dict[str, list[Section]] = {}
         for s in query(self.conn, "select * from sections order by ord"):
-            sections.setdefault(s["source"], []).append(SectionRow(
-                s["id"], s["source"], tuple(s["titles"]), s["depth"], s["line_start"], s["line_end"], s["ord"]))
+            sections.setdefault(s["source"], []).append(Section(
+                s["id"], s["source"], tuple(s["titles"]), Span(s["line_start"], s["line_end"]), s["ord"]))
         return [Document(SourceRow(**{**{n: s[n] if s.get(n) is not None else "" for n in names},
                                       "current": bool(s["current"]), "line_count": s["line_count"],
                                       "rulings": s["rulings"]}), tuple(sections.get(s["id"], ())))
                 for s in query(self.conn, "select * from sources order by rowid")]
 
-    def links(self) -> list[LinkRow]:
+    def links(self) -> list[Link]:
         """Every cross-reference, as the build stored them."""
-        from kb.read.documents import LinkRow
+        from kb.model import Link
 
-        return [LinkRow(k["ruling_id"], k["kind"], k["target"], k["how"])
-                for k in query(self.conn, "select ruling_id, kind, target, how from links order by rowid")]
+        return [Link(k["ruling_id"], k["kind"], k["target"], k["how"], tuple((a, b) for a, b in k["spans"]))
+                for k in query(self.conn, "select ruling_id, kind, target, how, spans from links order by rowid")]
 
     def every_change(self) -> list[Change]:
         """What changed in the current CRF (kb.builder.changes), in the order shown."""
@@ -304,13 +306,14 @@ class Reader:
 
         return [from_row(row) for row in query(self.conn, "select * from changes order by ord")]
 
-    def card_records(self) -> list[CardRecord]:
-        """Every printing as the card database stores it, by set and id."""
-        from kb.read.documents import CardRecord
+    def card_records(self) -> list[Card]:
+        """Every printing as the build stored it (kb.model.Card: what the card database gives), by set and id."""
+        from kb.model import Card
 
-        return [CardRecord(r["id"], r["set_code"], r["name"], r["type"], r["alignment"], r["text"], r["attributes"])
-                for r in query(self.conn, "select id, set_code, name, type, alignment, text, attributes from cards "
-                                          "order by set_code, id")]
+        return [Card(r["id"], r["set_code"], r["set_name"], r["names"], r["type"], r["alignment"], r["text"] or "",
+                     r["text_html"] or "", r["attributes"], r["ruling_id"])
+                for r in query(self.conn, "select id, set_code, set_name, names, type, alignment, text, text_html, "
+                                          "attributes, ruling_id from cards order by set_code, id")]
 
     def coe_rules(self, numbers: Iterable[str]) -> dict[str, Ruling]:
         """The stored rule of each of these numbers in the current CoE rules (the first so numbered, in
@@ -416,7 +419,8 @@ class Reader:
         from kb.read.answers import Term
         if self._terms is None:
             self._terms = {t["key"]: Term(t["key"], t["name"], t["definition"] or "", t["section_id"] or "",
-                                          tuple(t["headings"] or ()), tuple(t["rules"] or ()), tuple(t["aliases"] or ()))
+                                          tuple(t["headings"] or ()), tuple(t["rules"] or ()),
+                                          tuple(t["aliases"] or ()))
                            for t in query(self.conn, "select key, name, definition, section_id, headings, rules, "
                                                      "aliases from terms order by name")}
         return self._terms
@@ -431,7 +435,8 @@ class Reader:
         terms = self.terms()
         owner = {k: key for key, t in terms.items() for k in (key, *t.aliases)}
         try:
-            key, read_as = resolve.term(typed, {k: terms[o].name for k, o in owner.items()}, load_table("abbreviations"))
+            key, read_as = resolve.term(typed, {k: terms[o].name for k, o in owner.items()},
+                                        load_table("abbreviations"))
         except NotFound as exc:
             raise NotFound(str(exc), hint=self._heading_hint(typed) + (exc.hint or "")) from exc
         if key != owner[key] and not read_as:
@@ -472,7 +477,8 @@ class Reader:
                                   "'crf' and current = 1) and depth >= 2 order by ord"):
             if title_key(s["titles"][-1]) == key:
                 if s["card"]:
-                    return f"{quoted(s['titles'][-1])} is a card of the CRF's card rulings: `rulings card \"{s['card']}\"`. "
+                    return (f"{quoted(s['titles'][-1])} is a card of the CRF's card rulings: `rulings card "
+                            f"\"{s['card']}\"`. ")
                 return (f"{quoted(s['titles'][-1])} is a heading of the CRF ({' › '.join(s['titles'][:-1])}), "
                         "not a term. ")
         return ""
@@ -506,7 +512,8 @@ class Reader:
         if kind not in self._numbers:  # (each kind's numbers once: the site asks for every one)
             numbers = [(page_key(kind, r["number"]), r["number"], r["id"]) for r in query(
                 self.conn, "select id, number from rulings where kind = ? and number != '' order by rowid", (kind,))]
-            heads = [key.rsplit(".", n)[0] for key, _, _ in numbers for n in range(key.count(".") + 1 if kind == "rule" else 1)]
+            heads = [key.rsplit(".", n)[0] for key, _, _ in numbers
+                     for n in range(key.count(".") + 1 if kind == "rule" else 1)]
             self._numbers[kind] = numbers, cased_numbers(heads)  # every number and what its parts begin ("3.I")
         numbers, cased = self._numbers[kind]
         meant = numbers_meant(wanted, cased.get(wanted.lower(), ()))  # as written, else in any case
@@ -521,12 +528,15 @@ class Reader:
         found = self.rulings(rows)
         key = page_key(kind, found[0].number or wanted) if found else meant[0]
         return NumberAnswer(kind, found[0].number or number if found else number, tuple(found),
-                            tuple(self.rulings(parts)), tuple(self.rulings(r["ruling_id"] for r in self._linked(kind, key))),
+                            tuple(self.rulings(parts)),
+                            tuple(self.rulings(r["ruling_id"] for r in self._linked(kind, key))),
                             self.page(kind, key) if rows else None)
 
     def ruling(self, ruling_id: str) -> RulingAnswer:
         """One ruling whole; NotFound, with the ids it may have meant, if unknown."""
+        from kb.builder.changes import from_row
         from kb.read.answers import RulingAnswer
+
         ruling_id = require(ruling_id, "ruling id", "rulings show crf-22.454d048a6d")
         found = self.rulings([ruling_id])
         if not found:
@@ -534,7 +544,8 @@ class Reader:
             patterns = [_like_prefix(ruling_id)] + (["%." + _like_prefix(ruling_id)] if "." not in ruling_id else [])
             near: list[dict[str, Any]] = []
             for pattern in patterns if len(ruling_id) <= MAX_ID else []:
-                near = near or query(self.conn, "select id from rulings where id like ? escape '\\' order by id limit 5",
+                near = near or query(self.conn,
+                                     "select id from rulings where id like ? escape '\\' order by id limit 5",
                                      (pattern,))
             hint = f"Did you mean {', '.join(r['id'] for r in near)}? " if near else ""
             raise NotFound(f"no ruling with id {quoted(ruling_id)}",
@@ -542,19 +553,16 @@ class Reader:
         ruling = found[0]
         parent = query(self.conn, "select parent from rulings where id = ?", (ruling_id,))[0]["parent"]
         parents = self.rulings([parent]) if parent else []
-        parts = self.rulings(row["id"] for row in query(self.conn, "select id from rulings where parent = ? order by ord",
+        parts = self.rulings(row["id"]
+                             for row in query(self.conn, "select id from rulings where parent = ? order by ord",
                                                           (ruling_id,))) or self._steps_cited(ruling)
-        links: dict[str, list[tuple[str, str]]] = {}
-        for row in query(self.conn, "select kind, target, how from links where ruling_id = ? order by kind, target",
-                         (ruling_id,)):
-            links.setdefault(row["kind"], []).append((row["target"], row["how"]))
-        change = self._change_of(ruling_id, links)
+        rows = query(self.conn, "select * from changes where ruling_id = ? order by ord limit 1", (ruling_id,))
+        change = from_row(rows[0]) if rows else None
         faces = [] if ruling.kind != "card" else self._faces_of(
             query(self.conn, f"select {CARD_COLUMNS} from cards where ruling_id = ?", (ruling_id,)))
         others = self.rulings([change.other_id]) if change and change.other_id else []
-        return RulingAnswer(ruling, parents[0] if parents else None,
-                            tuple((kind, tuple(items)) for kind, items in links.items()), faces[0] if faces else None,
-                            change, others[0] if others else None, tuple(parts))
+        return RulingAnswer(ruling, parents[0] if parents else None, self.ruling_links([ruling_id])[ruling_id],
+                            faces[0] if faces else None, change, others[0] if others else None, tuple(parts))
 
     def _steps_cited(self, ruling: Ruling) -> list[Ruling]:
         """The steps a rule that ends with a colon opens by citing them ("proceeds through the following
@@ -566,25 +574,107 @@ class Reader:
                      (ruling.source, ruling.id))
         return self.rulings(row["id"] for row in rows)
 
-    def _change_of(self, ruling_id: str, links: dict[str, list[tuple[str, str]]]) -> Change | None:
-        """A ruling's change (kb.builder.changes), if it has one; its links in the current edition made what the
-        change found: an older ruling gone from it -> its successor and verdict ("replaced, checked by
-        hand"); and "older_editions", the older rulings of its wording or that it replaced, reversed or holds moved."""
-        from kb.builder.changes import from_row, verdict_words
+    def ruling_links(self, ids: Iterable[str] | None = None) -> dict[str, RulingLinks]:
+        """What each of these rulings (every ruling: None) links to and what links to it, typed and grouped
+        (kb.read.answers.RulingLinks: `rulings show` and the site's rulings render these): its stored links in
+        the order stored, an older ruling gone from the current CRF linked to its successor with its verdict,
+        then the older rulings of its wording or that it replaced, reversed or holds moved; each with its
+        label and its page on the site."""
+        from kb.builder.changes import edition_name, verdict_words
+        from kb.read.answers import RulingLinks
 
-        rows = query(self.conn, "select * from changes where ruling_id = ? order by ord limit 1", (ruling_id,))
-        change = from_row(rows[0]) if rows else None
-        if change is not None and change.kind == "absent":
-            successor = change.other_id if change.verdict != "dropped" else ""
-            links["edition"] = [(successor, verdict_words(change.verdict, change.unsure, change.guess))]
-        older = [(r["ruling_id"], r["how"]) for r in query(
-            self.conn, "select ruling_id, how from links where kind = 'edition' and target = ?", (ruling_id,))]
-        older += [(r["ruling_id"], verdict_words(r["verdict"], bool(r["unsure"]), bool(r["guess"]), successor=True))
-                  for r in query(self.conn, "select ruling_id, verdict, unsure, guess from changes where kind = 'absent' "
-                                            "and other_id = ? and verdict != 'dropped' order by ord", (ruling_id,))]
-        if older:
-            links["older_editions"] = older
-        return change
+        wanted = None if ids is None else tuple(dict.fromkeys(ids))
+        links: dict[str, list[tuple[str, str, str]]] = {i: [] for i in wanted or ()}
+        for row in self._rows_of("select ruling_id, kind, target, how from links", "ruling_id", wanted,
+                                 " order by rowid"):
+            links.setdefault(row["ruling_id"], []).append((row["kind"], row["target"], row["how"]))
+        gone = {row["ruling_id"]: (row["other_id"] if row["verdict"] != "dropped" else "",
+                                   verdict_words(row["verdict"], bool(row["unsure"]), bool(row["guess"])))
+                for row in self._rows_of("select ruling_id, other_id, verdict, unsure, guess from changes where "
+                                         "kind = 'absent'", "ruling_id", wanted)}
+        older: dict[str, list[tuple[str, str]]] = {}
+        for row in self._rows_of("select target, ruling_id, how from links where kind = 'edition' and target != ''",
+                                 "target", wanted, " order by rowid"):
+            older.setdefault(row["target"], []).append((row["ruling_id"], row["how"]))
+        for row in self._rows_of("select other_id, ruling_id, verdict, unsure, guess from changes where kind = "
+                                 "'absent' and verdict != 'dropped'", "other_id", wanted, " order by ord"):
+            verdict = verdict_words(row["verdict"], bool(row["unsure"]), bool(row["guess"]), successor=True)
+            older.setdefault(row["other_id"], []).append((row["ruling_id"], verdict))
+        crf = next(((i, s) for i, s in self.sources.items() if s.parser == "crf" and s.current), None)
+        current = edition_name(crf[1].kind, crf[1].edition) if crf else "the current CRF"
+        every = {rid: [(kind, target, how) if kind != "edition" or rid not in gone else ("edition", *gone[rid])
+                       for kind, target, how in rows] for rid, rows in links.items()}
+        for rid, items in older.items():
+            every.setdefault(rid, []).extend(("older_editions", target, how) for target, how in items)
+        place = self._places([link for rows in every.values() for link in rows], wanted is None)
+        return {rid: RulingLinks(tuple(self._link_to(kind, target, how, place, current, rid in gone)
+                                       for kind, target, how in rows), current, crf[0] if crf else "",
+                                 gone[rid][0] if rid in gone else "")
+                for rid, rows in every.items()}
+
+    def _rows_of(self, sql: str, column: str, wanted: tuple[str, ...] | None, tail: str = "") -> list[dict[str, Any]]:
+        """The rows of sql whose column is one of wanted (every row: None)."""
+        if wanted is None:
+            return query(self.conn, sql + tail)
+        joiner = " and " if " where " in sql else " where "
+        return query(self.conn, f"{sql}{joiner}{column} in ({','.join('?' * len(wanted))}){tail}", wanted)
+
+    def _places(self, links: list[tuple[str, str, str]], every: bool) -> dict[tuple[str, str], str]:
+        """The site's address of what links name, read for these links only (or every one: every):
+        (kind, key) -> page (and anchor), a ruling's as ("ruling", id), a section's as ("section", id) and
+        its headings as a reader reads them as ("section-title", id)."""
+        from kb.builder.urls import anchor
+        from kb.read.answers import RULINGS
+
+        keys = tuple({(kind, page_key(kind, target)) for kind, target, _ in links if kind in PAGED})
+        rulings = tuple({target for kind, target, _ in links if kind in RULINGS and target})
+        sections = tuple({target for kind, target, _ in links if kind == "section"})
+        sql = "select kind, key, page from addresses where part = ''"
+        rows = query(self.conn, f"{sql} and kind in ({','.join('?' * len(PAGED))})", PAGED) if every else query(
+            self.conn, f"{sql} and (kind, key) in (values {','.join(['(?, ?)'] * len(keys))})",
+            tuple(v for key in keys for v in key)) if keys else []
+        place = {(row["kind"], row["key"]): str(row["page"]) for row in rows}
+        place |= {("ruling", row["key"]): f"{row['page']}#{row['anchor']}" for row in self._rows_of(
+            "select key, page, anchor from addresses where kind = 'ruling'", "key", None if every else rulings)}
+        if not sections:
+            return place
+        documents = {(row["key"], row["part"]): str(row["page"])
+                     for row in query(self.conn, "select key, part, page from addresses where kind = 'document'")}
+        for row in self._rows_of("select id, source, titles from sections", "id", None if every else sections):
+            page = documents.get((row["source"], row["titles"][0] if row["titles"] else ""),
+                                 documents.get((row["source"], ""), ""))
+            place[("section", row["id"])] = f"{page}#{anchor('s:' + row['id'])}" if page else ""
+            place[("section-title", row["id"])] = " › ".join(clean_heading(t) for t in row["titles"])
+        return place
+
+    def _link_to(self, kind: str, target: str, how: str, place: dict[tuple[str, str], str], current: str,
+                 gone: bool) -> LinkTo:
+        """One link as readers read it (kb.read.answers.LinkTo): its label and its page."""
+        from kb.builder.changes import edition_words
+        from kb.builder.urls import anchor
+        from kb.phases import PHASE_NAMES
+        from kb.read.answers import LinkTo
+
+        if kind in PAGED:
+            page = place.get((kind, page_key(kind, target)), "")
+            number = kind in ("annotation", "rule")
+            label = {"phase": PHASE_NAMES.get(target, target), "annotation": f"Annotation {target}",
+                     "rule": f"Rule {target}"}.get(kind, target)
+            return LinkTo(kind, target, how, label, f"{page}#{anchor(f'{kind}-{target}')}" if page and number else page)
+        if kind == "section":
+            title = place.get(("section-title", target), target)
+            return LinkTo(kind, target, how, title, place.get(("section", target), ""))
+        url = place.get(("ruling", target), "")
+        if kind == "same-rule":  # a ruling of another document stating the same rule: that document's title
+            source = self.sources.get(target.partition(".")[0])
+            return LinkTo(kind, target, how, source.title if source else target, url)
+        if kind == "older_editions":
+            return LinkTo(kind, target, how, edition_words(how), url)
+        if gone:  # an older ruling gone from the current CRF: its verdict, and its successor (if any)
+            return LinkTo(kind, target, how, how if url else f"not in {current}: {how}", url)
+        if how == "absent" or not url:
+            return LinkTo(kind, target, how, f"not in {current}", "")
+        return LinkTo(kind, target, how, edition_words(how), url)
 
 
 KbOrReader = Union[Kb, Reader]
@@ -624,7 +714,8 @@ def stats(kb: Kb) -> list[dict[str, Any]]:
 
 
 def _stats(conn: sqlite3.Connection) -> list[dict[str, Any]]:
-    sources = query(conn, "select id, title, game, kind, edition, date, current, line_count from sources order by rowid")
+    sources = query(conn,
+                    "select id, title, game, kind, edition, date, current, line_count from sources order by rowid")
     counts = query(conn, "select source, kind, count(*) as n from rulings group by source, kind order by n desc")
     for s in sources:
         s["current"] = bool(s["current"])
@@ -691,7 +782,8 @@ def changes(kb: KbOrReader, since: str | None = None, source: str | None = None,
         if source is None or source in {shaped[i]["source"] for i in c.parties}:
             out.append({**shaped[c.ruling_id], "change": c.to_json(other)})
     crf = query(conn, "select kind, edition, date from sources where parser = 'crf' and current order by rowid limit 1")
-    return ChangesAnswer(out, edition_name(crf[0]["kind"], crf[0]["edition"]) if crf else "", crf[0]["date"] if crf else "",
+    return ChangesAnswer(out, edition_name(crf[0]["kind"], crf[0]["edition"]) if crf else "", crf[0]["date"] if crf
+                         else "",
                          narrowed=any(v is not None for v in (since, source, phase)))
 
 
@@ -718,21 +810,35 @@ class Found:
         """A result's ruling (from its search document's data)."""
         return self.reader.shape(result.data)
 
+    def source_title(self, source: str) -> str:
+        """A source's title, by its id (its id where the build has no such source)."""
+        found = self.reader.sources.get(source)
+        return found.title if found else source
+
     def reading(self, result: Any) -> Reading:
-        """A result's text as a reader reads it (kb.read.render.reading)."""
-        from kb.read.render import reading
-        source = self.reader.sources.get(result.data["source"])
-        return reading(result.data["text"], source.parser if source else "")
+        """A result's text as a reader reads it (kb.store.reading.reading)."""
+        return self.text_reading(result.data["text"], result.data["source"])
+
+    def text_reading(self, text: str, source_id: str) -> Reading:
+        """A text of a source as a reader reads it (kb.store.reading.reading): a result's, or an equivalent's."""
+        from kb.store.reading import reading
+        source = self.reader.sources.get(source_id)
+        return reading(text, source.parser if source else "")
+
+    def same_rule(self, result: Any) -> list[dict[str, str]]:
+        """A result's equivalents (kb.search.search.Result.same_rule), each text as a reader reads it."""
+        return [{**e, "text": self.text_reading(e["text"], e["source"]).text} for e in result.same_rule]
 
     def to_json(self, explain: bool = False) -> Any:
-        """The results in the ruling shape plus score, also_in and matched (and why, with explain);
+        """The results in the ruling shape plus score, also_in, same_rule and matched (and why, with explain);
         with explain, {"understanding", "results"}."""
         from dataclasses import asdict
 
         out = []
         for r in self.results:
             item = self.ruling(r).to_json()
-            item.update({"score": round(r.score, 4), "also_in": list(r.also_in), "matched": list(r.matched)})
+            item.update({"score": round(r.score, 4), "also_in": list(r.also_in), "same_rule": self.same_rule(r),
+                         "matched": list(r.matched)})
             if explain:
                 item["why"] = dict(r.why)
             out.append(item)

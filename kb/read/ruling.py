@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from kb.read.render import MARKDOWN_PARSERS, Reading, reading
+from kb.store.reading import MARKDOWN_PARSERS, Reading, reading
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,7 +29,7 @@ class Ruling:
     stored: str
     """Its text as stored: the source's own markup (reading() reads it)."""
     parser: str
-    """Its source's parser, which says how the text is written (kb.read.render.reading)."""
+    """Its source's parser, which says how the text is written (kb.store.reading.reading)."""
     lines: tuple[int, int]
     markers: tuple[str, ...]
     url: str
@@ -47,7 +47,7 @@ class Ruling:
         return self.url.partition("#")[0]
 
     def reading(self) -> Reading:
-        """Its text as a reader reads it (kb.read.render.reading)."""
+        """Its text as a reader reads it (kb.store.reading.reading)."""
         return reading(self.stored, self.parser)
 
     def to_json(self) -> dict[str, Any]:

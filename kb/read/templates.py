@@ -1,4 +1,6 @@
-"""The site's templates: one Jinja2 environment over a folder of them (HTML autoescaped, an undefined value an error), the only module that imports Jinja2; the site's pages and the deck check's printable page are rendered with it (and the read API's page of a saved query put before Datasette's own: put_first)."""
+"""The site's templates: one Jinja2 environment over a folder of them (HTML autoescaped, an undefined value an error),
+the only module that imports Jinja2; the site's pages and the deck check's printable page are rendered with it (and the
+read API's page of a saved query put before Datasette's own: put_first)."""
 
 from __future__ import annotations
 
@@ -80,7 +82,8 @@ def _environment_class() -> type[jinja2.Environment]:
 
 
 def render(name: str, **values: Any) -> str:
-    """A template rulings ships (kb.builder.bundle.site_files) rendered with values: render("deck_report.html", report=...)."""
+    """A template rulings ships (kb.builder.bundle.site_files) rendered with values: render("deck_report.html",
+    report=...)."""
     from kb.builder.bundle import site_files
 
     return environment(site_files() / "templates").get_template(name).render(**values)

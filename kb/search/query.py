@@ -14,7 +14,7 @@ import functools
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Protocol
 
 
@@ -45,8 +45,9 @@ RULES: dict[str, str] = {
     "sentence_end": r"[.?!]+(?=\s|$)|\[\.\.\.\]",
     "define": r"^\s*(?:(?:what(?:'?s| is| are)|define|definition of|meaning of)\s+(?:an?\s+|the\s+)?([^?]{2,60}?)"
               r"|what does\s+(?:an?\s+|the\s+)?([^?]{2,60}?)\s+mean)\s*\??\s*$",
-    "asked": r"^\s*(?:what happens?|what goes on|how (?:does|do|is|are|can)|what (?:does|do|can)|who(?:'?s| is| are| was)|"
-             r"tell me about|explain)\s+(?:(?:in|during|at|on|with)\s+)?(?:an?\s+|the\s+)?([^?]{2,60}?)"
+    "asked": r"^\s*(?:what happens?|what goes on|how (?:does|do|is|are|can)|what (?:does|do|can)|"
+             r"who(?:'?s| is| are| was)|tell me about|explain)\s+(?:(?:in|during|at|on|with)\s+)?"
+             r"(?:an?\s+|the\s+)?([^?]{2,60}?)"
              r"(?:\s+(?:work|works|do|does|mean|means))?\s*\??\s*$",
 }
 """The patterns of query understanding, by name. "how_many" reads the question's intent (a number);
@@ -222,6 +223,12 @@ def near_distance(a: str, b: str, limit: int) -> int:
     return d if limit < 2 else min(d, distance(said, heard, limit - 1) + 1)
 
 
+class PhraseFinder(Protocol):
+    """The phrases of a table, found in a text as whole words, longest first (kb.search.searchspec.Phrases)."""
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]: ...
+
+
 class Vocabulary(Protocol):
     """What understanding needs of the corpus (kb.search.searchspec.SearchSpec provides it)."""
 
@@ -239,7 +246,7 @@ class Vocabulary(Protocol):
     def is_english(self, word: str) -> bool: ...
     def name_index(self) -> NameIndex: ...
     def expansion(self, table: str, key: str) -> str | None: ...
-    def phrases(self, table: str) -> re.Pattern[str]: ...
+    def phrases(self, table: str) -> PhraseFinder: ...
 
 
 @dataclass(slots=True)
@@ -646,7 +653,8 @@ def _one_word_name(token: tuple[str, int, int], bare: str, opens_long: bool, run
     the few cards it begins ("Indur"), unless the next word is capitalised too and so not theirs
     ("True Fana" names neither True Cold-drake nor True Fire-drake)."""
     typed, start, _ = token
-    if not typed[:1].isupper() or len(bare) <= 3 or not (start == 0 or NAME_CONTEXT.search(text[max(0, start - 2):start])):
+    if not typed[:1].isupper() or len(bare) <= 3 or not (start == 0
+                                                         or NAME_CONTEXT.search(text[max(0, start - 2):start])):
         return []
     if (opens_long and vocab.is_common_word(bare)) or vocab.is_game_word(bare):
         return []

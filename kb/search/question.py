@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kb.keys import numbers_meant
-from kb.search.query import (PATTERNS, QUERY_WORD, QUESTION_WORDS, WEIGHTS, Understanding, Vocabulary, analyze_text, clean,
-                      fold, name_spans, strip_marks)
+from kb.search.query import (PATTERNS, QUERY_WORD, QUESTION_WORDS, WEIGHTS, Understanding, Vocabulary, analyze_text,
+                             clean, fold, name_spans, strip_marks)
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,7 +188,8 @@ def weigh_references(u: Understanding, weights: dict[str, float]) -> list[tuple[
         weighted.append((f"about:{key}", (WEIGHTS["about"] if u.card_query else WEIGHTS["about_named"]) * told))
         weighted.append((f"mention:{key}", WEIGHTS["mentions"] * told))
     for n in u.annotations:
-        weighted += [(f"number:annotation:{n}", WEIGHTS["number"]), (f"cites:annotation:{n}", WEIGHTS["cites_annotation"])]
+        weighted += [(f"number:annotation:{n}", WEIGHTS["number"]),
+                     (f"cites:annotation:{n}", WEIGHTS["cites_annotation"])]
     for n in u.rules:
         weighted += [(f"number:{n}", WEIGHTS["number"]), (f"cites:rule:{n}", WEIGHTS["cites_rule"])]
     return weighted

@@ -81,12 +81,24 @@ def document_fields(kind: str, text: str, source_kind: str, current: bool) -> di
     scores them (its source's kind, an older edition, its kind; a card's text has no kind feature:
     whether it was asked for is the query's), only those FEATURES names; "numbers", the numbers its
     text gives (number_answer); "step", the name of the rulebook step it opens with, folded (definition)."""
-    prior = ([f"source:{source_kind}"] if source_kind else []) + ([] if current else ["older edition"])
-    prior += [] if kind == "card" else [f"kind:{kind}"]
+    prior = source_prior(source_kind, current) + ([] if kind == "card" else [f"kind:{kind}"])
     label = PATTERNS["step"].match(text)
     return {"prior": [name for name in prior if name in KNOWN],
             "numbers": sorted({m.group(0).lower() for m in PATTERNS["number"].finditer(text)}),
             "step": fold(label.group(1)) if label else ""}
+
+
+def source_prior(source_kind: str, current: bool) -> list[str]:
+    """The prior features a document has from where it is written: its source's kind, an older edition
+    (CRF 22 and the card database, current, have none: the baselines)."""
+    return ([f"source:{source_kind}"] if source_kind else []) + ([] if current else ["older edition"])
+
+
+def authority(source_kind: str, current: bool, w: dict[str, float]) -> float:
+    """How much a source's word counts, as the ranking weighs it (the weights of its source_prior, 0 for
+    CRF 22): the authority order of docs/search.md, CRF 22, the card errata and the CoE rules first, then
+    the older CRF, the rulebook, the timing guide, Arda. Rulings stating one rule are listed by it."""
+    return plain_sum(w.get(name, 0.0) for name in source_prior(source_kind, current))
 
 
 VARIANT = "source:variant"

@@ -1,4 +1,5 @@
-"""Names a judge types (cards, terms, phases, sources, numbers) resolved to what the knowledge base holds, or refused with ranked suggestions."""
+"""Names a judge types (cards, terms, phases, sources, numbers) resolved to what the knowledge base holds, or refused
+with ranked suggestions."""
 
 from __future__ import annotations
 
@@ -129,7 +130,8 @@ def card(typed: str, vocab: SearchSpec, versions: Mapping[str, list[dict[str, An
     asked = typed if vocab.card_names(fold(typed)) else asked_about(typed)
     key = fold(asked)
     if not key or len(key) > MAX_NAME:
-        raise NotFound(f"no card named {quoted(typed)}", hint=f"Search the rulings instead: `rulings search {quoted(typed)}`.")
+        raise NotFound(f"no card named {quoted(typed)}",
+                       hint=f"Search the rulings instead: `rulings search {quoted(typed)}`.")
     index = card_index(vocab)
     reading = read_card(asked, vocab, index)
     if reading.names:
@@ -255,7 +257,8 @@ def source(typed: str, known: Mapping[str, str]) -> str:
     ranked = NameIndex({fold(k): [k] for k in known} | {fold(t): [k] for k, t in known.items()}).rank(typed, n=3)
     ordered = ranked + [k for k in known if k not in ranked]
     mean = f"Did you mean {ranked[0]}? " if ranked else ""
-    raise Refused(f"no source {quoted(typed)}", hint=f"{mean}Known sources: {', '.join(ordered)} (see `rulings stats`).")
+    raise Refused(f"no source {quoted(typed)}",
+                  hint=f"{mean}Known sources: {', '.join(ordered)} (see `rulings stats`).")
 
 
 def number_hint(kind: str, typed: str, numbers: list[str]) -> str:

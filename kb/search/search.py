@@ -41,9 +41,12 @@ class Result:
     """What each ranking feature added to the log-score (kb.search.ranking), for --explain."""
     matched: list[str] = field(default_factory=list)
     """The query's terms the passage holds."""
+    same_rule: list[dict[str, Any]] = field(default_factory=list)
+    """The rulings of other documents that state the same rule (kb.builder.equivalents), each {"id", "source",
+    "text"}, the most authoritative first: shown under this result, never as results of their own."""
 
     def to_json(self, explain: bool = False) -> dict[str, Any]:
-        out = {**self.data, "score": round(self.score, 4), "also_in": self.also_in}
+        out = {**self.data, "score": round(self.score, 4), "also_in": self.also_in, "same_rule": self.same_rule}
         if explain:
             out["why"] = self.why
             out["matched"] = self.matched
@@ -74,6 +77,7 @@ class Searcher:
         self.keys: dict[str, list[int]] = raw["keys"]
         self.lengths: list[float] = raw["lengths"]
         self.editions = {int(k): v for k, v in raw["editions"].items()}
+        self.same_rule: dict[int, list[int]] = {int(k): v for k, v in raw["same_rule"].items()}
         self._filters: dict[tuple[str, ...], set[int]] = {}
         self._index: Any = None
 
@@ -146,7 +150,8 @@ class Searcher:
         out: dict[int, float] = {}
         for card in u.cards:
             key = fold(card)
-            terms = [t for t in dict.fromkeys(analyze_text(card, self.spec)) if weights.get(t, 0.0) * idf.get(t, 0.0) > 0]
+            terms = [t for t in dict.fromkeys(analyze_text(card, self.spec)) if weights.get(t, 0.0) * idf.get(t, 0.0)
+                     > 0]
             if not terms:
                 continue
             holders = {t: set(map(int, self.postings.get(t, [])[::2])) for t in terms}
@@ -179,24 +184,38 @@ class Searcher:
 
     def arrange(self, scored: list[Result], u: Understanding, limit: int) -> list[Result]:
         """Best first; for a card name, its own rulings and mentions in turn; one result per wording,
-        an older edition's ruling folded into its current counterpart."""
+        an older edition's ruling folded into its current counterpart; one result per rule: a ruling
+        that states the rule of a result ranked above it is shown under that result (same_rule), not
+        again."""
         scored.sort(key=lambda r: (-r.score, r.doc))
         if u.card_query:
             scored = interleave_card_results(scored, u.cards, u.card_text)
         present = {r.doc: r for r in scored}
         out: list[Result] = []
         seen: dict[int, Result] = {}
+        shown: set[int] = set()
+        """The documents shown so far, as results or under them."""
         for r in scored:
+            if r.doc in shown:
+                continue
             key = self.wording(r.doc)
             twin = seen.get(key) or present.get(self.editions.get(r.doc, -1))
             if twin is not None and twin is not r:
                 twin.also_in.append(r.id)
                 continue
             seen[key] = r
+            same = self.same_rule.get(r.doc, [])
+            shown.update(same)
+            r.same_rule = [self.equivalent(d) for d in same]
             out.append(r)
             if len(out) == limit:
                 break
         return out
+
+    def equivalent(self, d: int) -> dict[str, Any]:
+        """A ruling shown under a result that states the same rule: its id, source and text."""
+        doc = self.spec.doc(d)
+        return {"id": doc.id, "source": self.spec.raw["sources"][doc.source]["id"], "text": doc.text}
 
     def wording(self, d: int) -> int:
         """The first document with document d's words (folded, as the build found them): two rulings
@@ -259,6 +278,8 @@ def highlight_spans(text: str, u: Understanding, spec: SearchSpec) -> list[tuple
 
 
 _searchers: dict[Path, Searcher] = {}
+"""Each build's searcher, and so its search data (a build never changes once in place): the one copy of it a
+process reads, which a search and every lookup that reads names (kb.read.lookup.search_spec) share."""
 
 
 def open_searcher(kb: Kb) -> Searcher:

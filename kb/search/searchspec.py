@@ -25,12 +25,13 @@ from pathlib import Path
 from typing import Any, BinaryIO, overload
 
 from kb.errors import KbBroken
+from kb.keys import ASCII_LOWER
 from kb.memory import collector_paused
-from kb.search.query import (LIMITS, NOT_NAMES, NameIndex, PREFIXES, QUESTION_WORDS, RULES, SOUNDS, SUFFIXES, TOKEN, WEIGHTS, analyze_text,
-                      fold, fold_key)
+from kb.search.query import (LIMITS, NOT_NAMES, NameIndex, PREFIXES, QUESTION_WORDS, RULES, SOUNDS, SUFFIXES, TOKEN,
+                             WEIGHTS, analyze_text, fold, fold_key)
 from kb.tables import load_table, words_text
 
-SPEC_VERSION = 4
+SPEC_VERSION = 5
 SPEC = "search.json"
 SPEC_CACHE = "search.marshal"
 """The same data in Python's own marshal format, which the terminal reads in half the time (the
@@ -100,7 +101,8 @@ class Doc:
 
 
 DOC_DEFAULTS: dict[str, Any] = {f.name: f.default if f.default_factory is MISSING else f.default_factory()
-                                for f in dataclass_fields(Doc) if f.default is not MISSING or f.default_factory is not MISSING}
+                                for f in dataclass_fields(Doc) if f.default is not MISSING
+                                or f.default_factory is not MISSING}
 """The fields a document of the search data may leave out, and what each then is."""
 
 ASIDE = re.compile(r"\([^()]*\)")
@@ -185,11 +187,14 @@ class Docs:
         self.sections: dict[tuple[str, ...], int] = {}
         self.priors: dict[tuple[str, ...], int] = {(): 0}
         self.words: dict[str, int] = {}
+        self.sources: list[int] = []
+        """Each document's source (an index into the sources), in order."""
 
     def row(self, unit: Unit) -> dict[str, Any]:
         """The document of the unit just counted (so every word of the term it defines, one of its
         fields, is in the vocabulary), without the fields that hold their defaults (DOC_DEFAULTS)."""
         d, n = unit.data, len(self.postings.lengths) - 1
+        self.sources.append(self.source_index[d["source"]])
         first = self.words.setdefault(fold(d["text"]).replace(" ", ""), n)
         known = unit.known
         doc = {"id": d["id"], "source": self.source_index[d["source"]], "kind": d["kind"], "number": d["number"] or "",
@@ -211,12 +216,16 @@ def spec_items(units: Iterable[Unit], analyze: Any, sources: list[dict[str, Any]
                editions: Callable[[], Iterable[tuple[int, int]]], names: dict[str, list[str]], common: set[str],
                weights: dict[str, float], limits: dict[str, float] | None = None,
                game_words: Iterable[str] = (), bm25: dict[str, float] = BM25,
-               rule_numbers: dict[str, str] | None = None) -> Iterator[tuple[str, Any]]:
+               rule_numbers: dict[str, str] | None = None,
+               equivalents: Callable[[], Iterable[tuple[int, int]]] = lambda: (),
+               authorities: Sequence[float] = ()) -> Iterator[tuple[str, Any]]:
     """The search data for these units, field by field in the order it is written: `analyze` is the
     build's analyzer (text -> index terms); the units are taken as the docs list is written, their
     sections, postings and the rest written after it; editions gives (older unit, current unit)
     pairs once the units are seen; bm25 the parameters BM25 scores with (k1, b); rule_numbers the
-    numbers the sources write with capitals, by their lower case (kb.search.query.rule_numbers)."""
+    numbers the sources write with capitals, by their lower case (kb.search.query.rule_numbers); equivalents
+    (unit, unit) pairs of rulings stating the same rule (kb.builder.equivalents), each way, listed by their
+    sources' authorities (kb.search.ranking.authority, one a source)."""
     postings = Postings(analyze)
     docs = Docs(postings, sources)
 
@@ -230,7 +239,8 @@ def spec_items(units: Iterable[Unit], analyze: Any, sources: list[dict[str, Any]
         "bm25": bm25, "candidates": CANDIDATES, "weights": weights,
         "limits": {**LIMITS, **(limits or {})},
         "query": {"rules": RULES, "sounds": SOUNDS,
-                  "question_words": sorted(QUESTION_WORDS), "not_names": list(NOT_NAMES), "prefixes": sorted(PREFIXES), "suffixes": list(SUFFIXES), "weights": WEIGHTS,
+                  "question_words": sorted(QUESTION_WORDS), "not_names": list(NOT_NAMES), "prefixes": sorted(PREFIXES),
+                  "suffixes": list(SUFFIXES), "weights": WEIGHTS,
                   "abbreviations": load_table("abbreviations"), "synonyms": load_table("synonyms"),
                   "rule_numbers": rule_numbers or {}},
         "sources": sources,
@@ -253,6 +263,22 @@ def spec_items(units: Iterable[Unit], analyze: Any, sources: list[dict[str, Any]
     yield "game_words", sorted(game_words)
     yield "editions", Items(((str(old), new) for old, new in editions() if 0 <= old < count and 0 <= new < count),
                             table=True)
+    yield "same_rule", same_rule_table(equivalents(), docs.sources, authorities or [0.0] * len(sources))
+
+
+def same_rule_table(pairs: Iterable[tuple[int, int]], source_of: Sequence[int],
+                    authorities: Sequence[float]) -> dict[str, list[int]]:
+    """Each document that states a rule another document states too -> those documents, the most
+    authoritative first (authorities: each source's kb.search.ranking.authority; the official statement first),
+    then in the build's order: decided once here, so that both runtimes only read it
+    (kb.search.search.Searcher.arrange)."""
+    count = len(source_of)
+    table: dict[int, list[int]] = {}
+    for a, b in pairs:
+        if 0 <= a < count and 0 <= b < count and b not in table.setdefault(a, []):
+            table[a].append(b)
+    return {str(d): sorted(others, key=lambda o: (-authorities[source_of[o]], source_of[o], o))
+            for d, others in sorted(table.items())}
 
 
 def gather(fields: Iterable[tuple[str, Any]]) -> dict[str, Any]:
@@ -499,6 +525,25 @@ def phrase_pattern(keys: list[str]) -> re.Pattern[str]:
     return re.compile(rf"(?<![\w'])(?:{alternatives})(?![\w'])", re.I | re.A)
 
 
+class Phrases:
+    """The phrases of a table found in a text as phrase_pattern(keys) finds them, by a pattern of only
+    the phrases the text holds (in ASCII lower case, as the pattern matches them): the others could
+    match nowhere in it, and compiling the pattern of all of them took a cold search 3 ms."""
+
+    def __init__(self, keys: Iterable[str]) -> None:
+        self._keys = [(k.translate(ASCII_LOWER), k) for k in keys]
+        self._patterns: dict[tuple[str, ...], re.Pattern[str]] = {}
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        lowered = text.translate(ASCII_LOWER)
+        held = tuple(k for low, k in self._keys if low and low in lowered)
+        if not held:
+            return iter(())
+        if held not in self._patterns:
+            self._patterns[held] = phrase_pattern(list(held))
+        return self._patterns[held].finditer(text)
+
+
 @dataclass(slots=True)
 class SearchSpec:
     """The search data, loaded: what kb.search.query and kb.search.search read."""
@@ -510,7 +555,7 @@ class SearchSpec:
     _names_by_first: dict[str, list[str]] = field(default_factory=dict)
     _name_words: set[str] = field(default_factory=set)
     _common: set[str] = field(default_factory=set)
-    _phrases: dict[str, re.Pattern[str]] = field(default_factory=dict)
+    _phrases: dict[str, Phrases] = field(default_factory=dict)
     _docs: dict[int, Doc] = field(default_factory=dict)
     _data: dict[int, dict[str, Any]] = field(default_factory=dict)
     _heads: dict[int, frozenset[str] | None] = field(default_factory=dict)
@@ -536,8 +581,9 @@ class SearchSpec:
 
     @classmethod
     def of(cls, raw: Any, where: str = "search data") -> SearchSpec:
-        needed = ("version", "docs", "sections", "heading_terms", "priors", "lengths", "avg_length", "postings", "keys", "vocab",
-                  "names", "name_words", "common", "game_words", "sources", "query", "weights", "limits")
+        needed = ("version", "docs", "sections", "heading_terms", "priors", "lengths", "avg_length", "postings", "keys",
+                  "vocab",
+                  "names", "name_words", "common", "game_words", "sources", "query", "weights", "limits", "same_rule")
         if not isinstance(raw, dict) or any(k not in raw for k in needed) or raw["version"] != SPEC_VERSION:
             raise KbBroken(f"the search data at {where} is incomplete or of another version; "
                            "run `rulings build` to rebuild it")
@@ -608,9 +654,9 @@ class SearchSpec:
     def expansion(self, table: str, key: str) -> str | None:
         return self._tables[table].get(key)
 
-    def phrases(self, table: str) -> re.Pattern[str]:
+    def phrases(self, table: str) -> Phrases:
         if table not in self._phrases:
-            self._phrases[table] = phrase_pattern(list(self._tables[table]))
+            self._phrases[table] = Phrases(self._tables[table])
         return self._phrases[table]
 
     # -- documents -------------------------------------------------------------------------------

@@ -54,9 +54,10 @@ from typing import Any
 from kb.errors import SiteError
 from kb.search.query import COMPOUND, english_words
 from kb.read.lookup import search_spec
-from kb.read.render import reading
+from kb.store.reading import reading
 from kb.search.searchspec import SPEC, Doc
-from kb.site.siteplan import DIVIDER, SitePlan
+from kb.site.siteplan import SitePlan
+from kb.store.reading import DIVIDER
 from kb.store.snapshot import Kb, Snapshot
 from kb.tables import load_words
 from kb.builder.urls import anchor
@@ -214,7 +215,7 @@ def browser_index(kb: Kb, plan: SitePlan, card_names: list[str]) -> dict[str, An
     """The search data plus, under "site", what only the site knows of the documents: "pages" (each
     page path once), "doc_pages" (parallel to the documents: an index into pages), "anchors" (a
     document's anchor where it is not its id), "divider" (the pattern of a section divider, shown as
-    its letter) and "shown" (how a document's text as a reader reads it, kb.read.render.reading, differs
+    its letter) and "shown" (how a document's text as a reader reads it, kb.store.reading.reading, differs
     from its stored text, as edits(): its emphasis, icon codes or "@" read; the search itself reads
     the stored text); and under "site_cards" each card's page (English name -> its path), apart: a
     question's results need the cards' pages only when it names a card."""
@@ -292,4 +293,5 @@ def js_literal(text: str) -> str:
     script element, even inlined. Every text given here is JSON text or JSON lines, where "</"
     occurs only inside strings."""
     out = text.replace("\\", "\\\\").replace("'", "\\'").replace("</", "<\\\\/")
-    return "'" + out.replace("\n", "\\n").replace("\r", "\\r").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029") + "'"
+    return "'" + out.replace("\n", "\\n").replace("\r", "\\r").replace("\u2028", "\\u2028").replace("\u2029",
+                                                                                                    "\\u2029") + "'"

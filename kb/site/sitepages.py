@@ -10,20 +10,20 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from kb.builder.addresses import number_key
-from kb.builder.changes import (EARLIER, NEW, Change, arrange, edition_name, edition_words, erratum_words, folded_words,
-                        new_lead, other_label, part_title, verdict_words)
+from kb.builder.addresses import NUMBERED, number_key
+from kb.builder.changes import (EARLIER, NEW, Change, arrange, edition_name, erratum_words, folded_words, new_lead,
+                               other_label, part_title, verdict_words)
 from kb.site.corpus import Corpus
 from kb.read.documents import SourceRow
 from kb.search.excerpt import SLACK, excerpt
-from kb.read.lookup import Reader
 from kb.keys import page_key
+from kb.read.lookup import NumberAnswer, Reader
 from kb.read.ruling import Ruling, grouped
 from kb.phases import PHASE_NAMES
 from kb.search.query import fold
-from kb.read.render import Span, SpanFinder, TextRenderer, card_html, plain
-from kb.builder.searchdata import reference_spans
-from kb.site.siteplan import SitePlan, clean_heading, divider_letter
+from kb.read.render import Span, card_html, plain, plain_spans, render_text
+from kb.site.siteplan import SitePlan
+from kb.store.reading import clean_heading, divider_letter
 from kb.builder.urls import Urls, anchor
 from kb.builder.wording import shown
 
@@ -76,86 +76,59 @@ class Pages:
         self.source_rank = {s.id: n for n, s in enumerate(corpus.sources)}
         self.order = {rid: n for n, rid in enumerate(corpus.rulings)}
         """Document order of every ruling (sources in manifest order)."""
-        self.renderer = TextRenderer()
         self._shown: dict[tuple[str, bool, str], dict[str, Any]] = {}
         """Each ruling rendered (whole or as an excerpt) for every page: its links placed, not relative."""
-        self._names_in: dict[str, tuple[int, list[tuple[int, int, list[str]]]]] = {}
-        """names_in's answers, by text, with the count of the lexicon's lowercase names they were found with."""
         self.card_names = set(corpus.cards)
-        self.terms = sorted(reader.terms().values(), key=lambda t: t.name)
-        """Every term, by name: a page each."""
-        self.term_names = {t.name for t in self.terms}
-        self.section_titles = {sec.id: sec.titles for secs in corpus.sections.values() for sec in secs}
+        self.terms = {page_key("term", t.name): t for t in reader.terms().values()}
+        """Every term by its page's key (kb.keys.page_key: its name lower case)."""
+        self._numbered: dict[tuple[str, str], NumberAnswer] = {}
+        self.links = reader.ruling_links()
+        """What every ruling links to and what links to it (kb.read.answers.RulingLinks)."""
         self.older_wordings: dict[str, list[Change]] = defaultdict(list)
         """A current ruling -> the changes holding an older wording of it, word by word."""
-        self.gone: dict[str, Change] = {}
-        """An older ruling gone from the current CRF -> its change: its verdict and successor."""
-        self.successor_of: dict[str, list[Change]] = defaultdict(list)
-        """A current ruling -> the changes of the older rulings it replaced, reversed or holds moved."""
         for c in corpus.changes:
             if c.diff and c.other_id in corpus.rulings:
                 self.older_wordings[c.ruling_id].append(c)
-            if c.kind == "absent":
-                self.gone[c.ruling_id] = c
-                if c.verdict != "dropped" and c.other_id in corpus.rulings:
-                    self.successor_of[c.other_id].append(c)
 
     def all(self) -> Iterator[Page]:
         """Every page, one at a time (each is rendered and written before the next is made)."""
         c, urls = self.c, self.urls
         yield from (self.home_page(), self.search_page(), self.credits_page(), self.changes_page())
-        yield Page("deck.html", "deck.html", "Deck check")  # the deck page: kb/deck/deck.py, site/assets/deck.js and the modules before it
+        # the deck page: kb/deck/deck.py, site/assets/deck.js and the modules before it
+        yield Page("deck.html", "deck.html", "Deck check")
         for s in c.sources:
             yield from self.document_pages(s)
-        yield from (self.card_page(name) for name in sorted(c.cards))
+        cards, keys = self.plan.keys["card"], self.plan.keys
+        yield from (self.card_page(name) for name in cards)
         yield self.index_page("cards.html", "Cards", [
-            (name, urls.card(name), self._card_line(name)) for name in sorted(c.cards, key=fold)])
-        yield from (self.term_page(t.key) for t in self.terms)
+            (name, urls.card(name), self._card_line(name)) for name in sorted(cards, key=fold)])
+        terms = [self.terms[key] for key in keys["term"]]
+        yield from (self.term_page(t.key) for t in terms)
         yield self.index_page("terms.html", "Terms", [
-            (t.name, urls.term(t.name), "") for t in sorted(self.terms, key=lambda t: fold(t.name))])
-        yield from (self.phase_page(p) for p in PHASE_NAMES)
-        yield from (self.number_page("annotation", n) for n in self.plan.annotations)
+            (t.name, urls.term(t.name), "") for t in sorted(terms, key=lambda t: fold(t.name))])
+        yield from (self.phase_page(p) for p in keys["phase"])
+        yield from (self.number_page("annotation", n) for n in keys["annotation"])
         yield self.annotations_index()
-        yield from (self.number_page("rule", n) for n in self.plan.rules)
+        yield from (self.number_page("rule", n) for n in keys["rule"])
         yield self.rules_index()
 
     # -- a ruling as every page shows it -------------------------------------------------------------
 
-    def _finder(self, r: Ruling) -> SpanFinder:
-        """Where a run of the ruling's text names a card it links to, or cites an annotation or rule."""
-        linked_cards = {k.target for k in self.c.links.get(r.id, []) if k.kind == "card"}
-
-        def find(text: str) -> list[Span]:
-            spans: list[Span] = []
-            if r.game == "meccg" and r.kind != "card" and linked_cards:
-                for start, end, names in self.names_in(text):
-                    name = next((n for n in names if n in linked_cards and n in self.card_names), None)
-                    if name:
-                        spans.append((start, end, Urls.placed(self.urls.card(name))))
-            if r.game == "meccg":
-                for start, end, kind, number in reference_spans(text):
-                    if (kind, number) == (r.kind, page_key(r.kind, r.number or "")):
-                        continue
-                    target = self.urls.known(kind, number)
-                    if target:
-                        spans.append((start, end, Urls.placed(target, f"{kind}-{number}")))
-            return spans
-        return find
-
-    def names_in(self, text: str) -> list[tuple[int, int, list[str]]]:
-        """Where a text names cards (the lexicon's find_spans), found once for each text (a ruling's
-        text is read for its links, and for an excerpt around each card it names). find_spans may
-        note a name as a plain phrase too (its lowercase names only grow), which may change what it
-        finds next: an answer is kept only if it noted none, and given again only while none is."""
-        lowercase = self.c.lexicon.lowercase
-        kept = self._names_in.get(text)
-        if kept is not None and kept[0] == len(lowercase):
-            return kept[1]
-        before = len(lowercase)
-        found = self.c.lexicon.find_spans(text)
-        if len(lowercase) == before:
-            self._names_in[text] = (before, found)
-        return found
+    def _spans(self, r: Ruling) -> list[Span]:
+        """Where the ruling's text names a card it links to or cites an annotation or rule, as the build
+        stored its links' spans (kb.builder.xref), each with the link's page."""
+        spans: list[Span] = []
+        for k in self.c.links.get(r.id, []):
+            if not k.spans:
+                continue
+            if k.kind == "card" and k.target in self.card_names:
+                href = Urls.placed(self.urls.card(k.target))
+            elif k.kind in NUMBERED and (page := self.urls.known(k.kind, k.target)):
+                href = Urls.placed(page, f"{k.kind}-{k.target}")
+            else:
+                continue
+            spans += [(start, end, href) for start, end in k.spans]
+        return spans
 
     def render_ruling(self, page: str, r: Ruling, full: bool = True, focus: str = "") -> dict[str, Any]:
         """A ruling as the templates show it on a page: rendered text (or an excerpt, around where it
@@ -171,10 +144,11 @@ class Pages:
     def _render(self, r: Ruling, full: bool, focus: str = "") -> dict[str, Any]:
         source = self.source_of[r.source]
         if full:
-            text = self.renderer.render(r.stored, r.parser, self._finder(r))
+            text = render_text(r.stored, r.parser, self._spans(r))
         else:
             words = plain(r.stored, r.parser)
-            spans = [(a, b) for a, b, names in self.names_in(words) if focus in names] \
+            spans = plain_spans(r.reading().text, [span for k in self.c.links.get(r.id, []) if k.kind == "card"
+                                                   and k.target == focus for span in k.spans]) \
                 if focus and len(words) > EXCERPT * SLACK else []  # (a shorter text is shown whole)
             text = html.escape(excerpt(words, spans, EXCERPT)[0], quote=False)
         return {"id": r.id, "focus": focus, "anchor": anchor(r.id), "kind": r.kind, "number": r.number,
@@ -195,52 +169,20 @@ class Pages:
                 "pieces": shown(c.diff), "evidence": c.evidence}
 
     def link_groups(self, r: Ruling) -> list[tuple[str, list[tuple[str, str]]]]:
-        """(label, [(text, placed href)]) for every cross-reference of a ruling, in a fixed order."""
-        groups: dict[str, list[tuple[str, str]]] = defaultdict(list)
-        seen: set[tuple[str, str]] = set()
-        for k in self.c.links.get(r.id, []):
-            kind, target = k.kind, k.target
-            if (kind, target) in seen:
-                continue
-            seen.add((kind, target))
-            if kind == "card" and target in self.card_names and k.how != "card":
-                groups["cards"].append((target, Urls.placed(self.urls.card(target))))
-            elif kind == "phase" and target in PHASE_NAMES:
-                groups["phases"].append((PHASE_NAMES[target], Urls.placed(self.urls.phase(target))))
-            elif kind == "term" and target in self.term_names:
-                groups["terms"].append((target, Urls.placed(self.urls.term(target))))
-            elif kind in ("annotation", "rule") and self.urls.known(kind, target):
-                label = f"Annotation {target}" if kind == "annotation" else f"Rule {target}"
-                groups["cites"].append((label, Urls.placed(self.urls.known(kind, target) or "",
-                                                         f"{kind}-{target}")))
-            elif kind == "section" and target in self.plan.section_home:
-                title = " › ".join(clean_heading(t) for t in self.section_titles.get(target, (target,)))
-                groups["see also"].append((title, Urls.placed(self.plan.section_home[target], "s:" + target)))
-            elif kind == "edition":
-                groups["CRF 22"].append(self._in_current(r.id, k.how, target))
-        for older in self.c.backlinks.get(("edition", r.id), []):
-            if older in self.plan.home:
-                how = next((k.how for k in self.c.links.get(older, []) if k.kind == "edition"), "")
-                groups["older edition"].append((edition_words(how), self.plan.ruling_placed(older)))
-        for c in self.successor_of.get(r.id, []):
-            groups["older edition"].append((verdict_words(c.verdict, c.unsure, c.guess, successor=True),
-                                            self.plan.ruling_placed(c.ruling_id)))
-        order = ["CRF 22", "older edition", "cites", "see also", "cards", "phases", "terms"]
-        return [(label, groups[label]) for label in order if groups.get(label)]
+        """(label, [(text, placed href)]) for every group of a ruling's links: the read model's answer
+        (kb.read.lookup's Reader.ruling_links, what `rulings show` prints), its pages placed."""
+        links = self.links.get(r.id)
+        if links is None:
+            return []
+        return [(g.label, [(self._link_label(link.label, link.target if link.target == links.successor else ""),
+                            Urls.placed_url(link.url) if link.url else "") for link in g.links])
+                for g in links.groups]
 
-    def _in_current(self, ruling_id: str, how: str, target: str) -> tuple[str, str]:
-        """An older ruling in the current CRF, as its page links it: its counterpart (the same or
-        reworded), else its verdict (kb.builder.changes) and its successor's words, linked."""
-        c = self.gone.get(ruling_id)
-        if c is None:
-            if how == "absent" or target not in self.plan.home:
-                return "not in CRF 22", ""
-            return edition_words(how), self.plan.ruling_placed(target)
-        words = verdict_words(c.verdict, c.unsure, c.guess)
-        successor = self.c.rulings.get(c.other_id) if c.verdict != "dropped" else None
-        if successor is None or successor.id not in self.plan.home:
-            return f"not in CRF 22: {words}", ""
-        return f"{words}: “{plain(successor.stored, successor.parser, EXCERPT)}”", self.plan.ruling_placed(successor.id)
+    def _link_label(self, label: str, successor: str) -> str:
+        """A link's label; a successor's with the start of its words (an older ruling's page says what
+        states its matter now)."""
+        later = self.c.rulings.get(successor) if successor else None
+        return f"{label}: “{plain(later.stored, later.parser, EXCERPT)}”" if later else label
 
     def grouped(self, page: str, rulings: Sequence[Ruling], full: bool, block: str = "",
                 focus: str = "") -> list[dict[str, Any]]:
@@ -290,8 +232,8 @@ class Pages:
     def home_page(self) -> Page:
         sources = [{"source": s, "href": self.urls.document(s.id), "count": len(self.plan.by_source.get(s.id, []))}
                    for s in self.c.sources]
-        phases = [(PHASE_NAMES[p], self.urls.phase(p)) for p in PHASE_NAMES]
-        annotations = [(n, self.urls.annotation(n)) for n in self.plan.numbers["annotation"]]
+        phases = [(PHASE_NAMES[p], self.urls.phase(p)) for p in self.plan.keys["phase"]]
+        annotations = [(n, self.urls.annotation(n)) for n in self.plan.keys["annotation"]]
         return Page("index.html", "home.html", "MECCG rulings", {"sources": sources, "phases": phases,
                                                                  "annotations": annotations},
                     spare_toc=[TocEntry(label, "#" + a) for label, a in HOME_PARTS])
@@ -336,7 +278,8 @@ class Pages:
         return {"ruling": {**self.render_ruling(page, r), "links": []}, "change": c, "year": c.year,
                 "verdict": verdict_words(c.verdict, c.unsure, c.guess), "listed": listed,
                 "other": shown, "other_label": label, "erratum": erratum_words(c.erratum_evidence, c.erratum_guess),
-                "cards": [(name, Urls.placed(self.urls.card(name))) for name in c.erratum_cards if name in self.card_names]}
+                "cards": [(name, Urls.placed(self.urls.card(name))) for name in c.erratum_cards
+                          if name in self.card_names]}
 
     def search_page(self) -> Page:
         games = sorted({s.game for s in self.c.sources}, key=lambda g: (g != "meccg", g))
@@ -364,8 +307,8 @@ class Pages:
         """Every annotation in numeric order (1, 2, ... 9a, ... 25a, 25b), by tens."""
         path = "annotations.html"
         tens: dict[str, list[tuple[str, str, str]]] = defaultdict(list)
-        for n, ids in sorted(self.plan.annotations.items(), key=lambda x: number_key(x[0])):
-            r = self.c.rulings[ids[0]]
+        for n in self.plan.keys["annotation"]:
+            r = self.numbered("annotation", n).rulings[0]
             first = number_key(n)[0][0]
             band = f"{first // 10 * 10 or 1}–{first // 10 * 10 + 9}"
             tens[band].append((f"Annotation {r.number}", Urls.href(path, self.urls.annotation(n)),
@@ -378,9 +321,8 @@ class Pages:
         """Every numbered rule, by source (in manifest order), each source's rules in numeric order."""
         path = "rules.html"
         by_source: dict[str, list[tuple[str, str, str]]] = defaultdict(list)
-        for n, ids in sorted(self.plan.rules.items(), key=lambda x: number_key(x[0])):
-            for rid in ids:
-                r = self.c.rulings[rid]
+        for n in self.plan.keys["rule"]:
+            for r in self.numbered("rule", n).rulings:
                 by_source[r.source].append((str(r.number), Urls.href(path, self.urls.rule(n)),
                                             plain(r.stored, r.parser, 90)))
         groups = [(self.source_of[s.id].title, anchor("src-" + s.id), by_source[s.id])
@@ -393,7 +335,7 @@ class Pages:
         if s.parser == "cards":
             return [self._card_database_page(s, main)]
         parts = self.plan.parts[s.id]
-        toc = [TocEntry(clean_heading(sec.titles[-1]),
+        toc = [TocEntry(clean_heading(sec.path[-1]),
                         Urls.href(main, self.plan.section_home[sec.id], "s:" + sec.id), sec.depth)
                for sec in self.c.sections.get(s.id, []) if sec.depth <= (1 if parts else 3)]
         if not parts:
@@ -449,12 +391,12 @@ class Pages:
         """
         items: list[tuple[int, int, int, dict[str, Any]]] = []
         for sec in self.c.sections.get(s.id, []):
-            if part and sec.titles[0] == part and sec.depth == 1:  # the part's own heading: the page's h1
-                items.append((sec.line_start, 0, sec.ord, {"again": anchor("s:" + sec.id)}))
-            elif part is None or (part and sec.titles[0] == part):
-                letter = divider_letter(sec.titles[-1])
-                items.append((sec.line_start, 0, sec.ord, {
-                    "heading": letter or sec.titles[-1], "letter": letter is not None, "depth": sec.depth,
+            if part and sec.path[0] == part and sec.depth == 1:  # the part's own heading: the page's h1
+                items.append((sec.span.start, 0, sec.order, {"again": anchor("s:" + sec.id)}))
+            elif part is None or (part and sec.path[0] == part):
+                letter = divider_letter(sec.path[-1])
+                items.append((sec.span.start, 0, sec.order, {
+                    "heading": letter or sec.path[-1], "letter": letter is not None, "depth": sec.depth,
                     "level": min(sec.depth if part else sec.depth + 1, 6), "anchor": anchor("s:" + sec.id)}))
         for r in self.plan.by_source.get(s.id, []):
             top = r.section[0] if r.section else ""
@@ -506,13 +448,15 @@ class Pages:
         answer = self.reader.phase_named(phase_id)
         page = answer.url
         return self._lookup(page, answer.name, "Phase", [
-            ("Rulings under this phase's headings", "headings", self.grouped(page, list(answer.headings), True, "headings")),
+            ("Rulings under this phase's headings", "headings",
+             self.grouped(page, list(answer.headings), True, "headings")),
             ("Rulings that speak of it elsewhere", "elsewhere", self.grouped(page, list(answer.elsewhere), False,
                                                                              "elsewhere"))])
 
     def number_page(self, kind: str, number: str) -> Page:
-        """An annotation's or a rule's page: the answer `rulings annotation` or `rulings rule` gives (kb.read.lookup)."""
-        answer = self.reader.numbered(kind, number)
+        """An annotation's or a rule's page: the answer `rulings annotation` or `rulings rule` gives
+        (kb.read.lookup)."""
+        answer = self.numbered(kind, number)
         page = answer.url or self.urls.known(kind, number) or ""
         label = f"Annotation {answer.number}" if kind == "annotation" else f"Rule {answer.number}"
         return self._lookup(page, label, kind.title(), [
@@ -521,6 +465,14 @@ class Pages:
             ("Its parts", "parts", self.grouped(page, answer.parts, False, "parts")),
             ("Cited by", "cited-by", self.grouped(page, answer.cited_by, False, "cited-by"))],
             anchor=anchor(f"{kind}-{number}"))
+
+
+    def numbered(self, kind: str, number: str) -> NumberAnswer:
+        """An annotation's or a rule's answer (kb.read.lookup), asked once for its page and its index."""
+        key = (kind, number)
+        if key not in self._numbered:
+            self._numbered[key] = self.reader.numbered(kind, number)
+        return self._numbered[key]
 
 
 def credits_anchor(source_id: str) -> str:

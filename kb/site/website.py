@@ -153,7 +153,8 @@ def render_files(kb: Kb, templates: Path | None = None) -> Iterator[tuple[str, s
     reader = Reader(snapshot)  # every page's answers and addresses (kb.read.lookup)
     corpus = read_corpus(reader)
     plan = SitePlan(corpus, reader.addresses)
-    build = snapshot.folder.name  # the knowledge base's build folder, the one every file is read from: unique to each build
+    # the knowledge base's build folder, the one every file is read from: unique to each build
+    build = snapshot.folder.name
     env = site_environment(templates / "templates", build)
     files = chain(page_files(env, Pages(corpus, plan, reader)), asset_files(templates),
                   browser_files(snapshot, plan, list(corpus.cards)), deck_files(reader))

@@ -19,14 +19,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kb.errors import KbBroken, KbMissing, WriteFailed
+from kb.keys import ASCII_LOWER
 from kb.owned import claim, die_at, grave, left_over, mark, marker, read_mark, remove, remove_graves, remove_unheld
 
 if TYPE_CHECKING:  # the model's types are imported where a build makes them: a reader needs none
-    from kb.model import ParsedDocument, Problem, Ruling, Section, Source
-    from kb.builder.xref import Link
+    from kb.model import Link, ParsedDocument, Problem, Ruling, Section, Source
 
-SCHEMA_VERSION = 12
-"""12: the whoosh index names kb.store.index (kb/ by stage), so a build made before asks to be rebuilt up front."""
+SCHEMA_VERSION = 13
+"""13: each link stores where the ruling's text says it (links.spans), the site's links in the text."""
 DB_NAME = "rulings.db"
 INDEX_DIR = "index"
 LEXICON = "lexicon.json"
@@ -44,15 +44,21 @@ cards(ruling_id (key), id (the database's card id), set_code, set_name, name, na
 skipped(source, line_start, line_end, reason)
 repairs(source, line, kind, before, after)
 problems(source, line, severity, message)   severity warning, or note (about the source's own text)
-links(ruling_id, kind, target, how)    cross-references: kind card (how about|mention|card), phase
+links(ruling_id, kind, target, how, spans)  cross-references: kind card (how about|mention|card), phase
                                        (section|text), term, annotation / rule (cites), section (a
-                                       "See also" target), edition (same|reworded|absent, older -> current)
+                                       "See also" target), edition (same|reworded|absent, older -> current),
+                                       same-rule (how checked: a ruling of another document that states the
+                                       same rule, each way; kb/builder/equivalents.py, kb/data/same_rule.toml);
+                                       spans JSON [[start, end], ...]: where the ruling's text (as
+                                       kb.store.reading reads it: JSON's `text`) names the card or
+                                       cites the number, the site's links in its text ([] for none)
 terms(key, name, definition ruling id, section_id of its "Rulings by Term" heading, headings JSON list of
       the other CRF headings that name it, rules JSON list of the CoE rules whose title names it (each
       with its parts), aliases JSON list of the other keys it is asked by (kb/builder/terms.py))
 card_headings(section_id, heading, card)  every CRF card heading and the card name(s) it stands for
 card_keywords(key, heading)            each name `rulings card` reads as a CRF keyword heading's cards
-                                       (folded: "mind ring", "dwarven rings"), -> that heading (kb/builder/searchdata.py)
+                                       (folded: "mind ring", "dwarven rings"), -> that heading
+                                       (kb/builder/searchdata.py)
 changes(ruling_id, kind, year, evidence, tag, other_id, likeness, guess, verdict, erratum_cards JSON list,
         erratum_evidence, erratum_guess, diff JSON [[op, text]], unsure, ord)
                                        what changed in the current CRF (kb/builder/changes.py: kind listed|marked|
@@ -80,7 +86,8 @@ rulings_fts, cards_fts                 FTS5 full-text tables over rulings and ca
 
 COLUMNS: dict[str, dict[str, type]] = {
     "sources": {"id": str, "title": str, "game": str, "kind": str, "edition": str, "date": str, "origin": str,
-                "path": str, "parser": str, "current": int, "licence": str, "origin_url": str, "line_count": int, "rulings": int},
+                "path": str, "parser": str, "current": int, "licence": str, "origin_url": str, "line_count": int,
+                "rulings": int},
     "sections": {"id": str, "source": str, "titles": str, "title": str, "depth": int, "line_start": int,
                  "line_end": int, "ord": int},
     "rulings": {"id": str, "source": str, "game": str, "section": str, "kind": str, "number": str, "title": str,
@@ -94,8 +101,6 @@ COLUMNS: dict[str, dict[str, type]] = {
     "card_names": {"key": str, "name": str},
 }
 """Every table _rows fills, with its columns (see SCHEMA)."""
-ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
-"""What SQLite's lower() changes: the ASCII letters only."""
 
 
 def name_keys(name: str) -> set[str]:
@@ -108,7 +113,7 @@ def name_keys(name: str) -> set[str]:
 
 JSON_COLUMNS: dict[str, tuple[str, ...]] = {"sections": ("titles",), "rulings": ("section", "markers"),
                                             "cards": ("names", "attributes"), "changes": ("erratum_cards", "diff"),
-                                            "terms": ("headings", "rules", "aliases")}
+                                            "terms": ("headings", "rules", "aliases"), "links": ("spans",)}
 """The columns holding JSON text, by table: query() decodes them, and Datasette's metadata names them."""
 
 FULL_TEXT: dict[str, tuple[str, ...]] = {"rulings": ("title", "section", "text"), "cards": ("all_names", "text")}
@@ -137,8 +142,8 @@ def _rows(doc: ParsedDocument, table: str) -> Iterator[dict[str, Any]]:
                    "incomplete": r.incomplete}
     elif table == "cards":
         for c in doc.cards:
-            yield {"id": c.id, "ruling_id": c.ruling_id, "set_code": c.set, "set_name": c.set_name,
-                   "name": c.names["en"], "names": json.dumps(c.names, ensure_ascii=False),
+            yield {"id": c.id, "ruling_id": c.ruling_id, "set_code": c.set_code, "set_name": c.set_name,
+                   "name": c.name, "names": json.dumps(c.names, ensure_ascii=False),
                    "all_names": " / ".join(dict.fromkeys(c.names.values())), "type": c.type,
                    "alignment": c.alignment, "text": c.text, "text_html": c.text_html,
                    "attributes": json.dumps(c.attributes, ensure_ascii=False)}
@@ -270,6 +275,14 @@ class Stored:
             yield old, new
 
 
+    def equivalent_places(self) -> Iterator[tuple[int, int]]:
+        """Each ruling linked to a ruling stating the same rule (kb.builder.equivalents), as their places among the
+        rulings (the search data's doc numbers), in the order of the links."""
+        yield from self.conn.execute(
+            "select a.rowid - 1, b.rowid - 1 from links l join rulings a on a.id = l.ruling_id "
+            "join rulings b on b.id = l.target where l.kind = 'same-rule' order by l.rowid")
+
+
 class Draft(Stored):
     """A knowledge base database being written, a document at a time: each parsed document is stored
     as it comes (add) and read back a document at a time by the later stages (Stored), so a build
@@ -284,13 +297,16 @@ class Draft(Stored):
         for name in DOCUMENT_TABLES:
             # created with their columns first, so a table with no rows (no card database, say) still has them
             db[name].create(COLUMNS[name], pk=KEYS.get(name))  # type: ignore[union-attr]
-        db["links"].create({"ruling_id": str, "kind": str, "target": str, "how": str})  # type: ignore[union-attr]
-        db["terms"].create({"key": str, "name": str, "definition": str, "section_id": str, "headings": str,  # type: ignore[union-attr]
+        db["links"].create(  # type: ignore[union-attr]
+            {"ruling_id": str, "kind": str, "target": str, "how": str, "spans": str})
+        db["terms"].create({"key": str, "name": str, "definition": str, "section_id": str,  # type: ignore[union-attr]
+                            "headings": str,
                             "rules": str, "aliases": str}, pk="key")
         db["card_headings"].create({"section_id": str, "heading": str, "card": str})  # type: ignore[union-attr]
         db["card_keywords"].create({"key": str, "heading": str}, pk="key")  # type: ignore[union-attr]
         db["changes"].create(CHANGE_COLUMNS)  # type: ignore[union-attr]
-        db["addresses"].create({"kind": str, "key": str, "part": str, "page": str, "anchor": str},  # type: ignore[union-attr]
+        db["addresses"].create({"kind": str, "key": str, "part": str, "page": str,  # type: ignore[union-attr]
+                                "anchor": str},
                                pk=("kind", "key", "part"))
         db["card_answers"].create({"card": str, "part": str, "ruling_id": str, "ord": int})  # type: ignore[union-attr]
         for name, columns in INDEXES:
@@ -308,7 +324,9 @@ class Draft(Stored):
             self._db[name].insert_all(_rows(doc, name), batch_size=1000)  # type: ignore[union-attr]
 
     def add_links(self, links: Iterable[Link]) -> None:
-        self._db["links"].insert_all(({"ruling_id": k.ruling_id, "kind": k.kind, "target": k.target, "how": k.how}  # type: ignore[union-attr]
+        self._db["links"].insert_all(({"ruling_id": k.ruling_id, "kind": k.kind,  # type: ignore[union-attr]
+                                       "target": k.target, "how": k.how,
+                                       "spans": json.dumps([list(span) for span in k.spans])}
                                       for k in links), batch_size=5000)
 
     def add_problems(self, problems: Iterable[Problem]) -> None:
@@ -318,7 +336,8 @@ class Draft(Stored):
         self._db["card_headings"].insert_all(headings)  # type: ignore[union-attr]
 
     def add_keywords(self, keywords: Mapping[str, str]) -> None:
-        self._db["card_keywords"].insert_all({"key": k, "heading": h} for k, h in keywords.items())  # type: ignore[union-attr]
+        self._db["card_keywords"].insert_all({"key": k, "heading": h}  # type: ignore[union-attr]
+                                             for k, h in keywords.items())
 
     def add_changes(self, rows: Iterable[dict[str, Any]]) -> None:
         self._db["changes"].insert_all(rows)  # type: ignore[union-attr]
@@ -327,7 +346,8 @@ class Draft(Stored):
         """Every key the terminal reads a card name by (kb.search.searchspec.name_table: "balrog" for The
         Balrog) that card_names lacks, so the read API reads a name as `rulings card` does."""
         known = {row[0] for row in self.conn.execute("select distinct key from card_names")}
-        self._db["card_names"].insert_all(({"key": key, "name": name} for key, found in names.items()  # type: ignore[union-attr]
+        self._db["card_names"].insert_all(({"key": key, "name": name}  # type: ignore[union-attr]
+                                           for key, found in names.items()
                                            if key not in known for name in found), batch_size=5000)
 
     def add_card_answers(self) -> None:
@@ -503,13 +523,15 @@ def query(conn: sqlite3.Connection, sql: str, params: tuple[Any, ...] | dict[str
                 try:
                     d[key] = json.loads(d[key])
                 except ValueError as exc:
-                    raise KbBroken(f"the knowledge base is damaged: the {key} stored for {d.get('id') or d.get('ruling_id')} "
+                    raise KbBroken(f"the knowledge base is damaged: the {key} stored for "
+                                   f"{d.get('id') or d.get('ruling_id')} "
                                    "is not JSON; run `rulings build` to rebuild it") from exc
         out.append(d)
     return out
 
 
-JSON_ROWS = {"sections": "id", "rulings": "id", "cards": "ruling_id", "changes": "ruling_id", "terms": "key"}
+JSON_ROWS = {"sections": "id", "rulings": "id", "cards": "ruling_id", "changes": "ruling_id", "terms": "key",
+             "links": "ruling_id"}
 """The column naming a row of each table of JSON_COLUMNS: a section's or a ruling's id, a term's key."""
 
 

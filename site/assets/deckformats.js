@@ -104,17 +104,18 @@
       throw new Refused(name + ": XML " + (root_tag ? "whose root element is <" + root_tag[2] + ">" : "with no element") +
         ", not an OCTGN deck (<deck> holding <section> and <card> elements)");
     }
-    var lines = [], section = "", part = "", group = "", card = null, card_at = 0, words = "", in_notes = false;
+    var lines = [], section = "", part = "", group = "", card = null, card_at = 0, words = "", in_notes = false, notes_at = 0;
     tokens.forEach(function (t) {
       var offset = t[0], kind = t[1], element = t[2], attrs = t[3], closed = t[4];
       if (kind === "open" && element === "section") {
         var s = section_of(own(attrs, "name") || "", "", deck, P);
         section = s[0]; part = s[1]; group = s[2];
       } else if (kind === "open" && element === "notes" && !closed) {
-        in_notes = true;
-        lines.push(placed(line_at(starts, offset), "note", "notes", "Notes", "notes", ""));
-      } else if (kind === "close" && element === "notes") {
+        in_notes = true; notes_at = line_at(starts, offset);
+        lines.push(placed(notes_at, "note", "notes", "Notes", "notes", ""));
+      } else if (kind === "close" && element === "notes") {  // every line of the notes is a line of notes skipped
         in_notes = false;
+        for (var n = notes_at + 1; n <= line_at(starts, offset); n++) lines.push(placed(n, "note", "notes", "Notes", "notes", ""));
       } else if (kind === "open" && element === "card" && !in_notes) {
         card = closed ? null : attrs; card_at = offset; words = "";
       } else if (kind === "text" && card !== null) {

@@ -157,20 +157,23 @@
     found.docs.forEach(function (entry) {
       var d = entry[0], f = R.features(d, entry[2], context), data = this.spec.data(d);
       scored.push({id: data.id, score: R.score(entry[1], f, w), data: data, doc: d, also_in: [], also_docs: [],
-        matched: [], features: f, text: data.text});
+        same_rule: [], same_docs: [], matched: [], features: f, text: data.text});
     }, this);
     return this.arrange(scored, found.understanding, limit);
   };
 
   /* arrange: best first; for a card name, its own rulings and mentions in turn; one result per
-   * wording, an older edition's ruling folded into its current counterpart */
+   * wording, an older edition's ruling folded into its current counterpart; one result per rule: a
+   * ruling that states the rule of a result ranked above it is shown under that result (same_rule) */
   Searcher.prototype.arrange = function (scored, u, limit) {
     scored.sort(function (x, y) { return x.score !== y.score ? (x.score > y.score ? -1 : 1) : x.doc - y.doc; });
     if (u.card_query) scored = interleave_card_results(scored, u.cards, u.card_text);
-    var present = new Map(), seen = new Map(), out = [], editions = this.spec.raw.editions;
+    var present = new Map(), seen = new Map(), shown = new Set(), out = [], raw = this.spec.raw;
     scored.forEach(function (r) { present.set(r.doc, r); });
     for (var i = 0; i < scored.length; i++) {
-      var r = scored[i], key = this.wording(r.doc), newer = Q.own(editions, String(r.doc));
+      var r = scored[i];
+      if (shown.has(r.doc)) continue;
+      var key = this.wording(r.doc), newer = Q.own(raw.editions, String(r.doc));
       var twin = seen.get(key) || present.get(newer === undefined ? -1 : newer);
       if (twin !== undefined && twin !== r) {
         twin.also_in.push(r.id);
@@ -178,10 +181,20 @@
         continue;
       }
       seen.set(key, r);
+      var same = Q.own(raw.same_rule, String(r.doc)) || [];
+      same.forEach(function (d) { shown.add(d); });
+      r.same_docs = same.slice();
+      r.same_rule = same.map(this.equivalent, this);
       out.push(r);
       if (out.length === limit) break;
     }
     return out;
+  };
+
+  /* equivalent: a ruling shown under a result that states the same rule: its id, source and text */
+  Searcher.prototype.equivalent = function (d) {
+    var doc = this.spec.doc(d);
+    return {id: doc.id, source: this.spec.raw.sources[doc.source].id, text: doc.text};
   };
 
   /* wording: the first document with document d's words (folded, as the build found them) */

@@ -102,13 +102,19 @@
         var o = spec.data(other);
         return '<a href="' + escapeHtml(o.url) + '">' + escapeHtml(o.source_title + (o.current ? "" : ", an older edition")) + "</a>";
       }).filter(Boolean);
+      // the rulings of other documents that state the same rule, a line each, the most authoritative first
+      var same = r.same_docs.map(function (other) {
+        var o = spec.data(other);
+        return '<div class="same-rule">same rule, <a href="' + escapeHtml(o.url) + '">' + escapeHtml(o.source_title) + "</a>: " +
+          escapeHtml(spec.shown(other)) + "</div>";
+      }).join("");
       var text = spec.shown(r.doc);
       var words = own_words(spec, state.q, u, r.matched.filter(function (t) { return t.indexOf(":") < 0; }));
       // a ruling the source's text leaves incomplete (kb.model.Ruling.incomplete) says so before its words
       var incomplete = d.incomplete ? '<p class="warning incomplete"><strong>Incomplete in the source\'s text:</strong> ' +
         escapeHtml(d.incomplete) + ". Read it as a fragment, not as a whole rule.</p>" : "";
       li.innerHTML = head + incomplete + '<div class="text">' + highlight(text, searcher.highlight_spans(text, u)) + "</div>" +
-        (also.length ? '<div class="where">also in ' + also.join(", ") + ", in the same words</div>" : "") +
+        (also.length ? '<div class="where">also in ' + also.join(", ") + ", in the same words</div>" : "") + same +
         (words.length ? '<div class="matched">matched: ' + escapeHtml(words.join(", ")) + "</div>" : "");
       out.appendChild(li);
     });

@@ -7,7 +7,7 @@
  *
  * JOB: {"task": ..., "site": the site's folder, ...}; the tasks:
  *   search   {cases: [{query, options: {limit, game, source}}], every_word: [query], allowed: [options]}: each case's
- *            reading and results (id, score, also_in, matched; the text shown and its highlighted spans, counted
+ *            reading and results (id, score, also_in, matched, same_rule; the text shown and its highlighted spans, counted
  *            in code points as Python counts), each query's matched words reading every word, each filter's
  *            documents; and the numbers the browser read (limits, terms_keep_prefix)
  *   helpers  {texts, pairs, keys, limit}: query.js's text helpers and the index's buckets on awkward text
@@ -48,6 +48,7 @@ function search(job) {
     return {understanding: found.understanding, results: found.results.map(r => {
       const shown = spec.shown(r.doc);
       return {id: r.id, score: r.score, also_in: r.also_in, matched: r.matched, shown,
+              same_rule: r.same_rule.map(e => [e.id, e.source, e.text]),
               spans: searcher.highlight_spans(shown, found.understanding).map(s => [points(shown, s[0]), points(shown, s[1])])};
     })};
   });

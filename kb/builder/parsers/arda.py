@@ -471,7 +471,8 @@ class ArdaReader:
             part = part.strip()
             if not part:
                 continue
-            if n == 0 and self.open is not None and ((piece.bound and kind == "rule") or goes_on(self.open.text, part, piece.joined)):
+            if n == 0 and self.open is not None and ((piece.bound and kind == "rule")
+                                                     or goes_on(self.open.text, part, piece.joined)):
                 self.open.texts.append(part)
                 self.open.lines.append(piece.line)
             else:

@@ -20,7 +20,8 @@ PARAGRAPH_END = re.compile(r"</p>\s*|<br\s*/?>", re.I)
 
 def plain_text(markup: str) -> str:
     """Card HTML to plain text, its entities left for the builder to read as every source's are
-    (kb.builder.normalize.decode_entities): plain_text("<p><b>Unique.</b> Tap&nbsp;him.</p>") == "Unique. Tap&nbsp;him."."""
+    (kb.builder.normalize.decode_entities):
+    plain_text("<p><b>Unique.</b> Tap&nbsp;him.</p>") == "Unique. Tap&nbsp;him."."""
     return TAG.sub("", PARAGRAPH_END.sub("\n", markup)).strip()
 
 
@@ -44,7 +45,8 @@ def _card_spans(lines: list[str], path: Path, ids: list[str]) -> dict[str, Span]
         i += 1
     missing = wanted - set(spans)
     if missing:
-        raise ParseError(str(path), None, "one pretty-printed object per card", f"no lines for {', '.join(quote(m) for m in sorted(missing)[:3])}")
+        raise ParseError(str(path), None, "one pretty-printed object per card",
+                         f"no lines for {', '.join(quote(m) for m in sorted(missing)[:3])}")
     return spans
 
 
@@ -158,7 +160,8 @@ def add_card(b: DocumentBuilder, path: Path, card_set: dict[str, Any], card: dic
     names = {}
     for lang, name in {**card["name"], **repaired}.items():
         if name and name != name.strip():  # "Burglary ": a name is its words
-            b.repair(span.start, SPACED_NAME, f"{card['id']} {lang}: {name!r}", f"{card['id']} {lang}: {name.strip()!r}")
+            b.repair(span.start, SPACED_NAME, f"{card['id']} {lang}: {name!r}",
+                     f"{card['id']} {lang}: {name.strip()!r}")
         if name.strip():
             names[lang] = name.strip()
     if "en" not in names:
@@ -172,7 +175,8 @@ def add_card(b: DocumentBuilder, path: Path, card_set: dict[str, Any], card: dic
         spaced = GLUED.sub(" ", text)
         b.repair(span.start, "sentence glued to the next by markup", text, spaced)
         text = spaced
-    if not text and card.get("type") == "Region" and (regions := str((card.get("attributes") or {}).get("moveTo") or "")):
+    if not text and card.get("type") == "Region" and (regions := str((card.get("attributes") or {}).get("moveTo")
+                                                                     or "")):
         b.repair(span.start, REGION_TEXT, f"{card['id']}: no text", f"{card['id']}: {regions}")
         text = regions
     ruling = b.add("card", text, span, number=card["id"], title=names["en"], key=card["id"],

@@ -196,7 +196,8 @@ def entry(s: CoeState, block: Block) -> bool:
         body = text[m.end():]
         s.rule_home = rule_section(len(s.order), s.numbers, s.paths, b.path)
         if m.group(1) in s.paths and s.last is not None and s.last.kind == "guidance":
-            b.update(s.last, section=s.rule_home)  # the beginners' text opening a section: "In whatever order ..." before 2.IV
+            # the beginners' text opening a section: "In whatever order ..." before 2.IV
+            b.update(s.last, section=s.rule_home)
         s.last = b.add("rule", body, block.span, number=m.group(1), markers=find_markers(body), section=s.rule_home)
         s.order.append(Numbered(m.group(1), block.span.start))
         s.listing = body.rstrip().endswith(":")

@@ -102,14 +102,16 @@ def read_order(file: Path, where: str) -> ReadingOrder:
         raise KbBroken(f"{where}: not valid TOML ({exc}); fix the line it names") from exc
     return ReadingOrder(
         path=_text(where, data, "path"), sha256=_text(where, data, "sha256"),
-        cuts=tuple((_line(where, e), _text(where, e, "before"), _text(where, e, "why")) for e in _entries(where, data, "cut")),
+        cuts=tuple((_line(where, e), _text(where, e, "before"), _text(where, e, "why"))
+                   for e in _entries(where, data, "cut")),
         drops=tuple((_line(where, e), _text(where, e, "in"), _text(where, e, "text"), _text(where, e, "why"))
                     for e in _entries(where, data, "drop")),
         threads=tuple((_names(where, e), _text(where, e, "why"), _flag(where, e, "one"))
                       for e in _entries(where, data, "thread")),
         whole=tuple(Mark(_line(where, e), _text(where, e, "begins"), _text(where, e, "why"))
                     for e in _entries(where, data, "whole")),
-        gaps=tuple(Mark(_line(where, e), _text(where, e, "after"), _text(where, e, "why")) for e in _entries(where, data, "gap")))
+        gaps=tuple(Mark(_line(where, e), _text(where, e, "after"), _text(where, e, "why"))
+                   for e in _entries(where, data, "gap")))
 
 
 def _entries(where: str, data: dict[str, Any], key: str) -> list[dict[str, Any]]:
@@ -143,7 +145,8 @@ def _line(where: str, entry: dict[str, Any]) -> int:
 
 def _names(where: str, entry: dict[str, Any]) -> tuple[str, ...]:
     names = entry.get("read")
-    if not isinstance(names, list) or len(names) < 2 or not all(isinstance(n, str) and PIECE.fullmatch(n) for n in names):
+    if not isinstance(names, list) or len(names) < 2 or not all(isinstance(n, str) and PIECE.fullmatch(n)
+                                                                for n in names):
         raise KbBroken(f"{where}: expected read = [\"100\", \"77\", ...] (two pieces or more) in {entry!r:.120}")
     return tuple(names)
 
@@ -189,7 +192,8 @@ def _cut(path: Path, line: int, text: str, cuts: list[tuple[str, str]], record: 
         record.append((line, "cut", f"{text[max(at[-1] - 30, 0):at[-1] + 30].strip()}",
                        f"{text[max(at[-1] - 30, 0):at[-1]].strip()} | {text[at[-1]:at[-1] + 30].strip()} ({why})"))
     bounds = [0, *sorted(at), len(text)]
-    return [Piece(line, f"{line}{chr(ord('a') + i)}", text[a:b].strip()) for i, (a, b) in enumerate(zip(bounds, bounds[1:]))]
+    return [Piece(line, f"{line}{chr(ord('a') + i)}", text[a:b].strip())
+            for i, (a, b) in enumerate(zip(bounds, bounds[1:]))]
 
 
 def _thread(path: Path, pieces: list[Piece], threads: tuple[tuple[tuple[str, ...], str, bool], ...],

@@ -179,7 +179,8 @@ def ruling(s: CrfState, block: Block) -> bool:
         s.b.skip(block.span, "empty list item")
         return True
     if not has_words(text):
-        s.b.skip(block.span, "a mark alone, without words (the legend of the CRF's “@”, explained by the line after it)")
+        s.b.skip(block.span,
+                 "a mark alone, without words (the legend of the CRF's “@”, explained by the line after it)")
         return True
     prose = s.part in PROSE_PARTS
     if s.last is not None and not prose and continues(s, block, text):

@@ -114,7 +114,8 @@ class DocumentBuilder:
         title = self.decoded(title, span.start) if title is not None else None
         self._order += 1
         ruling = Ruling(
-            id=f"key-{key}" if key else f"tmp-{self._order}", source=self.source.id, section=path, kind=kind, number=number, text=text,
+            id=f"key-{key}" if key else f"tmp-{self._order}", source=self.source.id, section=path, kind=kind,
+            number=number, text=text,
             raw=self.raw(span) if raw is None else raw, span=span,
             markers=find_markers(text) if markers is None else markers,
             order=self._order, title=title, parent=parent,
