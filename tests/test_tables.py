@@ -12,9 +12,10 @@ from kb.search.query import TOKEN, analyze_text, fold_key
 from kb.search.searchspec import SearchSpec
 from kb.tables import load_table
 
-RULES_KINDS = frozenset({"CRF", "official rules", "rulebook"})
-"""The kinds of source whose words a bridge must land on: the CRFs, the CoE rules and the rulebook
-(not the timing guide, a player's summary, nor a variant, nor the cards' texts)."""
+RULES_KINDS = frozenset({"CRF", "official rules", "rulebook", "timing guide"})
+"""The kinds of source whose words a bridge must land on: the CRFs, the CoE rules, the rulebook and the
+timing guide (whose rule 1 says which effect "beats" another); not a variant, the cards' texts nor
+another game's wiki."""
 TABLES = ("synonyms", "abbreviations")
 
 
@@ -48,8 +49,9 @@ def rules_texts(real_kb: Path) -> tuple[SearchSpec, list[list[str]]]:
 
 def test_every_bridge_lands_on_the_rules_words(rules_texts: tuple[SearchSpec, list[list[str]]]) -> None:
     """Each form an entry leads to, analysed as a query's words are, gives index terms that some
-    ruling of the CRFs, the CoE rules or the rulebook writes in a row: a bridge to a form the rules
-    never use ("starting player", "beats") or to stop words alone ("may") finds nothing it was made for."""
+    ruling of the CRFs, the CoE rules, the rulebook or the timing guide writes in a row: a bridge to a
+    form the rules never use ("starting player", "SP") or to stop words alone ("may") finds nothing it
+    was made for."""
     spec, texts = rules_texts
     failing = [f"{table}: {key!r} -> {form!r} {terms}"
                for table in TABLES for key, target in load_table(table).items() for form in forms(target)
